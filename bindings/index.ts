@@ -1,0 +1,235 @@
+/**
+ * Loading the kernels module in any runtime, and typed functions over it.
+ *
+ * - {@link getKernels} returns the shared instance, instantiating it synchronously from
+ *   the bytes built into the package on first use (Node, workers, edge runtimes).
+ * - {@link initKernels} instantiates it asynchronously from bytes, a URL, a `Response`
+ *   or a compiled module: use it in a browser's main thread (where synchronous
+ *   compilation of modules over 4 KiB is refused) or to load `build/chunkwise.wasm`
+ *   as a separate asset.
+ *
+ * The typed functions accept plain typed arrays (copied in) or {@link WasmArray}
+ * handles already in the module's memory (no copy); results are plain arrays.
+ * @module
+ */
+import { WasmError } from '../src/errors.js';
+import { KERNELS_WASM_BASE64 } from './generated/kernels-wasm.js';
+import { Kernels, WasmArray, type KernelsOptions } from './kernels.js';
+
+export { Kernels, WasmArray, type KernelExports, type KernelsOptions } from './kernels.js';
+
+let shared: Kernels | undefined;
+
+/** Decodes base64 without Node built-ins (`atob` exists in every runtime chunkwise targets). */
+export function base64ToBytes(base64: string): Uint8Array {
+  const binary = atob(base64);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+/** The kernels module's bytes as built into the package. */
+export function kernelsWasmBytes(): Uint8Array {
+  return base64ToBytes(KERNELS_WASM_BASE64);
+}
+
+/**
+ * The shared kernels instance; instantiated synchronously from the built-in bytes on
+ * first call unless {@link initKernels} ran before.
+ * @throws {WasmError} if the runtime refuses synchronous compilation (a browser's main
+ *   thread): call `await initKernels()` first there.
+ */
+export function getKernels(): Kernels {
+  if (shared) return shared;
+  let module: WebAssembly.Module;
+  try {
+    module = new WebAssembly.Module(kernelsWasmBytes() as BufferSource);
+  } catch (cause) {
+    throw new WasmError(
+      `Could not compile the WebAssembly kernels synchronously (${String(cause)}); call await initKernels() first`,
+    );
+  }
+  shared = Kernels.fromModule(module);
+  return shared;
+}
+
+/** What {@link initKernels} can load from. */
+export type KernelsSource = BufferSource | URL | string | Response | WebAssembly.Module;
+
+/**
+ * Instantiates the shared kernels asynchronously. With no source it compiles the
+ * built-in bytes; a URL (or string URL) is fetched; a `Response` is streamed.
+ * Calling it again replaces the shared instance.
+ * @throws {WasmError} when the source cannot be fetched or compiled.
+ */
+export async function initKernels(source?: KernelsSource, options?: KernelsOptions): Promise<Kernels> {
+  let module: WebAssembly.Module;
+  try {
+    if (source === undefined) module = await WebAssembly.compile(kernelsWasmBytes() as BufferSource);
+    else if (source instanceof WebAssembly.Module) module = source;
+    else if (typeof source === 'string' || source instanceof URL) {
+      const response = await fetch(source);
+      if (!response.ok) throw new Error(`HTTP ${response.status} for ${String(source)}`);
+      module = await WebAssembly.compile(await response.arrayBuffer());
+    } else if (typeof Response !== 'undefined' && source instanceof Response) {
+      module = await WebAssembly.compile(await source.arrayBuffer());
+    } else module = await WebAssembly.compile(source as BufferSource);
+  } catch (cause) {
+    throw new WasmError(`Could not load the WebAssembly kernels: ${String(cause)}`);
+  }
+  shared = Kernels.fromModule(module, options);
+  return shared;
+}
+
+type F32In = Float32Array | WasmArray<Float32ArrayConstructor>;
+type I32In = Int32Array | ArrayLike<number> | WasmArray<Int32ArrayConstructor>;
+
+function f32In(k: Kernels, a: F32In): WasmArray<Float32ArrayConstructor> {
+  return a instanceof WasmArray ? a : k.copyF32(a);
+}
+function i32In(k: Kernels, a: I32In): WasmArray<Int32ArrayConstructor> {
+  return a instanceof WasmArray ? (a as WasmArray<Int32ArrayConstructor>) : k.copyI32(a as ArrayLike<number>);
+}
+
+/** Window starts and ends (unit indices, end exclusive), one entry per window. */
+export interface WindowPlan {
+  starts: Int32Array;
+  ends: Int32Array;
+}
+
+/**
+ * Plans sliding windows over `n` units (SPEC section 1): starts 0, stride, 2·stride, …;
+ * window k is [k·stride, min(k·stride + windowSize, n)); the last window is the first
+ * one that reaches n. Arguments must be validated integers ≥ 1 (n ≥ 0).
+ */
+export function planWindows(n: number, windowSize: number, stride: number): WindowPlan {
+  const k = getKernels();
+  return k.job(() => {
+    const count = k.exports.windowCount(n, windowSize, stride);
+    const starts = k.allocI32(count);
+    const ends = k.allocI32(count);
+    k.exports.planWindows(n, windowSize, stride, starts.ptr, ends.ptr);
+    return { starts: starts.toArray(), ends: ends.toArray() };
+  });
+}
+
+/** Number of windows {@link planWindows} returns. */
+export function windowCount(n: number, windowSize: number, stride: number): number {
+  return getKernels().exports.windowCount(n, windowSize, stride);
+}
+
+/** Merged intervals and, per input interval, the index of the merged one it joined. */
+export interface MergedIntervals {
+  starts: Int32Array;
+  ends: Int32Array;
+  group: Int32Array;
+}
+
+/**
+ * Merges half-open intervals [starts[i], ends[i]) sorted by start: an interval joins the
+ * current one when it starts at most `gap` after the current end (0: overlapping or
+ * adjacent intervals merge).
+ */
+export function mergeIntervals(starts: I32In, ends: I32In, gap = 0): MergedIntervals {
+  const k = getKernels();
+  return k.job(() => {
+    const s = i32In(k, starts);
+    const e = i32In(k, ends);
+    const n = s.length;
+    const outS = k.allocI32(n);
+    const outE = k.allocI32(n);
+    const group = k.allocI32(n);
+    const m = k.exports.mergeIntervals(s.ptr, e.ptr, n, gap, outS.ptr, outE.ptr, group.ptr);
+    return { starts: outS.view.slice(0, m), ends: outE.view.slice(0, m), group: group.toArray() };
+  });
+}
+
+/**
+ * cos(M[i], v) for each row of an n × d row-major matrix M (Float32Array of n·d) and a
+ * vector v of length d. Zero vectors give 0. With `normalized` the inputs are taken as
+ * unit vectors (a dot product only). Returns a Float32Array of n.
+ */
+export function cosineMatVec(matrix: F32In, d: number, vector: F32In, normalized = false): Float32Array {
+  const k = getKernels();
+  return k.job(() => {
+    const m = f32In(k, matrix);
+    const v = f32In(k, vector);
+    const n = d > 0 ? Math.floor(m.length / d) : 0;
+    const out = k.allocF32(n);
+    k.exports.cosineMatVec(m.ptr, n, d, v.ptr, out.ptr, normalized ? 1 : 0);
+    return out.toArray();
+  });
+}
+
+/**
+ * cos(M[i], M[i + 1]) for i < n − 1 over an n × d row-major matrix: each row against the
+ * next. Returns a Float32Array of max(n − 1, 0).
+ */
+export function cosineNeighbours(matrix: F32In, d: number, normalized = false): Float32Array {
+  const k = getKernels();
+  return k.job(() => {
+    const m = f32In(k, matrix);
+    const n = d > 0 ? Math.floor(m.length / d) : 0;
+    const out = k.allocF32(Math.max(n - 1, 0));
+    k.exports.cosineNeighbours(m.ptr, n, d, out.ptr, normalized ? 1 : 0);
+    return out.toArray();
+  });
+}
+
+/**
+ * The p-th percentile (0 ≤ p ≤ 100) of the values, numpy's default linear
+ * interpolation, by selection (no full sort). NaN for an empty list.
+ */
+export function percentile(values: F32In | Float64Array | number[], p: number): number {
+  const k = getKernels();
+  return k.job(() => {
+    if (values instanceof WasmArray || values instanceof Float32Array) {
+      const v = f32In(k, values);
+      const scratch = k.allocF64(v.length);
+      return k.exports.percentileF32(v.ptr, v.length, p, scratch.ptr);
+    }
+    const a = k.allocF64(values.length);
+    a.view.set(values);
+    return k.exports.percentileInPlaceF64(a.ptr, a.length, p);
+  });
+}
+
+/**
+ * Exponential-decay weighted mean (SPEC section 2, step 4):
+ * S = Σ α_i·sim_i / Σ α_i over i in [lo, hi), α_i = exp(−λ·|i − r|).
+ */
+export function decayScore(sims: F32In, lo: number, hi: number, r: number, lambda: number): number {
+  const k = getKernels();
+  return k.job(() => k.exports.decayScore(f32In(k, sims).ptr, lo, hi, r, lambda));
+}
+
+/** {@link decayScore} for many windows: window j is [lo[j], hi[j]) around r[j]. Returns Float64Array. */
+export function decayScores(sims: F32In, lo: I32In, hi: I32In, r: I32In, lambda: number): Float64Array {
+  const k = getKernels();
+  return k.job(() => {
+    const s = f32In(k, sims);
+    const l = i32In(k, lo);
+    const h = i32In(k, hi);
+    const c = i32In(k, r);
+    const out = k.allocF64(l.length);
+    k.exports.decayScores(s.ptr, l.ptr, h.ptr, c.ptr, l.length, lambda, out.ptr);
+    return out.toArray();
+  });
+}
+
+/** Indices of the k highest scores, best first; ties to the lower index; NaN ranks last. */
+export function topK(scores: F32In, kCount: number): Int32Array {
+  const k = getKernels();
+  return k.job(() => {
+    const s = f32In(k, scores);
+    const out = k.allocI32(Math.max(0, Math.min(kCount, s.length)));
+    const m = k.exports.topK(s.ptr, s.length, kCount, out.ptr);
+    return out.view.slice(0, m);
+  });
+}
+
+/** Scales each row of an n × d matrix in WASM memory to unit length, in place. */
+export function normalizeRows(matrix: WasmArray<Float32ArrayConstructor>, d: number): void {
+  const n = d > 0 ? Math.floor(matrix.length / d) : 0;
+  getKernels().exports.normalizeRows(matrix.ptr, n, d);
+}

@@ -1,0 +1,63 @@
+/**
+ * Typed errors. Every error chunkwise throws on bad input is an instance of
+ * {@link ChunkwiseError}, with one subclass per kind, and names the offending value in
+ * its message, so callers can `catch` a kind and users can read what to change.
+ * @module
+ */
+
+/** Base class of every error chunkwise throws on purpose. */
+export class ChunkwiseError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/**
+ * An option is missing, of the wrong type, out of range, or inconsistent with another
+ * option (for example `chunkOverlap ≥ chunkSize`). `option` names it, `value` is what was given.
+ */
+export class InvalidOptionError extends ChunkwiseError {
+  readonly option: string;
+  readonly value: unknown;
+  constructor(option: string, value: unknown, requirement: string) {
+    super(`Invalid option ${option}: ${describe(value)} (${requirement})`);
+    this.option = option;
+    this.value = value;
+  }
+}
+
+/** The text to chunk is not a string (or a stream yields something else). */
+export class InvalidInputError extends ChunkwiseError {
+  readonly value: unknown;
+  constructor(what: string, value: unknown) {
+    super(`Invalid input: ${what}, got ${describe(value)}`);
+    this.value = value;
+  }
+}
+
+/** A tokenizer encoding name that chunkwise does not know. */
+export class UnknownEncodingError extends ChunkwiseError {
+  readonly encoding: string;
+  constructor(encoding: string, known: readonly string[]) {
+    super(`Unknown encoding ${JSON.stringify(encoding)}; known encodings: ${known.join(', ')}`);
+    this.encoding = encoding;
+  }
+}
+
+/** The WebAssembly core could not be loaded or was used in a state it does not allow. */
+export class WasmError extends ChunkwiseError {}
+
+/** Renders a value for an error message: strings quoted, numbers as written, objects as JSON. */
+export function describe(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 80 ? value.slice(0, 77) + '…' : value);
+  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value);
+  if (value === undefined) return 'undefined';
+  if (value === null) return 'null';
+  try {
+    const s = JSON.stringify(value);
+    return s.length > 80 ? s.slice(0, 77) + '…' : s;
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
+}
