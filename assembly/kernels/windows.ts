@@ -8,7 +8,10 @@ export function windowCount(n: i32, windowSize: i32, stride: i32): i32 {
   if (n <= 0) return 0;
   if (n <= windowSize) return 1;
   // first k with k·stride + windowSize ≥ n, plus one
-  return (n - windowSize + stride - 1) / stride + 1;
+  const count = (n - windowSize + stride - 1) / stride + 1;
+  // with gaps (stride > windowSize) no window may start at or past the end
+  const starts = (n + stride - 1) / stride;
+  return count < starts ? count : starts;
 }
 
 /**

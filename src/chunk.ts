@@ -1,0 +1,58 @@
+/**
+ * The chunk: what every chunker emits.
+ * @module
+ */
+
+/** Metadata every chunk carries; strategies add their own fields. */
+export interface ChunkMetadata {
+  /** The strategy that made the chunk, e.g. `sliding`, `fixed`. */
+  strategy: string;
+  /** The unit budgets were measured in: `char`, `word` or `token:<encoding>`. */
+  unit: string;
+  /** Size of the chunk in that unit, counted on `text` alone. */
+  unitCount: number;
+  /** UTF-16 code units this chunk shares with the previous one (0 for the first). */
+  overlap: number;
+  /** Set when the chunk exceeds its budget because an indivisible unit does. */
+  oversized?: boolean;
+  [key: string]: unknown;
+}
+
+/**
+ * A chunk of a source text.
+ * - `text === source.slice(start, end)`; offsets are UTF-16 code units (JavaScript
+ *   string indices), `start` inclusive, `end` exclusive.
+ * - `id` is stable for the same source text and span.
+ * - `tokenCount` is the number of tokens of `text` in the chunker's encoding
+ *   (`cl100k_base` unless set), whatever unit the budget was measured in.
+ */
+export interface Chunk {
+  id: string;
+  index: number;
+  text: string;
+  start: number;
+  end: number;
+  tokenCount: number;
+  metadata: ChunkMetadata;
+}
+
+/**
+ * A 64-bit FNV-1a hash of the UTF-16 code units of `text`, as 16 hex digits; the
+ * same in every runtime.
+ */
+export function hashText(text: string): string {
+  // two 32-bit FNV-1a lanes with different offsets stand in for one 64-bit hash
+  let h1 = 0x811c9dc5;
+  let h2 = 0x01000193 ^ 0x5bd1e995;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193);
+    h2 = Math.imul(h2 ^ c, 0x01000193) ^ (h2 >>> 15);
+  }
+  return (h1 >>> 0).toString(16).padStart(8, '0') + (h2 >>> 0).toString(16).padStart(8, '0');
+}
+
+/** The id of the span [start, end) of the source with hash `sourceHash`. */
+export function chunkId(sourceHash: string, start: number, end: number): string {
+  return `${sourceHash}:${start}-${end}`;
+}

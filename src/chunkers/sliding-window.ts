@@ -1,0 +1,165 @@
+/**
+ * Sliding-window chunking: a window of `windowSize` units moved by `stride` units.
+ *
+ * Source: SPEC section 1, "Sliding-window rules (exact)", from the seed articles on
+ * sliding-window chunking (`shared/seeds/000`, `002`, `003`).
+ * @module
+ */
+import { chunkId, hashText, type Chunk } from '../chunk.js';
+import { InvalidInputError, InvalidOptionError } from '../errors.js';
+import { requireInteger, requireOneOf } from '../options.js';
+import { planSpans } from '../plan/windows.js';
+import { ENCODINGS, getUnits, isBlank, UNIT_KINDS, type Tokenizer, type UnitKind, type UnitSegmenter } from '../units/index.js';
+import { getTokenizer, tokenUnits } from '../units/tokens.js';
+
+/** Options shared by chunkers that measure in units and count tokens. */
+export interface UnitOptions {
+  /** The unit budgets are measured in: `char` (code points), `word` or `token` (default). */
+  unit?: UnitKind;
+  /** Token encoding for `token` units and for `tokenCount`: `cl100k_base` (default) or `o200k_base`. */
+  encoding?: string;
+  /** A tokenizer to use instead of the built-in one for `encoding`. */
+  tokenizer?: Tokenizer;
+  /**
+   * Count `tokenCount` for every chunk (default true). Counting costs one tokenizer
+   * pass over the chunks' text; with `false`, chunks measured in char or word units
+   * carry `tokenCount: -1`.
+   */
+  countTokens?: boolean;
+}
+
+/** Options of {@link SlidingWindowChunker}. */
+export interface SlidingWindowOptions extends UnitOptions {
+  /** Units per window, an integer ≥ 1. Default 512. */
+  windowSize?: number;
+  /** Units the window moves each step, an integer ≥ 1 and ≤ windowSize. Default 256 (50 % overlap). */
+  stride?: number;
+  /**
+   * Allow `stride > windowSize`: the units between windows are then left out of every
+   * chunk. Off by default, because it loses text.
+   */
+  allowGaps?: boolean;
+}
+
+/** Resolved units and tokenizer of a chunker. */
+export interface ResolvedUnits {
+  unit: UnitKind;
+  units: UnitSegmenter;
+  tokenizer: Tokenizer | undefined;
+  encoding: string;
+  countTokens: boolean;
+}
+
+/**
+ * Validates unit options and resolves the segmenter and tokenizer (the tokenizer is
+ * built only when token units or token counts need it).
+ * @throws {InvalidOptionError} for an unknown unit or encoding.
+ */
+export function resolveUnits(options: UnitOptions): ResolvedUnits {
+  const unit = requireOneOf('unit', options.unit ?? 'token', UNIT_KINDS);
+  const encoding = options.tokenizer?.encoding ?? options.encoding ?? 'cl100k_base';
+  if (!options.tokenizer) requireOneOf('encoding', encoding, ENCODINGS);
+  const countTokens = options.countTokens ?? true;
+  if (typeof countTokens !== 'boolean') throw new InvalidOptionError('countTokens', countTokens, 'must be a boolean');
+  const needTokenizer = unit === 'token' || countTokens;
+  const tokenizer = options.tokenizer ?? (needTokenizer ? getTokenizer(encoding) : undefined);
+  const units = unit === 'token' ? tokenUnits(tokenizer!) : getUnits(unit);
+  return { unit, units, tokenizer, encoding, countTokens };
+}
+
+/** Throws unless `text` is a string. */
+export function requireText(text: unknown): string {
+  if (typeof text !== 'string') throw new InvalidInputError('text must be a string', text);
+  return text;
+}
+
+/**
+ * Fixed windows of `windowSize` units (characters, words or tokens) moved by `stride`
+ * units; consecutive chunks overlap by `windowSize − stride` units.
+ *
+ * Windows start at 0, stride, 2·stride, …; the last window is the first that reaches
+ * the end of the text, so no window lies inside the previous one and the number of
+ * chunks is `1 + ⌈(n − windowSize) / stride⌉` for n > windowSize units (1 otherwise).
+ * With token units a window's text is re-measured on its own and, where BPE encodes it
+ * into more tokens than `windowSize` (a cut inside a word), shortened by whole tokens
+ * until it fits; the next window then starts no later than its end.
+ *
+ * @example
+ * ```ts
+ * const chunker = new SlidingWindowChunker({ unit: 'word', windowSize: 5, stride: 3 });
+ * chunker.chunk('RAG enhances LLMs by retrieving external data. This process reduces hallucinations.')
+ *   .map((c) => c.text);
+ * // ['RAG enhances LLMs by retrieving', 'by retrieving external data. This',
+ * //  'data. This process reduces hallucinations.']
+ * ```
+ * @throws {InvalidOptionError} at construction when windowSize or stride is not an
+ *   integer ≥ 1, or stride > windowSize without `allowGaps`.
+ */
+export class SlidingWindowChunker {
+  readonly windowSize: number;
+  readonly stride: number;
+  readonly allowGaps: boolean;
+  readonly unit: UnitKind;
+  readonly encoding: string;
+  /** Strategy name written to chunk metadata. */
+  protected strategy = 'sliding';
+  readonly #resolved: ResolvedUnits;
+
+  constructor(options: SlidingWindowOptions = {}) {
+    this.windowSize = requireInteger('windowSize', options.windowSize ?? 512);
+    this.stride = requireInteger('stride', options.stride ?? Math.max(1, Math.floor(this.windowSize / 2)));
+    this.allowGaps = options.allowGaps ?? false;
+    if (this.stride > this.windowSize && !this.allowGaps) {
+      throw new InvalidOptionError(
+        'stride',
+        this.stride,
+        `must be ≤ windowSize (${this.windowSize}); a larger stride skips text between windows (set allowGaps to accept that)`,
+      );
+    }
+    this.#resolved = resolveUnits(options);
+    this.unit = this.#resolved.unit;
+    this.encoding = this.#resolved.encoding;
+  }
+
+  /**
+   * Chunks `text`. Empty or whitespace-only text gives no chunks.
+   * @param text the source; offsets in the chunks are UTF-16 indices into it.
+   * @throws {InvalidInputError} when `text` is not a string.
+   */
+  chunk(text: string): Chunk[] {
+    requireText(text);
+    if (isBlank(text)) return [];
+    const { units, tokenizer, countTokens, unit } = this.#resolved;
+    const spans = units.segment(text);
+    const planned = planSpans(text, spans, this.windowSize, this.stride, unit === 'token' ? units.count : undefined);
+    const sourceHash = hashText(text);
+    const chunks: Chunk[] = [];
+    let prevEnd = 0;
+    let prevUnitEnd = 0;
+    for (const p of planned) {
+      const chunkText = text.slice(p.start, p.end);
+      const index = chunks.length;
+      const tokenCount =
+        unit === 'token' ? p.unitCount : countTokens && tokenizer ? tokenizer.count(chunkText) : -1;
+      chunks.push({
+        id: chunkId(sourceHash, p.start, p.end),
+        index,
+        text: chunkText,
+        start: p.start,
+        end: p.end,
+        tokenCount,
+        metadata: {
+          strategy: this.strategy,
+          unit: units.name,
+          unitCount: p.unitCount,
+          overlap: index === 0 ? 0 : Math.max(0, prevEnd - p.start),
+          overlapUnits: index === 0 ? 0 : Math.max(0, prevUnitEnd - p.unitStart),
+          ...(p.oversized ? { oversized: true } : {}),
+        },
+      });
+      prevEnd = p.end;
+      prevUnitEnd = p.unitEnd;
+    }
+    return chunks;
+  }
+}

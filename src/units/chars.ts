@@ -1,0 +1,50 @@
+/**
+ * Character units: Unicode code points, so a surrogate pair is never cut. A lone
+ * surrogate is a unit of its own.
+ * @module
+ */
+import type { UnitSegmenter, UnitSpans } from './types.js';
+
+/** Code points of `text` with UTF-16 offsets: unit i is `text.slice(starts[i], ends[i])`. */
+export function segmentChars(text: string): UnitSpans {
+  const n = text.length;
+  const starts = new Int32Array(n);
+  const ends = new Int32Array(n);
+  let count = 0;
+  for (let i = 0; i < n; ) {
+    const c = text.charCodeAt(i);
+    let w = 1;
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < n) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) w = 2;
+    }
+    starts[count] = i;
+    ends[count] = i + w;
+    count++;
+    i += w;
+  }
+  return { starts: starts.subarray(0, count), ends: ends.subarray(0, count), count };
+}
+
+/** Number of code points in `text` (a lone surrogate counts as one). */
+export function countChars(text: string): number {
+  let count = 0;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < n) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+    count++;
+  }
+  return count;
+}
+
+/** Character units (code points). */
+export const charUnits: UnitSegmenter = {
+  unit: 'char',
+  name: 'char',
+  segment: segmentChars,
+  count: countChars,
+};

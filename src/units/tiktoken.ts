@@ -1,0 +1,96 @@
+/**
+ * Tokenizers for OpenAI's `cl100k_base` and `o200k_base` encodings through js-tiktoken,
+ * with each token's UTF-16 span. Special-token strings (`<|endoftext|>` …) are encoded
+ * as ordinary text, never thrown on. The encoder is built lazily on first use (js-tiktoken
+ * parses its rank table then, about two seconds for cl100k_base) and cached.
+ * @module
+ */
+import { Tiktoken } from 'js-tiktoken/lite';
+import cl100k_base from 'js-tiktoken/ranks/cl100k_base';
+import o200k_base from 'js-tiktoken/ranks/o200k_base';
+import { UnknownEncodingError } from '../errors.js';
+import type { Tokenizer } from './types.js';
+import { utf8ToUtf16Offsets } from './utf8.js';
+
+/** The encodings chunkwise ships. */
+export const ENCODINGS = ['cl100k_base', 'o200k_base'] as const;
+/** An encoding name. */
+export type EncodingName = (typeof ENCODINGS)[number];
+
+const RANKS = { cl100k_base, o200k_base } as const;
+
+/** True when `name` is one of {@link ENCODINGS}. */
+export function isEncodingName(name: unknown): name is EncodingName {
+  return typeof name === 'string' && (ENCODINGS as readonly string[]).includes(name);
+}
+
+/** js-tiktoken's byte table, which its types do not declare. */
+interface TiktokenInternals {
+  textMap: Map<number, Uint8Array>;
+}
+
+/**
+ * A {@link Tokenizer} over js-tiktoken: the reference for chunkwise's token units.
+ * Token spans: each token's UTF-8 byte range, mapped to UTF-16; a token ending inside
+ * a multi-byte character ends at that character's end instead, so the next token may
+ * have an empty span.
+ */
+export class TiktokenTokenizer implements Tokenizer {
+  readonly encoding: EncodingName;
+  readonly #tiktoken: Tiktoken;
+  readonly #bytes: Map<number, Uint8Array>;
+
+  /** @throws {UnknownEncodingError} for an encoding other than {@link ENCODINGS}. */
+  constructor(encoding: string) {
+    if (!isEncodingName(encoding)) throw new UnknownEncodingError(encoding, ENCODINGS);
+    this.encoding = encoding;
+    this.#tiktoken = new Tiktoken(RANKS[encoding]);
+    this.#bytes = (this.#tiktoken as unknown as TiktokenInternals).textMap;
+  }
+
+  /** Token ids of `text`; special-token strings are ordinary text. */
+  encode(text: string): Uint32Array {
+    return Uint32Array.from(this.#tiktoken.encode(text, [], []));
+  }
+
+  /** Number of tokens of `text`. */
+  count(text: string): number {
+    return text.length === 0 ? 0 : this.#tiktoken.encode(text, [], []).length;
+  }
+
+  /** Ids plus each token's [start, end) in UTF-16 code units. */
+  encodeWithOffsets(text: string): { ids: Uint32Array; starts: Int32Array; ends: Int32Array } {
+    const ids = this.encode(text);
+    const byteEnds = new Float64Array(ids.length);
+    let b = 0;
+    for (let i = 0; i < ids.length; i++) {
+      const bytes = this.#bytes.get(ids[i]);
+      b += bytes ? bytes.length : 0;
+      byteEnds[i] = b;
+    }
+    const ends = utf8ToUtf16Offsets(text, byteEnds);
+    const starts = new Int32Array(ids.length);
+    for (let i = 1; i < ids.length; i++) starts[i] = ends[i - 1];
+    return { ids, starts, ends };
+  }
+
+  /** Text of `ids` (invalid UTF-8 at the edges becomes U+FFFD). */
+  decode(ids: ArrayLike<number>): string {
+    return this.#tiktoken.decode(Array.from(ids));
+  }
+}
+
+const cache = new Map<string, TiktokenTokenizer>();
+
+/**
+ * The cached js-tiktoken tokenizer for `encoding`.
+ * @throws {UnknownEncodingError} for an unknown encoding.
+ */
+export function getTiktokenTokenizer(encoding: string): TiktokenTokenizer {
+  let t = cache.get(encoding);
+  if (!t) {
+    t = new TiktokenTokenizer(encoding);
+    cache.set(encoding, t);
+  }
+  return t;
+}
