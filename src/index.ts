@@ -10,6 +10,7 @@ export * from './chunk.js';
 export * from './units/index.js';
 export { SlidingWindowChunker, type SlidingWindowOptions, type UnitOptions } from './chunkers/sliding-window.js';
 export { FixedSizeChunker, type FixedSizeOptions } from './chunkers/fixed-size.js';
+export { createChunker, registerStrategy, strategies, strategyNames, type Chunker, type StrategyDefinition, type StrategyOptions } from './strategies.js';
 export { planSpans, type PlannedSpan } from './plan/windows.js';
 export {
   getKernels,

@@ -1,0 +1,93 @@
+/**
+ * `npm run demo`: the main job on real text. Chunks the project's own README and docs
+ * with every registered strategy, prints a summary per strategy (chunks, mean tokens,
+ * mean overlap, time) and writes the chunks as JSONL to `out/demo/<strategy>.jsonl`.
+ * @module
+ */
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { strategies, type StrategyOptions } from '../strategies.js';
+import { chunkRecord } from './chunk-command.js';
+
+/** Options the demo gives each strategy (others use the strategy's defaults). */
+export const DEMO_OPTIONS: Record<string, StrategyOptions> = {
+  sliding: { unit: 'token', windowSize: 256, stride: 128 },
+  fixed: { unit: 'token', chunkSize: 256, chunkOverlap: 32 },
+};
+
+/** The repository root (two levels above dist/src/cli or src/cli). */
+function repoRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 4; i++) {
+    if (dir.endsWith('/dist')) return dirname(dir);
+    dir = dirname(dir);
+  }
+  return join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+}
+
+async function demoFiles(root: string): Promise<string[]> {
+  const files = [join(root, 'README.md')];
+  try {
+    for (const name of (await readdir(join(root, 'docs'))).sort()) {
+      if (name.endsWith('.md')) files.push(join(root, 'docs', name));
+    }
+  } catch {
+    // no docs folder: the README alone
+  }
+  return files;
+}
+
+/** Runs the demo; `out` is the folder for the JSONL files. Returns the summary table. */
+export async function runDemo(root = repoRoot(), out = join(root, 'out', 'demo')): Promise<string> {
+  const files = await demoFiles(root);
+  const sources = await Promise.all(files.map(async (f) => ({ name: relative(root, f), text: await readFile(f, 'utf8') })));
+  const totalChars = sources.reduce((a, s) => a + s.text.length, 0);
+  await mkdir(out, { recursive: true });
+  const rows: string[] = [];
+  rows.push(`chunkwise demo: ${sources.length} files (${sources.map((s) => s.name).join(', ')}), ${totalChars} characters`);
+  rows.push('');
+  rows.push('| strategy | options | chunks | mean tokens | max tokens | mean overlap (chars) | ms | output |');
+  rows.push('|---|---|---:|---:|---:|---:|---:|---|');
+  for (const strategy of strategies()) {
+    const options = DEMO_OPTIONS[strategy.name] ?? {};
+    const chunker = strategy.create(options);
+    const started = performance.now();
+    const lines: string[] = [];
+    let count = 0;
+    let tokens = 0;
+    let maxTokens = 0;
+    let overlap = 0;
+    for (const source of sources) {
+      const chunks = await chunker.chunk(source.text);
+      for (const c of chunks) {
+        if (source.text.slice(c.start, c.end) !== c.text) throw new Error(`offset mismatch in ${source.name}`);
+        count++;
+        tokens += c.tokenCount;
+        maxTokens = Math.max(maxTokens, c.tokenCount);
+        overlap += c.metadata.overlap;
+        lines.push(JSON.stringify(chunkRecord(c, source.name)));
+      }
+    }
+    const ms = performance.now() - started;
+    const file = join(out, `${strategy.name}.jsonl`);
+    await writeFile(file, lines.join('\n') + '\n');
+    const opts = Object.entries(options)
+      .map(([k, v]) => `${k}=${String(v)}`)
+      .join(' ');
+    rows.push(
+      `| ${strategy.name} | ${opts} | ${count} | ${count ? (tokens / count).toFixed(1) : '0'} | ${maxTokens} | ${count ? (overlap / count).toFixed(0) : '0'} | ${ms.toFixed(0)} | ${relative(root, file)} |`,
+    );
+  }
+  return rows.join('\n');
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  runDemo().then(
+    (table) => console.log(table),
+    (error: unknown) => {
+      console.error(error);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,85 @@
+/**
+ * The `chunkwise` command line (Node only).
+ *
+ *   chunkwise chunk <file...|-> --strategy sliding|fixed --unit char|word|token
+ *     [--encoding cl100k_base|o200k_base] [--window-size N --stride N | --chunk-size N --chunk-overlap N]
+ *     [--format jsonl|json] [--out FILE]
+ *
+ * Exit codes: 0 success; 1 a file could not be read or written; 2 a usage error
+ * (unknown option, bad value), reported in one line on stderr without a stack trace.
+ * @module
+ */
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { ChunkwiseError } from '../errors.js';
+import { runChunk, type ChunkCommandOptions } from './chunk-command.js';
+import { UnreadableFileError } from './io.js';
+import { strategyNames } from '../strategies.js';
+import { ENCODINGS } from '../units/index.js';
+
+/** A usage error: exit code 2. */
+export class UsageError extends Error {}
+
+/** Parses a CLI integer; rejects anything but an optionally signed run of digits. */
+export function parseIntegerArg(value: string): number {
+  if (!/^[+-]?\d+$/.test(value.trim())) throw new InvalidArgumentError(`expected an integer, got ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
+/** Builds the program (exported for tests). */
+export function buildProgram(): Command {
+  const program = new Command();
+  program
+    .name('chunkwise')
+    .description('Chunk documents for retrieval-augmented generation, with exact offsets.')
+    .version('0.1.0')
+    .exitOverride()
+    .showSuggestionAfterError(true)
+    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+
+  program
+    .command('chunk')
+    .description('chunk files (or stdin for -) and write one chunk per line (JSONL) or a JSON array')
+    .argument('<files...>', 'files to chunk; - reads stdin')
+    .addOption(new Option('-s, --strategy <name>', 'chunking strategy').choices(strategyNames()).default('fixed'))
+    .addOption(new Option('-u, --unit <unit>', 'unit budgets are measured in').choices(['char', 'word', 'token']).default('token'))
+    .addOption(new Option('-e, --encoding <name>', 'token encoding').choices([...ENCODINGS]).default('cl100k_base'))
+    .option('--window-size <n>', 'units per window (sliding)', parseIntegerArg)
+    .option('--stride <n>', 'units the window moves (sliding)', parseIntegerArg)
+    .option('--chunk-size <n>', 'units per chunk (fixed and most strategies)', parseIntegerArg)
+    .option('--chunk-overlap <n>', 'units shared by consecutive chunks', parseIntegerArg)
+    .option('--allow-gaps', 'allow --stride > --window-size (skips text)')
+    .option('--no-token-count', 'do not count tokens for char/word units (tokenCount -1)')
+    .addOption(new Option('-f, --format <format>', 'output format').choices(['jsonl', 'json']).default('jsonl'))
+    .option('-o, --out <file>', 'write to a file instead of stdout')
+    .action(async (files: string[], options: ChunkCommandOptions) => {
+      await runChunk(files, options);
+    });
+  return program;
+}
+
+/** Runs the CLI with `argv` (as process.argv) and returns the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // help and version exit 0; commander has already printed its message
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    if (error instanceof UnreadableFileError) {
+      process.stderr.write(`chunkwise: ${error.message}\n`);
+      return 1;
+    }
+    if (error instanceof UsageError || error instanceof ChunkwiseError) {
+      process.stderr.write(`chunkwise: ${error.message}\n`);
+      return 2;
+    }
+    if (error instanceof Error && 'code' in error && typeof (error as NodeJS.ErrnoException).code === 'string') {
+      process.stderr.write(`chunkwise: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}

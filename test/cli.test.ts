@@ -1,0 +1,119 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { Tiktoken } from 'js-tiktoken/lite';
+import cl100k from 'js-tiktoken/ranks/cl100k_base';
+import { describe, expect, it } from 'vitest';
+import { cliBin, corporaDir, sharedFiles } from './helpers/paths.js';
+
+function run(args: string[], input?: string) {
+  const r = spawnSync(process.execPath, [cliBin, ...args], { input, encoding: 'utf8', maxBuffer: 1 << 30 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+interface Record_ {
+  id: string;
+  index: number;
+  source: string;
+  text: string;
+  start: number;
+  end: number;
+  tokenCount: number;
+  metadata: { strategy: string; unit: string; overlap: number; oversized?: boolean };
+}
+
+const enc = new Tiktoken(cl100k);
+
+describe('chunkwise chunk on every corpus at 512/256 tokens', () => {
+  const corpora = sharedFiles(corporaDir, '.md');
+  it('finds the four corpora', () => expect(corpora.map((f) => basename(f))).toHaveLength(4));
+  for (const file of corpora) {
+    it(`${basename(file)}: slices, coverage, budgets`, () => {
+      const r = run(['chunk', file, '--strategy', 'sliding', '--unit', 'token', '--window-size', '512', '--stride', '256']);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      const text = readFileSync(file, 'utf8');
+      const records = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Record_);
+      expect(records.length).toBeGreaterThan(1);
+      const covered = new Uint8Array(text.length);
+      let prev: Record_ | undefined;
+      for (const [i, c] of records.entries()) {
+        expect(c.index).toBe(i);
+        expect(c.source).toBe(file);
+        expect(c.text).toBe(text.slice(c.start, c.end));
+        expect(c.metadata.unit).toBe('token:cl100k_base');
+        const reencoded = enc.encode(c.text, [], []).length;
+        expect(c.tokenCount).toBe(reencoded);
+        if (!c.metadata.oversized) expect(reencoded).toBeLessThanOrEqual(512);
+        if (prev) {
+          expect(c.start).toBeGreaterThan(prev.start);
+          expect(c.end).toBeGreaterThan(prev.end);
+          expect(c.metadata.overlap).toBe(Math.max(0, prev.end - c.start));
+        }
+        covered.fill(1, c.start, c.end);
+        prev = c;
+      }
+      expect(prev!.end).toBe(text.length); // tokens cover every character, trailing whitespace too
+      for (let i = 0; i < text.length; i++) {
+        if (!covered[i] && /\S/.test(text[i])) throw new Error(`character ${i} of ${file} is in no chunk`);
+      }
+    });
+  }
+});
+
+describe('CLI behaviour', () => {
+  it('reads stdin for -', () => {
+    const r = run(['chunk', '-', '--unit', 'word', '--chunk-size', '2', '--chunk-overlap', '1'], 'one two three');
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l).text)).toEqual(['one two', 'two three']);
+  });
+
+  it('writes a JSON array to --out', () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'chunkwise-')), 'chunks.json');
+    const r = run(['chunk', '-', '--unit', 'char', '--strategy', 'sliding', '--window-size', '4', '--stride', '2', '--format', 'json', '--out', out], 'abcdefg');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    const chunks = JSON.parse(readFileSync(out, 'utf8')) as Record_[];
+    expect(chunks.map((c) => c.text)).toEqual(['abcd', 'cdef', 'efg']);
+    expect(chunks[0].source).toBe('-');
+  });
+
+  it('empty input gives no chunks (and a valid empty JSON array)', () => {
+    expect(run(['chunk', '-'], '').stdout).toBe('');
+    expect(JSON.parse(run(['chunk', '-', '--format', 'json'], '   \n').stdout)).toEqual([]);
+  });
+
+  const usage: [string, string[], RegExp][] = [
+    ['a non-integer size', ['chunk', '-', '--chunk-size', 'abc'], /chunk-size.*abc/],
+    ['a zero window', ['chunk', '-', '--strategy', 'sliding', '--window-size', '0'], /windowSize: 0/],
+    ['stride > windowSize', ['chunk', '-', '--strategy', 'sliding', '--window-size', '4', '--stride', '5'], /stride: 5/],
+    ['overlap ≥ size', ['chunk', '-', '--chunk-size', '10', '--chunk-overlap', '10'], /chunkOverlap: 10/],
+    ['an unknown strategy', ['chunk', '-', '--strategy', 'nope'], /nope/],
+    ['an unknown unit', ['chunk', '-', '--unit', 'sentence'], /sentence/],
+    ['an unknown option', ['chunk', '-', '--bogus'], /bogus/],
+    ['no files', ['chunk'], /files/],
+  ];
+  for (const [what, args, message] of usage) {
+    it(`${what}: exit 2, one line on stderr, no stack trace`, () => {
+      const r = run(args, 'some text');
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(message);
+      const lines = r.stderr.trim().split('\n').filter((l) => !/^\(Did you mean/.test(l));
+      expect(lines).toHaveLength(1);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    });
+  }
+
+  it('an unreadable file: exit 1 naming the file', () => {
+    const r = run(['chunk', '/nonexistent/file.txt']);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe('chunkwise: cannot read /nonexistent/file.txt: ENOENT');
+  });
+
+  it('a directory: exit 1 naming it', () => {
+    const r = run(['chunk', corporaDir]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(corporaDir);
+  });
+});
