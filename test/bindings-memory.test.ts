@@ -143,6 +143,23 @@ describe('jobs', () => {
     expect(() => kept.view).toThrow(WasmError);
   });
 
+  it('allocations outside any job survive later jobs even above retainBytes', () => {
+    const k = fresh(8 * MiB);
+    const matrix = k.allocF32(4 * MiB); // 16 MiB kept across calls: the no-copy path
+    matrix.view[0] = 3;
+    matrix.view[matrix.length - 1] = 4;
+    const out = k.job(() => {
+      const idx = k.allocI32(1);
+      k.exports.topK(matrix.ptr, matrix.length, 1, idx.ptr);
+      return idx.view[0];
+    });
+    expect(out).toBe(matrix.length - 1);
+    k.job(() => k.allocF32(1)); // a small job does not trim the instance away either
+    expect(matrix.view[0]).toBe(3);
+    expect(matrix.view[matrix.length - 1]).toBe(4);
+    expect(k.memoryBytes).toBeGreaterThan(k.retainBytes); // kept until reset()
+  });
+
   it('reset() frees root allocations and gives memory back', () => {
     const k = fresh(8 * MiB);
     const root = k.allocF32(4 * MiB); // 16 MiB outside any job
