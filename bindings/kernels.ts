@@ -7,7 +7,9 @@
  * Float64Array over the module's memory (no copy), renewed whenever the memory grows.
  * {@link Kernels.job} runs a function and then frees everything it allocated; when the
  * outermost job ends and the memory has grown past `retainBytes`, the instance is
- * replaced by a fresh one, so a 1 GB job followed by small ones does not keep 1 GB.
+ * replaced by a fresh one, so a 1 GB job followed by small ones does not keep 1 GB —
+ * unless allocations made outside any job are live (a matrix kept in memory across
+ * calls): those keep the instance, and its memory, until {@link Kernels.reset}.
  * Handles from a released job throw {@link WasmError} when used.
  *
  * Nothing here imports a Node built-in: it runs in Node, browsers and edge runtimes.
@@ -209,7 +211,8 @@ export class Kernels {
   /**
    * Runs `fn`, then frees everything allocated during it. Jobs nest. When the
    * outermost job ends and the memory exceeds `retainBytes`, the instance is replaced
-   * (memory cannot shrink otherwise). Return copies, not {@link WasmArray}s, from `fn`.
+   * (memory cannot shrink otherwise) — unless allocations made outside any job are
+   * still live. Return copies, not {@link WasmArray}s, from `fn`.
    */
   job<T>(fn: (kernels: Kernels) => T): T {
     const mark = this.#top;
@@ -224,8 +227,12 @@ export class Kernels {
     }
   }
 
+  /**
+   * Replaces the instance when the memory grew past retainBytes, unless allocations made
+   * outside any job are still live (they would die with it); {@link reset} frees those.
+   */
   #trim(): void {
-    if (this.memoryBytes > this.retainBytes) this.#instantiate();
+    if (this.memoryBytes > this.retainBytes && this.#top === this.#heapBase) this.#instantiate();
   }
 
   /** Frees every allocation and gives memory back (replacing the instance if it grew). */

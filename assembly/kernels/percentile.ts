@@ -1,6 +1,8 @@
 // Percentile by selection (no full sort), with linear interpolation between order
-// statistics: for sorted x of length n and p in [0, 100], h = (n − 1)·p / 100 and
-// result = x[⌊h⌋] + (h − ⌊h⌋)·(x[⌊h⌋ + 1] − x[⌊h⌋]): numpy's default ("linear") method.
+// statistics, bit for bit as numpy's default ("linear") method: for sorted x of length n
+// and p in [0, 100], q = p / 100, h = (n − 1)·q, k = ⌊h⌋, t = h − k and
+// result = x[k] + (x[k+1] − x[k])·t when t < 0.5, else x[k+1] − (x[k+1] − x[k])·(1 − t)
+// (numpy's `_lerp`, monotone in t).
 
 // @ts-ignore: decorator
 @inline
@@ -53,30 +55,61 @@ export function selectF64(a: usize, n: i32, k: i32): void {
 
 /**
  * The p-th percentile (0 ≤ p ≤ 100) of n f32 values at valuesPtr, using an f64 scratch
- * buffer of n slots at scratchPtr (the input is left untouched). NaN when n = 0.
+ * buffer of n slots at scratchPtr (the input is left untouched). NaN when n = 0, when p
+ * is NaN or when any value is NaN (as numpy); p outside [0, 100] is clamped.
  */
 export function percentileF32(valuesPtr: usize, n: i32, p: f64, scratchPtr: usize): f64 {
-  if (n <= 0) return NaN;
-  for (let i: i32 = 0; i < n; i++) put(scratchPtr, i, <f64>load<f32>(valuesPtr + (<usize>i << 2)));
-  return percentileInPlaceF64(scratchPtr, n, p);
+  if (n <= 0 || p != p) return NaN;
+  for (let i: i32 = 0; i < n; i++) {
+    const v = load<f32>(valuesPtr + (<usize>i << 2));
+    if (v != v) return NaN;
+    put(scratchPtr, i, <f64>v);
+  }
+  return percentileNoNaN(scratchPtr, n, p);
 }
 
-/** The p-th percentile of n f64 values at a, reordering them in place. NaN when n = 0. */
+/**
+ * The p-th percentile of n f64 values at a, reordering them in place. NaN when n = 0,
+ * when p is NaN or when any value is NaN (as numpy); p outside [0, 100] is clamped.
+ */
 export function percentileInPlaceF64(a: usize, n: i32, p: f64): f64 {
-  if (n <= 0) return NaN;
-  const h = (<f64>(n - 1) * p) / 100.0;
-  let k = <i32>Math.floor(h);
-  if (k < 0) k = 0;
-  if (k > n - 1) k = n - 1;
+  if (n <= 0 || p != p) return NaN;
+  for (let i: i32 = 0; i < n; i++) {
+    const v = at(a, i);
+    if (v != v) return NaN;
+  }
+  return percentileNoNaN(a, n, p);
+}
+
+/**
+ * numpy's 'linear' method bit for bit: q = p / 100, h = (n − 1)·q, k = ⌊h⌋, t = h − k,
+ * and numpy's monotone lerp between x[k] and x[k + 1] (`_lerp`: from the upper end
+ * when t ≥ 0.5).
+ */
+function percentileNoNaN(a: usize, n: i32, p: f64): f64 {
+  const q = (p < 0 ? 0 : p > 100 ? 100 : p) / 100.0;
+  const h = <f64>(n - 1) * q;
+  const fk = Math.floor(h);
+  if (fk >= <f64>(n - 1)) {
+    // the maximum: one pass, no selection
+    let max = at(a, 0);
+    for (let i: i32 = 1; i < n; i++) {
+      const v = at(a, i);
+      if (v > max) max = v;
+    }
+    return max;
+  }
+  const k = <i32>fk;
   selectF64(a, n, k);
   const lower = at(a, k);
-  const frac = h - <f64>k;
-  if (k + 1 >= n || frac <= 0) return lower;
+  const t = h - fk;
+  if (t == 0) return lower;
   // the next order statistic is the minimum of the right part
   let upper = at(a, k + 1);
   for (let i = k + 2; i < n; i++) {
     const v = at(a, i);
     if (v < upper) upper = v;
   }
-  return lower + frac * (upper - lower);
+  const diff = upper - lower;
+  return t >= 0.5 ? upper - diff * (1 - t) : lower + diff * t;
 }

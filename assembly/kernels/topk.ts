@@ -3,15 +3,14 @@
 
 // @ts-ignore: decorator
 @inline
-function score(s: usize, i: i32): f32 {
-  const v = load<f32>(s + (<usize>i << 2));
-  return v != v ? -Infinity : v;
-}
-// @ts-ignore: decorator
-@inline
 function worse(s: usize, a: i32, b: i32): bool {
-  // true when candidate a ranks below candidate b
-  const x = score(s, a), y = score(s, b);
+  // true when candidate a ranks below candidate b: NaN below every number (−Infinity
+  // included), then the lower score, then the higher index
+  const x = load<f32>(s + (<usize>a << 2));
+  const y = load<f32>(s + (<usize>b << 2));
+  const xNaN = x != x;
+  const yNaN = y != y;
+  if (xNaN || yNaN) return xNaN && (!yNaN || a > b);
   return x < y || (x == y && a > b);
 }
 // @ts-ignore: decorator

@@ -1,0 +1,274 @@
+/**
+ * Plain-TypeScript reference implementations of the WebAssembly kernels
+ * (`assembly/kernels/`, wrapped by `bindings/index.ts`).
+ *
+ * Each function has the same signature and the same result as its typed wrapper in
+ * `bindings/index.ts`, but works on ordinary typed arrays and is written to be
+ * obviously correct rather than fast. They serve three purposes:
+ * - tests compare every WASM kernel with its reference on random inputs
+ *   (`test/kernels.test.ts`);
+ * - benchmarks measure what the kernels gain over plain TypeScript
+ *   (`bench/kernels.bench.ts`);
+ * - they are the fallback where WebAssembly is unavailable.
+ *
+ * Numeric conventions match the kernels: cosine similarities are returned as f32
+ * (computed here in f64, so they are at least as accurate as the kernels' f32 SIMD
+ * sums); percentiles and decay scores are f64.
+ *
+ * Nothing here imports a Node built-in.
+ * @module
+ */
+
+/** Window starts and ends (unit indices, end exclusive), one entry per window. */
+export interface WindowPlan {
+  starts: Int32Array;
+  ends: Int32Array;
+}
+
+/** Merged intervals and, per input interval, the index of the merged one it joined. */
+export interface MergedIntervals {
+  starts: Int32Array;
+  ends: Int32Array;
+  group: Int32Array;
+}
+
+function assertWindowArgs(windowSize: number, stride: number): void {
+  if (!(windowSize >= 1) || !(stride >= 1)) {
+    throw new RangeError(`windowSize and stride must be ≥ 1, got ${windowSize} and ${stride}`);
+  }
+}
+
+/**
+ * Number of windows {@link planWindows} returns over `n` units (SPEC section 1,
+ * "Sliding-window rules (exact)"): 0 when n ≤ 0, 1 when n ≤ windowSize, otherwise the
+ * index of the first window that reaches n, plus one. With gaps (stride > windowSize)
+ * no window starts at or after n, so the count is also at most ⌈n / stride⌉.
+ *
+ * Examples (SPEC): (11, 5, 3) → 3; (9, 8, 4) → 2; (43, 20, 10) → 4.
+ * @param n number of units (integer ≥ 0)
+ * @param windowSize units per window (integer ≥ 1)
+ * @param stride distance between window starts (integer ≥ 1)
+ * @throws {RangeError} when windowSize or stride is below 1
+ */
+export function windowCount(n: number, windowSize: number, stride: number): number {
+  assertWindowArgs(windowSize, stride);
+  if (n <= 0) return 0;
+  if (n <= windowSize) return 1;
+  const reachesEnd = Math.ceil((n - windowSize) / stride) + 1;
+  return Math.min(reachesEnd, Math.ceil(n / stride));
+}
+
+/**
+ * Plans sliding windows over `n` units (SPEC section 1): window k is
+ * [k·stride, min(k·stride + windowSize, n)); the last window is the first one that
+ * reaches n; no empty window is emitted. Written as the literal loop over window starts.
+ *
+ * Example (SPEC): (11, 5, 3) → starts [0, 3, 6], ends [5, 8, 11].
+ * @returns Int32Arrays `starts` and `ends` of {@link windowCount}(n, windowSize, stride) entries
+ * @throws {RangeError} when windowSize or stride is below 1
+ */
+export function planWindows(n: number, windowSize: number, stride: number): WindowPlan {
+  assertWindowArgs(windowSize, stride);
+  const starts: number[] = [];
+  const ends: number[] = [];
+  for (let start = 0; start < n; start += stride) {
+    const end = Math.min(start + windowSize, n);
+    starts.push(start);
+    ends.push(end);
+    if (end >= n) break;
+  }
+  return { starts: Int32Array.from(starts), ends: Int32Array.from(ends) };
+}
+
+/**
+ * Merges half-open intervals [starts[i], ends[i]) that are sorted by start (SPEC
+ * section 2, step 5): an interval joins the current merged one when it starts at most
+ * `gap` after the current end, so with gap = 0 overlapping and adjacent intervals merge.
+ * @param starts interval starts, non-decreasing (n entries)
+ * @param ends interval ends (n entries)
+ * @param gap largest distance between intervals that still merges (default 0)
+ * @returns merged `starts` / `ends` (m entries) and `group` (n entries): the merged
+ *   interval each input went into
+ */
+export function mergeIntervals(starts: ArrayLike<number>, ends: ArrayLike<number>, gap = 0): MergedIntervals {
+  const n = starts.length;
+  const outStarts: number[] = [];
+  const outEnds: number[] = [];
+  const group = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const m = outStarts.length;
+    if (m > 0 && starts[i] <= outEnds[m - 1] + gap) {
+      outEnds[m - 1] = Math.max(outEnds[m - 1], ends[i]);
+      group[i] = m - 1;
+    } else {
+      outStarts.push(starts[i]);
+      outEnds.push(ends[i]);
+      group[i] = m;
+    }
+  }
+  return { starts: Int32Array.from(outStarts), ends: Int32Array.from(outEnds), group };
+}
+
+function dot(a: ArrayLike<number>, aOff: number, b: ArrayLike<number>, bOff: number, d: number): number {
+  let s = 0;
+  for (let j = 0; j < d; j++) s += a[aOff + j] * b[bOff + j];
+  return s;
+}
+
+function cosineOf(ab: number, aa: number, bb: number): number {
+  const den = Math.sqrt(aa) * Math.sqrt(bb);
+  return den > 0 ? ab / den : 0;
+}
+
+/**
+ * out[i] = cos(M[i], v) for each row of an n × d row-major matrix M and a vector v of
+ * length d (SPEC section 2, step 1: sim_i = cos(e(s_i), e(q))). A zero vector gives 0,
+ * never NaN. With `normalized` the inputs are taken as unit vectors (dot product only).
+ * Sums in f64; the result is rounded to f32.
+ * @param matrix n·d floats, row-major (n = ⌊matrix.length / d⌋)
+ * @param d dimension
+ * @param vector d floats
+ * @returns Float32Array of n similarities
+ */
+export function cosineMatVec(matrix: Float32Array, d: number, vector: Float32Array, normalized = false): Float32Array {
+  const n = d > 0 ? Math.floor(matrix.length / d) : 0;
+  const out = new Float32Array(n);
+  const vv = normalized ? 1 : dot(vector, 0, vector, 0, d);
+  for (let i = 0; i < n; i++) {
+    const ab = dot(matrix, i * d, vector, 0, d);
+    out[i] = normalized ? ab : cosineOf(ab, dot(matrix, i * d, matrix, i * d, d), vv);
+  }
+  return out;
+}
+
+/**
+ * out[i] = cos(M[i], M[i + 1]) for i < n − 1 over an n × d row-major matrix: each row
+ * against the next (SPEC section 1, semantic chunking: distances between neighbours).
+ * Zero rows give 0. Sums in f64; the result is rounded to f32.
+ * @returns Float32Array of max(n − 1, 0) similarities
+ */
+export function cosineNeighbours(matrix: Float32Array, d: number, normalized = false): Float32Array {
+  const n = d > 0 ? Math.floor(matrix.length / d) : 0;
+  const out = new Float32Array(Math.max(n - 1, 0));
+  for (let i = 0; i + 1 < n; i++) {
+    const a = i * d;
+    const b = a + d;
+    const ab = dot(matrix, a, matrix, b, d);
+    out[i] = normalized ? ab : cosineOf(ab, dot(matrix, a, matrix, a, d), dot(matrix, b, matrix, b, d));
+  }
+  return out;
+}
+
+/**
+ * Scales each row of an n × d row-major matrix to unit length, in place; zero rows
+ * stay zero. Norms in f64.
+ */
+export function normalizeRows(matrix: Float32Array, d: number): void {
+  const n = d > 0 ? Math.floor(matrix.length / d) : 0;
+  for (let i = 0; i < n; i++) {
+    const norm = Math.sqrt(dot(matrix, i * d, matrix, i * d, d));
+    if (norm > 0) for (let j = 0; j < d; j++) matrix[i * d + j] /= norm;
+  }
+}
+
+/**
+ * The p-th percentile (0 ≤ p ≤ 100) of the values with numpy's default `'linear'`
+ * method, bit for bit (SPEC section 2, step 2: τ = p-th percentile of the sim_i, linear
+ * interpolation between order statistics): sort x ascending, h = (n − 1)·(p / 100),
+ * k = ⌊h⌋, t = h − k; for k + 1 ≤ n − 1 the result is numpy's monotone lerp
+ * x[k] + (x[k+1] − x[k])·t when t < 0.5, else x[k+1] − (x[k+1] − x[k])·(1 − t).
+ * f32 input is widened to f64 first. NaN for an empty list, for p = NaN or when any
+ * value is NaN (as numpy); p outside [0, 100] is clamped.
+ */
+export function percentile(values: Float32Array | Float64Array | number[], p: number): number {
+  const n = values.length;
+  if (n === 0 || Number.isNaN(p)) return NaN;
+  const x = Float64Array.from(values).sort(); // numeric order, NaN last
+  if (Number.isNaN(x[n - 1])) return NaN;
+  const q = Math.min(Math.max(p, 0), 100) / 100;
+  const h = (n - 1) * q;
+  const k = Math.floor(h);
+  if (k >= n - 1) return x[n - 1];
+  const t = h - k;
+  const a = x[k];
+  const b = x[k + 1];
+  const diff = b - a;
+  return t >= 0.5 ? b - diff * (1 - t) : a + diff * t;
+}
+
+/**
+ * Exponential-decay weighted mean of the similarities in one window (SPEC section 2,
+ * step 4): S = Σ α_i·sim_i / Σ α_i over i in [lo, hi), α_i = exp(−λ·|i − r|). 0 when
+ * the window is empty (or every α underflows).
+ * @param sims similarities (f32)
+ * @param lo first index of the window
+ * @param hi end of the window (exclusive)
+ * @param r seed index
+ * @param lambda decay rate λ ≥ 0
+ */
+export function decayScore(sims: Float32Array, lo: number, hi: number, r: number, lambda: number): number {
+  let num = 0;
+  let den = 0;
+  for (let i = lo; i < hi; i++) {
+    const alpha = Math.exp(-lambda * Math.abs(i - r));
+    num += alpha * sims[i];
+    den += alpha;
+  }
+  return den > 0 ? num / den : 0;
+}
+
+/**
+ * {@link decayScore} for m windows at once: window j is [lo[j], hi[j]) around seed r[j].
+ * @returns Float64Array of m scores
+ */
+export function decayScores(
+  sims: Float32Array,
+  lo: ArrayLike<number>,
+  hi: ArrayLike<number>,
+  r: ArrayLike<number>,
+  lambda: number,
+): Float64Array {
+  const out = new Float64Array(lo.length);
+  for (let j = 0; j < lo.length; j++) out[j] = decayScore(sims, lo[j], hi[j], r[j], lambda);
+  return out;
+}
+
+/** True when index a ranks below index b: NaN last, then lower score, then higher index. */
+function ranksBelow(s: Float32Array, a: number, b: number): boolean {
+  const x = s[a];
+  const y = s[b];
+  const xNaN = Number.isNaN(x);
+  const yNaN = Number.isNaN(y);
+  if (xNaN || yNaN) return xNaN && (!yNaN || a > b);
+  return x < y || (x === y && a > b);
+}
+
+/**
+ * Indices of the k highest scores, best first (SPEC section 2, hybrid mode: top-k
+ * candidates). Ties go to the lower index (−0 and +0 tie); NaN ranks after every
+ * number, −Infinity included. Returns min(k, n) indices (none when k ≤ 0).
+ * Keeps a sorted list of the best k seen (insertion), so it is O(n) on typical data
+ * when k is small; large k sorts all indices.
+ */
+export function topK(scores: Float32Array, k: number): Int32Array {
+  const n = scores.length;
+  const m = Math.max(0, Math.min(Math.floor(k), n));
+  if (m === 0) return new Int32Array(0);
+  if (m > 64) {
+    const idx = Array.from({ length: n }, (_, i) => i);
+    idx.sort((a, b) => (ranksBelow(scores, a, b) ? 1 : ranksBelow(scores, b, a) ? -1 : 0));
+    return Int32Array.from(idx.slice(0, m));
+  }
+  const best = new Int32Array(m);
+  let size = 0;
+  for (let i = 0; i < n; i++) {
+    if (size === m && !ranksBelow(scores, best[m - 1], i)) continue;
+    let j = size < m ? size++ : m - 1;
+    while (j > 0 && ranksBelow(scores, best[j - 1], i)) {
+      best[j] = best[j - 1];
+      j--;
+    }
+    best[j] = i;
+  }
+  return best;
+}
