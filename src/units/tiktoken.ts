@@ -37,15 +37,27 @@ interface TiktokenInternals {
  */
 export class TiktokenTokenizer implements Tokenizer {
   readonly encoding: EncodingName;
-  readonly #tiktoken: Tiktoken;
-  readonly #bytes: Map<number, Uint8Array>;
+  #encoder: Tiktoken | undefined;
+  #byteTable: Map<number, Uint8Array> | undefined;
 
   /** @throws {UnknownEncodingError} for an encoding other than {@link ENCODINGS}. */
   constructor(encoding: string) {
     if (!isEncodingName(encoding)) throw new UnknownEncodingError(encoding, ENCODINGS);
     this.encoding = encoding;
-    this.#tiktoken = new Tiktoken(RANKS[encoding]);
-    this.#bytes = (this.#tiktoken as unknown as TiktokenInternals).textMap;
+  }
+
+  /** js-tiktoken's encoder, built on first use (parsing the rank table takes a while). */
+  get #tiktoken(): Tiktoken {
+    if (!this.#encoder) {
+      this.#encoder = new Tiktoken(RANKS[this.encoding]);
+      this.#byteTable = (this.#encoder as unknown as TiktokenInternals).textMap;
+    }
+    return this.#encoder;
+  }
+
+  get #bytes(): Map<number, Uint8Array> {
+    void this.#tiktoken;
+    return this.#byteTable!;
   }
 
   /** Token ids of `text`; special-token strings are ordinary text. */
