@@ -25,4 +25,25 @@ describe('regressions', () => {
       if (isBlank(ch) !== /\s/.test(ch)) throw new Error(`U+${c.toString(16)}: isBlank ${isBlank(ch)}`);
     }
   });
+
+  it('token windows over emoji split across BPE tokens are neither repeated nor nested', () => {
+    // was: the second token of "😀" has an empty span, so windows starting at it covered
+    // the same text as the previous one: [0,2) [2,4) [2,4) [4,6) [4,6), duplicate ids
+    const chunks = new SlidingWindowChunker({ unit: 'token', windowSize: 2, stride: 1 }).chunk('😀😀😀');
+    expect(chunks.map((c) => [c.start, c.end])).toEqual([
+      [0, 2],
+      [2, 4],
+      [4, 6],
+    ]);
+    expect(new Set(chunks.map((c) => c.id)).size).toBe(3);
+  });
+
+  it('allowGaps with a stride near 2^31 keeps the first window', () => {
+    // was: windowCount's i32 arithmetic n − windowSize + stride − 1 overflowed and
+    // planned no window at all, so chunk() returned [] for non-blank text
+    const chunker = new SlidingWindowChunker({ unit: 'word', windowSize: 1, stride: 2 ** 31 - 1, allowGaps: true });
+    expect(texts(chunker.chunk('a b c d'))).toEqual(['a']);
+    const big = new SlidingWindowChunker({ unit: 'char', windowSize: 2, stride: 2 ** 31 - 2, allowGaps: true });
+    expect(texts(big.chunk('abc'))).toEqual(['ab']);
+  });
 });
