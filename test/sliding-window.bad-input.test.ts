@@ -46,4 +46,16 @@ describe('regressions', () => {
     const big = new SlidingWindowChunker({ unit: 'char', windowSize: 2, stride: 2 ** 31 - 2, allowGaps: true });
     expect(texts(big.chunk('abc'))).toEqual(['ab']);
   });
+
+  it('char and token windows leave out whitespace-only units at the edges of the text', () => {
+    // was: char units gave ['  a', 'b  ', ' '] (a whitespace-only last chunk, the last
+    // chunk not ending at the last non-whitespace unit) and token units emitted a chunk
+    // of trailing newlines and spaces
+    const chars = new SlidingWindowChunker({ unit: 'char', windowSize: 3, stride: 3 }).chunk('  ab   ');
+    expect(chars.map((c) => [c.text, c.start, c.end])).toEqual([['ab', 2, 4]]);
+    const spaced = new SlidingWindowChunker({ unit: 'char', windowSize: 2, stride: 2 }).chunk('\n a  b \n');
+    expect(texts(spaced)).toEqual(['a ', ' b']);
+    const tokens = new SlidingWindowChunker({ unit: 'token', windowSize: 2, stride: 2 }).chunk('hello world\n\n\n   ');
+    expect(texts(tokens)).toEqual(['hello world']);
+  });
 });
