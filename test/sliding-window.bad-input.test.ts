@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   getTokenizer,
   InvalidInputError,
+  InvalidOptionError,
   isBlank,
   SlidingWindowChunker,
   type Chunk,
@@ -220,6 +221,24 @@ describe('regressions', () => {
     expect(texts(chunker.chunk('a b c d'))).toEqual(['a']);
     const big = new SlidingWindowChunker({ unit: 'char', windowSize: 2, stride: 2 ** 31 - 2, allowGaps: true });
     expect(texts(big.chunk('abc'))).toEqual(['ab']);
+  });
+
+  it('allowGaps must be a boolean: "false" does not allow gaps that lose text', () => {
+    // was: any truthy value, e.g. the string "false" from a config file, allowed gaps
+    for (const value of ['false', 'no', 1, 0, {}]) {
+      let error: unknown;
+      try {
+        new SlidingWindowChunker({ unit: 'word', windowSize: 2, stride: 3, allowGaps: value as unknown as boolean });
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(InvalidOptionError);
+      expect((error as InvalidOptionError).option).toBe('allowGaps');
+    }
+    expect(() => new SlidingWindowChunker({ unit: 'word', windowSize: 2, stride: 3, allowGaps: 'false' as unknown as boolean })).toThrow(
+      /Invalid option allowGaps: "false" \(must be a boolean\)/,
+    );
+    expect(new SlidingWindowChunker({ unit: 'word', windowSize: 2, stride: 2, allowGaps: undefined }).allowGaps).toBe(false);
   });
 
   it('char and token windows leave out whitespace-only units at the edges of the text', () => {

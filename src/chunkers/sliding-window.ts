@@ -125,7 +125,9 @@ export class SlidingWindowChunker {
   constructor(options: SlidingWindowOptions = {}) {
     this.windowSize = requireInteger('windowSize', options.windowSize ?? 512);
     this.stride = requireInteger('stride', options.stride ?? Math.max(1, Math.floor(this.windowSize / 2)));
-    this.allowGaps = options.allowGaps ?? false;
+    const allowGaps: unknown = options.allowGaps ?? false;
+    if (typeof allowGaps !== 'boolean') throw new InvalidOptionError('allowGaps', allowGaps, 'must be a boolean');
+    this.allowGaps = allowGaps;
     if (this.stride > this.windowSize && !this.allowGaps) {
       throw new InvalidOptionError(
         'stride',
