@@ -9,7 +9,7 @@ import { Tiktoken } from 'js-tiktoken/lite';
 import cl100k_base from 'js-tiktoken/ranks/cl100k_base';
 import o200k_base from 'js-tiktoken/ranks/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { getTokenizer, SlidingWindowChunker, type Chunk, type SlidingWindowOptions } from '../src/index.js';
+import { FixedSizeChunker, getTokenizer, SlidingWindowChunker, type Chunk, type SlidingWindowOptions } from '../src/index.js';
 
 // ---------------------------------------------------------------- generators
 
@@ -273,6 +273,24 @@ describe('sliding window properties over generated Unicode text', () => {
     fc.assert(
       fc.property(prose, options(['char', 'word', 'token'], 64), (text, c) => checkInvariants(text, c)),
       { numRuns: 150 * SCALE },
+    );
+  });
+
+  it('fixed size gives the sliding windows with stride = chunkSize − chunkOverlap', () => {
+    fc.assert(
+      fc.property(unicodeText, options(['char', 'word', 'token'], 16), (text, c) => {
+        const fixed = new FixedSizeChunker({
+          unit: c.unit,
+          encoding: c.encoding,
+          countTokens: c.countTokens,
+          chunkSize: c.windowSize,
+          chunkOverlap: c.windowSize - c.stride,
+        }).chunk(text);
+        const sliding = run(text, c);
+        expect(fixed.map((f) => ({ ...f, metadata: { ...f.metadata, strategy: 'sliding' } }))).toEqual(sliding);
+        for (const f of fixed) expect(f.metadata.strategy).toBe('fixed');
+      }),
+      { numRuns: 100 * SCALE },
     );
   });
 });
