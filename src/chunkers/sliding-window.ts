@@ -9,7 +9,7 @@ import { chunkId, hashText, type Chunk } from '../chunk.js';
 import { InvalidInputError, InvalidOptionError } from '../errors.js';
 import { requireInteger, requireOneOf } from '../options.js';
 import { planSpans } from '../plan/windows.js';
-import { ENCODINGS, getUnits, isBlank, UNIT_KINDS, type Tokenizer, type UnitKind, type UnitSegmenter } from '../units/index.js';
+import { ENCODINGS, getUnits, isBlank, UNIT_KINDS, type Tokenizer, type UnitKind, type UnitSegmenter, type UnitSpans } from '../units/index.js';
 import { getTokenizer, tokenUnits } from '../units/tokens.js';
 
 /** Options shared by chunkers that measure in units and count tokens. */
@@ -67,6 +67,21 @@ export function resolveUnits(options: UnitOptions): ResolvedUnits {
   return { unit, units, tokenizer, encoding, countTokens };
 }
 
+/**
+ * Drops the units at both ends whose text is whitespace or empty (char and token units
+ * have them; words never do), so windows start at the first unit with non-whitespace
+ * text and the last window ends at the end of the last one: no chunk is whitespace only
+ * at the edges of the text. The text must not be blank.
+ */
+export function trimBlankUnits(text: string, spans: UnitSpans): UnitSpans {
+  let first = 0;
+  let last = spans.count;
+  while (first < last && isBlank(text.slice(spans.starts[first], spans.ends[first]))) first++;
+  while (last > first && isBlank(text.slice(spans.starts[last - 1], spans.ends[last - 1]))) last--;
+  if (first === 0 && last === spans.count) return spans;
+  return { starts: spans.starts.subarray(first, last), ends: spans.ends.subarray(first, last), count: last - first };
+}
+
 /** Throws unless `text` is a string. */
 export function requireText(text: unknown): string {
   if (typeof text !== 'string') throw new InvalidInputError('text must be a string', text);
@@ -77,8 +92,10 @@ export function requireText(text: unknown): string {
  * Fixed windows of `windowSize` units (characters, words or tokens) moved by `stride`
  * units; consecutive chunks overlap by `windowSize − stride` units.
  *
- * Windows start at 0, stride, 2·stride, …; the last window is the first that reaches
- * the end of the text, so no window lies inside the previous one and the number of
+ * Units are laid out from the first to the last unit with non-whitespace text (char
+ * and token units at the edges that are whitespace only are left out; inner ones stay).
+ * Windows start at unit 0, stride, 2·stride, …; the last window is the first that
+ * reaches the last unit, so no window lies inside the previous one and the number of
  * chunks is `1 + ⌈(n − windowSize) / stride⌉` for n > windowSize units (1 otherwise).
  * With token units a window's text is re-measured on its own and, where BPE encodes it
  * into more tokens than `windowSize` (a cut inside a word), shortened by whole tokens
@@ -108,7 +125,9 @@ export class SlidingWindowChunker {
   constructor(options: SlidingWindowOptions = {}) {
     this.windowSize = requireInteger('windowSize', options.windowSize ?? 512);
     this.stride = requireInteger('stride', options.stride ?? Math.max(1, Math.floor(this.windowSize / 2)));
-    this.allowGaps = options.allowGaps ?? false;
+    const allowGaps: unknown = options.allowGaps ?? false;
+    if (typeof allowGaps !== 'boolean') throw new InvalidOptionError('allowGaps', allowGaps, 'must be a boolean');
+    this.allowGaps = allowGaps;
     if (this.stride > this.windowSize && !this.allowGaps) {
       throw new InvalidOptionError(
         'stride',
@@ -130,7 +149,7 @@ export class SlidingWindowChunker {
     requireText(text);
     if (isBlank(text)) return [];
     const { units, tokenizer, countTokens, unit } = this.#resolved;
-    const spans = units.segment(text);
+    const spans = trimBlankUnits(text, units.segment(text));
     const planned = planSpans(text, spans, this.windowSize, this.stride, unit === 'token' ? units.count : undefined);
     const sourceHash = hashText(text);
     const chunks: Chunk[] = [];

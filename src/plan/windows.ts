@@ -35,7 +35,9 @@ export function planSpans(
   measure?: UnitSegmenter['count'],
 ): PlannedSpan[] {
   const n = units.count;
-  const { starts, ends } = planWindows(n, windowSize, stride);
+  // A stride past the end plans the same windows as a stride of n; clamping keeps the
+  // kernel's i32 arithmetic (n − windowSize + stride − 1) from overflowing with gaps.
+  const { starts, ends } = planWindows(n, windowSize, Math.min(stride, Math.max(1, n)));
   const out: PlannedSpan[] = [];
   const gapsAllowed = stride > windowSize;
   let covered = 0; // units [0, covered) lie in emitted spans (or in allowed gaps)
@@ -55,8 +57,15 @@ export function planSpans(
       e = Math.min(s + windowSize, n);
     }
     const span = fit(text, units, s, e, windowSize, measure);
-    if (span.end > span.start) out.push(span);
     covered = Math.max(covered, span.unitEnd);
+    if (span.end <= span.start) continue;
+    // Token units may have empty spans (the tail of a character split across BPE
+    // tokens) and a fitted window may end early, so two windows can cover the same
+    // text or one can lie inside the other: keep only the larger.
+    const last = out[out.length - 1];
+    if (last && span.end <= last.end) continue; // wholly inside the previous span
+    if (last && span.start <= last.start) out[out.length - 1] = span; // the previous lies inside this one
+    else out.push(span);
   }
   return out;
 }

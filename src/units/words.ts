@@ -9,9 +9,8 @@ import type { UnitSegmenter, UnitSpans } from './types.js';
 /** Whitespace as JavaScript's `\s` defines it. */
 function isSpace(c: number): boolean {
   if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
-  if (c < 0x85) return false;
+  if (c < 0xa0) return false; // U+0085 (NEL) is not \s: it is a control, not White_Space's Zs
   return (
-    c === 0x85 ||
     c === 0xa0 ||
     c === 0x1680 ||
     (c >= 0x2000 && c <= 0x200a) ||
