@@ -40,8 +40,13 @@ export interface BenchRow {
 }
 
 /** Runs tasks sequentially in one tinybench Bench; returns a row per task. */
-export async function runTasks(tasks: BenchTask[], options: { time?: number; iterations?: number } = {}): Promise<BenchRow[]> {
-  const bench = new Bench({ time: options.time ?? 1500, iterations: options.iterations ?? 5, warmup: true });
+export async function runTasks(tasks: BenchTask[], options: { time?: number; iterations?: number; warmupIterations?: number } = {}): Promise<BenchRow[]> {
+  const bench = new Bench({
+    time: options.time ?? 1500,
+    iterations: options.iterations ?? 5,
+    warmupIterations: options.warmupIterations ?? 1,
+    warmupTime: 0,
+  });
   for (const t of tasks) bench.add(t.name, t.fn);
   await bench.run();
   return bench.tasks.map((task, i) => {
