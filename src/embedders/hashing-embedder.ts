@@ -5,6 +5,7 @@
  */
 import { hashEmbed } from '../../bindings/index.js';
 import { EmbeddingError, InvalidOptionError } from '../errors.js';
+import { BUILTIN_STOPWORDS } from './stopwords.js';
 import type { Embedder } from './types.js';
 
 /** Options of {@link HashingEmbedder}. */
@@ -21,6 +22,13 @@ export interface HashingEmbedderOptions {
   charWeight?: number;
   /** Strip diacritics (é → e) after NFKC and lowercasing. Default true. */
   stripDiacritics?: boolean;
+  /**
+   * Words left out before hashing: `'builtin'` (default: frequent function words of
+   * English, Dutch, French, German and Spanish, see `BUILTIN_STOPWORDS`), `false` (keep
+   * every word), or your own list (normalised like the text). Bigrams join the words
+   * around a removed one ("latentie van QASC" → "latentie qasc").
+   */
+  stopwords?: 'builtin' | false | Iterable<string>;
 }
 
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;
@@ -37,7 +45,9 @@ const MARKS = /\p{Mn}/gu;
  * character n-grams, Bojanowski et al. 2017):
  * 1. Normalise: Unicode NFKC, `toLowerCase()` (locale-independent), and — by default —
  *    diacritics stripped (NFD, remove non-spacing marks, NFC). Words are maximal runs
- *    of letters, digits and marks (`[\p{L}\p{N}\p{M}]+`).
+ *    of letters, digits and marks (`[\p{L}\p{N}\p{M}]+`); stopwords (by default a
+ *    built-in list of function words in five languages) are left out — a stand-in for
+ *    the IDF weighting a stateless embedder cannot learn.
  * 2. Features: each word (unigram), each pair of neighbouring words (bigram), and the
  *    character n-grams (minN … maxN code units) of each word padded as "<word>".
  * 3. Each feature is hashed with FNV-1a over UTF-16 code units plus murmur3's
@@ -62,6 +72,7 @@ export class HashingEmbedder implements Embedder {
   readonly #wordWeight: number;
   readonly #charWeight: number;
   readonly #strip: boolean;
+  readonly #stopwords: ReadonlySet<string>;
 
   /** @throws {InvalidOptionError} for a dimension or n-gram range out of bounds. */
   constructor(options: HashingEmbedderOptions = {}) {
@@ -82,6 +93,9 @@ export class HashingEmbedder implements Embedder {
     this.#wordWeight = options.wordWeight ?? 1;
     this.#charWeight = options.charWeight ?? 0.5;
     this.#strip = options.stripDiacritics ?? true;
+    const sw = options.stopwords ?? 'builtin';
+    const list = sw === 'builtin' ? BUILTIN_STOPWORDS : sw === false ? [] : sw;
+    this.#stopwords = new Set([...list].map((w) => this.normalize(w)));
   }
 
   /** The normalised form of `text` that features are taken from (step 1 above). */
@@ -107,6 +121,7 @@ export class HashingEmbedder implements Embedder {
       if (typeof text !== 'string') throw new EmbeddingError(`Text ${i} is not a string`, text);
       const s = this.normalize(text);
       for (const m of s.matchAll(WORD)) {
+        if (this.#stopwords.has(m[0])) continue;
         starts.push(base + m.index!);
         ends.push(base + m.index! + m[0].length);
       }
