@@ -48,6 +48,8 @@ export class HfTokenizer {
   readonly #modelType: string;
   readonly #normalizer: Normalizerish | null;
   readonly #perCharNormalizes: boolean;
+  /** Special tokens the post-processor puts before and after a single sequence. */
+  readonly #template: { prefix: number; suffix: number } | undefined;
 
   /**
    * @param json the parsed `tokenizer.json`.
@@ -80,11 +82,24 @@ export class HfTokenizer {
     // Per-code-point normalisation must agree with whole-text normalisation on a probe.
     const probe = 'Ab Çd  ÉF ĳ x';
     this.#perCharNormalizes = this.#normalizer === null || this.#normalizePerChar(probe).text === this.#normalizer.normalize(probe);
+    this.#template = this.#findTemplate();
   }
 
   /** The library's tokenizer, for anything not wrapped here. */
   get inner(): Tokenizer {
     return this.#tok;
+  }
+
+  /** Learns how many special tokens wrap a single sequence, if that is the same for two probes. */
+  #findTemplate(): { prefix: number; suffix: number } | undefined {
+    const shapes = ['a', 'the fox, 42'].map((probe) => {
+      const full = this.#tok.encode(probe).ids;
+      const content = this.#tok.encode(probe, { add_special_tokens: false }).ids;
+      const p = locate(full, content);
+      return p < 0 ? undefined : { prefix: p, suffix: full.length - p - content.length };
+    });
+    const [a, b] = shapes;
+    return a && b && a.prefix === b.prefix && a.suffix === b.suffix ? a : undefined;
   }
 
   /** The vocabulary's id for a token, or undefined. */
@@ -175,21 +190,28 @@ export class HfTokenizer {
   encode(text: string, maxLength: number, withOffsets = false): TokenizedText {
     if (typeof text !== 'string') throw new EmbeddingError('Text is not a string', text);
     const full = this.#tok.encode(text, { return_token_type_ids: true });
-    const content = this.#tok.encode(text, { add_special_tokens: false });
     const fullIds = full.ids;
-    const cIds = content.ids;
-    let p = 0;
-    let found = false;
-    for (; p + cIds.length <= fullIds.length; p++) {
-      let ok = true;
-      for (let i = 0; i < cIds.length && ok; i++) ok = fullIds[p + i] === cIds[i];
-      if (ok) {
-        found = true;
-        break;
-      }
+    const tpl = this.#template;
+    let p: number;
+    let cIds: number[];
+    let cTokens: string[];
+    if (tpl && fullIds.length >= tpl.prefix + tpl.suffix) {
+      p = tpl.prefix;
+      cIds = fullIds.slice(p, fullIds.length - tpl.suffix);
+      cTokens = full.tokens.slice(p, fullIds.length - tpl.suffix);
+    } else {
+      const content = this.#tok.encode(text, { add_special_tokens: false });
+      cIds = content.ids;
+      cTokens = content.tokens;
+      p = locate(fullIds, cIds);
     }
-    if (!found) p = 0;
-    const suffix = found ? fullIds.length - p - cIds.length : 0;
+    if (p < 0) {
+      // The special tokens could not be told apart: treat every token as the text's own.
+      p = 0;
+      cIds = fullIds;
+      cTokens = full.tokens;
+    }
+    const suffix = fullIds.length - p - cIds.length;
     const typeIds = full.token_type_ids ?? new Array(fullIds.length).fill(0);
     const totalTokens = fullIds.length;
     const keep = Math.max(0, Math.min(cIds.length, maxLength - p - suffix));
@@ -202,7 +224,7 @@ export class HfTokenizer {
     for (let i = p + keep; i < T; i++) special[i] = 1;
     const offsets = new Int32Array(T * 2);
     if (withOffsets || truncated) {
-      const contentOffsets = this.alignOffsets(text, content.tokens);
+      const contentOffsets = this.alignOffsets(text, cTokens);
       let end = 0;
       for (let i = 0; i < keep; i++) {
         offsets[2 * (p + i)] = contentOffsets[2 * i];
@@ -221,4 +243,14 @@ export class HfTokenizer {
   get modelType(): string {
     return this.#modelType;
   }
+}
+
+/** Index where `part` occurs contiguously in `whole`, or −1. */
+function locate(whole: number[], part: number[]): number {
+  for (let p = 0; p + part.length <= whole.length; p++) {
+    let ok = true;
+    for (let i = 0; i < part.length && ok; i++) ok = whole[p + i] === part[i];
+    if (ok) return p;
+  }
+  return -1;
 }
