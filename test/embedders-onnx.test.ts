@@ -250,3 +250,26 @@ describe('OnnxEmbedder sources and bad input', () => {
     await expect(e.embedTokens('the fox')).rejects.toThrow(/no token-level/);
   });
 });
+
+describe('portability', () => {
+  it('loads a folder given as a file: URL in Node', async () => {
+    const { pathToFileURL } = await import('node:url');
+    const e = await OnnxEmbedder.load(pathToFileURL(join(dir, 'static')), { backend: 'web' });
+    expect(e.dimension).toBe(16);
+  });
+
+  it('the core embedder files import no Node built-in (Node-only code lives in src/node/)', () => {
+    const root = join(import.meta.dirname, '..');
+    const files = [
+      ...['types', 'hashing-embedder', 'onnx-embedder', 'static-embedder', 'hf-tokenizer', 'safetensors', 'onnx-runtime', 'stopwords', 'index'].map(
+        (f) => join(root, 'src', 'embedders', `${f}.ts`),
+      ),
+      join(root, 'bindings', 'embedding.ts'),
+    ];
+    for (const f of files) {
+      const src = readFileSync(f, 'utf8');
+      expect(src, f).not.toMatch(/from ['"](node:|fs|path|os|url|onnxruntime-node)/);
+      expect(src, f).not.toMatch(/require\(/);
+    }
+  });
+});

@@ -88,6 +88,10 @@ export class StaticEmbedder implements Embedder {
     }
     let bytes: StaticModelBytes;
     let name: string;
+    if (isNode() && (source instanceof URL ? source.protocol === 'file:' : typeof source === 'string' && source.startsWith('file:'))) {
+      // Node's fetch cannot read file: URLs; read the folder instead.
+      source = (await importNodeHelper<{ fileUrlToPath(url: string | URL): string }>('model-folder')).fileUrlToPath(source as string | URL);
+    }
     if (source instanceof URL || (typeof source === 'string' && /^[a-z][a-z0-9+.-]+:\/\//i.test(source))) {
       name = String(source);
       const root = name.endsWith('/') ? name : name + '/';

@@ -5,6 +5,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ModelLoadError } from '../errors.js';
 import type { OnnxModelBytes } from '../embedders/onnx-embedder.js';
 import type { StaticModelBytes } from '../embedders/static-embedder.js';
@@ -74,4 +75,9 @@ export async function readStaticFolder(dir: string): Promise<StaticModelBytes> {
   const tokenizer = (await required(dir, 'tokenizer.json')).toString('utf8');
   const config = await optional(dir, 'config.json');
   return { safetensors: new Uint8Array(st.buffer, st.byteOffset, st.byteLength), tokenizer, config };
+}
+
+/** A `file:` URL as a path (for `OnnxEmbedder.load(new URL('file:///…'))` in Node). */
+export function fileUrlToPath(url: string | URL): string {
+  return fileURLToPath(url);
 }
