@@ -76,10 +76,10 @@ describe('StaticEmbedder (Model2Vec)', () => {
   });
 
   it('reports truncation past maxTokens', async () => {
-    const seen: number[] = [];
-    const e = await StaticEmbedder.load(join(dir, 'm2v'), { maxTokens: 3, onTruncate: (ev) => seen.push(ev.tokens) });
+    const seen: number[][] = [];
+    const e = await StaticEmbedder.load(join(dir, 'm2v'), { maxTokens: 3, onTruncate: (ev) => seen.push([ev.tokens, ev.keptChars]) });
     const out = await e.embed(['the quick brown fox jumps']);
-    expect(seen).toEqual([6]);
+    expect(seen).toEqual([[6, 'the quick brown'.length]]);
     expect(e.truncationCount).toBe(1);
     expect(out).toEqual(await e.embed(['the quick brown']));
   });

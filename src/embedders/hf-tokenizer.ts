@@ -107,6 +107,12 @@ export class HfTokenizer {
     return this.#tok.token_to_id(token);
   }
 
+  /** Ids and token strings without special tokens (the text's own tokens). */
+  content(text: string): { ids: number[]; tokens: string[] } {
+    const e = this.#tok.encode(text, { add_special_tokens: false });
+    return { ids: e.ids, tokens: e.tokens };
+  }
+
   /** Ids without special tokens (the text's own tokens). */
   contentIds(text: string): number[] {
     return this.#tok.encode(text, { add_special_tokens: false }).ids;

@@ -150,7 +150,13 @@ export class StaticEmbedder implements Embedder {
       let ids = this.#tokenizer.contentIds(text);
       if (ids.length > this.maxTokens) {
         this.truncationCount++;
-        this.#onTruncate?.({ index: i, tokens: ids.length, maxTokens: this.maxTokens, keptChars: -1, chars: text.length });
+        if (this.#onTruncate) {
+          const { tokens } = this.#tokenizer.content(text);
+          const offsets = this.#tokenizer.alignOffsets(text, tokens.slice(0, this.maxTokens));
+          let kept = 0;
+          for (let k = 1; k < offsets.length; k += 2) kept = Math.max(kept, offsets[k]);
+          this.#onTruncate({ index: i, tokens: ids.length, maxTokens: this.maxTokens, keptChars: kept, chars: text.length });
+        }
         ids = ids.slice(0, this.maxTokens);
       }
       for (const id of ids) all.push(id);
