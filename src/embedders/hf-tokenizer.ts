@@ -164,15 +164,16 @@ export class HfTokenizer {
     for (let k = 0; k < tokens.length; k++) {
       while (cur < nt.length && isWs(nt[cur])) cur++;
       const s = surfaces[k];
-      let a = cur;
+      const a = cur;
       let b: number;
-      if (s.length > 0 && nt.startsWith(s, cur)) {
+      if (s.length === 0) {
+        b = cur; // a bare "▁" or prefix: zero-width where it stands
+      } else if (nt.startsWith(s, cur)) {
         b = cur + s.length;
       } else {
         const next = k + 1 < tokens.length ? surfaces[k + 1] : '';
         b = cur;
         while (b < nt.length && !isWs(nt[b]) && !(b > cur && next && nt.startsWith(next, b))) b++;
-        if (s.length === 0 && b === cur) a = b;
       }
       cur = b;
       if (b > a) {
