@@ -48,10 +48,10 @@ describe('HfTokenizer offsets (UTF-16, by alignment)', () => {
     const t = new HfTokenizer(unigramJson());
     const text = 'The  quick foxes fé';
     const { e, spans } = spansOf(t, text);
-    const tokens = t.inner.encode(text).tokens;
-    const expected = tokens.map((tok, i) => (i === 0 || i === tokens.length - 1 || tok === '▁' ? '' : tok.replace(/^▁/, '')));
+    const tokens: string[] = t.inner.encode(text).tokens;
+    const expected = tokens.map((tok: string, i: number) => (i === 0 || i === tokens.length - 1 || tok === '▁' ? '' : tok.replace(/^▁/, '')));
     expect(spans).toEqual(expected);
-    expect([...e.special]).toEqual(tokens.map((_, i) => (i === 0 || i === tokens.length - 1 ? 1 : 0)));
+    expect([...e.special]).toEqual(tokens.map((_: string, i: number) => (i === 0 || i === tokens.length - 1 ? 1 : 0)));
   });
 
   it('truncation keeps the special tokens and reports the lost tokens', () => {
