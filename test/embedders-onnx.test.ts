@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { EmbeddingError, InvalidOptionError, ModelLoadError } from '../src/errors.js';
-import { OnnxEmbedder, type OnnxBackend, type TruncationEvent } from '../src/embedders/index.js';
+import { OnnxEmbedder, poolTokenSpans, type OnnxBackend, type TruncationEvent } from '../src/embedders/index.js';
 import {
   makeEncoderOnnx,
   makeScalarOutputOnnx,
@@ -156,6 +156,24 @@ describe.each(backends)('OnnxEmbedder on onnxruntime-%s', (backend) => {
     await e.release();
   });
 
+  it('late chunking: poolTokenSpans averages the context-aware token vectors of each span', async () => {
+    const e = await OnnxEmbedder.load(join(dir, 'encoder'), { backend });
+    const text = 'the quick fox. a lazy dog sat.';
+    const r = await e.embedTokens(text);
+    const pooled = poolTokenSpans(r, 16, [0, 15], [14, 30]);
+    const ref = referenceEncoder(encW, ids(text));
+    // tokens: [CLS] the quick fox . a lazy dog sat . [SEP] → chunk 1 = tokens 1..4, chunk 2 = 5..9
+    const mean = (from: number, to: number) => {
+      const v = new Float64Array(16);
+      for (let t = from; t <= to; t++) for (let j = 0; j < 16; j++) v[j] += ref[t * 16 + j];
+      normalizeRowsRef(v, 16);
+      return v;
+    };
+    expect(maxAbs(pooled.subarray(0, 16), mean(1, 4))).toBeLessThan(1e-5);
+    expect(maxAbs(pooled.subarray(16), mean(5, 9))).toBeLessThan(1e-5);
+    await e.release();
+  });
+
   it('reports truncation of texts longer than the model reads', async () => {
     const events: TruncationEvent[] = [];
     const e = await OnnxEmbedder.load(join(dir, 'encoder'), { backend, onTruncate: (ev) => events.push(ev) });
@@ -261,7 +279,7 @@ describe('portability', () => {
   it('the core embedder files import no Node built-in (Node-only code lives in src/node/)', () => {
     const root = join(import.meta.dirname, '..');
     const files = [
-      ...['types', 'hashing-embedder', 'onnx-embedder', 'static-embedder', 'hf-tokenizer', 'safetensors', 'onnx-runtime', 'stopwords', 'index'].map(
+      ...['types', 'pool-spans', 'hashing-embedder', 'onnx-embedder', 'static-embedder', 'hf-tokenizer', 'safetensors', 'onnx-runtime', 'stopwords', 'index'].map(
         (f) => join(root, 'src', 'embedders', `${f}.ts`),
       ),
       join(root, 'bindings', 'embedding.ts'),

@@ -21,3 +21,4 @@ export { StaticEmbedder, type StaticEmbedderOptions, type StaticModelBytes } fro
 export { HfTokenizer, KNOWN_TOKENIZER_MODELS, type TokenizedText } from './hf-tokenizer.js';
 export { parseSafetensors, tensorToF32, type Safetensors, type SafetensorsEntry } from './safetensors.js';
 export { loadOrt, isNode, type OnnxBackend, type LoadOrtOptions, type OrtModule, type OrtSession, type OrtTensor } from './onnx-runtime.js';
+export { poolTokenSpans } from './pool-spans.js';
