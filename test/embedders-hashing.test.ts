@@ -65,6 +65,7 @@ describe('HashingEmbedder', () => {
     const v = e.embedSync(['', '  ?! ', 'word']);
     expect(v.subarray(0, 768).every((x) => x === 0)).toBe(true);
     expect(v.subarray(768).some((x) => x !== 0)).toBe(true);
+    expect(e.embedSync([])).toEqual(new Float32Array(0));
   });
 
   it('character n-grams make inflections similar', () => {

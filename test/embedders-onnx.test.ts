@@ -204,6 +204,7 @@ describe.each(backends)('OnnxEmbedder on onnxruntime-%s', (backend) => {
     for (const v of alone) norm += v * v;
     expect(norm).toBeCloseTo(1, 5);
     await expect(e.embed(['ok', 42 as unknown as string])).rejects.toBeInstanceOf(EmbeddingError);
+    expect(await e.embed([])).toEqual(new Float32Array(0));
     await e.release();
   });
 });

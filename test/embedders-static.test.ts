@@ -98,6 +98,7 @@ describe('StaticEmbedder (Model2Vec)', () => {
     ).rejects.toThrow(/unknown tokenizer model type "Nope"/);
     const e = await StaticEmbedder.load(join(dir, 'm2v'));
     await expect(e.embed([1 as unknown as string])).rejects.toBeInstanceOf(EmbeddingError);
+    expect(await e.embed([])).toEqual(new Float32Array(0));
   });
 
   it('parseSafetensors reads F16 as float', () => {
