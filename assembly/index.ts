@@ -7,6 +7,7 @@ export { dotF32, cosineMatVec, cosineNeighbours, normalizeRows } from './kernels
 export { selectF64, percentileF32, percentileInPlaceF64 } from './kernels/percentile';
 export { decayScore, decayScores } from './kernels/decay';
 export { topK } from './kernels/topk';
+export { hashEmbedBatch, gatherMeanRows } from './kernels/hashing';
 
 /** First free byte after the module's static data: where the TypeScript side's arena starts. */
 export function heapBase(): usize {

@@ -233,3 +233,4 @@ export function normalizeRows(matrix: WasmArray<Float32ArrayConstructor>, d: num
   const n = d > 0 ? Math.floor(matrix.length / d) : 0;
   getKernels().exports.normalizeRows(matrix.ptr, n, d);
 }
+export { hashEmbed, gatherMeanRows, embeddingExports, type HashInput, type HashParams, type EmbeddingKernelExports } from './embedding.js';

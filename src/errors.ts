@@ -61,3 +61,30 @@ export function describe(value: unknown): string {
     return Object.prototype.toString.call(value);
   }
 }
+
+/**
+ * An embedding model could not be loaded: a missing file (`model.onnx`,
+ * `tokenizer.json`, `model.safetensors`), bytes that are not a valid model, a tokenizer
+ * of an unknown type, a model whose outputs are not embeddings, or an unavailable
+ * backend. `source` names what was being loaded (a path, a URL, a file name).
+ */
+export class ModelLoadError extends ChunkwiseError {
+  readonly source: string;
+  constructor(source: string, reason: string) {
+    super(`Could not load model from ${describe(source)}: ${reason}`);
+    this.source = source;
+  }
+}
+
+/**
+ * Embedding failed at run time: a text that is not a string, the model's inference
+ * failing, or an output of an unexpected shape. `value` is the offending input or output
+ * description.
+ */
+export class EmbeddingError extends ChunkwiseError {
+  readonly value: unknown;
+  constructor(message: string, value?: unknown) {
+    super(value === undefined ? message : `${message}: ${describe(value)}`);
+    this.value = value;
+  }
+}

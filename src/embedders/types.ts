@@ -1,35 +1,74 @@
 /**
- * The embedder interface every strategy that needs vectors uses (semantic, QASC,
- * late chunking, evaluation).
+ * The embedder interfaces every chunkwise strategy that needs vectors (semantic,
+ * QASC, late chunking, evaluation) programs against.
  * @module
  */
 
 /**
  * Turns texts into vectors.
- * `embed(texts)` resolves to an n × d row-major Float32Array (row i is texts[i]),
- * L2-normalised unless the embedder documents otherwise; d = `dimension`.
+ *
+ * Shapes and units: `embed(texts)` resolves to one Float32Array of `texts.length ×
+ * dimension` values, row-major (row i is text i: `out.subarray(i * d, (i + 1) * d)`).
+ * Rows are L2-normalised (unit length) unless the implementation's options say
+ * otherwise, so a dot product is the cosine similarity. An empty string gets a
+ * well-defined vector (implementations document which); it is never an error.
  */
 export interface Embedder {
-  /** Vector length d. */
+  /** Length d of every vector. */
   readonly dimension: number;
-  /** A name for reports and metadata, e.g. `hashing:256`. */
-  readonly name?: string;
-  /** Maximum tokens the model reads per text, where it has one. */
+  /**
+   * Most tokens the model reads per text (special tokens included), if it has a limit;
+   * longer texts are truncated and the truncation is reported by the implementation.
+   */
   readonly maxTokens?: number;
+  /**
+   * Embeds a batch.
+   * @param texts the texts; each must be a string.
+   * @returns n × d row-major Float32Array.
+   * @throws {EmbeddingError} if a text is not a string or the model fails.
+   */
   embed(texts: string[]): Promise<Float32Array>;
 }
 
-/** Per-token vectors of one text: T tokens, d dimensions, with UTF-16 spans. */
+/** Per-token output of a {@link TokenEmbedder}, for late chunking. */
 export interface TokenEmbeddings {
-  /** T × d row-major. */
+  /**
+   * T × d row-major Float32Array: the final-layer vector of each token, NOT normalised
+   * (late chunking averages them over a chunk's tokens, then normalises).
+   */
   vectors: Float32Array;
-  /** T × 2: [start, end) of token t at offsets[2t], offsets[2t + 1], UTF-16 code units. */
+  /**
+   * T × 2 row-major Int32Array: token t covers the UTF-16 code units
+   * `[offsets[2t], offsets[2t + 1])` of the input text. Special tokens ([CLS], [SEP],
+   * …) have zero-width offsets (start === end) at the place they stand.
+   */
   offsets: Int32Array;
-  /** True when the text was longer than the model reads and its tail was cut. */
+  /** Tokens of the model's input that are special (added by the post-processor), T entries of 0/1. */
+  special: Uint8Array;
+  /** True if the text was longer than the model reads: tokens past the limit are missing. */
   truncated: boolean;
 }
 
-/** A token-level model, for late chunking. */
+/** An {@link Embedder} that also exposes per-token vectors with their offsets (late chunking). */
 export interface TokenEmbedder extends Embedder {
+  /**
+   * Runs the model once over `text` and returns every token's final-layer vector with
+   * its UTF-16 offsets.
+   * @throws {EmbeddingError} if `text` is not a string or the model fails.
+   */
   embedTokens(text: string): Promise<TokenEmbeddings>;
+}
+
+/** Information passed to a truncation callback. */
+export interface TruncationEvent {
+  /** Index of the text in the batch given to `embed`, or 0 for `embedTokens`. */
+  index: number;
+  /** Tokens the text has (special tokens included). */
+  tokens: number;
+  /** Tokens the model reads. */
+  maxTokens: number;
+  /** UTF-16 offset where the text stops being read (the end of the last kept token). */
+  keptChars: number;
+  /** Length of the text in UTF-16 code units. */
+  chars: number;
 }

@@ -1,0 +1,115 @@
+/**
+ * Choosing and loading an ONNX Runtime: onnxruntime-web (WebAssembly; every runtime)
+ * or onnxruntime-node (native; Node only, an optional dependency). The core never
+ * imports onnxruntime-node or a Node built-in itself: Node-only code is loaded from
+ * `src/node/` by a computed specifier that bundlers leave alone.
+ * @module
+ */
+import { ModelLoadError } from '../errors.js';
+
+/** Which ONNX Runtime runs the model. */
+export type OnnxBackend = 'web' | 'node';
+
+/** The part of ONNX Runtime's tensor API chunkwise uses. */
+export interface OrtTensor {
+  readonly type: string;
+  readonly dims: readonly number[];
+  readonly data: unknown;
+}
+
+/** Value metadata of a session's input or output (ORT ≥ 1.22). */
+export interface OrtValueMetadata {
+  name: string;
+  isTensor: boolean;
+  type?: string;
+  shape?: readonly (number | string)[];
+}
+
+/** The part of ONNX Runtime's InferenceSession chunkwise uses. */
+export interface OrtSession {
+  readonly inputNames: readonly string[];
+  readonly outputNames: readonly string[];
+  readonly inputMetadata?: readonly OrtValueMetadata[];
+  readonly outputMetadata?: readonly OrtValueMetadata[];
+  run(feeds: Record<string, OrtTensor>): Promise<Record<string, OrtTensor>>;
+  release(): Promise<void>;
+}
+
+/** The part of an ONNX Runtime module chunkwise uses (onnxruntime-web and -node alike). */
+export interface OrtModule {
+  InferenceSession: { create(model: Uint8Array, options?: Record<string, unknown>): Promise<OrtSession> };
+  Tensor: new (type: string, data: unknown, dims: readonly number[]) => OrtTensor;
+  env: { wasm?: { numThreads?: number; wasmPaths?: unknown; proxy?: boolean }; logLevel?: string };
+}
+
+/** True in Node (not in browsers or edge runtimes that only imitate parts of it). */
+export function isNode(): boolean {
+  const p = (globalThis as { process?: { versions?: { node?: string }; release?: { name?: string } } }).process;
+  return typeof p?.versions?.node === 'string' && p.release?.name === 'node';
+}
+
+/**
+ * Imports a Node-only helper from `src/node/` (the specifier is computed so that
+ * bundlers for browsers do not follow it).
+ * @internal
+ */
+export async function importNodeHelper<T>(name: string): Promise<T> {
+  const spec = `../node/${name}.js`;
+  return (await import(/* @vite-ignore */ spec)) as T;
+}
+
+/** Options of {@link loadOrt}. */
+export interface LoadOrtOptions {
+  /** 'web' or 'node'; default: 'node' in Node when onnxruntime-node is installed, else 'web'. */
+  backend?: OnnxBackend;
+  /**
+   * onnxruntime-web's WebAssembly threads (`env.wasm.numThreads`, a process-wide setting
+   * that takes effect before its first session). Default 1. Ignored by 'node', which
+   * takes `intraOpNumThreads` per session instead.
+   */
+  threads?: number;
+  /**
+   * onnxruntime-web's `env.wasm.wasmPaths`: where a browser fetches
+   * `ort-wasm-simd-threaded.wasm` from (a bundler usually handles it). In Node the
+   * files are read from `node_modules/onnxruntime-web/dist`, offline.
+   */
+  wasmPaths?: string | Record<string, string>;
+}
+
+let webConfigured = false;
+
+/**
+ * Loads an ONNX Runtime.
+ * @throws {ModelLoadError} if the requested backend is not available (onnxruntime-node
+ *   outside Node or not installed).
+ */
+export async function loadOrt(options: LoadOrtOptions = {}): Promise<{ ort: OrtModule; backend: OnnxBackend }> {
+  const wanted = options.backend;
+  if (wanted !== undefined && wanted !== 'web' && wanted !== 'node') {
+    throw new ModelLoadError(String(wanted), `unknown backend (use 'web' or 'node')`);
+  }
+  if (wanted === 'node' || (wanted === undefined && isNode())) {
+    if (!isNode()) throw new ModelLoadError('onnxruntime-node', 'the node backend needs Node; use backend: "web"');
+    try {
+      const helper = await importNodeHelper<{ loadOnnxruntimeNode(): Promise<OrtModule> }>('ort-node');
+      return { ort: await helper.loadOnnxruntimeNode(), backend: 'node' };
+    } catch (cause) {
+      if (wanted === 'node') {
+        throw new ModelLoadError('onnxruntime-node', `not available (${String((cause as Error)?.message ?? cause)}); install it or use backend: "web"`);
+      }
+    }
+  }
+  let ort: OrtModule;
+  try {
+    ort = (await import('onnxruntime-web')) as unknown as OrtModule;
+    ort = ((ort as unknown as { default?: OrtModule }).default?.InferenceSession ? (ort as unknown as { default: OrtModule }).default : ort);
+  } catch (cause) {
+    throw new ModelLoadError('onnxruntime-web', `could not be imported: ${String(cause)}`);
+  }
+  if (ort.env.wasm) {
+    if (!webConfigured || options.threads !== undefined) ort.env.wasm.numThreads = options.threads ?? 1;
+    if (options.wasmPaths !== undefined) ort.env.wasm.wasmPaths = options.wasmPaths;
+    webConfigured = true;
+  }
+  return { ort, backend: 'web' };
+}

@@ -1,0 +1,41 @@
+/**
+ * Node-only: builds an embedder from a CLI spec string.
+ * @module
+ */
+import { InvalidOptionError } from '../errors.js';
+import { HashingEmbedder, OnnxEmbedder, StaticEmbedder, type Embedder, type OnnxEmbedderOptions } from '../embedders/index.js';
+
+/** Options passed through to the ONNX embedder (backend, batchSize, threads, onTruncate, …). */
+export type LoadEmbedderOptions = OnnxEmbedderOptions;
+
+/**
+ * Builds an embedder from a spec:
+ * - `hashing` — {@link HashingEmbedder} with d = 384;
+ * - `hashing:<dim>` — with dimension dim (8 … 65536);
+ * - `onnx:<folder>` — {@link OnnxEmbedder} from a model folder (or base URL);
+ * - `static:<folder>` — {@link StaticEmbedder} from a Model2Vec folder (or base URL).
+ * @throws {InvalidOptionError} for an unknown kind or a bad dimension.
+ * @throws {ModelLoadError} when the model cannot be loaded.
+ */
+export async function loadEmbedder(spec: string, options: LoadEmbedderOptions = {}): Promise<Embedder> {
+  if (typeof spec !== 'string' || spec.length === 0) throw new InvalidOptionError('embedder', spec, 'hashing, hashing:<dim>, onnx:<folder> or static:<folder>');
+  const colon = spec.indexOf(':');
+  const kind = colon < 0 ? spec : spec.slice(0, colon);
+  const arg = colon < 0 ? '' : spec.slice(colon + 1);
+  switch (kind) {
+    case 'hashing': {
+      if (arg === '') return new HashingEmbedder();
+      const d = Number(arg);
+      if (!/^\d+$/.test(arg) || d < 8 || d > 65536) throw new InvalidOptionError('embedder', spec, 'hashing:<dim> with an integer dim from 8 to 65536');
+      return new HashingEmbedder({ dimension: d });
+    }
+    case 'onnx':
+      if (!arg) throw new InvalidOptionError('embedder', spec, 'onnx:<folder>');
+      return OnnxEmbedder.load(arg, options);
+    case 'static':
+      if (!arg) throw new InvalidOptionError('embedder', spec, 'static:<folder>');
+      return StaticEmbedder.load(arg, { onTruncate: options.onTruncate });
+    default:
+      throw new InvalidOptionError('embedder', spec, 'hashing, hashing:<dim>, onnx:<folder> or static:<folder>');
+  }
+}
