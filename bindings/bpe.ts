@@ -348,6 +348,11 @@ export class BpeEncoder {
     return this.#decoder.decode(out.subarray(0, o));
   }
 
+  /** Bytes of linear memory the instance holds now (0 after it was dropped). */
+  memoryBytes(): number {
+    return this.#ex ? this.#ex.memory.buffer.byteLength : 0;
+  }
+
   /** The split pattern's pieces as UTF-8 byte end offsets (for tests). */
   pieceEnds(text: string): Uint32Array {
     const ex = this.#load();
