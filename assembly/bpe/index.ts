@@ -13,7 +13,7 @@
 // the adjacent pair whose concatenation has the lowest rank, leftmost first): the
 // quadratic form for short pieces, a heap with lazy deletion for long ones.
 import { bump, bumpTop, bumpReset, ensureMemory } from './memory';
-import { lookup, byteRank, pairRank, NO_RANK, tokLen, tokBytes, tokOff, rankCount } from './ranks';
+import { lookup, lookupHashed, hashBytes, byteRank, pairRank, NO_RANK, tokLen, tokBytes, tokOff, rankCount } from './ranks';
 
 export { loadRanks, allBytesRanked } from './ranks';
 
@@ -279,7 +279,10 @@ let mergeCap: usize = 0; // pieces up to this many bytes fit
 
 /** Makes room for `bytes` bytes of UTF-8 input; returns the input pointer. */
 export function ensureScratch(bytes: usize): usize {
-  if (scratchBase == 0) scratchBase = bumpTop();
+  if (scratchBase == 0) {
+    initCache(); // permanent, below the scratch region
+    scratchBase = bumpTop();
+  }
   if (bytes <= inCap && inBuf != 0) return inBuf;
   let cap: usize = 4096;
   while (cap < bytes) cap <<= 1;
@@ -364,8 +367,12 @@ function rankOf(p: usize, n: usize): u32 {
   return n == 2 ? rank2(p) : lookup(p, n);
 }
 
-/** tiktoken's merge for short pieces: parts as parallel arrays, removal by moving. */
-function mergeSmall(ps: usize, n: usize): void {
+/**
+ * tiktoken's merge for short pieces: parts as parallel arrays, removal by moving. Leaves
+ * the result in the merge buffer: part i (i < m - 1) has rank T[i] and ends at S[i + 1]
+ * (bytes from the piece's start), with T at mergeBuf + 2 (n + 2) · 4; returns m.
+ */
+function mergeSmall(ps: usize, n: usize): usize {
   const S = mergeBuf; // start of part i (u32), m entries (last = n)
   const R = S + ((n + 2) << 2); // rank of part i joined with part i + 1
   const T = R + ((n + 2) << 2); // rank of part i
@@ -402,7 +409,62 @@ function mergeSmall(ps: usize, n: usize): void {
     memory.copy(T + ((at + 1) << 2), T + ((at + 2) << 2), tail);
     m--;
   }
-  for (let i: usize = 0; i + 1 < m; i++) emit(load<u32>(T + (i << 2)), ps + load<u32>(S + ((i + 1) << 2)));
+  return m;
+}
+
+// A direct-mapped cache of merged pieces (up to CACHE_BYTES bytes, CACHE_TOKENS tokens):
+// slot = hash u32 | length u8 | token count u8 | pad | bytes[48] | ranks u32[12] | ends u8[12]
+const CACHE_SLOTS: u32 = 4096;
+const CACHE_SLOT: usize = 128;
+const CACHE_BYTES: usize = 48;
+const CACHE_TOKENS: usize = 12;
+let cache: usize = 0;
+
+function initCache(): void {
+  if (cache == 0) {
+    cache = bump(<usize>CACHE_SLOTS * CACHE_SLOT);
+    memory.fill(cache, 0, <usize>CACHE_SLOTS * CACHE_SLOT);
+  }
+}
+
+// @ts-ignore: decorator
+@inline
+function bytesEqual(a: usize, b: usize, n: usize): bool {
+  let i: usize = 0;
+  while (i + 8 <= n) {
+    if (load<u64>(a + i) != load<u64>(b + i)) return false;
+    i += 8;
+  }
+  if (i < n) {
+    const mask = <u64>-1 >> (<u64>(8 - (n - i)) << 3);
+    return ((load<u64>(a + i) ^ load<u64>(b + i)) & mask) == 0;
+  }
+  return true;
+}
+
+/** Merges a short piece through the cache and emits its tokens. */
+function mergeSmallCached(ps: usize, n: usize, h: u32): void {
+  const slot = cache + (<usize>((h >> 7) & (CACHE_SLOTS - 1))) * CACHE_SLOT;
+  if (n <= CACHE_BYTES && load<u32>(slot) == h && <usize>load<u8>(slot + 4) == n && bytesEqual(slot + 8, ps, n)) {
+    const k = <usize>load<u8>(slot + 5);
+    for (let i: usize = 0; i < k; i++) emit(load<u32>(slot + 56 + (i << 2)), ps + <usize>load<u8>(slot + 104 + i));
+    return;
+  }
+  const m = mergeSmall(ps, n);
+  const S = mergeBuf;
+  const T = S + ((n + 2) << 3);
+  const k = m - 1;
+  for (let i: usize = 0; i < k; i++) emit(load<u32>(T + (i << 2)), ps + load<u32>(S + ((i + 1) << 2)));
+  if (n <= CACHE_BYTES && k <= CACHE_TOKENS) {
+    store<u32>(slot, h);
+    store<u8>(slot + 4, <u8>n);
+    store<u8>(slot + 5, <u8>k);
+    memory.copy(slot + 8, ps, n);
+    for (let i: usize = 0; i < k; i++) {
+      store<u32>(slot + 56 + (i << 2), load<u32>(T + (i << 2)));
+      store<u8>(slot + 104 + i, <u8>load<u32>(S + ((i + 1) << 2)));
+    }
+  }
 }
 
 /** The same merge order for long pieces: a linked list of parts and a min-heap of (rank, start). */
@@ -501,12 +563,22 @@ function encodePiece(ps: usize, pe: usize): void {
     emit(load<u32>(byteRank + (<usize>load<u8>(ps) << 2)), pe);
     return;
   }
-  const r = n == 2 ? rank2(ps) : lookup(ps, n);
+  if (n == 2) {
+    const r = rank2(ps);
+    if (r != NO_RANK) {
+      emit(r, pe);
+      return;
+    }
+    mergeSmallCached(ps, n, hashBytes(ps, n));
+    return;
+  }
+  const h = hashBytes(ps, n);
+  const r = lookupHashed(ps, n, h);
   if (r != NO_RANK) {
     emit(r, pe);
     return;
   }
-  if (n <= SMALL) mergeSmall(ps, n);
+  if (n <= SMALL) mergeSmallCached(ps, n, h);
   else mergeHeap(ps, n);
 }
 

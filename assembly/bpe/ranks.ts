@@ -5,7 +5,7 @@
 // where the k-th token of a line has rank <first rank> + k (the format js-tiktoken's own
 // Tiktoken constructor parses). Decoded token bytes go to one arena; `tokOff[rank]`,
 // `tokLen[rank]` locate them. An open-addressing hash table maps byte strings to ranks:
-// entries are u64 (rank + 1) << 32 | hash32, 0 = empty, linear probing. Two extra direct
+// entries are 16 bytes (see lookupHashed), linear probing. Two extra direct
 // tables give the rank of every single byte and of every two-byte string.
 import { bump, bumpTop, ensureMemory } from './memory';
 
@@ -69,17 +69,34 @@ function eqBytes(a: usize, b: usize, n: usize): bool {
   return true;
 }
 
+/** The first min(n, 8) bytes at p as a u64 (the rest zero). */
+// @ts-ignore: decorator
+@inline
+function head8(p: usize, n: usize): u64 {
+  const v = load<u64>(p);
+  return n >= 8 ? v : v & (<u64>-1 >> (<u64>(8 - n) << 3));
+}
+
+// Hash table entries are 16 bytes: the token's first 8 bytes (zero padded), then
+// (rank + 1) << 32 | length. Tokens of up to 8 bytes (most) compare without leaving the
+// entry; longer ones compare their tail in the arena.
+
 /** Rank of the n bytes at p, or NO_RANK. */
 export function lookup(p: usize, n: usize): u32 {
-  const h = hashBytes(p, n);
+  return lookupHashed(p, n, hashBytes(p, n));
+}
+
+/** {@link lookup} with the bytes' hash already computed. */
+export function lookupHashed(p: usize, n: usize, h: u32): u32 {
+  const k0 = head8(p, n);
   let idx = h & tmask;
   while (true) {
-    const e = load<u64>(table + (<usize>idx << 3));
-    if (e == 0) return NO_RANK;
-    if (<u32>e == h) {
-      const r = <u32>(e >> 32) - 1;
-      if (load<u32>(tokLen + (<usize>r << 2)) == <u32>n && eqBytes(p, tokBytes + load<u32>(tokOff + (<usize>r << 2)), n))
-        return r;
+    const slot = table + (<usize>idx << 4);
+    const e1 = load<u64>(slot + 8);
+    if (e1 == 0) return NO_RANK;
+    if (<u32>e1 == <u32>n && load<u64>(slot) == k0) {
+      const r = <u32>(e1 >> 32) - 1;
+      if (n <= 8 || eqBytes(p + 8, tokBytes + load<u32>(tokOff + (<usize>r << 2)) + 8, n - 8)) return r;
     }
     idx = (idx + 1) & tmask;
   }
@@ -88,19 +105,21 @@ export function lookup(p: usize, n: usize): u32 {
 function insert(rank: u32): void {
   const p = tokBytes + load<u32>(tokOff + (<usize>rank << 2));
   const n = <usize>load<u32>(tokLen + (<usize>rank << 2));
-  const h = hashBytes(p, n);
-  let idx = h & tmask;
+  const k0 = head8(p, n);
+  let idx = hashBytes(p, n) & tmask;
   while (true) {
-    const slot = table + (<usize>idx << 3);
-    const e = load<u64>(slot);
-    if (e == 0) {
-      store<u64>(slot, ((<u64>rank + 1) << 32) | <u64>h);
+    const slot = table + (<usize>idx << 4);
+    const e1 = load<u64>(slot + 8);
+    const mine = ((<u64>rank + 1) << 32) | <u64>n;
+    if (e1 == 0) {
+      store<u64>(slot, k0);
+      store<u64>(slot + 8, mine);
       return;
     }
-    if (<u32>e == h) {
-      const r = <u32>(e >> 32) - 1;
-      if (load<u32>(tokLen + (<usize>r << 2)) == <u32>n && eqBytes(p, tokBytes + load<u32>(tokOff + (<usize>r << 2)), n)) {
-        store<u64>(slot, ((<u64>rank + 1) << 32) | <u64>h); // a later duplicate wins, as in js-tiktoken
+    if (<u32>e1 == <u32>n && load<u64>(slot) == k0) {
+      const r = <u32>(e1 >> 32) - 1;
+      if (n <= 8 || eqBytes(p + 8, tokBytes + load<u32>(tokOff + (<usize>r << 2)) + 8, n - 8)) {
+        store<u64>(slot + 8, mine); // a later duplicate wins, as in js-tiktoken
         return;
       }
     }
@@ -202,7 +221,7 @@ export function loadRanks(text: usize, len: i32): i32 {
   while (cap < tokens * 2 + tokens / 2) cap <<= 1;
   // The text lies at or above the free region (the caller put it there): move it up past
   // what the tables need, so they can be laid below it and it is free space afterwards.
-  const need = totalBytes + (<usize>rankCount << 3) + (<usize>cap << 3) + (65536 << 2) + 8192;
+  const need = totalBytes + (<usize>rankCount << 3) + (<usize>cap << 4) + (65536 << 2) + 8192;
   const dest = bumpTop() + need;
   if (dest > text) {
     ensureMemory(dest + <usize>len + 16);
@@ -216,8 +235,8 @@ export function loadRanks(text: usize, len: i32): i32 {
   tokLen = bump(<usize>rankCount << 2);
   memory.fill(tokLen, 0, <usize>rankCount << 2);
   tmask = cap - 1;
-  table = bump(<usize>cap << 3);
-  memory.fill(table, 0, <usize>cap << 3);
+  table = bump(<usize>cap << 4);
+  memory.fill(table, 0, <usize>cap << 4);
   // Pass 2: decode and insert in text order (later duplicates win).
   let arena: usize = 0;
   p = text;
