@@ -9,7 +9,8 @@
  *   over 4 KiB is refused. Call it once before the first tokenizer is built there.
  * - {@link BpeEncoder} holds one encoding in its own instance: the rank table (parsed
  *   from js-tiktoken's rank data by the module itself) stays resident; per-call buffers
- *   are reused. Text is processed in pieces of about 64 Ki UTF-16 code units cut at
+ *   are reused. Text is processed in pieces of about 64 Ki UTF-16 code units
+ *   ({@link BpeEncoder.pieceUnits}) cut at
  *   places where the encoding's split pattern always splits, so memory stays bounded
  *   whatever the text's length; if a call still grew the memory past
  *   {@link BpeEncoder.retainBytes} (a text with no such place for megabytes), the
@@ -110,27 +111,37 @@ export async function initBpe(source?: BpeSource): Promise<WebAssembly.Module> {
 
 let unicodeStages: [Uint8Array, Uint8Array] | undefined;
 
-/** UTF-16 code units per piece handed to the module (before moving to a safe cut). */
-const PIECE_UNITS = 1 << 16;
 
-function isAsciiLetter(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+/** JavaScript's \s for one UTF-16 code unit. */
+function isSpace(c: number): boolean {
+  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  if (c < 0xa0) return false;
+  return (
+    c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 ||
+    c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+  );
 }
 
 /**
  * A place in `text` at or after `from` where both split patterns always split and where
- * the pieces before it do not depend on the text after it: an ASCII letter followed by a
- * space (a letter run or contraction ends there), or a line feed followed by an ASCII
- * letter (whitespace and punctuation runs end there, and a letter cannot take a line
- * feed as its prefix). `text.length` if there is none.
+ * the pieces before it do not depend on the text after it, so that the two sides can be
+ * tokenised apart:
+ * - a space after a character that is not whitespace: that character's piece (letters,
+ *   a contraction, digits, punctuation) ends there whatever follows, and no piece takes
+ *   a space as a suffix;
+ * - after a line feed, before a character that is neither whitespace nor `/`: the line
+ *   feed's piece (a whitespace run, or punctuation followed by `[\r\n]*` / `[\r\n/]*`)
+ *   ends there, and no piece takes a line feed as a prefix.
+ * `text.length` if there is none.
  */
 function safeCut(text: string, from: number): number {
   const n = text.length;
   for (let i = Math.max(from, 1); i < n; i++) {
     const c = text.charCodeAt(i);
-    if (c === 32) {
-      if (isAsciiLetter(text.charCodeAt(i - 1))) return i;
-    } else if (isAsciiLetter(c) && text.charCodeAt(i - 1) === 10) return i;
+    const prev = text.charCodeAt(i - 1);
+    if (c === 0x20) {
+      if (!isSpace(prev)) return i;
+    } else if (prev === 0x0a && c !== 0x2f && !isSpace(c)) return i;
   }
   return n;
 }
@@ -149,6 +160,11 @@ interface RunResult {
 export class BpeEncoder {
   /** Memory (bytes) an instance may keep after a call; above it the instance is rebuilt. */
   static retainBytes = 64 * 1024 * 1024;
+  /**
+   * UTF-16 code units per piece of text handed to the module at once (the piece then
+   * extends to the next safe cut). Tests lower it to exercise the cuts.
+   */
+  static pieceUnits = 1 << 16;
 
   readonly #data: BpeRankData;
   readonly #pattern: number;
@@ -253,7 +269,7 @@ export class BpeEncoder {
     this.#baseline(ex);
     const n = text.length;
     try {
-      if (n <= PIECE_UNITS) {
+      if (n <= BpeEncoder.pieceUnits) {
         const count = n === 0 ? 0 : this.#runPiece(ex, text, mode);
         if (mode === 0) return { count };
         const mem = this.#mem(ex);
@@ -266,7 +282,8 @@ export class BpeEncoder {
       let ends = mode === 2 ? new Int32Array(ids!.length) : undefined;
       let from = 0;
       while (from < n) {
-        const cut = n - from <= PIECE_UNITS ? n : safeCut(text, from + PIECE_UNITS);
+        const unit = BpeEncoder.pieceUnits;
+        const cut = n - from <= unit ? n : safeCut(text, from + unit);
         const k = this.#runPiece(ex, text.substring(from, cut), mode);
         if (ids) {
           if (count + k > ids.length) {

@@ -205,6 +205,18 @@ describe('WASM BPE tokenizer', () => {
         );
       });
 
+      it('gives the same ids when the text is handed to the module in many small pieces', () => {
+        BpeEncoder.pieceUnits = 4;
+        try {
+          fc.assert(
+            fc.property(unicodeText(), (text) => checkText(encoding, text)),
+            { numRuns: 1000 },
+          );
+        } finally {
+          BpeEncoder.pieceUnits = 1 << 16;
+        }
+      });
+
       it('maps token byte ends to UTF-16 offsets exactly (moved forward inside a character)', () => {
         fc.assert(
           fc.property(unicodeText(), (text) => checkSpansAgainstBytes(encoding, text)),
@@ -233,8 +245,10 @@ describe('WASM BPE tokenizer', () => {
         const parts: string[] = [];
         for (let i = 0; i < 9000; i++) parts.push(i % 7 === 0 ? 'Ünïcödé\n' : i % 5 === 0 ? "it's  " : 'word ', '東京  ');
         checkText(encoding, parts.join(''), true);
-        // no safe cut at all (no ASCII letter next to a space or after a line feed): one piece of text
+        // cuts after CJK punctuation, before '/' after a line feed (not a cut), none at all
         checkText(encoding, '東京。 é,'.repeat(20000), true);
+        checkText(encoding, 'a!\n/b\n//x\n\n y\n\r\nz '.repeat(8000), true);
+        checkText(encoding, '東京。é,'.repeat(20000), true);
         // a 20 000-byte letter run among short pieces
         checkText(encoding, 'word '.repeat(20000) + 'ab'.repeat(10000) + ' end', true);
       });
