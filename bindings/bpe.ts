@@ -158,7 +158,11 @@ interface RunResult {
  * (each worker builds its own).
  */
 export class BpeEncoder {
-  /** Memory (bytes) an instance may keep after a call; above it the instance is rebuilt. */
+  /**
+   * Linear memory (bytes) an instance may keep after a call; above it the instance is
+   * dropped and rebuilt on the next call. An instance holds about 9 MB (cl100k_base)
+   * or 15 MB (o200k_base) with its tables and usual buffers.
+   */
   static retainBytes = 64 * 1024 * 1024;
   /**
    * UTF-16 code units per piece of text handed to the module at once (the piece then
@@ -242,17 +246,11 @@ export class BpeEncoder {
   }
 
   #afterCall(ex: BpeExports): void {
-    if (ex.memory.buffer.byteLength > BpeEncoder.retainBytes + this.#baseline(ex)) {
+    if (ex.memory.buffer.byteLength > BpeEncoder.retainBytes) {
       this.#ex = undefined;
       this.#buffer = undefined;
       this.#u8 = new Uint8Array(0);
     }
-  }
-
-  #baselineBytes = 0;
-  #baseline(ex: BpeExports): number {
-    if (this.#baselineBytes === 0) this.#baselineBytes = ex.scratchTop();
-    return this.#baselineBytes;
   }
 
   /** Runs the module over one piece of text; returns the token count (and fills outputs). */
@@ -266,7 +264,6 @@ export class BpeEncoder {
   #run(text: string, mode: number): RunResult {
     if (typeof text !== 'string') throw new InvalidInputError('text must be a string', text);
     const ex = this.#load();
-    this.#baseline(ex);
     const n = text.length;
     try {
       if (n <= BpeEncoder.pieceUnits) {
