@@ -112,6 +112,13 @@ export async function initBpe(source?: BpeSource): Promise<WebAssembly.Module> {
 let unicodeStages: [Uint8Array, Uint8Array] | undefined;
 
 
+function isAsciiLetter(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
+}
+function isAsciiDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
 /** JavaScript's \s for one UTF-16 code unit. */
 function isSpace(c: number): boolean {
   if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
@@ -131,7 +138,10 @@ function isSpace(c: number): boolean {
  *   a space as a suffix;
  * - after a line feed, before a character that is neither whitespace nor `/`: the line
  *   feed's piece (a whitespace run, or punctuation followed by `[\r\n]*` / `[\r\n/]*`)
- *   ends there, and no piece takes a line feed as a prefix.
+ *   ends there, and no piece takes a line feed as a prefix;
+ * - between an ASCII letter and an ASCII digit, either way round: letter runs and digit
+ *   runs end there (digit groups of three count from the run's start), and neither takes
+ *   the other as a prefix (so blobs without whitespace, such as base64, still get cut).
  * `text.length` if there is none.
  */
 function safeCut(text: string, from: number): number {
@@ -141,7 +151,9 @@ function safeCut(text: string, from: number): number {
     const prev = text.charCodeAt(i - 1);
     if (c === 0x20) {
       if (!isSpace(prev)) return i;
-    } else if (prev === 0x0a && c !== 0x2f && !isSpace(c)) return i;
+    } else if (prev === 0x0a) {
+      if (c !== 0x2f && !isSpace(c)) return i;
+    } else if (isAsciiDigit(c) ? isAsciiLetter(prev) : isAsciiDigit(prev) && isAsciiLetter(c)) return i;
   }
   return n;
 }

@@ -249,6 +249,8 @@ describe('WASM BPE tokenizer', () => {
         checkText(encoding, '東京。 é,'.repeat(20000), true);
         checkText(encoding, 'a!\n/b\n//x\n\n y\n\r\nz '.repeat(8000), true);
         checkText(encoding, '東京。é,'.repeat(20000), true);
+        // base64-like: cut between letters and digits only
+        checkText(encoding, 'QmFzZTY0IGJsb2I9ZGF0YQ+/x7'.repeat(6000), true);
         // a 20 000-byte letter run among short pieces
         checkText(encoding, 'word '.repeat(20000) + 'ab'.repeat(10000) + ' end', true);
       });
