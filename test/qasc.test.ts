@@ -7,6 +7,8 @@ import { QascIndex } from '../src/chunkers/qasc-index.js';
 import { paragraphBreaks, sentenceSpans } from '../src/chunkers/sentence-spans.js';
 import { InvalidInputError, InvalidOptionError } from '../src/errors.js';
 import { seedsDir } from './helpers/paths.js';
+import { getKernels } from '../bindings/index.js';
+import { WasmMatrix } from '../src/chunkers/wasm-matrix.js';
 import { StubEmbedder } from './helpers/stub-embedders.js';
 
 /**
@@ -203,6 +205,22 @@ describe('QascIndex (hybrid mode)', () => {
     await expect(index.addDocument('x', 'abc', [{ start: 0, end: 10 }])).rejects.toBeInstanceOf(InvalidInputError);
     await expect(index.query('q', { topK: 0 })).rejects.toBeInstanceOf(InvalidOptionError);
     expect(await new QascIndex().query('anything')).toEqual([]);
+  });
+});
+
+describe('WasmMatrix', () => {
+  it('cosine equals the reference, and matrices leave nothing allocated in the shared kernels', async () => {
+    const d = 5;
+    const data = Float32Array.from({ length: 7 * d }, (_, i) => Math.sin(i * 1.3) * (i % 7 === 3 ? 0 : 1));
+    const m = new WasmMatrix(data, d);
+    const q = Float32Array.from([0.3, -1, 2, 0.5, 0]);
+    const got = m.cosine(q);
+    const want = reference.cosineMatVec(data, d, q);
+    for (let i = 0; i < 7; i++) expect(got[i]).toBeCloseTo(want[i], 6);
+    const before = getKernels().allocatedBytes;
+    const qasc = new QueryAdaptiveChunker({ embedder: stub() });
+    for (let k = 0; k < 5; k++) await qasc.query(`${DOC}\n\nSentence ${k % 12} again.`, 'q');
+    expect(getKernels().allocatedBytes).toBe(before);
   });
 });
 

@@ -189,7 +189,7 @@ export class QascIndex {
     const q = await this.embedder.embed([query]);
     checkMatrix(q, 1, d);
     const matrix = this.#chunkMatrix();
-    const chunkSims = cosineMatVec(matrix.handle(), d, q);
+    const chunkSims = matrix.cosine(q);
     const top = topKernel(chunkSims, k);
     // candidates per document → sentence ranges
     const perDoc = new Map<number, number[]>();

@@ -364,7 +364,7 @@ export class QueryAdaptiveChunker {
   /** {@link query} on a document from {@link prepare}. */
   async queryPrepared(doc: PreparedDocument, query: string, options: { topK?: number } = {}): Promise<QascChunk[]> {
     const q = await this.embedQuery(query);
-    const sims = doc.sentences.count ? wasm.cosineMatVec(doc.vectors.handle(), doc.vectors.dimension, q) : new Float32Array(0);
+    const sims = doc.sentences.count ? doc.vectors.cosine(q) : new Float32Array(0);
     const plan = planQasc(sims, doc.breaks, this.params);
     let spans = plan.spans;
     if (options.topK !== undefined) spans = spans.slice(0, requireInteger('topK', options.topK, 1));
