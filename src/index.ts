@@ -41,3 +41,26 @@ export {
   normalizeRows,
   type KernelsSource,
 } from '../bindings/index.js';
+export { SemanticChunker, breakpointThreshold, fixedSizeSplitter, BREAKPOINT_TYPES, BREAKPOINT_DEFAULTS, type BreakpointType, type SemanticOptions, type Span, type SpanSplitter } from './chunkers/semantic.js';
+export {
+  QueryAdaptiveChunker,
+  planQasc,
+  resolveQascParams,
+  QASC_DEFAULTS,
+  WASM_QASC_KERNELS,
+  type QascParams,
+  type ResolvedQascParams,
+  type QascKernels,
+  type QascPlan,
+  type QascSpan,
+  type QascWindow,
+  type QascThresholds,
+  type QascChunk,
+  type QascChunkMetadata,
+  type QascOptions,
+  type PreparedDocument,
+} from './chunkers/qasc.js';
+export { QascIndex, type QascIndexOptions, type QascResult } from './chunkers/qasc-index.js';
+export { LateChunker, embedDocumentTokens, type LateOptions, type LateChunk, type MacroWindow, type DocumentTokens } from './chunkers/late.js';
+export { sentenceSpans, paragraphBreaks, type SentenceSpans } from './chunkers/sentence-spans.js';
+export { WasmMatrix } from './chunkers/wasm-matrix.js';

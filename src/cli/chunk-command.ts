@@ -6,6 +6,7 @@
 import type { Chunk } from '../chunk.js';
 import { createChunker, type StrategyOptions } from '../strategies.js';
 import { createProgress, Output, readSource, sourceSizes } from './io.js';
+import { semanticOptionsFromCli } from './semantic-options.js';
 
 /** Options of `chunkwise chunk`, as commander parses them. */
 export interface ChunkCommandOptions {
@@ -46,12 +47,13 @@ export function chunkRecord(chunk: Chunk, source: string): Record<string, unknow
     end: chunk.end,
     tokenCount: chunk.tokenCount,
     metadata: chunk.metadata,
+    ...('vector' in chunk && chunk.vector instanceof Float32Array ? { vector: Array.from(chunk.vector) } : {}),
   };
 }
 
 /** Runs `chunkwise chunk`. Throws UnreadableFileError / ChunkwiseError for the CLI to map to exit codes. */
 export async function runChunk(files: string[], o: ChunkCommandOptions): Promise<void> {
-  const chunker = createChunker(o.strategy, strategyOptionsFromCli(o));
+  const chunker = createChunker(o.strategy, { ...strategyOptionsFromCli(o), ...(await semanticOptionsFromCli(o)) });
   const sizes = await sourceSizes(files);
   const progress = createProgress(sizes.reduce((a, b) => a + b, 0), files.length);
   const output = new Output(o.out);

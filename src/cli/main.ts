@@ -4,6 +4,9 @@
  *   chunkwise chunk <file...|-> --strategy sliding|fixed --unit char|word|token
  *     [--encoding cl100k_base|o200k_base] [--window-size N --stride N | --chunk-size N --chunk-overlap N]
  *     [--format jsonl|json] [--out FILE]
+ *   chunkwise chunk <file...> --strategy semantic [--embedder SPEC] [--breakpoint T --threshold X --max-chunk-size N]
+ *   chunkwise chunk <file...> --strategy late --embedder onnx:<folder> [--spans fixed|sliding|… --chunk-size N]
+ *   chunkwise qasc <file...> --query "…" [--top-k N] [--candidates K] [--embedder SPEC] [--explain]
  *
  * Exit codes: 0 success; 1 a file could not be read or written; 2 a usage error
  * (unknown option, bad value), reported in one line on stderr without a stack trace.
@@ -16,6 +19,8 @@ import { UnreadableFileError } from './io.js';
 import { runEmbed, type EmbedCommandOptions } from './embed-cli.js';
 import { UsageError } from './usage-error.js';
 import { strategyNames } from '../strategies.js';
+import { addQascCommand } from './qasc-command.js';
+import { addSemanticOptions } from './semantic-options.js';
 import { ENCODINGS } from '../units/index.js';
 
 export { UsageError };
@@ -37,7 +42,7 @@ export function buildProgram(): Command {
     .showSuggestionAfterError(true)
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
 
-  program
+  const chunkCommand = program
     .command('chunk')
     .description('chunk files (or stdin for -) and write one chunk per line (JSONL) or a JSON array')
     .argument('<files...>', 'files to chunk; - reads stdin')
@@ -73,6 +78,8 @@ export function buildProgram(): Command {
     .action(async (files: string[], options: EmbedCommandOptions) => {
       await runEmbed(files, options);
     });
+  addSemanticOptions(chunkCommand);
+  addQascCommand(program);
   return program;
 }
 
