@@ -15,6 +15,7 @@ export { planSpans, type PlannedSpan } from './plan/windows.js';
 export {
   getKernels,
   initKernels,
+  setKernelsModule,
   Kernels,
   WasmArray,
   planWindows,
@@ -29,3 +30,4 @@ export {
   normalizeRows,
   type KernelsSource,
 } from '../bindings/index.js';
+export { HashingEmbedder, OnnxEmbedder, StaticEmbedder, type Embedder, type TokenEmbedder } from './embedders/index.js';
