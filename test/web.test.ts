@@ -51,7 +51,10 @@ describe.skipIf(!run)('web page', () => {
       marks: document.querySelectorAll('#view .mark').length,
       overlaps: document.querySelectorAll('#view .seg.o').length,
       lost: document.querySelectorAll('#view .seg.u').length,
-      viewText: [...document.querySelectorAll('#view')].map((v) => [...v.childNodes].filter((n) => !(n as Element).classList?.contains('mark')).map((n) => n.textContent).join(''))[0],
+      viewText: Array.from(document.querySelector('#view')!.childNodes)
+        .filter((n) => !(n as Element).classList?.contains('mark'))
+        .map((n) => n.textContent)
+        .join(''),
       firstCard: document.querySelector('#list .chunk .meta')?.textContent,
       circles: document.querySelectorAll('#chart svg circle').length,
       breakpoints: Number((document.querySelector('#chart') as HTMLElement).dataset.breakpoints),
