@@ -8,7 +8,7 @@
  * registered, also run with the ONNX fixture model through onnxruntime-web.
  * Without /usr/bin/chromium: fails when CI=true, skips locally.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,6 +40,14 @@ try {
 }
 </script>`;
 }
+
+describe('without Chromium', () => {
+  it('CI=true fails with a clear message; locally the browser tests skip', () => {
+    expect(() => chromiumAvailable('/nonexistent/chromium', { CI: 'true' })).toThrow(/\/nonexistent\/chromium is missing: install it with apt-get install -y chromium/);
+    expect(chromiumAvailable('/nonexistent/chromium', {})).toBe(false);
+    expect(chromiumAvailable(CHROMIUM, { CI: 'true' })).toBe(existsSync(CHROMIUM));
+  });
+});
 
 describe.skipIf(!run)('browser bundles in Chromium', () => {
   let server: Server;

@@ -40,10 +40,10 @@ export const CHROMIUM_ARGS = [
  * Whether to run the Chromium tests: yes when /usr/bin/chromium exists; when it is
  * missing, CI=true is an error (a clear failure, never a silent skip), locally a skip.
  */
-export function chromiumAvailable(): boolean {
-  if (existsSync(CHROMIUM)) return true;
-  if (process.env.CI === 'true') {
-    throw new Error(`${CHROMIUM} is missing: install it with apt-get install -y chromium (.ci/run does this)`);
+export function chromiumAvailable(path = CHROMIUM, env: Record<string, string | undefined> = process.env): boolean {
+  if (existsSync(path)) return true;
+  if (env.CI === 'true') {
+    throw new Error(`${path} is missing: install it with apt-get install -y chromium (.ci/run does this)`);
   }
   return false;
 }
