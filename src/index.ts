@@ -27,6 +27,7 @@ export { planSpans, type PlannedSpan } from './plan/windows.js';
 export {
   getKernels,
   initKernels,
+  setKernelsModule,
   Kernels,
   WasmArray,
   planWindows,
