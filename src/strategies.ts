@@ -7,6 +7,8 @@ import type { Chunk } from './chunk.js';
 import { FixedSizeChunker, type FixedSizeOptions } from './chunkers/fixed-size.js';
 import { SlidingWindowChunker, type SlidingWindowOptions } from './chunkers/sliding-window.js';
 import { InvalidOptionError } from './errors.js';
+import { RecursiveChunker, type RecursiveOptions } from './chunkers/recursive.js';
+import { SentenceChunker, type SentenceChunkerOptions } from './chunkers/sentence.js';
 
 /** Anything that turns a text into chunks (synchronously or not). */
 export interface Chunker {
@@ -61,4 +63,14 @@ registerStrategy({
   name: 'fixed',
   description: 'chunks of chunkSize units overlapping by chunkOverlap units',
   create: (o) => new FixedSizeChunker(o),
+});
+registerStrategy({
+  name: 'sentence',
+  description: 'whole sentences (Intl.Segmenter, locale) packed up to chunkSize units, overlapSentences shared',
+  create: (o) => new SentenceChunker(o as SentenceChunkerOptions),
+});
+registerStrategy({
+  name: 'recursive',
+  description: 'split on separators (paragraph, line, sentence end, space, grapheme) where still too large, merged up to chunkSize units',
+  create: (o) => new RecursiveChunker(o as RecursiveOptions),
 });

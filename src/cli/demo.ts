@@ -14,6 +14,8 @@ import { chunkRecord } from './chunk-command.js';
 export const DEMO_OPTIONS: Record<string, StrategyOptions> = {
   sliding: { unit: 'token', windowSize: 256, stride: 128 },
   fixed: { unit: 'token', chunkSize: 256, chunkOverlap: 32 },
+  sentence: { unit: 'token', chunkSize: 256, overlapSentences: 1, locale: 'en' },
+  recursive: { unit: 'token', chunkSize: 256, chunkOverlap: 32 },
 };
 
 /** The repository root (two levels above dist/src/cli or src/cli). */

@@ -66,6 +66,58 @@ function isFalseBreak(body: string, next: string): boolean {
   return false;
 }
 
+/** Characters per `Intl.Segmenter` call: V8's sentence iteration is quadratic in the input's length. */
+export const SEGMENT_WINDOW = 4096;
+
+/**
+ * Sentence starts of `text` by `Intl.Segmenter`, run over windows of about
+ * {@link SEGMENT_WINDOW} characters so the time stays linear (V8 iterates sentence
+ * segments of a long string in quadratic time: 16 000 characters take ~40× as long as
+ * 4 000). A window ends after a line break where one lies in its second half (UAX #29
+ * always breaks after a paragraph separator, so the cut changes nothing); otherwise the
+ * last two sentences of the window are dropped and segmented again with the next window,
+ * so every kept break was decided with at least a sentence of text after it. A single
+ * sentence longer than the window with no line break in it is cut at the window's end.
+ */
+function icuSentenceStarts(text: string, locale: string): number[] {
+  const segmenter = new Intl.Segmenter(locale, { granularity: 'sentence' });
+  const starts: number[] = [];
+  const n = text.length;
+  let pos = 0;
+  while (pos < n) {
+    let end = Math.min(n, pos + SEGMENT_WINDOW);
+    let cleanCut = end === n;
+    if (!cleanCut) {
+      for (let i = end - 1; i > pos + (SEGMENT_WINDOW >> 1); i--) {
+        const c = text.charCodeAt(i);
+        if (c === 10 || c === 0x2028 || c === 0x2029 || c === 0x85 || (c === 13 && text.charCodeAt(i + 1) !== 10)) {
+          end = i + 1;
+          cleanCut = true;
+          break;
+        }
+      }
+      // never end a window between a high and a low surrogate
+      const last = text.charCodeAt(end - 1);
+      if (!cleanCut && last >= 0xd800 && last <= 0xdbff) end++;
+    }
+    const local: number[] = [];
+    for (const s of segmenter.segment(text.slice(pos, end))) local.push(pos + s.index);
+    if (cleanCut || local.length === 1) {
+      // one sentence longer than the window (no line break in it): cut at the window's end
+      starts.push(...local);
+      pos = end;
+    } else if (local.length === 2) {
+      starts.push(local[0]);
+      pos = local[1];
+    } else {
+      const keep = local.length - 2;
+      for (let i = 0; i < keep; i++) starts.push(local[i]);
+      pos = local[keep];
+    }
+  }
+  return starts;
+}
+
 /**
  * Splits `text` into sentences. Each span covers a sentence and the whitespace after it,
  * so the spans tile the text: starts[0] = 0, ends[i] = starts[i + 1], ends[last] =
@@ -82,9 +134,7 @@ function isFalseBreak(body: string, next: string): boolean {
  * @throws {RangeError} from Intl.Segmenter for a malformed locale tag.
  */
 export function splitSentences(text: string, options: SentenceOptions = {}): UnitSpans {
-  const segmenter = new Intl.Segmenter(options.locale ?? 'en', { granularity: 'sentence' });
-  const starts: number[] = [];
-  for (const s of segmenter.segment(text)) starts.push(s.index);
+  const starts = icuSentenceStarts(text, options.locale ?? 'en');
   const ends = starts.slice(1);
   ends.push(text.length);
   const keepS: number[] = [];
