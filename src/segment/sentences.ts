@@ -79,7 +79,7 @@ export const SEGMENT_WINDOW = 4096;
  * so every kept break was decided with at least a sentence of text after it. A single
  * sentence longer than the window with no line break in it is cut at the window's end.
  */
-function icuSentenceStarts(text: string, locale: string): number[] {
+export function icuSentenceStarts(text: string, locale: string): number[] {
   const segmenter = new Intl.Segmenter(locale, { granularity: 'sentence' });
   const starts: number[] = [];
   const n = text.length;
