@@ -90,15 +90,20 @@ export class SentenceChunker {
     if (isBlank(text)) return [];
     const { units, tokenizer, countTokens, unit } = this.#resolved;
     const sentences = splitSentences(text, { locale: this.locale });
-    const n = sentences.count;
-    // trimmed span of each sentence and its size
-    const ts = new Int32Array(n);
-    const te = new Int32Array(n);
-    const size = new Float64Array(n);
-    for (let i = 0; i < n; i++) {
-      [ts[i], te[i]] = trim(text, sentences.starts[i], sentences.ends[i]);
-      size[i] = ts[i] < te[i] ? units.count(text.slice(ts[i], te[i])) : 0;
+    // trimmed span of each sentence with text, its index among all sentences, its size
+    const ts: number[] = [];
+    const te: number[] = [];
+    const index: number[] = [];
+    const size: number[] = [];
+    for (let i = 0; i < sentences.count; i++) {
+      const [s, e] = trim(text, sentences.starts[i], sentences.ends[i]);
+      if (s >= e) continue; // only leading whitespace can form a blank sentence
+      ts.push(s);
+      te.push(e);
+      index.push(i);
+      size.push(units.count(text.slice(s, e)));
     }
+    const n = ts.length;
     const budget = this.chunkSize;
     const measure = (a: number, b: number): number => units.count(text.slice(ts[a], te[b]));
     const gapSize = (i: number): number => (unit === 'char' ? units.count(text.slice(te[i - 1], ts[i])) : 0);
@@ -107,7 +112,7 @@ export class SentenceChunker {
     let lastEmitted = -1; // last sentence already in a chunk
     while (a < n) {
       if (size[a] > budget) {
-        this.#window(text, ts[a], te[a], a, out);
+        this.#window(text, ts[a], te[a], index[a], out);
         lastEmitted = a;
         a++;
         continue;
@@ -140,7 +145,7 @@ export class SentenceChunker {
         a = lastEmitted + 1;
         continue;
       }
-      if (ts[a] < te[b]) out.push({ start: ts[a], end: te[b], count, first: a, last: b });
+      out.push({ start: ts[a], end: te[b], count, first: index[a], last: index[b] });
       lastEmitted = b;
       if (b + 1 >= n) break;
       // next chunk: the last overlapSentences sentences, fewer if the next new one would not fit
@@ -198,14 +203,18 @@ export class SentenceChunker {
     const spans = trimBlankUnits(piece, units.segment(piece));
     const planned = planSpans(piece, spans, this.chunkSize, this.chunkSize, unit === 'token' ? units.count : undefined);
     for (const p of planned) {
+      // windows over tokens start with the token's leading space: trim, skip blank ones
+      const [ws, we] = trim(text, s + p.start, s + p.end);
+      if (ws >= we) continue;
+      const count = ws === s + p.start && we === s + p.end ? p.unitCount : units.count(text.slice(ws, we));
       out.push({
-        start: s + p.start,
-        end: s + p.end,
-        count: p.unitCount,
+        start: ws,
+        end: we,
+        count,
         first: sentence,
         last: sentence,
         window: true,
-        ...(p.oversized ? { oversized: true } : {}),
+        ...(p.oversized || count > this.chunkSize ? { oversized: true } : {}),
       });
     }
   }

@@ -33,7 +33,7 @@ export const ABBREVIATIONS: ReadonlySet<string> = new Set([
   'bv.', 'b.v.', 'o.a.', 'd.w.z.', 'm.a.w.', 'i.p.v.', 't.o.v.', 'nl.', 'dhr.', 'mevr.', 'ir.', 'drs.', 'ing.',
   'evt.', 'incl.', 'excl.', 'blz.', 'jl.', 'vgl.', 'zgn.', 'm.b.t.', 'i.v.m.', 'a.d.h.v.', 'o.b.v.', 'z.g.a.n.',
   // French
-  'ex.', 'mme.', 'mlle.', 'mm.', 'env.', 'av.', 'apr.', 'j.-c.', 'chap.', 'éd.', 'cf.', 'art.',
+  'p.', 'ex.', 'mme.', 'mlle.', 'mm.', 'env.', 'av.', 'apr.', 'j.-c.', 'chap.', 'éd.', 'cf.', 'art.',
   // German
   'z.b.', 'd.h.', 'u.a.', 'usw.', 'bzw.', 'nr.', 'hr.', 'fr.', 'z.t.', 'u.u.', 'o.ä.', 'ggf.', 'evtl.', 'inkl.', 's.o.', 's.u.',
 ]);
@@ -57,8 +57,8 @@ function isFalseBreak(body: string, next: string): boolean {
   const last = words[words.length - 1].replace(/^[("'“‘«[]+/, '');
   const lower = last.toLowerCase();
   if (ABBREVIATIONS.has(lower)) return true;
-  // an initial ("J.", "K.") or a one-letter abbreviation ("p." in "p. ex.")
-  if (/^\p{L}\.$/u.test(last)) return true;
+  // an initial ("J.", "K.")
+  if (/^\p{Lu}\.$/u.test(last)) return true;
   // a chain of one-letter parts: "z.B.", "u.s.w.", "a.d.h.v."
   if (/^(?:\p{L}{1,2}\.){2,}$/u.test(last)) return true;
   // a label alone: "1. Inleiding", "3.1. Scope"
