@@ -84,7 +84,15 @@ interface Span {
   level: number;
 }
 
-const isSpaceChar = (c: number): boolean => /\s/.test(String.fromCharCode(c));
+/** JavaScript `\s` (what String.prototype.trim removes), by code unit. */
+function isSpaceChar(c: number): boolean {
+  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  if (c < 0xa0) return false;
+  return (
+    c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 ||
+    c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+  );
+}
 
 /** Length of the line break starting at `p` (2 for `\r\n`, 1 for `\n` or `\r`), else 0. */
 function lineBreakAt(text: string, p: number): number {
@@ -102,9 +110,12 @@ function badCut(text: string, p: number): boolean {
   return (a === 13 && b === 10) || (a >= 0xd800 && a <= 0xdbff && b >= 0xdc00 && b <= 0xdfff);
 }
 
-const SENTENCE_MARK = /[.!?…。！？]/;
-const CJK_MARK = /[。！？]/;
-const CLOSER = /["'’”»)\]]/;
+/** `。`, `！`, `？`: CJK sentence ends, which need no space after them. */
+const isCjkMark = (c: number): boolean => c === 0x3002 || c === 0xff01 || c === 0xff1f;
+/** `.`, `!`, `?`, `…` and the CJK marks. */
+const isSentenceMark = (c: number): boolean => c === 0x2e || c === 0x21 || c === 0x3f || c === 0x2026 || isCjkMark(c);
+/** Closing quotes and brackets that may follow a sentence mark: `"'’”»)]`. */
+const isCloser = (c: number): boolean => c === 0x22 || c === 0x27 || c === 0x2019 || c === 0x201d || c === 0xbb || c === 0x29 || c === 0x5d;
 
 /**
  * Splits text on an ordered list of separators, coarsest first, only where a piece is
@@ -296,15 +307,15 @@ class RecursiveRun {
     } else {
       // sentence ends
       for (let p = 0; p < t.length; p++) {
-        const ch = t[p];
-        if (!SENTENCE_MARK.test(ch)) continue;
+        const ch = t.charCodeAt(p);
+        if (!isSentenceMark(ch)) continue;
         let q = p + 1;
-        while (q < t.length && CLOSER.test(t[q])) q++;
+        while (q < t.length && isCloser(t.charCodeAt(q))) q++;
         if (q >= t.length) continue;
         const c = t.charCodeAt(q);
         if (c === 13 && t.charCodeAt(q + 1) === 10) add(q, 2);
         else if (isSpaceChar(c)) add(q, 1);
-        else if (CJK_MARK.test(ch)) add(q, 0);
+        else if (isCjkMark(ch)) add(q, 0);
         p = q - 1;
       }
     }
