@@ -5,10 +5,11 @@
  * hold, every chunk brings a new sentence.
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { countChars, countWords, getTokenizer, InvalidInputError, InvalidOptionError, SentenceChunker, createChunker, type Chunk } from '../src/index.js';
-import { seedsDir, sharedFiles } from './helpers/paths.js';
+import { corporaDir, seedsDir, sharedFiles } from './helpers/paths.js';
 
 const texts = (chunks: Chunk[]): string[] => chunks.map((c) => c.text);
 const cl100k = getTokenizer('cl100k_base');
@@ -90,6 +91,17 @@ describe('seeds', () => {
       expect(c.metadata.sentenceStart).toBe((prev.metadata.sentenceEnd as number) - 1);
       expect(c.metadata.overlap).toBeGreaterThan(0);
     }
+  });
+});
+
+describe('corpus', () => {
+  it('finance.md at 256 tokens: windows of over-long sentences fit after trimming (no chunk over budget)', () => {
+    // regression: a token window's leading space, trimmed off, re-encodes into more tokens
+    const text = readFileSync(join(corporaDir, 'finance.md'), 'utf8');
+    const chunks = new SentenceChunker({ chunkSize: 256, overlapSentences: 1 }).chunk(text);
+    expect(chunks.filter((c) => c.metadata.sentenceSplit).length).toBeGreaterThan(100);
+    checkInvariants(text, chunks, 'token', 256);
+    expect(chunks.filter((c) => c.metadata.oversized)).toEqual([]);
   });
 });
 

@@ -10,7 +10,6 @@
 import { chunkId, hashText, type Chunk } from '../chunk.js';
 import { InvalidOptionError } from '../errors.js';
 import { requireInteger } from '../options.js';
-import { planSpans } from '../plan/windows.js';
 import { splitSentences } from '../segment/sentences.js';
 import { isBlank } from '../units/index.js';
 import { requireText, resolveUnits, trimBlankUnits, type ResolvedUnits, type UnitOptions } from './sliding-window.js';
@@ -43,8 +42,9 @@ interface Out {
  * chunk holds at least one new sentence and fits the budget.
  *
  * A sentence that alone exceeds the budget becomes its own run of chunks, cut by the
- * sliding window inside it (windowSize = chunkSize units, stride = chunkSize, SPEC
- * section 1) and flagged `metadata.sentenceSplit: true`; sentence overlap does not reach
+ * sliding window inside it (windows of up to chunkSize units with stride = window, SPEC
+ * section 1; each shortened by whole units until its trimmed text fits) and flagged
+ * `metadata.sentenceSplit: true`; sentence overlap does not reach
  * across it. Metadata gives `sentenceStart` and `sentenceEnd` (sentence indices,
  * `[start, end)`) and `overlapSentences` (sentences shared with the previous chunk).
  *
@@ -196,26 +196,43 @@ export class SentenceChunker {
     return chunks;
   }
 
-  /** Cuts one over-budget sentence [s, e) by windows of chunkSize units. */
+  /**
+   * Cuts one over-budget sentence [s, e) by consecutive windows of units (stride = window):
+   * each window is the longest run of whole units from where the last ended whose
+   * trimmed text measures ≤ chunkSize (at most chunkSize units, shortened by binary search
+   * where BPE re-encodes the trimmed text into more tokens). A single unit over the
+   * budget is a window of its own, flagged `oversized`.
+   */
   #window(text: string, s: number, e: number, sentence: number, out: Out[]): void {
-    const { units, unit } = this.#resolved;
+    const { units } = this.#resolved;
     const piece = text.slice(s, e);
     const spans = trimBlankUnits(piece, units.segment(piece));
-    const planned = planSpans(piece, spans, this.chunkSize, this.chunkSize, unit === 'token' ? units.count : undefined);
-    for (const p of planned) {
-      // windows over tokens start with the token's leading space: trim, skip blank ones
-      const [ws, we] = trim(text, s + p.start, s + p.end);
-      if (ws >= we) continue;
-      const count = ws === s + p.start && we === s + p.end ? p.unitCount : units.count(text.slice(ws, we));
-      out.push({
-        start: ws,
-        end: we,
-        count,
-        first: sentence,
-        last: sentence,
-        window: true,
-        ...(p.oversized || count > this.chunkSize ? { oversized: true } : {}),
-      });
+    const n = spans.count;
+    const budget = this.chunkSize;
+    const span = (i: number, j: number): [number, number] => trim(text, s + spans.starts[i], s + spans.ends[j]);
+    const measure = (i: number, j: number): number => {
+      const [a, b] = span(i, j);
+      return a < b ? units.count(text.slice(a, b)) : 0;
+    };
+    let i = 0;
+    while (i < n) {
+      let j = Math.min(n - 1, i + budget - 1);
+      if (measure(i, j) > budget) {
+        let lo = i;
+        let hi = j - 1;
+        while (lo < hi) {
+          const mid = (lo + hi + 1) >> 1;
+          if (measure(i, mid) <= budget) lo = mid;
+          else hi = mid - 1;
+        }
+        j = lo;
+      }
+      const [ws, we] = span(i, j);
+      if (ws < we) {
+        const count = units.count(text.slice(ws, we));
+        out.push({ start: ws, end: we, count, first: sentence, last: sentence, window: true, ...(count > budget ? { oversized: true } : {}) });
+      }
+      i = j + 1;
     }
   }
 }
