@@ -19,9 +19,19 @@ export {
   type StaticEmbedderOptions,
 } from './embedders/index.js';
 export { WasmBpeTokenizer, getWasmBpeTokenizer, WASM_BPE_ENCODINGS, type WasmBpeEncoding } from './tokenizers/wasm-bpe.js';
-export { splitSentences, type SentenceOptions } from './segment/sentences.js';
 export { SlidingWindowChunker, type SlidingWindowOptions, type UnitOptions } from './chunkers/sliding-window.js';
 export { FixedSizeChunker, type FixedSizeOptions } from './chunkers/fixed-size.js';
+export { SentenceChunker, type SentenceChunkerOptions } from './chunkers/sentence.js';
+export {
+  RecursiveChunker,
+  DEFAULT_SEPARATORS,
+  LANGCHAIN_SEPARATORS,
+  type RecursiveOptions,
+  type Separator,
+  type SeparatorKind,
+  type KeepSeparator,
+} from './chunkers/recursive.js';
+export { splitSentences, ABBREVIATIONS, type SentenceOptions } from './segment/sentences.js';
 export { createChunker, registerStrategy, strategies, strategyNames, type Chunker, type StrategyDefinition, type StrategyOptions } from './strategies.js';
 export { planSpans, type PlannedSpan } from './plan/windows.js';
 export {

@@ -10,6 +10,8 @@ import { InvalidOptionError } from './errors.js';
 import { SemanticChunker, type SemanticOptions } from './chunkers/semantic.js';
 import { LateChunker } from './chunkers/late.js';
 import type { TokenEmbedder } from './embedders/types.js';
+import { RecursiveChunker, type RecursiveOptions } from './chunkers/recursive.js';
+import { SentenceChunker, type SentenceChunkerOptions } from './chunkers/sentence.js';
 
 /** Anything that turns a text into chunks (synchronously or not). */
 export interface Chunker {
@@ -64,6 +66,16 @@ registerStrategy({
   name: 'fixed',
   description: 'chunks of chunkSize units overlapping by chunkOverlap units',
   create: (o) => new FixedSizeChunker(o),
+});
+registerStrategy({
+  name: 'sentence',
+  description: 'whole sentences (Intl.Segmenter, locale) packed up to chunkSize units, overlapSentences shared',
+  create: (o) => new SentenceChunker(o as SentenceChunkerOptions),
+});
+registerStrategy({
+  name: 'recursive',
+  description: 'split on separators (paragraph, line, sentence end, space, grapheme) where still too large, merged up to chunkSize units',
+  create: (o) => new RecursiveChunker(o as RecursiveOptions),
 });
 registerStrategy({
   name: 'semantic',

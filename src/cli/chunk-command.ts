@@ -33,6 +33,10 @@ export function strategyOptionsFromCli(o: ChunkCommandOptions): StrategyOptions 
   if (o.chunkOverlap !== undefined) options.chunkOverlap = o.chunkOverlap;
   if (o.allowGaps) options.allowGaps = true;
   if (o.tokenCount === false) options.countTokens = false;
+  if (o.locale !== undefined) options.locale = o.locale;
+  if (o.overlapSentences !== undefined) options.overlapSentences = o.overlapSentences;
+  if (o.separators !== undefined) options.separators = o.separators;
+  if (o.keepSeparator !== undefined) options.keepSeparator = o.keepSeparator;
   return options;
 }
 

@@ -35,6 +35,8 @@ async function qascDemo(sources: Array<{ name: string; text: string }>): Promise
 export const DEMO_OPTIONS: Record<string, StrategyOptions> = {
   sliding: { unit: 'token', windowSize: 256, stride: 128 },
   fixed: { unit: 'token', chunkSize: 256, chunkOverlap: 32 },
+  sentence: { unit: 'token', chunkSize: 256, overlapSentences: 1, locale: 'en' },
+  recursive: { unit: 'token', chunkSize: 256, chunkOverlap: 32 },
   semantic: { unit: 'token', maxChunkSize: 256 },
 };
 
