@@ -117,3 +117,11 @@ describe('CLI behaviour', () => {
     expect(r.stderr).toContain(corporaDir);
   });
 });
+
+describe('CLI output to a closed pipe', () => {
+  it('exits quietly when the reader stops early (| head)', () => {
+    const r = spawnSync('bash', ['-c', `node ${cliBin} chunk ${join(corporaDir, 'finance.md')} --unit word --chunk-size 20 --chunk-overlap 0 | head -1 > /dev/null; echo "\${PIPESTATUS[0]}"`], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim()).toBe('0');
+  });
+});
