@@ -52,7 +52,7 @@ export {
   normalizeRows,
   type KernelsSource,
 } from '../bindings/index.js';
-export { SemanticChunker, breakpointThreshold, fixedSizeSplitter, BREAKPOINT_TYPES, BREAKPOINT_DEFAULTS, type BreakpointType, type SemanticOptions, type Span, type SpanSplitter } from './chunkers/semantic.js';
+export { SemanticChunker, breakpointThreshold, fixedSizeSplitter, recursiveSplitter, BREAKPOINT_TYPES, BREAKPOINT_DEFAULTS, type BreakpointType, type SemanticOptions, type Span, type SpanSplitter } from './chunkers/semantic.js';
 export {
   QueryAdaptiveChunker,
   planQasc,

@@ -13,6 +13,7 @@ import type { Embedder } from '../embedders/types.js';
 import { EmbeddingError, InvalidOptionError } from '../errors.js';
 import { requireInteger, requireNumber, requireOneOf } from '../options.js';
 import { isBlank } from '../units/index.js';
+import { RecursiveChunker } from './recursive.js';
 import { FixedSizeChunker } from './fixed-size.js';
 import { sentenceSpans } from './sentence-spans.js';
 import { requireText, resolveUnits, type ResolvedUnits, type UnitOptions } from './sliding-window.js';
@@ -60,7 +61,7 @@ export interface SemanticOptions extends UnitOptions {
   bufferSize?: number;
   /** A break is skipped while the chunk before it is smaller than this (units); a smaller last chunk joins the previous one. Default 0. */
   minChunkSize?: number;
-  /** No chunk is larger than this (units); larger groups are split by `splitter`. Default 512. */
+  /** No chunk is larger than this (units); larger groups are split by `splitter` (default: {@link recursiveSplitter}). Default 512. */
   maxChunkSize?: number;
   /** BCP 47 locale for sentence segmentation. Default `en`. */
   locale?: string;
@@ -119,7 +120,7 @@ export function breakpointThreshold(
  * with a threshold from {@link breakpointThreshold}; a chunk ends after sentence i when
  * `values[i] > threshold` (strict) — unless the chunk so far is under `minChunkSize`.
  * A last chunk under `minChunkSize` joins the one before. A chunk over `maxChunkSize`
- * is split by `splitter` (default FixedSizeChunker), so no chunk exceeds maxChunkSize
+ * is split by `splitter` (default RecursiveChunker), so no chunk exceeds maxChunkSize
  * whatever the distances (except one indivisible unit, flagged `oversized`).
  *
  * Chunks are trimmed of whitespace at both ends, do not overlap, and cover every
@@ -164,7 +165,7 @@ export class SemanticChunker {
     if (options.splitter !== undefined && typeof options.splitter !== 'function') {
       throw new InvalidOptionError('splitter', options.splitter, 'a function (text, start, end, maxChunkSize) => spans');
     }
-    this.#splitter = options.splitter ?? fixedSizeSplitter(options);
+    this.#splitter = options.splitter ?? recursiveSplitter(options);
   }
 
   /** Size of `text` in the chunker's unit. */
@@ -257,7 +258,35 @@ export class SemanticChunker {
 }
 
 /**
- * The default {@link SpanSplitter}: {@link FixedSizeChunker} with `chunkSize =
+ * The default {@link SpanSplitter}: {@link RecursiveChunker} with `chunkSize =
+ * maxChunkSize`, no overlap, in the same unit and encoding, over the span's text, so an
+ * over-long group is cut at paragraph, line, sentence and word boundaries first.
+ */
+export function recursiveSplitter(options: UnitOptions = {}): SpanSplitter {
+  const cache = new Map<number, RecursiveChunker>();
+  return (text, start, end, maxChunkSize) => {
+    let recursive = cache.get(maxChunkSize);
+    if (!recursive) {
+      recursive = new RecursiveChunker({
+        unit: options.unit,
+        encoding: options.encoding,
+        tokenizer: options.tokenizer,
+        chunkSize: maxChunkSize,
+        chunkOverlap: 0,
+        countTokens: false,
+      });
+      cache.set(maxChunkSize, recursive);
+    }
+    return recursive.chunk(text.slice(start, end)).map((c) => ({
+      start: start + c.start,
+      end: start + c.end,
+      ...(c.metadata.oversized ? { oversized: true } : {}),
+    }));
+  };
+}
+
+/**
+ * A {@link SpanSplitter} by {@link FixedSizeChunker} with `chunkSize =
  * maxChunkSize`, no overlap, in the same unit and encoding, over the span's text.
  */
 export function fixedSizeSplitter(options: UnitOptions = {}): SpanSplitter {
