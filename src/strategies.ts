@@ -7,6 +7,8 @@ import type { Chunk } from './chunk.js';
 import { FixedSizeChunker, type FixedSizeOptions } from './chunkers/fixed-size.js';
 import { SlidingWindowChunker, type SlidingWindowOptions } from './chunkers/sliding-window.js';
 import { InvalidOptionError } from './errors.js';
+import { MarkdownChunker, type MarkdownOptions } from './chunkers/markdown.js';
+import { ParentChildChunker, type ParentChildOptions } from './chunkers/parent-child.js';
 
 /** Anything that turns a text into chunks (synchronously or not). */
 export interface Chunker {
@@ -61,4 +63,14 @@ registerStrategy({
   name: 'fixed',
   description: 'chunks of chunkSize units overlapping by chunkOverlap units',
   create: (o) => new FixedSizeChunker(o),
+});
+registerStrategy({
+  name: 'markdown',
+  description: 'Markdown by heading sections: heading paths, whole code blocks and tables, chunkSize units',
+  create: (o) => new MarkdownChunker(o as MarkdownOptions),
+});
+registerStrategy({
+  name: 'parent-child',
+  description: 'parents of parentSize units (Markdown-aware) and children of childSize units with parentId',
+  create: (o) => new ParentChildChunker(o as ParentChildOptions),
 });

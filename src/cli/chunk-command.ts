@@ -32,10 +32,19 @@ export function strategyOptionsFromCli(o: ChunkCommandOptions): StrategyOptions 
   if (o.chunkOverlap !== undefined) options.chunkOverlap = o.chunkOverlap;
   if (o.allowGaps) options.allowGaps = true;
   if (o.tokenCount === false) options.countTokens = false;
+  if (o.fallback !== undefined) options.fallback = o.fallback;
+  if (o.contextualHeaders) options.contextualHeaders = true;
+  if (o.parentSize !== undefined) options.parentSize = o.parentSize;
+  if (o.childSize !== undefined) options.childSize = o.childSize;
+  if (o.childOverlap !== undefined) options.childOverlap = o.childOverlap;
+  if (o.markdown !== undefined) options.markdown = o.markdown === 'auto' ? 'auto' : o.markdown === 'true';
   return options;
 }
 
-/** A chunk as the CLI writes it: the chunk's fields plus its source. */
+/**
+ * A chunk as the CLI writes it: the chunk's fields plus its source; `embedText` where the
+ * chunk has one, and `level` / `parentId` for parent–child chunks.
+ */
 export function chunkRecord(chunk: Chunk, source: string): Record<string, unknown> {
   return {
     id: chunk.id,
@@ -45,6 +54,9 @@ export function chunkRecord(chunk: Chunk, source: string): Record<string, unknow
     start: chunk.start,
     end: chunk.end,
     tokenCount: chunk.tokenCount,
+    ...(chunk.metadata.level !== undefined ? { level: chunk.metadata.level } : {}),
+    ...(chunk.metadata.parentId !== undefined ? { parentId: chunk.metadata.parentId } : {}),
+    ...(chunk.embedText !== undefined ? { embedText: chunk.embedText } : {}),
     metadata: chunk.metadata,
   };
 }

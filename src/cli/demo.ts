@@ -14,6 +14,8 @@ import { chunkRecord } from './chunk-command.js';
 export const DEMO_OPTIONS: Record<string, StrategyOptions> = {
   sliding: { unit: 'token', windowSize: 256, stride: 128 },
   fixed: { unit: 'token', chunkSize: 256, chunkOverlap: 32 },
+  markdown: { unit: 'token', chunkSize: 256, contextualHeaders: true },
+  'parent-child': { unit: 'token', parentSize: 1024, childSize: 128, childOverlap: 16, markdown: 'auto' },
 };
 
 /** The repository root (two levels above dist/src/cli or src/cli). */

@@ -3,6 +3,8 @@
  *
  *   chunkwise chunk <file...|-> --strategy sliding|fixed --unit char|word|token
  *     [--encoding cl100k_base|o200k_base] [--window-size N --stride N | --chunk-size N --chunk-overlap N]
+ *     [--fallback sliding] [--contextual-headers] (markdown)
+ *     [--parent-size N --child-size N --child-overlap N --markdown auto|true|false] (parent-child)
  *     [--format jsonl|json] [--out FILE]
  *
  * Exit codes: 0 success; 1 a file could not be read or written; 2 a usage error
@@ -47,6 +49,12 @@ export function buildProgram(): Command {
     .option('--stride <n>', 'units the window moves (sliding)', parseIntegerArg)
     .option('--chunk-size <n>', 'units per chunk (fixed and most strategies)', parseIntegerArg)
     .option('--chunk-overlap <n>', 'units shared by consecutive chunks', parseIntegerArg)
+    .option('--fallback <name>', 'markdown / parent-child: splitter for blocks over the budget (sliding)')
+    .option('--contextual-headers', 'markdown: prefix embedText with the heading path')
+    .option('--parent-size <n>', 'parent-child: units per parent', parseIntegerArg)
+    .option('--child-size <n>', 'parent-child: units per child', parseIntegerArg)
+    .option('--child-overlap <n>', 'parent-child: units shared by consecutive children', parseIntegerArg)
+    .addOption(new Option('--markdown <mode>', 'parent-child: Markdown-aware parents').choices(['auto', 'true', 'false']))
     .option('--allow-gaps', 'allow --stride > --window-size (skips text)')
     .option('--no-token-count', 'do not count tokens for char/word units (tokenCount -1)')
     .addOption(new Option('-f, --format <format>', 'output format').choices(['jsonl', 'json']).default('jsonl'))
