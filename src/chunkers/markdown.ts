@@ -228,7 +228,10 @@ export class MarkdownChunker {
       const start = node.position?.start.offset;
       const end = node.position?.end.offset;
       if (start === undefined || end === undefined || end <= start) continue;
-      const block: Block = { start, end, node, count: -1 };
+      // indented code starts at its indentation; a paragraph may end in trailing spaces
+      const span = trimSpan(text, start, end);
+      if (span.end <= span.start) continue;
+      const block: Block = { start: span.start, end: span.end, node, count: -1 };
       if (node.type === 'heading') {
         while (stack.length && stack[stack.length - 1].depth >= node.depth) stack.pop();
         stack.push({ depth: node.depth, text: toString(node).trim() });
