@@ -413,3 +413,12 @@ describe('embedChunks embeds embedText ?? text', () => {
     expect(seen.some((s) => s.includes('A: 3 | B: 4'))).toBe(true);
   });
 });
+
+describe('heading text normalisation', () => {
+  it('a multi-line setext heading gives one path entry, the same for LF and CRLF', () => {
+    for (const eol of ['\n', '\r\n', '\r']) {
+      const doc = ['Two line', 'title', '=====', '', 'body'].join(eol);
+      expect(new MarkdownChunker({ unit: 'word', chunkSize: 50 }).chunk(doc)[0].metadata.headingPath).toEqual(['Two line title']);
+    }
+  });
+});

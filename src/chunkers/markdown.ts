@@ -234,7 +234,7 @@ export class MarkdownChunker {
       const block: Block = { start: span.start, end: span.end, node, count: -1 };
       if (node.type === 'heading') {
         while (stack.length && stack[stack.length - 1].depth >= node.depth) stack.pop();
-        stack.push({ depth: node.depth, text: toString(node).trim() });
+        stack.push({ depth: node.depth, text: plainText(node) });
         current = { path: stack.map((h) => h.text), blocks: [block], headingOnly: true };
         sections.push(current);
       } else if (node.type === 'yaml' || (node.type as string) === 'toml') {
@@ -394,7 +394,7 @@ class SectionPacker {
       return;
     }
     const headerText = text.slice(block.start, rows[1].position.start.offset).trimEnd();
-    const labels = rows[0].children.map((cell) => toString(cell).trim());
+    const labels = rows[0].children.map((cell) => plainText(cell));
     const labelled = rows.map((row) =>
       row.children
         .map((cell, k) => `${labels[k] ?? `Column ${k + 1}`}: ${cellText(text, cell)}`)
@@ -431,6 +431,11 @@ class SectionPacker {
       first = last + 1;
     }
   }
+}
+
+/** A node's plain text (mdast-util-to-string) with whitespace runs, line endings included, as one space. */
+function plainText(node: Nodes): string {
+  return toString(node).replace(/\s+/g, ' ').trim();
 }
 
 /** A table cell's source text, trimmed of spaces and its pipes. */
