@@ -13,6 +13,7 @@ import {
   MarkdownChunker,
   registerFallback,
   type Chunk,
+  type MarkdownChunk,
 } from '../src/index.js';
 import { embedChunks } from '../src/node/index.js';
 import type { Embedder } from '../src/embedders/types.js';
@@ -30,7 +31,7 @@ function checkInvariants(text: string, chunks: Chunk[]): void {
   for (let i = 0; i < text.length; i++) if (!covered[i] && /\S/.test(text[i])) throw new Error(`lost ${JSON.stringify(text[i])} at ${i}`);
 }
 
-const paths = (chunks: Chunk[]) => chunks.map((c) => c.metadata.headingPath);
+const paths = (chunks: MarkdownChunk[]) => chunks.map((c) => c.metadata.headingPath);
 
 describe('worked example', () => {
   const doc = [

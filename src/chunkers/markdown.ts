@@ -18,7 +18,7 @@ import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { toString } from 'mdast-util-to-string';
 import { frontmatter } from 'micromark-extension-frontmatter';
 import { gfm } from 'micromark-extension-gfm';
-import { chunkId, hashText, type Chunk } from '../chunk.js';
+import { chunkId, hashText, type Chunk, type ChunkMetadata } from '../chunk.js';
 import { InvalidOptionError } from '../errors.js';
 import { requireInteger } from '../options.js';
 import { isBlank } from '../units/index.js';
@@ -74,6 +74,9 @@ export interface MarkdownChunkMetadata {
   /** For a part of a table cut by rows: body rows [first, last], 1-based. */
   tableRows?: [number, number];
 }
+
+/** A chunk made by {@link MarkdownChunker}. */
+export type MarkdownChunk = Chunk & { metadata: ChunkMetadata & MarkdownChunkMetadata };
 
 interface Piece {
   start: number;
@@ -168,11 +171,11 @@ export class MarkdownChunker {
    * Chunks Markdown `text`. Empty or whitespace-only text gives no chunks.
    * @throws {InvalidInputError} when `text` is not a string.
    */
-  chunk(text: string): Chunk[] {
+  chunk(text: string): MarkdownChunk[] {
     requireText(text);
     if (isBlank(text)) return [];
     const sections = this.#sections(text);
-    const out: Chunk[] = [];
+    const out: MarkdownChunk[] = [];
     const sourceHash = hashText(text);
     let prevEnd = 0;
     for (const section of sections) {

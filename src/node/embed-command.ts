@@ -9,14 +9,14 @@ import type { Embedder } from '../embedders/types.js';
 /**
  * A chunk to embed: its text and, optionally, an id carried into the output. Where the
  * chunk has an `embedText` (a derived text: a table part rewritten row by row, a heading
- * path prefix), that is what is embedded; `text` otherwise.
+ * path prefix), that is what is embedded; `text` otherwise. A `Chunk` is one
+ * (other fields are ignored).
  */
 export interface EmbeddableChunk {
   text: string;
   /** Derived text to embed instead of `text` (see `Chunk.embedText`). */
   embedText?: string;
   id?: string | number;
-  [key: string]: unknown;
 }
 
 /** Options of {@link embedChunks}. */
