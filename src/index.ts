@@ -12,7 +12,7 @@ export { SlidingWindowChunker, type SlidingWindowOptions, type UnitOptions } fro
 export { FixedSizeChunker, type FixedSizeOptions } from './chunkers/fixed-size.js';
 export { MarkdownChunker, parseMarkdown, type MarkdownOptions, type MarkdownChunkMetadata, type MarkdownChunk } from './chunkers/markdown.js';
 export { ParentChildChunker, looksLikeMarkdown, type ParentChildOptions, type ParentChildResult } from './chunkers/parent-child.js';
-export { registerFallback, fallbackNames, resolveFallback, slidingSpanSplitter, trimSpan, type TextSpan, type SpanSplitter, type SpanSplitterFactory, type SpanSplitterOptions } from './chunkers/spans.js';
+export { registerFallback, fallbackNames, resolveFallback, slidingSpanSplitter, trimSpan, trimSpanWithin, type TextSpan, type SpanSplitter, type SpanSplitterFactory, type SpanSplitterOptions } from './chunkers/spans.js';
 export { createChunker, registerStrategy, strategies, strategyNames, type Chunker, type StrategyDefinition, type StrategyOptions } from './strategies.js';
 export { planSpans, type PlannedSpan } from './plan/windows.js';
 export {

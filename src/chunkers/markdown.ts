@@ -23,7 +23,7 @@ import { InvalidOptionError } from '../errors.js';
 import { requireInteger } from '../options.js';
 import { isBlank } from '../units/index.js';
 import { requireText, resolveUnits, type ResolvedUnits, type UnitOptions } from './sliding-window.js';
-import { resolveFallback, trimSpan, type SpanSplitter } from './spans.js';
+import { resolveFallback, trimSpan, trimSpanWithin, type SpanSplitter } from './spans.js';
 
 /** Options of {@link MarkdownChunker}. */
 export interface MarkdownOptions extends UnitOptions {
@@ -372,7 +372,7 @@ class SectionPacker {
     const spans = this.#c.fallback(slice, this.#budget);
     let covered = block.start;
     for (const s of spans) {
-      const span = trimSpan(this.#text, block.start + s.start, block.start + s.end);
+      const span = trimSpanWithin(this.#text, block.start + s.start, block.start + s.end, (a, b) => this.#fits(a, b));
       if (span.end <= span.start) continue;
       // a splitter that skipped text: keep it rather than lose it
       if (span.start > covered && !isBlank(this.#text.slice(covered, span.start))) {

@@ -13,7 +13,7 @@ import { requireInteger } from '../options.js';
 import { isBlank } from '../units/index.js';
 import { MarkdownChunker } from './markdown.js';
 import { requireText, resolveUnits, type ResolvedUnits, type UnitOptions } from './sliding-window.js';
-import { slidingSpanSplitter, trimSpan, type SpanSplitter } from './spans.js';
+import { slidingSpanSplitter, trimSpanWithin, type SpanSplitter } from './spans.js';
 
 /** Options of {@link ParentChildChunker}. */
 export interface ParentChildOptions extends UnitOptions {
@@ -162,8 +162,9 @@ export class ParentChildChunker {
   #spans(text: string, from: number, to: number, splitter: SpanSplitter, size: number): { start: number; end: number }[] {
     const out: { start: number; end: number }[] = [];
     let covered = from;
+    const fits = (s: number, e: number) => this.#resolved.units.count(text.slice(s, e)) <= size;
     const keep = (s: number, e: number) => {
-      const span = trimSpan(text, s, e);
+      const span = trimSpanWithin(text, s, e, fits);
       if (span.end > span.start) out.push(span);
     };
     for (const s of splitter(text.slice(from, to), size)) {

@@ -89,3 +89,17 @@ export function trimSpan(text: string, start: number, end: number): TextSpan {
   while (end > start && isBlank(text[end - 1])) end--;
   return { start, end };
 }
+
+/**
+ * {@link trimSpan} where the trimmed span still `fits`; otherwise the span with only its
+ * end trimmed, otherwise the span as given. (With BPE tokens, dropping the space before a
+ * word can re-encode the word into more tokens: " tricky" is one token, "tricky" two.)
+ */
+export function trimSpanWithin(text: string, start: number, end: number, fits: (start: number, end: number) => boolean): TextSpan {
+  const both = trimSpan(text, start, end);
+  if (both.end <= both.start || fits(both.start, both.end)) return both;
+  const right = trimSpan(text, start, end);
+  right.start = start;
+  if (fits(right.start, right.end)) return right;
+  return { start, end };
+}
