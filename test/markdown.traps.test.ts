@@ -8,24 +8,30 @@ import cl100k from 'js-tiktoken/ranks/cl100k_base';
 import { describe, expect, it } from 'vitest';
 import {
   countWords,
+  getTokenizer,
   InvalidInputError,
   InvalidOptionError,
   MarkdownChunker,
   registerFallback,
   type Chunk,
   type MarkdownChunk,
+  type Tokenizer,
 } from '../src/index.js';
 import { embedChunks } from '../src/node/index.js';
 import type { Embedder } from '../src/embedders/types.js';
 
 const enc = new Tiktoken(cl100k);
 
-/** Offsets slice back; no chunk starts or ends with whitespace; every non-whitespace char covered. */
+/**
+ * Offsets slice back; no chunk starts with a line break or ends with whitespace (a chunk
+ * may start with the one space its first token holds); every non-whitespace char covered.
+ */
 function checkInvariants(text: string, chunks: Chunk[]): void {
   const covered = new Uint8Array(text.length);
   for (const c of chunks) {
     expect(text.slice(c.start, c.end)).toBe(c.text);
-    expect(c.text).toBe(c.text.trim());
+    expect(c.text).toBe(c.text.trimEnd());
+    expect(c.text).toMatch(/^[ \t]?\S/);
     for (let i = c.start; i < c.end; i++) covered[i] = 1;
   }
   for (let i = 0; i < text.length; i++) if (!covered[i] && /\S/.test(text[i])) throw new Error(`lost ${JSON.stringify(text[i])} at ${i}`);
@@ -351,13 +357,42 @@ describe('budgets on the exact emitted text (tokens)', () => {
 });
 
 describe('linear time', () => {
-  it('one heading then thousands of paragraphs: doubling the input at most roughly doubles the time', () => {
-    const make = (n: number) => '# One heading\n\n' + Array.from({ length: n }, (_, i) => `Paragraph ${i} has some words.`).join('\n\n');
+  const make = (n: number) => '# One heading\n\n' + Array.from({ length: n }, (_, i) => `Paragraph ${i} has some words.`).join('\n\n');
+
+  it('work: one heading then thousands of paragraphs, the text measured for budgets grows linearly', () => {
+    const base = getTokenizer('cl100k_base');
+    let measured = 0;
+    const tokenizer: Tokenizer = {
+      encoding: base.encoding,
+      encode: (t) => base.encode(t),
+      count: (t) => {
+        measured += t.length;
+        return base.count(t);
+      },
+      encodeWithOffsets: (t) => base.encodeWithOffsets(t),
+      decode: (ids) => base.decode(ids),
+    };
+    const chunker = new MarkdownChunker({ tokenizer, chunkSize: 64 });
+    const work = (n: number) => {
+      measured = 0;
+      chunker.chunk(make(n));
+      return measured / make(n).length;
+    };
+    // characters measured per input character: the same at 500 and 1000 paragraphs
+    // (a packer re-measuring the section from its start would double it)
+    const a = work(500);
+    const b = work(1000);
+    expect(b / a).toBeGreaterThan(0.9);
+    expect(b / a).toBeLessThan(1.1);
+    expect(a).toBeLessThan(4);
+  });
+
+  it('time: doubling the input at most roughly doubles the CPU time', () => {
     const chunker = new MarkdownChunker({ unit: 'word', chunkSize: 64, countTokens: false });
     // CPU time of this process (not wall time): other work on the machine does not count
     const time = (text: string) => {
       let best = Infinity;
-      for (let r = 0; r < 2; r++) {
+      for (let r = 0; r < 3; r++) {
         const before = process.cpuUsage();
         chunker.chunk(text);
         const used = process.cpuUsage(before);
@@ -365,14 +400,14 @@ describe('linear time', () => {
       }
       return best;
     };
-    const small = make(1200);
-    const large = make(2400);
+    const small = make(800);
+    const large = make(1600);
     time(small); // warm up
     const ratio = time(large) / time(small);
-    // a quadratic packer gives ≈ 4; measured ≈ 2 (CPU time, best of 2)
-    expect(ratio).toBeLessThan(3);
-    // 2400 paragraphs of 5 words, 12 per 64-word chunk (blank-line gaps count 0 words)
-    expect(chunker.chunk(large).length).toBe(2400 / 12);
+    // measured ≈ 1.9–2.3 on a loaded 2-core machine; generous, as the issue asks
+    expect(ratio).toBeLessThan(3.5);
+    // 1600 paragraphs of 5 words, 12 per 64-word chunk (blank-line gaps count 0 words)
+    expect(chunker.chunk(large).length).toBe(Math.ceil(1600 / 12));
   });
 });
 

@@ -111,6 +111,8 @@ describe('trimming a span never breaks its budget', () => {
     const fits = (budget: number) => (s: number, e: number) => tok.count(text.slice(s, e)) <= budget;
     expect(trimSpanWithin(text, 1, 9, fits(1))).toEqual({ start: 1, end: 8 });
     expect(trimSpanWithin(text, 1, 9, fits(2))).toEqual({ start: 2, end: 8 });
+    // a line break before the word is never kept for that
+    expect(trimSpanWithin('x\ntricky', 1, 8, fits(1))).toEqual({ start: 1, end: 8 });
   });
 });
 

@@ -91,15 +91,16 @@ export function trimSpan(text: string, start: number, end: number): TextSpan {
 }
 
 /**
- * {@link trimSpan} where the trimmed span still `fits`; otherwise the span with only its
- * end trimmed, otherwise the span as given. (With BPE tokens, dropping the space before a
- * word can re-encode the word into more tokens: " tricky" is one token, "tricky" two.)
+ * {@link trimSpan} where the trimmed span still `fits`; otherwise the trimmed span with the
+ * one space or tab before it (with BPE tokens, dropping the space before a word can
+ * re-encode the word into more tokens: " tricky" is one cl100k token, "tricky" two);
+ * otherwise the span with only its end trimmed, otherwise the span as given.
  */
 export function trimSpanWithin(text: string, start: number, end: number, fits: (start: number, end: number) => boolean): TextSpan {
   const both = trimSpan(text, start, end);
   if (both.end <= both.start || fits(both.start, both.end)) return both;
-  const right = trimSpan(text, start, end);
-  right.start = start;
-  if (fits(right.start, right.end)) return right;
+  const before = text.charCodeAt(both.start - 1);
+  if (both.start > start && (before === 0x20 || before === 0x09) && fits(both.start - 1, both.end)) return { start: both.start - 1, end: both.end };
+  if (fits(start, both.end)) return { start, end: both.end };
   return { start, end };
 }
