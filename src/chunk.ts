@@ -33,12 +33,15 @@ export interface Chunk {
   start: number;
   end: number;
   tokenCount: number;
-  metadata: ChunkMetadata;
   /**
-   * The text to embed where it differs from the source slice (a table rewritten row by
-   * row, a heading-path prefix). `text` stays the exact slice; embed `embedText ?? text`.
+   * Derived text to embed in place of `text`, where the two differ: a table part
+   * rewritten row by row with its header lines repeated, or `text` prefixed with its
+   * heading path (contextual header). Absent when the text to embed is `text` itself.
+   * `text` always stays the exact source slice; whatever embeds chunks must use
+   * `embedText ?? text` explicitly (see `embedChunks`). Budgets hold for both.
    */
   embedText?: string;
+  metadata: ChunkMetadata;
 }
 
 /**

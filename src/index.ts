@@ -32,6 +32,9 @@ export {
   type KeepSeparator,
 } from './chunkers/recursive.js';
 export { splitSentences, ABBREVIATIONS, type SentenceOptions } from './segment/sentences.js';
+export { MarkdownChunker, parseMarkdown, type MarkdownOptions, type MarkdownChunkMetadata, type MarkdownChunk } from './chunkers/markdown.js';
+export { ParentChildChunker, looksLikeMarkdown, type ParentChildOptions, type ParentChildResult } from './chunkers/parent-child.js';
+export { registerFallback, fallbackNames, resolveFallback, slidingSpanSplitter, recursiveSpanSplitter, trimSpan, trimSpanWithin, type TextSpan, type SpanSplitter as FallbackSpanSplitter, type SpanSplitterFactory, type SpanSplitterOptions } from './chunkers/spans.js';
 export { createChunker, registerStrategy, strategies, strategyNames, type Chunker, type StrategyDefinition, type StrategyOptions } from './strategies.js';
 export { planSpans, type PlannedSpan } from './plan/windows.js';
 export {

@@ -12,6 +12,8 @@ import { LateChunker } from './chunkers/late.js';
 import type { TokenEmbedder } from './embedders/types.js';
 import { RecursiveChunker, type RecursiveOptions } from './chunkers/recursive.js';
 import { SentenceChunker, type SentenceChunkerOptions } from './chunkers/sentence.js';
+import { MarkdownChunker, type MarkdownOptions } from './chunkers/markdown.js';
+import { ParentChildChunker, type ParentChildOptions } from './chunkers/parent-child.js';
 
 /** Anything that turns a text into chunks (synchronously or not). */
 export interface Chunker {
@@ -76,6 +78,16 @@ registerStrategy({
   name: 'recursive',
   description: 'split on separators (paragraph, line, sentence end, space, grapheme) where still too large, merged up to chunkSize units',
   create: (o) => new RecursiveChunker(o as RecursiveOptions),
+});
+registerStrategy({
+  name: 'markdown',
+  description: 'Markdown by heading sections: heading paths, whole code blocks and tables, chunkSize units',
+  create: (o) => new MarkdownChunker(o as MarkdownOptions),
+});
+registerStrategy({
+  name: 'parent-child',
+  description: 'parents of parentSize units (Markdown-aware) and children of childSize units with parentId',
+  create: (o) => new ParentChildChunker(o as ParentChildOptions),
 });
 registerStrategy({
   name: 'semantic',

@@ -37,10 +37,19 @@ export function strategyOptionsFromCli(o: ChunkCommandOptions): StrategyOptions 
   if (o.overlapSentences !== undefined) options.overlapSentences = o.overlapSentences;
   if (o.separators !== undefined) options.separators = o.separators;
   if (o.keepSeparator !== undefined) options.keepSeparator = o.keepSeparator;
+  if (o.fallback !== undefined) options.fallback = o.fallback;
+  if (o.contextualHeaders) options.contextualHeaders = true;
+  if (o.parentSize !== undefined) options.parentSize = o.parentSize;
+  if (o.childSize !== undefined) options.childSize = o.childSize;
+  if (o.childOverlap !== undefined) options.childOverlap = o.childOverlap;
+  if (o.markdown !== undefined) options.markdown = o.markdown === 'auto' ? 'auto' : o.markdown === 'true';
   return options;
 }
 
-/** A chunk as the CLI writes it: the chunk's fields plus its source. */
+/**
+ * A chunk as the CLI writes it: the chunk's fields plus its source; `embedText` where the
+ * chunk has one, and `level` / `parentId` for parent–child chunks.
+ */
 export function chunkRecord(chunk: Chunk, source: string): Record<string, unknown> {
   return {
     id: chunk.id,
@@ -50,6 +59,9 @@ export function chunkRecord(chunk: Chunk, source: string): Record<string, unknow
     start: chunk.start,
     end: chunk.end,
     tokenCount: chunk.tokenCount,
+    ...(chunk.metadata.level !== undefined ? { level: chunk.metadata.level } : {}),
+    ...(chunk.metadata.parentId !== undefined ? { parentId: chunk.metadata.parentId } : {}),
+    ...(chunk.embedText !== undefined ? { embedText: chunk.embedText } : {}),
     metadata: chunk.metadata,
     ...('vector' in chunk && chunk.vector instanceof Float32Array ? { vector: Array.from(chunk.vector) } : {}),
   };

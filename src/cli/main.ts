@@ -4,6 +4,8 @@
  *   chunkwise chunk <file...|-> --strategy sliding|fixed --unit char|word|token
  *     [--encoding cl100k_base|o200k_base] [--window-size N --stride N | --chunk-size N --chunk-overlap N]
  *     [--locale TAG --overlap-sentences N] (sentence) [--separators JSON --keep-separator [MODE]] (recursive)
+ *     [--fallback sliding] [--contextual-headers] (markdown)
+ *     [--parent-size N --child-size N --child-overlap N --markdown auto|true|false] (parent-child)
  *     [--format jsonl|json] [--out FILE]
  *   chunkwise chunk <file...> --strategy semantic [--embedder SPEC] [--breakpoint T --threshold X --max-chunk-size N]
  *   chunkwise chunk <file...> --strategy late --embedder onnx:<folder> [--spans fixed|sliding|… --chunk-size N]
@@ -74,6 +76,12 @@ export function buildProgram(): Command {
     .option('--stride <n>', 'units the window moves (sliding)', parseIntegerArg)
     .option('--chunk-size <n>', 'units per chunk (fixed and most strategies)', parseIntegerArg)
     .option('--chunk-overlap <n>', 'units shared by consecutive chunks', parseIntegerArg)
+    .option('--fallback <name>', 'markdown / parent-child: splitter for blocks over the budget (sliding)')
+    .option('--contextual-headers', 'markdown: prefix embedText with the heading path')
+    .option('--parent-size <n>', 'parent-child: units per parent', parseIntegerArg)
+    .option('--child-size <n>', 'parent-child: units per child', parseIntegerArg)
+    .option('--child-overlap <n>', 'parent-child: units shared by consecutive children', parseIntegerArg)
+    .addOption(new Option('--markdown <mode>', 'parent-child: Markdown-aware parents').choices(['auto', 'true', 'false']))
     .option('--allow-gaps', 'allow --stride > --window-size (skips text)')
     .option('--locale <tag>', 'BCP 47 locale for sentence segmentation (sentence), e.g. en, nl, fr')
     .option('--overlap-sentences <n>', 'whole sentences shared by consecutive chunks (sentence)', parseIntegerArg)

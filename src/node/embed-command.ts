@@ -6,11 +6,17 @@
 import { InvalidOptionError } from '../errors.js';
 import type { Embedder } from '../embedders/types.js';
 
-/** A chunk to embed: its text and, optionally, an id carried into the output. */
+/**
+ * A chunk to embed: its text and, optionally, an id carried into the output. Where the
+ * chunk has an `embedText` (a derived text: a table part rewritten row by row, a heading
+ * path prefix), that is what is embedded; `text` otherwise. A `Chunk` is one
+ * (other fields are ignored).
+ */
 export interface EmbeddableChunk {
   text: string;
+  /** Derived text to embed instead of `text` (see `Chunk.embedText`). */
+  embedText?: string;
   id?: string | number;
-  [key: string]: unknown;
 }
 
 /** Options of {@link embedChunks}. */
@@ -51,8 +57,14 @@ export function npyBytes(matrix: Float32Array, n: number, d: number): Uint8Array
   return out;
 }
 
+/** The text to embed for a chunk: its `embedText` where it has one, else its `text`. */
+export function textToEmbed(chunk: EmbeddableChunk | string): string {
+  return typeof chunk === 'string' ? chunk : (chunk.embedText ?? chunk.text);
+}
+
 /**
- * Embeds chunks in batches.
+ * Embeds chunks in batches. Each chunk's vector is of `embedText ?? text`
+ * ({@link textToEmbed}): the derived text where the chunker made one.
  * @returns for 'jsonl', an array of JSON lines (no trailing newline); for 'npy', the file's bytes.
  * @throws {InvalidOptionError} for a bad format or batchSize; embedder errors pass through.
  */
@@ -79,7 +91,7 @@ export async function embedChunks(
   const n = chunks.length;
   const all = new Float32Array(n * d);
   for (let s = 0; s < n; s += batchSize) {
-    const batch = chunks.slice(s, s + batchSize).map((c) => (typeof c === 'string' ? c : c.text));
+    const batch = chunks.slice(s, s + batchSize).map(textToEmbed);
     all.set(await embedder.embed(batch), s * d);
     options.onProgress?.(Math.min(s + batchSize, n), n);
   }

@@ -1,0 +1,124 @@
+/**
+ * Span splitters: the pluggable "split this text into spans within a budget" step that
+ * structure-aware chunkers call where their structure gives no finer cut (a paragraph
+ * longer than the budget, a plain-text parent). A splitter is a plain function so the
+ * chunker it wraps can be swapped (sliding window today, the recursive splitter later)
+ * without touching its callers.
+ * @module
+ */
+import { InvalidOptionError } from '../errors.js';
+import { isBlank } from '../units/index.js';
+import { FixedSizeChunker } from './fixed-size.js';
+import { RecursiveChunker } from './recursive.js';
+import type { UnitOptions } from './sliding-window.js';
+
+/** A span `[start, end)` of a text, in UTF-16 code units. */
+export interface TextSpan {
+  start: number;
+  end: number;
+}
+
+/**
+ * Splits `text` into spans of at most `chunkSize` units (the unit the splitter was made
+ * for), in order, covering every non-whitespace character of `text`. Offsets are UTF-16
+ * code units into `text`.
+ */
+export type SpanSplitter = (text: string, chunkSize: number) => TextSpan[];
+
+/** What a {@link SpanSplitterFactory} is given: the caller's unit options and overlap. */
+export interface SpanSplitterOptions extends UnitOptions {
+  /** Units shared by consecutive spans; clamped below each call's chunkSize. */
+  chunkOverlap?: number;
+}
+
+/** Builds a {@link SpanSplitter} for a unit and overlap. */
+export type SpanSplitterFactory = (options: SpanSplitterOptions) => SpanSplitter;
+
+/**
+ * A splitter over {@link FixedSizeChunker} windows (SPEC section 1, sliding window with
+ * `windowSize = chunkSize`, `stride = chunkSize − chunkOverlap`). One chunker is built
+ * and kept per distinct `chunkSize`.
+ */
+export const slidingSpanSplitter: SpanSplitterFactory = (options) => {
+  const cache = new Map<number, FixedSizeChunker>();
+  return (text, chunkSize) => {
+    let chunker = cache.get(chunkSize);
+    if (!chunker) {
+      const overlap = Math.min(options.chunkOverlap ?? Math.min(64, Math.floor(chunkSize / 8)), chunkSize - 1);
+      chunker = new FixedSizeChunker({ ...options, chunkSize, chunkOverlap: Math.max(0, overlap), countTokens: false });
+      cache.set(chunkSize, chunker);
+    }
+    return chunker.chunk(text).map((c) => ({ start: c.start, end: c.end }));
+  };
+};
+
+/**
+ * A {@link SpanSplitterFactory} over {@link RecursiveChunker}: paragraphs, lines,
+ * sentence ends, spaces, then grapheme clusters, merged up to each call's chunkSize with
+ * `chunkOverlap` (clamped below it), in the caller's unit and encoding.
+ */
+export const recursiveSpanSplitter: SpanSplitterFactory = (options) => {
+  const cache = new Map<number, RecursiveChunker>();
+  return (text, chunkSize) => {
+    let chunker = cache.get(chunkSize);
+    if (!chunker) {
+      const overlap = Math.min(options.chunkOverlap ?? Math.min(64, Math.floor(chunkSize / 8)), chunkSize - 1);
+      chunker = new RecursiveChunker({ ...options, chunkSize, chunkOverlap: Math.max(0, overlap), countTokens: false });
+      cache.set(chunkSize, chunker);
+    }
+    return chunker.chunk(text).map((c) => ({ start: c.start, end: c.end }));
+  };
+};
+
+const fallbacks = new Map<string, SpanSplitterFactory>([
+  ['recursive', recursiveSpanSplitter],
+  ['sliding', slidingSpanSplitter],
+]);
+
+/** Registers a named fallback splitter for the `fallback` option of the structure-aware chunkers. */
+export function registerFallback(name: string, factory: SpanSplitterFactory): void {
+  fallbacks.set(name, factory);
+}
+
+/** Names of the registered fallback splitters. */
+export function fallbackNames(): string[] {
+  return [...fallbacks.keys()];
+}
+
+/**
+ * Resolves the `fallback` option: a registered name or a splitter function.
+ * @throws {InvalidOptionError} for a name that is not registered.
+ */
+export function resolveFallback(fallback: unknown, options: SpanSplitterOptions): SpanSplitter {
+  if (typeof fallback === 'function') return fallback as SpanSplitter;
+  const factory = typeof fallback === 'string' ? fallbacks.get(fallback) : undefined;
+  if (!factory) {
+    throw new InvalidOptionError('fallback', fallback, `one of ${fallbackNames().join(', ')} (registered splitters) or a function (text, chunkSize) => spans`);
+  }
+  return factory(options);
+}
+
+/**
+ * Narrows `[start, end)` of `text` to its non-whitespace part, so a span never starts
+ * or ends with whitespace (and so never ends between a CR and its LF).
+ */
+export function trimSpan(text: string, start: number, end: number): TextSpan {
+  while (start < end && isBlank(text[start])) start++;
+  while (end > start && isBlank(text[end - 1])) end--;
+  return { start, end };
+}
+
+/**
+ * {@link trimSpan} where the trimmed span still `fits`; otherwise the trimmed span with the
+ * one space or tab before it (with BPE tokens, dropping the space before a word can
+ * re-encode the word into more tokens: " tricky" is one cl100k token, "tricky" two);
+ * otherwise the span with only its end trimmed, otherwise the span as given.
+ */
+export function trimSpanWithin(text: string, start: number, end: number, fits: (start: number, end: number) => boolean): TextSpan {
+  const both = trimSpan(text, start, end);
+  if (both.end <= both.start || fits(both.start, both.end)) return both;
+  const before = text.charCodeAt(both.start - 1);
+  if (both.start > start && (before === 0x20 || before === 0x09) && fits(both.start - 1, both.end)) return { start: both.start - 1, end: both.end };
+  if (fits(start, both.end)) return { start, end: both.end };
+  return { start, end };
+}

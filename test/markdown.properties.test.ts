@@ -1,0 +1,139 @@
+/**
+ * Property tests of MarkdownChunker (SPEC section 4) over generated Markdown: headings
+ * (ATX and setext, skipped levels), nested lists, tables, fenced code (closed and not),
+ * block quotes, HTML, front matter, mixed line endings. Offsets slice back, nothing is
+ * lost, budgets hold on the exact text and embedText, fenced blocks are never cut,
+ * heading paths are prefixes-consistent, and the result is deterministic.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { countWords, getTokenizer, MarkdownChunker, parseMarkdown, type Chunk, type UnitKind } from '../src/index.js';
+
+const word = fc.constantFrom('alpha', 'beta', 'Gamma', 'δέλτα', '日本語', '😀', 'x/y', '`code`', '**bold**', 'a_b', '#', '|', '-', '1.', '>', 'end.');
+const words = (min: number, max: number) => fc.array(word, { minLength: min, maxLength: max }).map((a) => a.join(' '));
+
+const heading = fc.tuple(fc.integer({ min: 1, max: 6 }), words(1, 4)).map(([d, t]) => `${'#'.repeat(d)} ${t}`);
+const setext = fc.tuple(words(1, 3), fc.constantFrom('===', '---')).map(([t, u]) => `${t}\n${u}`);
+const paragraph = fc.array(words(1, 12), { minLength: 1, maxLength: 4 }).map((ls) => ls.join('\n'));
+const listItem: fc.Arbitrary<string> = fc.letrec<{ list: string }>((tie) => ({
+  list: fc
+    .array(
+      fc.tuple(words(1, 8), fc.option(tie('list'), { freq: 4, depthSize: 'small' })).map(([t, sub]) =>
+        sub ? `- ${t}\n` + sub.split('\n').map((l) => '  ' + l).join('\n') : `- ${t}`,
+      ),
+      { minLength: 1, maxLength: 4 },
+    )
+    .map((items) => items.join('\n')),
+})).list;
+const cell = words(0, 3).map((s) => s.replace(/\|/g, ''));
+const table = fc
+  .tuple(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 0, max: 8 }))
+  .chain(([cols, n]) =>
+    fc.tuple(fc.array(cell, { minLength: cols, maxLength: cols }), fc.array(fc.array(cell, { minLength: cols, maxLength: cols }), { minLength: n, maxLength: n })),
+  )
+  .map(([head, body]) => {
+    const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+    return [line(head.map((h, i) => h || `H${i}`)), line(head.map(() => '---')), ...body.map(line)].join('\n');
+  });
+const fenced = fc
+  .tuple(fc.constantFrom('```', '~~~', '````'), fc.array(fc.oneof(words(0, 6), heading), { maxLength: 6 }))
+  .map(([f, lines]) => [f + 'rust', ...lines, f].join('\n'));
+const quote = paragraph.map((p) => p.split('\n').map((l) => '> ' + l).join('\n'));
+const html = words(1, 5).map((w) => `<div class="note">\n${w}\n</div>`);
+
+const block = fc.oneof(
+  { weight: 3, arbitrary: heading },
+  { weight: 1, arbitrary: setext },
+  { weight: 5, arbitrary: paragraph },
+  { weight: 2, arbitrary: listItem },
+  { weight: 2, arbitrary: table },
+  { weight: 2, arbitrary: fenced },
+  { weight: 1, arbitrary: quote },
+  { weight: 1, arbitrary: html },
+);
+const markdown = fc
+  .tuple(
+    fc.option(words(1, 3).map((w) => `---\ntitle: ${w}\n---`), { freq: 5 }),
+    fc.array(block, { maxLength: 14 }),
+    fc.constantFrom('\n', '\r\n', '\r'),
+    fc.boolean(),
+  )
+  .map(([front, blocks, eol, unclosed]) => {
+    let text = [...(front ? [front] : []), ...blocks].join('\n\n');
+    if (unclosed) text += '\n\n```\nnever closed # x';
+    return text.replace(/\n/g, eol);
+  });
+
+function counter(unit: UnitKind): (s: string) => number {
+  if (unit === 'word') return countWords;
+  if (unit === 'char') return (s) => [...s].length;
+  const tok = getTokenizer('cl100k_base');
+  return (s) => tok.count(s);
+}
+
+function check(text: string, chunks: Chunk[], unit: UnitKind, chunkSize: number): void {
+  const count = counter(unit);
+  const covered = new Uint8Array(text.length);
+  for (const c of chunks) {
+    expect(text.slice(c.start, c.end)).toBe(c.text);
+    expect(c.text.length).toBeGreaterThan(0);
+    expect(c.metadata.unitCount).toBe(count(c.text));
+    if (!c.metadata.oversized) {
+      expect(count(c.text)).toBeLessThanOrEqual(chunkSize);
+      if (c.embedText !== undefined) expect(count(c.embedText)).toBeLessThanOrEqual(chunkSize);
+    }
+    expect(Array.isArray(c.metadata.headingPath)).toBe(true);
+    for (let i = c.start; i < c.end; i++) covered[i] = 1;
+  }
+  for (let i = 0; i < text.length; i++) {
+    if (!covered[i] && /\S/.test(text[i])) throw new Error(`lost ${JSON.stringify(text[i])} at ${i} of ${JSON.stringify(text)}`);
+  }
+  // chunks are in order and never cross a CRLF
+  for (let k = 1; k < chunks.length; k++) expect(chunks[k].start).toBeGreaterThanOrEqual(chunks[k - 1].start);
+  for (const c of chunks) expect(text[c.start - 1] === '\r' && text[c.start] === '\n').toBe(false);
+  // fenced code blocks lie whole in one chunk unless that chunk is flagged
+  const walk = (n: { type: string; position?: { start: { offset?: number }; end: { offset?: number } }; children?: unknown[] }): void => {
+    if (n.type === 'code') {
+      const s = n.position!.start.offset!;
+      const e = n.position!.end.offset!;
+      const src = text.slice(s, e);
+      if (/^\s*(```|~~~)/.test(src)) {
+        const inside = chunks.some((c) => c.start <= s + (src.length - src.trimStart().length) && c.end >= s + src.trimEnd().length);
+        expect(inside, `code block at ${s} cut`).toBe(true);
+      }
+    }
+    for (const ch of (n.children ?? []) as (typeof n)[]) walk(ch);
+  };
+  walk(parseMarkdown(text) as unknown as Parameters<typeof walk>[0]);
+}
+
+describe('MarkdownChunker properties over generated Markdown', () => {
+  for (const unit of ['word', 'char', 'token'] as const) {
+    it(`${unit} units: slices, nothing lost, budgets, code whole, deterministic`, () => {
+      fc.assert(
+        fc.property(markdown, fc.integer({ min: 4, max: 60 }), fc.boolean(), (text, size, contextual) => {
+          const chunkSize = unit === 'char' ? size * 4 : size;
+          const chunker = new MarkdownChunker({ unit, chunkSize, chunkOverlap: 0, contextualHeaders: contextual });
+          const chunks = chunker.chunk(text);
+          check(text, chunks, unit, chunkSize);
+          expect(chunker.chunk(text)).toEqual(chunks);
+        }),
+        { numRuns: unit === 'token' ? 30 : 60 },
+      );
+    });
+  }
+
+  it('line endings do not change the structure', () => {
+    fc.assert(
+      fc.property(markdown, fc.integer({ min: 4, max: 40 }), (text, chunkSize) => {
+        const lf = text.replace(/\r\n?/g, '\n');
+        const crlf = lf.replace(/\n/g, '\r\n');
+        const a = new MarkdownChunker({ unit: 'word', chunkSize }).chunk(lf);
+        const b = new MarkdownChunker({ unit: 'word', chunkSize }).chunk(crlf);
+        expect(b.map((c) => c.metadata.headingPath)).toEqual(a.map((c) => c.metadata.headingPath));
+        expect(b.map((c) => c.text.replace(/\r\n/g, '\n'))).toEqual(a.map((c) => c.text));
+      }),
+      { numRuns: 40, examples: [['alpha\nalpha\n-', 4]] },
+    );
+  });
+});
