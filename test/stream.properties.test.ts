@@ -65,7 +65,7 @@ describe('streaming equals the whole-string call', () => {
             expect(streamed).toEqual(whole);
           },
         ),
-        { numRuns: unit === 'token' ? 150 : 300 },
+        { numRuns: unit === 'token' ? 150 : 200 },
       );
     });
   }
@@ -80,7 +80,7 @@ describe('streaming equals the whole-string call', () => {
     );
   });
 
-  it('every cut position of one text, one piece boundary at a time (char, word, token)', async () => {
+  it('every pair of nearby cut positions of one text (char, word, token)', async () => {
     const text = 'RAG enhances LLMs.\r\nIt 😀 retrieves\u00a0data:  42, 1234567 naïve\n\ntext\ud83d end.';
     for (const unit of ['char', 'word', 'token'] as const) {
       const chunker = new FixedSizeChunker({ unit, chunkSize: 4, chunkOverlap: 1 });
@@ -103,9 +103,9 @@ describe('streaming equals the whole-string call', () => {
     expect(await collect(chunker.chunkStream(text.split('')))).toEqual(whole);
   });
 
-  it('every corpus in 4 KiB pieces, fixed 512/64 tokens: equal', async () => {
+  it('every corpus (first 60,000 characters) in 4 KiB pieces, fixed 512/64 tokens: equal', async () => {
     for (const file of sharedFiles(corporaDir, '.md')) {
-      const text = readFileSync(file, 'utf8');
+      const text = readFileSync(file, 'utf8').slice(0, 60_000);
       const chunker = new FixedSizeChunker({ unit: 'token', chunkSize: 512, chunkOverlap: 64 });
       const pieces: string[] = [];
       for (let i = 0; i < text.length; i += 4096) pieces.push(text.slice(i, i + 4096));

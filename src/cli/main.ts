@@ -13,6 +13,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { ChunkwiseError } from '../errors.js';
 import { runChunk, type ChunkCommandOptions } from './chunk-command.js';
 import { UnreadableFileError } from './io.js';
+import { DEFAULT_EXTENSIONS, parseExtensions } from './inputs.js';
 import { strategyNames } from '../strategies.js';
 import { ENCODINGS } from '../units/index.js';
 
@@ -39,7 +40,7 @@ export function buildProgram(): Command {
   program
     .command('chunk')
     .description('chunk files (or stdin for -) and write one chunk per line (JSONL) or a JSON array')
-    .argument('<files...>', 'files to chunk; - reads stdin')
+    .argument('<files...>', 'files, directories (walked recursively) or globs to chunk; - reads stdin')
     .addOption(new Option('-s, --strategy <name>', 'chunking strategy').choices(strategyNames()).default('fixed'))
     .addOption(new Option('-u, --unit <unit>', 'unit budgets are measured in').choices(['char', 'word', 'token']).default('token'))
     .addOption(new Option('-e, --encoding <name>', 'token encoding').choices([...ENCODINGS]).default('cl100k_base'))
@@ -51,6 +52,8 @@ export function buildProgram(): Command {
     .option('--no-token-count', 'do not count tokens for char/word units (tokenCount -1)')
     .addOption(new Option('-f, --format <format>', 'output format').choices(['jsonl', 'json']).default('jsonl'))
     .option('-o, --out <file>', 'write to a file instead of stdout')
+    .option('-w, --workers <n>', 'worker threads for many files (output order stays the files\' sorted order)', parseIntegerArg, 1)
+    .option('--ext <list>', 'extensions picked when walking a directory (comma-separated)', parseExtensions, DEFAULT_EXTENSIONS)
     .action(async (files: string[], options: ChunkCommandOptions) => {
       await runChunk(files, options);
     });
