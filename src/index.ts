@@ -12,6 +12,23 @@ export { SlidingWindowChunker, type SlidingWindowOptions, type UnitOptions } fro
 export { FixedSizeChunker, type FixedSizeOptions } from './chunkers/fixed-size.js';
 export { createChunker, registerStrategy, strategies, strategyNames, type Chunker, type StrategyDefinition, type StrategyOptions } from './strategies.js';
 export { planSpans, type PlannedSpan } from './plan/windows.js';
+export { RollingHash, PrefixIds } from './chunk-ids.js';
+export {
+  chunkStream,
+  chunkSections,
+  isStreamingChunker,
+  slidingWindowStream,
+  textPieces,
+  charCut,
+  wordCut,
+  tiktokenCut,
+  safeCutFor,
+  type StreamingChunker,
+  type SectionBreak,
+  type SafeCut,
+  type TextSource,
+  type SlidingStreamConfig,
+} from './stream/index.js';
 export {
   getKernels,
   initKernels,

@@ -7,10 +7,17 @@ import type { Chunk } from './chunk.js';
 import { FixedSizeChunker, type FixedSizeOptions } from './chunkers/fixed-size.js';
 import { SlidingWindowChunker, type SlidingWindowOptions } from './chunkers/sliding-window.js';
 import { InvalidOptionError } from './errors.js';
+import type { TextSource } from './stream/source.js';
 
 /** Anything that turns a text into chunks (synchronously or not). */
 export interface Chunker {
   chunk(text: string): Chunk[] | Promise<Chunk[]>;
+  /**
+   * Optional streaming form: yields what `chunk(wholeText)` returns, as chunks are
+   * decided (see `src/stream/index.ts`, docs/streaming.md). The CLI streams files
+   * through it when present.
+   */
+  chunkStream?(source: TextSource): AsyncIterable<Chunk>;
 }
 
 /** Options any strategy may take; each strategy reads the ones it knows. */
