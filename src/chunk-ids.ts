@@ -37,6 +37,15 @@ export class RollingHash {
     return this;
   }
 
+  /** A copy of this hash's state (to hash several continuations of one prefix). */
+  clone(): RollingHash {
+    const copy = new RollingHash();
+    copy.#h1 = this.#h1;
+    copy.#h2 = this.#h2;
+    copy.length = this.length;
+    return copy;
+  }
+
   /** The hash of everything hashed so far, as 16 hex digits (same as {@link hashText}). */
   digest(): string {
     return (this.#h1 >>> 0).toString(16).padStart(8, '0') + (this.#h2 >>> 0).toString(16).padStart(8, '0');

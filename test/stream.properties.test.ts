@@ -196,6 +196,29 @@ describe('chunkStream() and chunkSections()', () => {
     );
   });
 
+  it('chunkSections: chunks whose ends are out of order (a parent before its children) get prefix ids', async () => {
+    const parentFirst = {
+      chunk(text: string): Chunk[] {
+        const meta = { strategy: 'toy', unit: 'char', unitCount: 0, overlap: 0 };
+        const half = Math.floor(text.length / 2);
+        return [
+          { id: '', index: 0, text, start: 0, end: text.length, tokenCount: -1, metadata: meta },
+          { id: '', index: 1, text: text.slice(0, half), start: 0, end: half, tokenCount: -1, metadata: meta },
+        ];
+      },
+    };
+    const text = 'first section\n\nsecond one 😀\n\nthird';
+    const streamed = await collect(chunkSections(parentFirst, ['first sec', 'tion\n\nsecond one \ud83d', '\ude00\n\nthird'], (t, from) => {
+      const i = t.lastIndexOf('\n\n');
+      return i >= 0 && i + 2 > from ? i + 2 : from;
+    }));
+    expect(streamed.map((c) => [c.start, c.end])).toEqual([[0, 15], [0, 7], [15, 30], [15, 22], [30, 35], [30, 32]]);
+    for (const c of streamed) {
+      expect(c.text).toBe(text.slice(c.start, c.end));
+      expect(c.id).toBe(`${hashText(text.slice(0, c.end))}:${c.start}-${c.end}`);
+    }
+  });
+
   it('bad sources and pieces give InvalidInputError', async () => {
     const c = new SlidingWindowChunker({ unit: 'word', windowSize: 2, stride: 1 });
     await expect(collect(c.chunkStream('a string' as never))).rejects.toThrow(InvalidInputError);

@@ -4,6 +4,8 @@
  *   chunkwise chunk <file...|-> --strategy sliding|fixed --unit char|word|token
  *     [--encoding cl100k_base|o200k_base] [--window-size N --stride N | --chunk-size N --chunk-overlap N]
  *     [--format jsonl|json] [--out FILE]
+ *   chunkwise chunk <dir|glob...> [--ext md,txt] [--workers N]   (directories walked, files streamed;
+ *     with --workers N > 1 files are spread over worker threads, output in the same order)
  *
  * Exit codes: 0 success; 1 a file could not be read or written; 2 a usage error
  * (unknown option, bad value), reported in one line on stderr without a stack trace.

@@ -15,7 +15,8 @@
  * @module
  */
 import type { Chunk } from '../chunk.js';
-import { PrefixIds } from '../chunk-ids.js';
+import { chunkId } from '../chunk.js';
+import { RollingHash } from '../chunk-ids.js';
 import { InvalidInputError } from '../errors.js';
 import { textPieces, type TextSource } from './source.js';
 
@@ -67,7 +68,7 @@ export type SectionBreak = (text: string, from: number) => number;
 /**
  * Streams any chunker whose output restarts at hard breaks: each section (text between
  * breaks) is chunked on its own with `chunk`, its chunks shifted to stream offsets,
- * re-indexed and given prefix-hash ids ({@link PrefixIds}); `metadata.overlap` of a
+ * re-indexed and given prefix-hash ids (`hash(stream[0, end)):start-end`, as {@link PrefixIds}); `metadata.overlap` of a
  * section's first chunk is 0. This equals the whole-string call when the chunker's
  * `chunk` gives the same chunks for a text as for its sections one by one and uses
  * prefix-hash ids. Memory: one section plus one piece.
@@ -78,18 +79,29 @@ export async function* chunkSections(
   source: TextSource,
   findBreak: SectionBreak,
 ): AsyncGenerator<Chunk> {
-  const ids = new PrefixIds();
+  const prefix = new RollingHash(); // hash of the stream before the current section
   let buf = '';
   let bufStart = 0;
   let index = 0;
   async function* emit(sectionEnd: number): AsyncGenerator<Chunk> {
     const section = buf.slice(0, sectionEnd - bufStart);
-    for (const c of await chunker.chunk(section)) {
+    const chunks = await chunker.chunk(section);
+    // prefix hashes at every chunk end (chunks of a section need not end in order)
+    const ends = [...new Set(chunks.map((c) => c.end))].sort((a, b) => a - b);
+    const digests = new Map<number, string>();
+    const h = prefix.clone();
+    let at = 0;
+    for (const e of ends) {
+      h.update(section, at, e);
+      at = e;
+      digests.set(e, h.digest());
+    }
+    for (const c of chunks) {
       const start = c.start + bufStart;
       const end = c.end + bufStart;
-      yield { ...c, id: ids.id(buf, start, end, bufStart), index: index++, start, end };
+      yield { ...c, id: chunkId(digests.get(c.end)!, start, end), index: index++, start, end };
     }
-    ids.advance(buf, sectionEnd, bufStart);
+    prefix.update(section);
     buf = buf.slice(sectionEnd - bufStart);
     bufStart = sectionEnd;
   }
