@@ -22,7 +22,9 @@ export interface ChunkMetadata {
  * A chunk of a source text.
  * - `text === source.slice(start, end)`; offsets are UTF-16 code units (JavaScript
  *   string indices), `start` inclusive, `end` exclusive.
- * - `id` is stable for the same source text and span.
+ * - `id` is stable for the same source text and span. Sliding and fixed chunkers write
+ *   `<hashText(source.slice(0, end))>:<start>-<end>` (see `chunk-ids.ts`), which a stream
+ *   can compute too.
  * - `tokenCount` is the number of tokens of `text` in the chunker's encoding
  *   (`cl100k_base` unless set), whatever unit the budget was measured in.
  */

@@ -37,6 +37,23 @@ export { ParentChildChunker, looksLikeMarkdown, type ParentChildOptions, type Pa
 export { registerFallback, fallbackNames, resolveFallback, slidingSpanSplitter, recursiveSpanSplitter, trimSpan, trimSpanWithin, type TextSpan, type SpanSplitter as FallbackSpanSplitter, type SpanSplitterFactory, type SpanSplitterOptions } from './chunkers/spans.js';
 export { createChunker, registerStrategy, strategies, strategyNames, type Chunker, type StrategyDefinition, type StrategyOptions } from './strategies.js';
 export { planSpans, type PlannedSpan } from './plan/windows.js';
+export { RollingHash, PrefixIds } from './chunk-ids.js';
+export {
+  chunkStream,
+  chunkSections,
+  isStreamingChunker,
+  slidingWindowStream,
+  textPieces,
+  charCut,
+  wordCut,
+  tiktokenCut,
+  safeCutFor,
+  type StreamingChunker,
+  type SectionBreak,
+  type SafeCut,
+  type TextSource,
+  type SlidingStreamConfig,
+} from './stream/index.js';
 export {
   getKernels,
   initKernels,

@@ -14,10 +14,17 @@ import { RecursiveChunker, type RecursiveOptions } from './chunkers/recursive.js
 import { SentenceChunker, type SentenceChunkerOptions } from './chunkers/sentence.js';
 import { MarkdownChunker, type MarkdownOptions } from './chunkers/markdown.js';
 import { ParentChildChunker, type ParentChildOptions } from './chunkers/parent-child.js';
+import type { TextSource } from './stream/source.js';
 
 /** Anything that turns a text into chunks (synchronously or not). */
 export interface Chunker {
   chunk(text: string): Chunk[] | Promise<Chunk[]>;
+  /**
+   * Optional streaming form: yields what `chunk(wholeText)` returns, as chunks are
+   * decided (see `src/stream/index.ts`, docs/streaming.md). The CLI streams files
+   * through it when present.
+   */
+  chunkStream?(source: TextSource): AsyncIterable<Chunk>;
 }
 
 /** Options any strategy may take; each strategy reads the ones it knows. */

@@ -111,10 +111,11 @@ describe('CLI behaviour', () => {
     expect(r.stderr.trim()).toBe('chunkwise: cannot read /nonexistent/file.txt: ENOENT');
   });
 
-  it('a directory: exit 1 naming it', () => {
-    const r = run(['chunk', corporaDir]);
+  it('a directory without .md/.txt files: exit 1 naming it (directories with such files are walked, issue 7)', () => {
+    const empty = mkdtempSync(join(tmpdir(), 'chunkwise-empty-'));
+    const r = run(['chunk', empty]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(corporaDir);
+    expect(r.stderr.trim()).toBe(`chunkwise: cannot read ${empty}: no .md/.txt files in directory`);
   });
 });
 

@@ -5,12 +5,15 @@
  * sliding-window chunking (`shared/seeds/000`, `002`, `003`).
  * @module
  */
-import { chunkId, hashText, type Chunk } from '../chunk.js';
+import type { Chunk } from '../chunk.js';
+import { PrefixIds } from '../chunk-ids.js';
 import { InvalidInputError, InvalidOptionError } from '../errors.js';
 import { requireInteger, requireOneOf } from '../options.js';
 import { planSpans } from '../plan/windows.js';
 import { ENCODINGS, getUnits, isBlank, UNIT_KINDS, type Tokenizer, type UnitKind, type UnitSegmenter, type UnitSpans } from '../units/index.js';
 import { getTokenizer, tokenUnits } from '../units/tokens.js';
+import { slidingWindowStream } from '../stream/sliding-window-stream.js';
+import type { TextSource } from '../stream/source.js';
 
 /** Options shared by chunkers that measure in units and count tokens. */
 export interface UnitOptions {
@@ -151,7 +154,7 @@ export class SlidingWindowChunker {
     const { units, tokenizer, countTokens, unit } = this.#resolved;
     const spans = trimBlankUnits(text, units.segment(text));
     const planned = planSpans(text, spans, this.windowSize, this.stride, unit === 'token' ? units.count : undefined);
-    const sourceHash = hashText(text);
+    const ids = new PrefixIds();
     const chunks: Chunk[] = [];
     let prevEnd = 0;
     let prevUnitEnd = 0;
@@ -161,7 +164,7 @@ export class SlidingWindowChunker {
       const tokenCount =
         unit === 'token' ? p.unitCount : countTokens && tokenizer ? tokenizer.count(chunkText) : -1;
       chunks.push({
-        id: chunkId(sourceHash, p.start, p.end),
+        id: ids.id(text, p.start, p.end),
         index,
         text: chunkText,
         start: p.start,
@@ -180,5 +183,24 @@ export class SlidingWindowChunker {
       prevUnitEnd = p.unitEnd;
     }
     return chunks;
+  }
+
+  /**
+   * Chunks a text stream: yields the chunks `chunk(wholeText)` would return, equal in
+   * every field (ids included: see `src/chunk-ids.ts`), each as soon as later text can no
+   * longer change it, with offsets into the whole stream. Memory stays near one window
+   * plus one piece (token units: text with no space or newline next to a Latin letter is
+   * held until such a place or the end; a custom non-tiktoken tokenizer holds the whole
+   * text). Source: SPEC section 1, same rules as {@link chunk}; docs/streaming.md.
+   * @param source a `ReadableStream<string>` or (async) iterable of string pieces of any size.
+   * @throws {InvalidInputError} when the source is not a stream/iterable or yields a non-string.
+   */
+  chunkStream(source: TextSource): AsyncGenerator<Chunk> {
+    return slidingWindowStream(source, {
+      windowSize: this.windowSize,
+      stride: this.stride,
+      resolved: this.#resolved,
+      strategy: this.strategy,
+    });
   }
 }

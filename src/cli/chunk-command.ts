@@ -3,10 +3,15 @@
  * (one chunk per line, with its `source`) or one JSON array.
  * @module
  */
-import type { Chunk } from '../chunk.js';
+import { InvalidOptionError } from '../errors.js';
+import { chunkFilesWithWorkers } from '../node/batch.js';
+import { chunkFileRecords } from '../node/chunk-file.js';
 import { createChunker, type StrategyOptions } from '../strategies.js';
-import { createProgress, Output, readSource, sourceSizes } from './io.js';
+import { createProgress, Output, sourceSizes } from './io.js';
 import { semanticOptionsFromCli } from './semantic-options.js';
+import { UsageError } from './usage-error.js';
+import { DEFAULT_EXTENSIONS, expandInputs } from './inputs.js';
+import { RecordWriter } from './record-writer.js';
 
 /** Options of `chunkwise chunk`, as commander parses them. */
 export interface ChunkCommandOptions {
@@ -21,6 +26,10 @@ export interface ChunkCommandOptions {
   tokenCount?: boolean;
   format: 'jsonl' | 'json';
   out?: string;
+  /** Worker threads for many files (default 1: no workers). */
+  workers?: number;
+  /** Extensions a directory walk picks (default .md, .txt). */
+  ext?: string[];
   [key: string]: unknown;
 }
 
@@ -46,55 +55,48 @@ export function strategyOptionsFromCli(o: ChunkCommandOptions): StrategyOptions 
   return options;
 }
 
-/**
- * A chunk as the CLI writes it: the chunk's fields plus its source; `embedText` where the
- * chunk has one, and `level` / `parentId` for parent–child chunks.
- */
-export function chunkRecord(chunk: Chunk, source: string): Record<string, unknown> {
-  return {
-    id: chunk.id,
-    index: chunk.index,
-    source,
-    text: chunk.text,
-    start: chunk.start,
-    end: chunk.end,
-    tokenCount: chunk.tokenCount,
-    ...(chunk.metadata.level !== undefined ? { level: chunk.metadata.level } : {}),
-    ...(chunk.metadata.parentId !== undefined ? { parentId: chunk.metadata.parentId } : {}),
-    ...(chunk.embedText !== undefined ? { embedText: chunk.embedText } : {}),
-    metadata: chunk.metadata,
-    ...('vector' in chunk && chunk.vector instanceof Float32Array ? { vector: Array.from(chunk.vector) } : {}),
-  };
-}
+export { chunkRecord } from '../node/chunk-file.js';
 
-/** Runs `chunkwise chunk`. Throws UnreadableFileError / ChunkwiseError for the CLI to map to exit codes. */
-export async function runChunk(files: string[], o: ChunkCommandOptions): Promise<void> {
-  const chunker = createChunker(o.strategy, { ...strategyOptionsFromCli(o), ...(await semanticOptionsFromCli(o)) });
+/**
+ * Runs `chunkwise chunk`. Inputs are files, directories (walked for `--ext`, default
+ * .md/.txt) and globs (see inputs.ts). Every file is streamed through the chunker when
+ * the strategy streams (sliding, fixed: output identical to chunking the whole text).
+ * With `--workers N` > 1, files are spread over N worker threads; the output is
+ * byte-identical to the single-process run.
+ * Throws UnreadableFileError / ChunkwiseError for the CLI to map to exit codes.
+ */
+export async function runChunk(inputs: string[], o: ChunkCommandOptions): Promise<void> {
+  const semantic = await semanticOptionsFromCli(o);
+  const strategyOptions = { ...strategyOptionsFromCli(o), ...semantic };
+  const chunker = createChunker(o.strategy, strategyOptions); // validates options before any work
+  const workers = o.workers ?? 1;
+  if (!Number.isInteger(workers) || workers < 1) throw new InvalidOptionError('workers', workers, 'must be an integer ≥ 1');
+  if (workers > 1 && semantic.embedder !== undefined) {
+    throw new UsageError('--workers > 1 cannot share a loaded --embedder between threads; use --workers 1');
+  }
+  const files = await expandInputs(inputs, o.ext ?? DEFAULT_EXTENSIONS);
   const sizes = await sourceSizes(files);
   const progress = createProgress(sizes.reduce((a, b) => a + b, 0), files.length);
   const output = new Output(o.out);
+  const writer = new RecordWriter(output, o.format);
   try {
-    if (o.format === 'json') await output.write('[');
-    let first = true;
-    for (let f = 0; f < files.length; f++) {
-      const source = await readSource(files[f]);
-      const chunks = await chunker.chunk(source.text);
-      let buffer = '';
-      for (const chunk of chunks) {
-        const line = JSON.stringify(chunkRecord(chunk, source.name));
-        if (o.format === 'json') {
-          buffer += (first ? '\n' : ',\n') + line;
-          first = false;
-        } else buffer += line + '\n';
-        if (buffer.length > 1 << 20) {
-          await output.write(buffer);
-          buffer = '';
-        }
+    await writer.begin();
+    if (workers > 1 && files.length > 1 && !files.includes('-')) {
+      await chunkFilesWithWorkers(files, {
+        strategy: o.strategy,
+        options: strategyOptions,
+        workers,
+        write: (records) => writer.write(records),
+        progress,
+        sizes,
+      });
+    } else {
+      for (let f = 0; f < files.length; f++) {
+        await chunkFileRecords(chunker, files[f], (records) => writer.write(records));
+        progress.advance(sizes[f], files[f]);
       }
-      if (buffer) await output.write(buffer);
-      progress.advance(sizes[f], source.name);
     }
-    if (o.format === 'json') await output.write(first ? ']\n' : '\n]\n');
+    await writer.end();
   } finally {
     progress.stop();
     await output.close();

@@ -10,6 +10,8 @@
  *   chunkwise chunk <file...> --strategy semantic [--embedder SPEC] [--breakpoint T --threshold X --max-chunk-size N]
  *   chunkwise chunk <file...> --strategy late --embedder onnx:<folder> [--spans fixed|sliding|… --chunk-size N]
  *   chunkwise qasc <file...> --query "…" [--top-k N] [--candidates K] [--embedder SPEC] [--explain]
+ *   chunkwise chunk <dir|glob...> [--ext md,txt] [--workers N]   (directories walked, files streamed;
+ *     with --workers N > 1 files are spread over worker threads, output in the same order)
  *
  * Exit codes: 0 success; 1 a file could not be read or written; 2 a usage error
  * (unknown option, bad value), reported in one line on stderr without a stack trace.
@@ -21,6 +23,7 @@ import { runChunk, type ChunkCommandOptions } from './chunk-command.js';
 import { UnreadableFileError } from './io.js';
 import { runEmbed, type EmbedCommandOptions } from './embed-cli.js';
 import { UsageError } from './usage-error.js';
+import { DEFAULT_EXTENSIONS, parseExtensions } from './inputs.js';
 import { strategyNames } from '../strategies.js';
 import { addQascCommand } from './qasc-command.js';
 import { addSemanticOptions } from './semantic-options.js';
@@ -68,7 +71,7 @@ export function buildProgram(): Command {
   const chunkCommand = program
     .command('chunk')
     .description('chunk files (or stdin for -) and write one chunk per line (JSONL) or a JSON array')
-    .argument('<files...>', 'files to chunk; - reads stdin')
+    .argument('<files...>', 'files, directories (walked recursively) or globs to chunk; - reads stdin')
     .addOption(new Option('-s, --strategy <name>', 'chunking strategy').choices(strategyNames()).default('fixed'))
     .addOption(new Option('-u, --unit <unit>', 'unit budgets are measured in').choices(['char', 'word', 'token']).default('token'))
     .addOption(new Option('-e, --encoding <name>', 'token encoding').choices([...ENCODINGS]).default('cl100k_base'))
@@ -90,6 +93,8 @@ export function buildProgram(): Command {
     .option('--no-token-count', 'do not count tokens for char/word units (tokenCount -1)')
     .addOption(new Option('-f, --format <format>', 'output format').choices(['jsonl', 'json']).default('jsonl'))
     .option('-o, --out <file>', 'write to a file instead of stdout')
+    .option('-w, --workers <n>', 'worker threads for many files (output order stays the files\' sorted order)', parseIntegerArg, 1)
+    .option('--ext <list>', 'extensions picked when walking a directory (comma-separated)', parseExtensions, DEFAULT_EXTENSIONS)
     .action(async (files: string[], options: ChunkCommandOptions) => {
       await runChunk(files, options);
     });

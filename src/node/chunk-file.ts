@@ -1,0 +1,100 @@
+/**
+ * Chunks one file (or stdin) into CLI records, streaming the file through the chunker's
+ * `chunkStream` when it has one (sliding, fixed), so a file of any size is chunked in
+ * about one window of memory. Node only.
+ * @module
+ */
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { Chunk } from '../chunk.js';
+import type { Chunker } from '../strategies.js';
+import { isStreamingChunker } from '../stream/index.js';
+import { UnreadableFileError } from '../cli/io.js';
+
+/** A chunk as the CLI writes it: the chunk's fields plus its source. */
+export function chunkRecord(chunk: Chunk, source: string): Record<string, unknown> {
+  return {
+    id: chunk.id,
+    index: chunk.index,
+    source,
+    text: chunk.text,
+    start: chunk.start,
+    end: chunk.end,
+    tokenCount: chunk.tokenCount,
+    ...(chunk.metadata.level !== undefined ? { level: chunk.metadata.level } : {}),
+    ...(chunk.metadata.parentId !== undefined ? { parentId: chunk.metadata.parentId } : {}),
+    ...(chunk.embedText !== undefined ? { embedText: chunk.embedText } : {}),
+    metadata: chunk.metadata,
+    ...('vector' in chunk && chunk.vector instanceof Float32Array ? { vector: Array.from(chunk.vector) } : {}),
+  };
+}
+
+/**
+ * The text of a file (or stdin for `-`) as UTF-8 decoded pieces. Decoding is WHATWG
+ * `TextDecoder` in streaming mode with the BOM kept, so the pieces join to exactly what
+ * `readFile(path, 'utf8')` returns, invalid bytes (U+FFFD) included, wherever the
+ * byte blocks split a character.
+ * @throws {UnreadableFileError} when the file cannot be opened or read, or is a directory.
+ */
+export async function* filePieces(name: string, blockBytes = 1 << 20): AsyncGenerator<string> {
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  let input: AsyncIterable<Buffer>;
+  if (name === '-') input = process.stdin;
+  else {
+    try {
+      if ((await stat(name)).isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    } catch (cause) {
+      throw new UnreadableFileError(name, cause);
+    }
+    input = createReadStream(name, { highWaterMark: blockBytes });
+  }
+  try {
+    for await (const block of input) {
+      const text = decoder.decode(block, { stream: true });
+      if (text.length > 0) yield text;
+    }
+  } catch (cause) {
+    throw new UnreadableFileError(name, cause);
+  }
+  const rest = decoder.decode();
+  if (rest.length > 0) yield rest;
+}
+
+/**
+ * Chunks the file `name` with `chunker` and hands its records (JSON strings, one per
+ * chunk, in order) to `sink` in batches of about `batchChars` characters, awaiting each
+ * (back-pressure). `source` is the name written in each record.
+ * @returns the number of chunks.
+ * @throws {UnreadableFileError} when the file cannot be read; chunker errors as thrown.
+ */
+export async function chunkFileRecords(
+  chunker: Chunker,
+  name: string,
+  sink: (records: string[]) => void | Promise<void>,
+  batchChars = 1 << 20,
+): Promise<number> {
+  let batch: string[] = [];
+  let size = 0;
+  let count = 0;
+  const add = async (chunk: Chunk) => {
+    const line = JSON.stringify(chunkRecord(chunk, name));
+    batch.push(line);
+    size += line.length;
+    count++;
+    if (size >= batchChars) {
+      const b = batch;
+      batch = [];
+      size = 0;
+      await sink(b);
+    }
+  };
+  if (isStreamingChunker(chunker)) {
+    for await (const chunk of chunker.chunkStream(filePieces(name))) await add(chunk);
+  } else {
+    let text = '';
+    for await (const piece of filePieces(name)) text += piece;
+    for (const chunk of await chunker.chunk(text)) await add(chunk);
+  }
+  if (batch.length > 0) await sink(batch);
+  return count;
+}

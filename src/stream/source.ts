@@ -1,0 +1,47 @@
+/**
+ * Stream inputs: text arrives as a web `ReadableStream<string>`, an `AsyncIterable<string>`
+ * or a plain `Iterable<string>` of pieces of any size (a piece may end inside a surrogate
+ * pair or between `\r` and `\n`). Core module: no Node built-ins.
+ * @module
+ */
+import { InvalidInputError } from '../errors.js';
+
+/** Text given piece by piece. Bytes: pipe them through `TextDecoderStream` first. */
+export type TextSource = ReadableStream<string> | AsyncIterable<string> | Iterable<string>;
+
+function isReadableStream(value: unknown): value is ReadableStream<string> {
+  return typeof value === 'object' && value !== null && typeof (value as ReadableStream).getReader === 'function';
+}
+
+/**
+ * The pieces of `source` in order, each checked to be a string. Reads a ReadableStream
+ * through its reader (so it also works where streams are not async-iterable, e.g. Safari)
+ * and releases the lock when done or abandoned.
+ * @throws {InvalidInputError} when `source` is not a stream or iterable, or a piece is not a string.
+ */
+export async function* textPieces(source: TextSource): AsyncGenerator<string> {
+  if (isReadableStream(source)) {
+    const reader = source.getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        yield requirePiece(value);
+      }
+    } finally {
+      reader.releaseLock();
+    }
+  }
+  if (source === null || typeof source !== 'object' || (!(Symbol.asyncIterator in source) && !(Symbol.iterator in source))) {
+    if (typeof source === 'string') {
+      throw new InvalidInputError('a stream source must be a ReadableStream<string> or an (async) iterable of strings (wrap a string in an array, or call chunk())', source);
+    }
+    throw new InvalidInputError('a stream source must be a ReadableStream<string> or an (async) iterable of strings', source);
+  }
+  for await (const piece of source as AsyncIterable<unknown>) yield requirePiece(piece);
+}
+
+function requirePiece(piece: unknown): string {
+  if (typeof piece !== 'string') throw new InvalidInputError('every piece of a text stream must be a string', piece);
+  return piece;
+}

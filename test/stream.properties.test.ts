@@ -1,0 +1,228 @@
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  FixedSizeChunker,
+  hashText,
+  InvalidInputError,
+  SlidingWindowChunker,
+  type Chunk,
+} from '../src/index.js';
+import { chunkSections, chunkStream, RollingHash } from '../src/stream/index.js';
+import { corporaDir, sharedFiles } from './helpers/paths.js';
+
+async function collect(it: AsyncIterable<Chunk>): Promise<Chunk[]> {
+  const out: Chunk[] = [];
+  for await (const c of it) out.push(c);
+  return out;
+}
+
+/** Splits `text` at the given cut positions (any UTF-16 index, so inside pairs and CRLF too). */
+function splitAt(text: string, cuts: number[]): string[] {
+  const at = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b);
+  const pieces: string[] = [];
+  let prev = 0;
+  for (const c of at) {
+    pieces.push(text.slice(prev, c)); // empty pieces included on purpose
+    prev = c;
+  }
+  pieces.push(text.slice(prev));
+  return pieces;
+}
+
+function webStream(pieces: string[]): ReadableStream<string> {
+  let i = 0;
+  return new ReadableStream<string>({
+    pull(controller) {
+      if (i < pieces.length) controller.enqueue(pieces[i++]);
+      else controller.close();
+    },
+  });
+}
+
+// text from an alphabet that exercises every unit rule: letters, digits, spaces, CRLF,
+// tabs, punctuation, astral characters (surrogate pairs), lone surrogates, accented letters
+const atoms = ['a', 'b', 'The', ' ', '  ', '\n', '\r\n', '\r', '\t', '.', ',', '7', '42', 'é', 'naïve', '😀', '𝔘', '\ud83d', '\ude00', '中文', "'s", '-', '\u00a0', 'x\n\ny'];
+const textArb = fc.array(fc.constantFrom(...atoms), { minLength: 0, maxLength: 120 }).map((a) => a.join(''));
+const cutsArb = fc.array(fc.nat({ max: 2000 }), { maxLength: 40 });
+
+describe('streaming equals the whole-string call', () => {
+  for (const unit of ['char', 'word', 'token'] as const) {
+    it(`sliding, ${unit} units: random texts, random windows, random splits`, async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          textArb,
+          cutsArb,
+          fc.integer({ min: 1, max: 12 }),
+          fc.integer({ min: 1, max: 12 }),
+          fc.boolean(),
+          async (text, cuts, windowSize, strideRaw, asWeb) => {
+            const stride = Math.min(strideRaw, windowSize);
+            const chunker = new SlidingWindowChunker({ unit, windowSize, stride });
+            const whole = chunker.chunk(text);
+            const pieces = splitAt(text, cuts);
+            const streamed = await collect(chunker.chunkStream(asWeb ? webStream(pieces) : pieces));
+            expect(streamed).toEqual(whole);
+          },
+        ),
+        { numRuns: unit === 'token' ? 150 : 200 },
+      );
+    });
+  }
+
+  it('gaps allowed (stride > windowSize): still equal', async () => {
+    await fc.assert(
+      fc.asyncProperty(textArb, cutsArb, fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 15 }), fc.constantFrom('char', 'word', 'token' as const), async (text, cuts, windowSize, stride, unit) => {
+        const chunker = new SlidingWindowChunker({ unit, windowSize, stride, allowGaps: true });
+        expect(await collect(chunker.chunkStream(splitAt(text, cuts)))).toEqual(chunker.chunk(text));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('every pair of nearby cut positions of one text (char, word, token)', async () => {
+    const text = 'RAG enhances LLMs.\r\nIt 😀 retrieves\u00a0data:  42, 1234567 naïve\n\ntext\ud83d end.';
+    for (const unit of ['char', 'word', 'token'] as const) {
+      const chunker = new FixedSizeChunker({ unit, chunkSize: 4, chunkOverlap: 1 });
+      const whole = chunker.chunk(text);
+      expect(whole.length).toBeGreaterThan(3);
+      for (let cut = 0; cut <= text.length; cut++) {
+        for (let cut2 = cut; cut2 <= Math.min(text.length, cut + 3); cut2++) {
+          const pieces = [text.slice(0, cut), text.slice(cut, cut2), text.slice(cut2)];
+          expect(await collect(chunker.chunkStream(pieces))).toEqual(whole);
+        }
+      }
+    }
+  });
+
+  it('one code unit per piece on a real corpus (token units, 512/256) equals the whole string', async () => {
+    const text = readFileSync(sharedFiles(corporaDir, '.md')[0], 'utf8').slice(0, 20000);
+    const chunker = new SlidingWindowChunker({ unit: 'token', windowSize: 128, stride: 96 });
+    const whole = chunker.chunk(text);
+    expect(whole.length).toBeGreaterThan(10);
+    expect(await collect(chunker.chunkStream(text.split('')))).toEqual(whole);
+  });
+
+  it('every corpus (first 60,000 characters) in 4 KiB pieces, fixed 512/64 tokens: equal', async () => {
+    for (const file of sharedFiles(corporaDir, '.md')) {
+      const text = readFileSync(file, 'utf8').slice(0, 60_000);
+      const chunker = new FixedSizeChunker({ unit: 'token', chunkSize: 512, chunkOverlap: 64 });
+      const pieces: string[] = [];
+      for (let i = 0; i < text.length; i += 4096) pieces.push(text.slice(i, i + 4096));
+      expect(await collect(chunker.chunkStream(webStream(pieces)))).toEqual(chunker.chunk(text));
+    }
+  });
+
+  it('yields chunks before the stream ends', async () => {
+    const chunker = new SlidingWindowChunker({ unit: 'word', windowSize: 5, stride: 3 });
+    let pulled = 0;
+    async function* source() {
+      for (let i = 0; i < 1000; i++) {
+        pulled++;
+        yield `word${i} `;
+      }
+    }
+    const it = chunker.chunkStream(source())[Symbol.asyncIterator]();
+    const first = await it.next();
+    expect(first.value?.text).toBe('word0 word1 word2 word3 word4');
+    expect(pulled).toBeLessThan(10);
+    await it.return?.(undefined);
+  });
+});
+
+describe('ids', () => {
+  it('are the prefix hash up to the chunk end, plus the span (worked example)', () => {
+    const text = 'The quick brown fox jumps over the lazy dog';
+    const chunks = new SlidingWindowChunker({ unit: 'word', windowSize: 8, stride: 4 }).chunk(text);
+    expect(chunks.map((c) => c.id)).toEqual([
+      `${hashText('The quick brown fox jumps over the lazy')}:0-39`,
+      `${hashText(text)}:20-43`,
+    ]);
+  });
+  it('RollingHash over any split equals hashText', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 60 }), cutsArb, (text, cuts) => {
+        const h = new RollingHash();
+        for (const p of splitAt(text, cuts)) h.update(p);
+        expect(h.digest()).toBe(hashText(text));
+        expect(h.length).toBe(text.length);
+      }),
+    );
+  });
+  it('appending text keeps the ids of the chunks before', () => {
+    const c = new SlidingWindowChunker({ unit: 'word', windowSize: 3, stride: 3 });
+    const a = c.chunk('one two three four five six');
+    const b = c.chunk('one two three four five six seven eight nine');
+    expect(b.slice(0, 2)).toEqual(a.slice(0, 2));
+  });
+});
+
+describe('chunkStream() and chunkSections()', () => {
+  it('chunkStream uses a chunker without chunkStream by collecting the text', async () => {
+    const inner = new SlidingWindowChunker({ unit: 'word', windowSize: 2, stride: 2 });
+    const plain = { chunk: (t: string) => inner.chunk(t) };
+    expect(await collect(chunkStream(plain, ['a b', ' c d e']))).toEqual(inner.chunk('a b c d e'));
+  });
+
+  it('chunkSections: sections split at "\\n\\n" chunked one by one, shifted and re-indexed', async () => {
+    // a toy chunker whose output restarts at blank lines: one chunk per paragraph
+    const paragraphs = {
+      chunk(text: string): Chunk[] {
+        const out: Chunk[] = [];
+        const re = /[^\n]+(?:\n(?!\n)[^\n]*)*/g;
+        for (const m of text.matchAll(re)) {
+          const start = m.index!;
+          const end = start + m[0].length;
+          out.push({ id: '', index: out.length, text: m[0], start, end, tokenCount: -1, metadata: { strategy: 'para', unit: 'char', unitCount: end - start, overlap: 0 } });
+        }
+        return out;
+      },
+    };
+    const findBreak = (text: string, from: number) => {
+      const i = text.lastIndexOf('\n\n');
+      return i + 2 > from && i >= 0 ? i + 2 : from;
+    };
+    const text = 'alpha one\nalpha two\n\nbeta\n\ngamma 😀\n\n\ndelta';
+    const whole = paragraphs.chunk(text);
+    await fc.assert(
+      fc.asyncProperty(cutsArb, async (cuts) => {
+        const streamed = await collect(chunkSections(paragraphs, splitAt(text, cuts), findBreak));
+        expect(streamed.map((c) => [c.index, c.start, c.end, c.text])).toEqual(whole.map((c) => [c.index, c.start, c.end, c.text]));
+        for (const c of streamed) {
+          expect(c.text).toBe(text.slice(c.start, c.end));
+          expect(c.id).toBe(`${hashText(text.slice(0, c.end))}:${c.start}-${c.end}`);
+        }
+      }),
+    );
+  });
+
+  it('chunkSections: chunks whose ends are out of order (a parent before its children) get prefix ids', async () => {
+    const parentFirst = {
+      chunk(text: string): Chunk[] {
+        const meta = { strategy: 'toy', unit: 'char', unitCount: 0, overlap: 0 };
+        const half = Math.floor(text.length / 2);
+        return [
+          { id: '', index: 0, text, start: 0, end: text.length, tokenCount: -1, metadata: meta },
+          { id: '', index: 1, text: text.slice(0, half), start: 0, end: half, tokenCount: -1, metadata: meta },
+        ];
+      },
+    };
+    const text = 'first section\n\nsecond one 😀\n\nthird';
+    const streamed = await collect(chunkSections(parentFirst, ['first sec', 'tion\n\nsecond one \ud83d', '\ude00\n\nthird'], (t, from) => {
+      const i = t.lastIndexOf('\n\n');
+      return i >= 0 && i + 2 > from ? i + 2 : from;
+    }));
+    expect(streamed.map((c) => [c.start, c.end])).toEqual([[0, 15], [0, 7], [15, 30], [15, 22], [30, 35], [30, 32]]);
+    for (const c of streamed) {
+      expect(c.text).toBe(text.slice(c.start, c.end));
+      expect(c.id).toBe(`${hashText(text.slice(0, c.end))}:${c.start}-${c.end}`);
+    }
+  });
+
+  it('bad sources and pieces give InvalidInputError', async () => {
+    const c = new SlidingWindowChunker({ unit: 'word', windowSize: 2, stride: 1 });
+    await expect(collect(c.chunkStream('a string' as never))).rejects.toThrow(InvalidInputError);
+    await expect(collect(c.chunkStream(42 as never))).rejects.toThrow(/ReadableStream/);
+    await expect(collect(c.chunkStream(['ok', 7 as never]))).rejects.toThrow(/got 7/);
+  });
+});
