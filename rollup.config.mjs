@@ -26,6 +26,7 @@ const root = dirname(fileURLToPath(import.meta.url));
 const dist = join(root, 'dist');
 const index = join(dist, 'src', 'index.js');
 const bindings = join(dist, 'bindings', 'index.js');
+const bpeBindings = join(dist, 'bindings', 'bpe.js');
 const inlineWasm = join(dist, 'bindings', 'generated', 'kernels-wasm.js');
 
 /** Virtual entry modules: the public API, plus for workerd / Vercel Edge the wasm import. */
@@ -34,12 +35,16 @@ function entries(extra) {
     'entry:index': `export * from ${JSON.stringify(index)};\n`,
     'entry:workerd':
       `import wasm from 'chunkwise-wasm-module:./chunkwise.wasm';\n` +
+      `import bpeWasm from 'chunkwise-wasm-module:./bpe.wasm';\n` +
       `import { setKernelsModule } from ${JSON.stringify(bindings)};\n` +
-      `setKernelsModule(wasm);\nexport * from ${JSON.stringify(index)};\n`,
+      `import { setBpeModule } from ${JSON.stringify(bpeBindings)};\n` +
+      `setKernelsModule(wasm);\nsetBpeModule(bpeWasm);\nexport * from ${JSON.stringify(index)};\n`,
     'entry:edge':
       `import wasm from 'chunkwise-wasm-module:./chunkwise.wasm?module';\n` +
+      `import bpeWasm from 'chunkwise-wasm-module:./bpe.wasm?module';\n` +
       `import { setKernelsModule } from ${JSON.stringify(bindings)};\n` +
-      `setKernelsModule(wasm);\nexport * from ${JSON.stringify(index)};\n`,
+      `import { setBpeModule } from ${JSON.stringify(bpeBindings)};\n` +
+      `setKernelsModule(wasm);\nsetBpeModule(bpeWasm);\nexport * from ${JSON.stringify(index)};\n`,
   };
   return {
     name: 'chunkwise-entries',
@@ -70,6 +75,7 @@ const copyWasm = {
   writeBundle() {
     mkdirSync(join(dist, 'bundle', 'asset'), { recursive: true });
     copyFileSync(join(root, 'build', 'chunkwise.wasm'), join(dist, 'bundle', 'asset', 'chunkwise.wasm'));
+    copyFileSync(join(root, 'build', 'bpe.wasm'), join(dist, 'bundle', 'asset', 'bpe.wasm'));
   },
 };
 

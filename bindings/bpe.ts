@@ -60,6 +60,14 @@ export const O200K_PATTERN =
 
 let compiled: WebAssembly.Module | undefined;
 
+/**
+ * Sets the compiled BPE module, for runtimes that import `.wasm` files as compiled
+ * modules and refuse to compile bytes (Cloudflare workerd, Vercel Edge).
+ */
+export function setBpeModule(module: WebAssembly.Module): void {
+  compiled = module;
+}
+
 /** The BPE module's bytes as built into the package. */
 export function bpeWasmBytes(): Uint8Array {
   return base64ToBytes(BPE_WASM_BASE64);

@@ -18,6 +18,7 @@ export {
   type OnnxEmbedderOptions,
   type StaticEmbedderOptions,
 } from './embedders/index.js';
+export { initBpe, setBpeModule } from '../bindings/bpe.js';
 export { WasmBpeTokenizer, getWasmBpeTokenizer, WASM_BPE_ENCODINGS, type WasmBpeEncoding } from './tokenizers/wasm-bpe.js';
 export { SlidingWindowChunker, type SlidingWindowOptions, type UnitOptions } from './chunkers/sliding-window.js';
 export { FixedSizeChunker, type FixedSizeOptions } from './chunkers/fixed-size.js';

@@ -33,6 +33,7 @@ async function runWorkerd(): Promise<{ status: number; body: string }> {
       { type: 'ESModule', path: join(asset, 'workerd.js') },
       { type: 'ESModule', path: join(asset, 'index.js') },
       { type: 'CompiledWasm', path: join(asset, 'chunkwise.wasm') },
+      { type: 'CompiledWasm', path: join(asset, 'bpe.wasm') },
     ],
     modulesRoot: repoRoot,
     compatibilityDate: '2025-07-01',
@@ -83,8 +84,10 @@ globalThis.__run = (docsJson) => runWorkload(api, JSON.parse(docsJson));`;
           name: 'edge-test',
           setup(b) {
             // The `?module` import: a global holding the compiled module.
-            b.onResolve({ filter: /chunkwise\.wasm\?module$/ }, () => ({ path: 'wasm', namespace: 'edge-wasm' }));
-            b.onLoad({ filter: /.*/, namespace: 'edge-wasm' }, () => ({ contents: 'export default globalThis.__CHUNKWISE_WASM__;', loader: 'js' }));
+            b.onResolve({ filter: /chunkwise\.wasm\?module$/ }, () => ({ path: 'kernels', namespace: 'edge-wasm' }));
+            b.onResolve({ filter: /bpe\.wasm\?module$/ }, () => ({ path: 'bpe', namespace: 'edge-wasm' }));
+            b.onLoad({ filter: /^kernels$/, namespace: 'edge-wasm' }, () => ({ contents: 'export default globalThis.__CHUNKWISE_WASM__;', loader: 'js' }));
+            b.onLoad({ filter: /^bpe$/, namespace: 'edge-wasm' }, () => ({ contents: 'export default globalThis.__CHUNKWISE_BPE_WASM__;', loader: 'js' }));
             b.onResolve({ filter: /^onnxruntime-web$/ }, () => ({ path: 'onnxruntime-web', external: true }));
           },
         },
@@ -93,8 +96,9 @@ globalThis.__run = (docsJson) => runWorkload(api, JSON.parse(docsJson));`;
     const code = result.outputFiles[0].text;
     const { EdgeRuntime } = await import('edge-runtime');
     const wasm = new WebAssembly.Module(readFileSync(join(asset, 'chunkwise.wasm')));
+    const bpeWasm = new WebAssembly.Module(readFileSync(join(asset, 'bpe.wasm')));
     const runtime = new EdgeRuntime({
-      extend: (context) => Object.assign(context, { __CHUNKWISE_WASM__: wasm }),
+      extend: (context) => Object.assign(context, { __CHUNKWISE_WASM__: wasm, __CHUNKWISE_BPE_WASM__: bpeWasm }),
       initialCode: code,
     });
     // No Node globals leak into the runtime the bundle ran in.

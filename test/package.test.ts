@@ -28,6 +28,8 @@ function walk(dir: string): string[] {
 /** Module specifiers a bundle imports: static `import … from`, `export … from`, bare `import '…'`, `import('…')`. */
 export function importSpecifiers(code: string): string[] {
   const specs = new Set<string>();
+  // block comments that open a line (JSDoc `@import {T} from 'pkg'` in bundled code) are not imports
+  code = code.replace(/^[ \t]*\/\*[\s\S]*?\*\//gm, '');
   const patterns = [/\b(?:import|export)\s[^'";]*?\bfrom\s*(['"])([^'"]+)\1/g, /\bimport\s*(['"])([^'"]+)\1/g, /\bimport\s*\(\s*(['"])([^'"]+)\1\s*\)/g];
   for (const re of patterns) for (const m of code.matchAll(re)) specs.add(m[2]);
   return [...specs];
@@ -78,6 +80,10 @@ describe('bundles for browsers and edge runtimes', () => {
     expect(specs.filter((s) => nodeBuiltins.has(s))).toEqual([]);
     // Only own files, the wasm module and the optional onnxruntime-web.
     expect(specs.filter((s) => !s.startsWith('./') && !s.startsWith('../') && s !== 'onnxruntime-web')).toEqual([]);
+  });
+
+  it('the scanner ignores JSDoc @import lines', () => {
+    expect(importSpecifiers(`/**\n * @import {Code} from 'micromark-util-types'\n */\nimport a from './a.js';`)).toEqual(['./a.js']);
   });
 
   it('the scanner finds what it must reject', () => {
