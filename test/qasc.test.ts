@@ -148,9 +148,11 @@ describe('QASC with HashingEmbedder on the Dutch QASC summary (seed 004)', () =>
     const [best] = chunks;
     expect(best.text).toContain(latency);
     expect(best.text).toBe(text.slice(best.start, best.end));
-    // not an isolated sentence: the bullets around it and the start of the results section
+    // not an isolated sentence: the sentence before it (the end of the reliability bullet)
+    // and the two bullets after it
     expect(best.metadata.sentenceEnd - best.metadata.sentenceStart).toBeGreaterThanOrEqual(5);
-    expect(best.text).toContain('Betrouwbaarheid');
+    expect(best.text).toContain('relevantiedichtheid');
+    expect(best.text).toContain('Menselijke Evaluatie');
     expect(best.text).toContain('Robuustheid');
     // aligned: it ends at a paragraph break (before "5. Betekenis en Claims")
     expect(text.slice(best.end, best.end + 3)).toBe('\n\n5');
