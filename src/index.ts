@@ -29,3 +29,4 @@ export {
   normalizeRows,
   type KernelsSource,
 } from '../bindings/index.js';
+export * from './evaluation/index.js';

@@ -4,6 +4,8 @@
  *   chunkwise chunk <file...|-> --strategy sliding|fixed --unit char|word|token
  *     [--encoding cl100k_base|o200k_base] [--window-size N --stride N | --chunk-size N --chunk-overlap N]
  *     [--format jsonl|json] [--out FILE]
+ *   chunkwise eval --corpora <files...> --questions <csv> --strategy <name:size:overlap>… [--embedder hashing] [--top-k 5]
+ *     [--per-corpus] [--json FILE] [--svg FILE] [--out FILE]
  *
  * Exit codes: 0 success; 1 a file could not be read or written; 2 a usage error
  * (unknown option, bad value), reported in one line on stderr without a stack trace.
@@ -12,6 +14,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ChunkwiseError } from '../errors.js';
 import { runChunk, type ChunkCommandOptions } from './chunk-command.js';
+import { runEval, type EvalCommandOptions } from './eval-command.js';
 import { UnreadableFileError } from './io.js';
 import { strategyNames } from '../strategies.js';
 import { ENCODINGS } from '../units/index.js';
@@ -53,6 +56,23 @@ export function buildProgram(): Command {
     .option('-o, --out <file>', 'write to a file instead of stdout')
     .action(async (files: string[], options: ChunkCommandOptions) => {
       await runChunk(files, options);
+    });
+
+  program
+    .command('eval')
+    .description('measure retrieval quality (recall, precision, IoU over characters) of chunking strategies on corpora and questions')
+    .requiredOption('--corpora <files...>', 'corpus files; a question\'s corpus_id is a file\'s base name without extension')
+    .requiredOption('--questions <csv>', 'questions CSV with columns question, references, corpus_id')
+    .option('-s, --strategy <spec>', 'strategy as name:size:overlap in tokens (repeatable), e.g. fixed:800:400', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--embedder <spec>', 'hashing, hashing:<dim>, onnx:<folder> or static:<folder>', 'hashing')
+    .option('-k, --top-k <n>', 'chunks retrieved per question', parseIntegerArg, 5)
+    .option('--per-corpus', 'also print a table per corpus')
+    .option('--json <file>', 'write all results (with per-question scores) as JSON')
+    .option('--svg <file>', 'write a chart of recall against IoU as SVG')
+    .option('-o, --out <file>', 'write the Markdown table to a file instead of stdout')
+    .action(async (options: EvalCommandOptions) => {
+      if (!options.strategy?.length) throw new UsageError('give at least one --strategy, e.g. --strategy fixed:400:200');
+      await runEval(options);
     });
   return program;
 }
