@@ -14,10 +14,10 @@ import { corpusText, runTasks, table, utf8Bytes } from './util.js';
 
 /** Runs the chunker benchmarks; returns Markdown. */
 export async function runChunkerBench(): Promise<string> {
-  const text = corpusText(['finance', 'pubmed']);
+  const text = corpusText(['state_of_the_union', 'wikitexts']);
   const bytes = utf8Bytes(text);
   const out: string[] = [];
-  out.push(`Input: finance + pubmed corpora, ${(bytes / 1e6).toFixed(2)} MB.`);
+  out.push(`Input: state_of_the_union + wikitexts corpora, ${(bytes / 1e6).toFixed(2)} MB.`);
 
   // Token windows 512 / 256.
   const ours = new SlidingWindowChunker({ unit: 'token', windowSize: 512, stride: 256 });
@@ -31,7 +31,7 @@ export async function runChunkerBench(): Promise<string> {
       { name: 'langchain TokenTextSplitter 512/256', fn: () => langchain.splitText(text), bytes },
       { name: 'chunkwise SlidingWindowChunker token 512/256', fn: () => ours.chunk(text), bytes },
     ],
-    { time: 3000, iterations: 3 },
+    { time: 2000, iterations: 3 },
   );
   out.push('', '### Token windows, cl100k_base, 512 / 256', '', table(tokenRows, tokenRows[0].name));
 
@@ -45,7 +45,7 @@ export async function runChunkerBench(): Promise<string> {
       { name: 'chunkwise SlidingWindowChunker char 512/256', fn: () => oursChars.chunk(text), bytes },
       { name: 'chunkwise char 512/256 + tokenCount (cl100k)', fn: () => oursCharsCounted.chunk(text), bytes },
     ],
-    { time: 3000, iterations: 3 },
+    { time: 2000, iterations: 3 },
   );
   out.push('', '### Character windows, 512 / 256', '', table(charRows, charRows[0].name));
   return out.join('\n');

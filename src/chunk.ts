@@ -34,6 +34,11 @@ export interface Chunk {
   end: number;
   tokenCount: number;
   metadata: ChunkMetadata;
+  /**
+   * The text to embed where it differs from the source slice (a table rewritten row by
+   * row, a heading-path prefix). `text` stays the exact slice; embed `embedText ?? text`.
+   */
+  embedText?: string;
 }
 
 /**

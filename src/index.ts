@@ -8,6 +8,17 @@
 export * from './errors.js';
 export * from './chunk.js';
 export * from './units/index.js';
+export type { Embedder, TokenEmbedder, TokenEmbeddings } from './embedders/types.js';
+export {
+  HashingEmbedder,
+  OnnxEmbedder,
+  StaticEmbedder,
+  poolTokenSpans,
+  type HashingEmbedderOptions,
+  type OnnxEmbedderOptions,
+  type StaticEmbedderOptions,
+} from './embedders/index.js';
+export { splitSentences, type SentenceOptions } from './segment/sentences.js';
 export { SlidingWindowChunker, type SlidingWindowOptions, type UnitOptions } from './chunkers/sliding-window.js';
 export { FixedSizeChunker, type FixedSizeOptions } from './chunkers/fixed-size.js';
 export { createChunker, registerStrategy, strategies, strategyNames, type Chunker, type StrategyDefinition, type StrategyOptions } from './strategies.js';

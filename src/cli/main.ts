@@ -12,15 +12,16 @@
  * @module
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { ChunkwiseError } from '../errors.js';
+import { ChunkwiseError, ModelLoadError } from '../errors.js';
 import { runChunk, type ChunkCommandOptions } from './chunk-command.js';
 import { runEval, type EvalCommandOptions } from './eval-command.js';
 import { UnreadableFileError } from './io.js';
+import { runEmbed, type EmbedCommandOptions } from './embed-cli.js';
+import { UsageError } from './usage-error.js';
 import { strategyNames } from '../strategies.js';
 import { ENCODINGS } from '../units/index.js';
 
-/** A usage error: exit code 2. */
-export class UsageError extends Error {}
+export { UsageError };
 
 /** Parses a CLI integer; rejects anything but an optionally signed run of digits. */
 export function parseIntegerArg(value: string): number {
@@ -57,6 +58,24 @@ export function buildProgram(): Command {
     .action(async (files: string[], options: ChunkCommandOptions) => {
       await runChunk(files, options);
     });
+  program
+    .command('embed')
+    .description('chunk files, embed every chunk, write chunks with vectors (JSONL, base64 float32) or an .npy matrix')
+    .argument('<files...>', 'files to chunk and embed; - reads stdin')
+    .addOption(new Option('-s, --strategy <name>', 'chunking strategy').choices(strategyNames()).default('fixed'))
+    .addOption(new Option('-u, --unit <unit>', 'unit budgets are measured in').choices(['char', 'word', 'token']).default('token'))
+    .addOption(new Option('-e, --encoding <name>', 'token encoding').choices([...ENCODINGS]).default('cl100k_base'))
+    .option('--window-size <n>', 'units per window (sliding)', parseIntegerArg)
+    .option('--stride <n>', 'units the window moves (sliding)', parseIntegerArg)
+    .option('--chunk-size <n>', 'units per chunk', parseIntegerArg)
+    .option('--chunk-overlap <n>', 'units shared by consecutive chunks', parseIntegerArg)
+    .option('--embedder <spec>', 'hashing | hashing:<dim> | onnx:<folder> | static:<folder>', 'hashing')
+    .option('--batch-size <n>', 'chunks per embedding call', parseIntegerArg, 64)
+    .addOption(new Option('-f, --format <format>', 'output format').choices(['jsonl', 'npy']).default('jsonl'))
+    .option('-o, --out <file>', 'write to a file instead of stdout (required for npy)')
+    .action(async (files: string[], options: EmbedCommandOptions) => {
+      await runEmbed(files, options);
+    });
 
   program
     .command('eval')
@@ -88,7 +107,7 @@ export async function main(argv: string[]): Promise<number> {
       // help and version exit 0; commander has already printed its message
       return error.exitCode === 0 ? 0 : 2;
     }
-    if (error instanceof UnreadableFileError) {
+    if (error instanceof UnreadableFileError || error instanceof ModelLoadError) {
       process.stderr.write(`chunkwise: ${error.message}\n`);
       return 1;
     }

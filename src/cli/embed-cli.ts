@@ -1,0 +1,68 @@
+/**
+ * `chunkwise embed`: chunk files with a strategy, embed every chunk, and write the chunks
+ * with their vectors: JSONL (the chunk's fields, `source`, and `vector` as base64 of
+ * little-endian Float32) or a NumPy `.npy` n × d float32 matrix (rows in chunk order;
+ * use `--out`). Embeds `chunk.embedText ?? chunk.text`, stated here on purpose.
+ * @module
+ */
+import { writeFile } from 'node:fs/promises';
+import cliProgress from 'cli-progress';
+import type { Chunk } from '../chunk.js';
+import { UsageError } from './usage-error.js';
+import { createChunker } from '../strategies.js';
+import { loadEmbedder } from '../node/embedders.js';
+import { f32ToBase64, npyBytes } from '../node/embed-command.js';
+import { chunkRecord, strategyOptionsFromCli, type ChunkCommandOptions } from './chunk-command.js';
+import { Output, readSource } from './io.js';
+
+/** Options of `chunkwise embed`. */
+export interface EmbedCommandOptions extends ChunkCommandOptions {
+  embedder: string;
+  batchSize: number;
+}
+
+/** Runs `chunkwise embed`. */
+export async function runEmbed(files: string[], o: EmbedCommandOptions): Promise<void> {
+  if (o.format === ('npy' as string) && (!o.out || o.out === '-')) {
+    throw new UsageError('--format npy writes binary data: give --out FILE.npy');
+  }
+  const chunker = createChunker(o.strategy, strategyOptionsFromCli(o));
+  const embedder = await loadEmbedder(o.embedder);
+  const all: { chunk: Chunk; source: string }[] = [];
+  for (const file of files) {
+    const source = await readSource(file);
+    for (const chunk of await chunker.chunk(source.text)) all.push({ chunk, source: source.name });
+  }
+  const d = embedder.dimension;
+  const vectors = new Float32Array(all.length * d);
+  const bar =
+    process.stderr.isTTY && !process.env.CI && all.length > o.batchSize
+      ? new cliProgress.SingleBar({ stream: process.stderr, format: 'embedding [{bar}] {value}/{total} chunks', clearOnComplete: true }, cliProgress.Presets.shades_classic)
+      : undefined;
+  bar?.start(all.length, 0);
+  for (let s = 0; s < all.length; s += o.batchSize) {
+    const batch = all.slice(s, s + o.batchSize).map(({ chunk }) => chunk.embedText ?? chunk.text);
+    vectors.set(await embedder.embed(batch), s * d);
+    bar?.update(Math.min(s + o.batchSize, all.length));
+  }
+  bar?.stop();
+  if (o.format === ('npy' as string)) {
+    await writeFile(o.out!, npyBytes(vectors, all.length, d));
+    return;
+  }
+  const output = new Output(o.out);
+  try {
+    let buffer = '';
+    for (let i = 0; i < all.length; i++) {
+      const record = { ...chunkRecord(all[i].chunk, all[i].source), embedder: o.embedder, dimension: d, vector: f32ToBase64(vectors.subarray(i * d, (i + 1) * d)) };
+      buffer += JSON.stringify(record) + '\n';
+      if (buffer.length > 1 << 20) {
+        await output.write(buffer);
+        buffer = '';
+      }
+    }
+    if (buffer) await output.write(buffer);
+  } finally {
+    await output.close();
+  }
+}
