@@ -155,8 +155,8 @@ async function main(): Promise<void> {
     const docPath = join(docs, 'evaluation.md');
     if (existsSync(docPath)) {
       const doc = readFileSync(docPath, 'utf8');
-      const re = /(<!-- results:start -->\n)[\s\S]*?(\n<!-- results:end -->)/;
-      if (re.test(doc)) writeFileSync(docPath, doc.replace(re, (_m, a: string, b: string) => a + md + b));
+      const re = /(<!-- results:start -->\n)[\s\S]*?(<!-- results:end -->)/;
+      if (re.test(doc)) writeFileSync(docPath, doc.replace(re, (_m, a: string, b: string) => `${a}${md}\n${b}`));
     }
   }
 }

@@ -89,7 +89,9 @@ export interface ChartOptions {
 /**
  * An SVG scatter chart: x = mean IoU (%), y = mean recall (%), one point per row; a
  * colour (and marker shape) per strategy, listed in a legend; each point labelled with
- * `size/overlap`. Axes start at 0 and end at a rounded maximum above the data.
+ * `size/overlap`. The IoU axis starts at 0; the recall axis spans the data rounded
+ * to 5 % (so close rows stay apart). Later strategies get smaller markers, so rows
+ * with identical scores (e.g. the same windows from two libraries) show as nested markers.
  */
 export function recallIouSvg(rows: readonly ReportRow[], options: ChartOptions = {}): string {
   const width = options.width ?? 900;
@@ -102,19 +104,23 @@ export function recallIouSvg(rows: readonly ReportRow[], options: ChartOptions =
   const ph = height - top - bottom;
   const xs = rows.map((r) => r.result.overall.iou.mean * 100);
   const ys = rows.map((r) => r.result.overall.recall.mean * 100);
-  const niceMax = (v: number, step: number) => Math.max(step, Math.ceil((v * 1.08) / step) * step);
-  const xMax = niceMax(Math.max(0, ...xs.filter(Number.isFinite)), 2);
-  const yMax = Math.min(100, niceMax(Math.max(0, ...ys.filter(Number.isFinite)), 10));
+  const finite = (v: number[]) => v.filter(Number.isFinite);
+  const xMax = Math.max(1, Math.ceil((Math.max(0, ...finite(xs)) * 1.1) / 1) * 1);
+  // recall axis zoomed to the data (rounded to 5 %), so close rows stay apart
+  const yLo = Math.max(0, Math.floor((Math.min(100, ...finite(ys)) - 5) / 5) * 5);
+  const yHi = Math.min(100, Math.max(yLo + 10, Math.ceil((Math.max(0, ...finite(ys)) + 5) / 5) * 5));
   const X = (v: number) => left + (v / xMax) * pw;
-  const Y = (v: number) => top + ph - (v / yMax) * ph;
+  const Y = (v: number) => top + ph - ((v - yLo) / (yHi - yLo)) * ph;
   const strategies = [...new Set(rows.map((r) => r.strategy))];
   const colour = (s: string) => PALETTE[strategies.indexOf(s) % PALETTE.length];
-  const marker = (s: string, cx: number, cy: number) => {
+  // later strategies get smaller markers, so rows with identical scores show as nested markers
+  const marker = (s: string, cx: number, cy: number, legend = false) => {
     const i = strategies.indexOf(s);
     const c = colour(s);
-    if (i % 3 === 1) return `<rect x="${(cx - 5).toFixed(1)}" y="${(cy - 5).toFixed(1)}" width="10" height="10" fill="${c}" stroke="#000" stroke-width="0.6"/>`;
-    if (i % 3 === 2) return `<path d="M${cx.toFixed(1)},${(cy - 6).toFixed(1)} L${(cx + 6).toFixed(1)},${(cy + 5).toFixed(1)} L${(cx - 6).toFixed(1)},${(cy + 5).toFixed(1)} Z" fill="${c}" stroke="#000" stroke-width="0.6"/>`;
-    return `<circle cx="${cx.toFixed(1)}" cy="${cy.toFixed(1)}" r="5.5" fill="${c}" stroke="#000" stroke-width="0.6"/>`;
+    const r = legend ? 5.5 : Math.max(3.5, 8 - 1.1 * i);
+    if (i % 3 === 1) return `<rect x="${(cx - r).toFixed(1)}" y="${(cy - r).toFixed(1)}" width="${(2 * r).toFixed(1)}" height="${(2 * r).toFixed(1)}" fill="${c}" stroke="#000" stroke-width="0.6"/>`;
+    if (i % 3 === 2) return `<path d="M${cx.toFixed(1)},${(cy - r * 1.15).toFixed(1)} L${(cx + r * 1.15).toFixed(1)},${(cy + r).toFixed(1)} L${(cx - r * 1.15).toFixed(1)},${(cy + r).toFixed(1)} Z" fill="${c}" stroke="#000" stroke-width="0.6"/>`;
+    return `<circle cx="${cx.toFixed(1)}" cy="${cy.toFixed(1)}" r="${r.toFixed(1)}" fill="${c}" stroke="#000" stroke-width="0.6"/>`;
   };
   const out: string[] = [];
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Helvetica, Arial, sans-serif" font-size="12">`);
@@ -123,7 +129,7 @@ export function recallIouSvg(rows: readonly ReportRow[], options: ChartOptions =
   // grid and ticks
   for (let i = 0; i <= 5; i++) {
     const xv = (xMax * i) / 5;
-    const yv = (yMax * i) / 5;
+    const yv = yLo + ((yHi - yLo) * i) / 5;
     out.push(`<line x1="${X(xv).toFixed(1)}" y1="${top}" x2="${X(xv).toFixed(1)}" y2="${top + ph}" stroke="#e5e5e5"/>`);
     out.push(`<line x1="${left}" y1="${Y(yv).toFixed(1)}" x2="${left + pw}" y2="${Y(yv).toFixed(1)}" stroke="#e5e5e5"/>`);
     out.push(`<text x="${X(xv).toFixed(1)}" y="${top + ph + 18}" text-anchor="middle">${+xv.toFixed(1)}</text>`);
@@ -134,22 +140,31 @@ export function recallIouSvg(rows: readonly ReportRow[], options: ChartOptions =
   out.push(`<text x="${left + pw / 2}" y="${height - 15}" text-anchor="middle" font-size="13">IoU (%) →</text>`);
   out.push(`<text transform="translate(20 ${top + ph / 2}) rotate(-90)" text-anchor="middle" font-size="13">Recall (%) →</text>`);
   // points with labels
+  const labelled = new Set<string>();
   rows.forEach((r, i) => {
     if (!Number.isFinite(xs[i]) || !Number.isFinite(ys[i])) return;
     const cx = X(xs[i]);
     const cy = Y(ys[i]);
     out.push(marker(r.strategy, cx, cy));
     const label = r.size !== undefined ? `${r.size}/${r.overlap ?? 0}` : '';
-    if (label) out.push(`<text x="${(cx + 8).toFixed(1)}" y="${(cy - 6).toFixed(1)}" font-size="10" fill="#333">${esc(label)}</text>`);
+    const key = `${Math.round(cx / 4)},${Math.round(cy / 4)},${label}`;
+    if (label && !labelled.has(key)) {
+      labelled.add(key);
+      out.push(`<text x="${(cx + 9).toFixed(1)}" y="${(cy - 7).toFixed(1)}" font-size="10" fill="#333">${esc(label)}</text>`);
+    }
   });
   // legend
   const lx = left + pw + 25;
   out.push(`<text x="${lx}" y="${top}" font-weight="bold">strategy (label: size/overlap tokens)</text>`);
   strategies.forEach((s, i) => {
     const ly = top + 22 + i * 22;
-    out.push(marker(s, lx + 6, ly - 4));
+    out.push(marker(s, lx + 6, ly - 4, true));
     out.push(`<text x="${lx + 20}" y="${ly}">${esc(s)}</text>`);
   });
+  const ny = top + 32 + strategies.length * 22;
+  out.push(`<text x="${lx}" y="${ny}" font-size="10" fill="#555">Rows with identical scores overlap:</text>`);
+  out.push(`<text x="${lx}" y="${ny + 13}" font-size="10" fill="#555">later strategies are drawn smaller, on top.</text>`);
+  out.push(`<text x="${lx}" y="${ny + 26}" font-size="10" fill="#555">Up and to the right is better.</text>`);
   out.push('</svg>');
   return out.join('\n');
 }
