@@ -94,18 +94,25 @@ export async function chunkCorpora(chunker: Chunker, corpora: readonly Corpus[])
   const spans: IndexedSpan[] = [];
   for (const corpus of corpora) {
     for (const c of await chunker.chunk(corpus.text)) {
-      spans.push({ corpusId: corpus.id, start: c.start, end: c.end, text: c.text });
+      const span: IndexedSpan = { corpusId: corpus.id, start: c.start, end: c.end, text: c.text };
+      // a chunk's tokenCount is in its chunker's encoding: known to be cl100k_base only for cl100k token units
+      if (c.tokenCount >= 0 && c.metadata?.unit === 'token:cl100k_base') span.tokenCount = c.tokenCount;
+      spans.push(span);
     }
   }
   return spans;
 }
 
-/** Mean number of tokens (cl100k_base, the report's unit) of the spans' texts; NaN for none. */
-export function meanTokens(spans: readonly { text: string }[], encoding = 'cl100k_base'): number {
+/**
+ * Mean number of tokens (cl100k_base, the report's unit) of the spans' texts; a span's
+ * `tokenCount` is taken as is when present (chunks count their own tokens), others are
+ * counted. NaN for no spans.
+ */
+export function meanTokens(spans: readonly { text: string; tokenCount?: number }[]): number {
   if (spans.length === 0) return NaN;
-  const tokenizer = getTokenizer(encoding);
+  let tokenizer: ReturnType<typeof getTokenizer> | undefined;
   let total = 0;
-  for (const s of spans) total += tokenizer.count(s.text);
+  for (const s of spans) total += s.tokenCount ?? (tokenizer ??= getTokenizer('cl100k_base')).count(s.text);
   return total / spans.length;
 }
 

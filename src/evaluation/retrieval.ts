@@ -34,6 +34,8 @@ export interface Retriever {
 export interface IndexedSpan extends RetrievedSpan {
   /** `corpus.slice(start, end)`: what is embedded. */
   text: string;
+  /** Tokens of `text` (cl100k_base) when already known (a chunk's `tokenCount`), for statistics. */
+  tokenCount?: number;
 }
 
 /** Progress of a long step: `done` of `total` items. */
