@@ -2,10 +2,13 @@
  * The evaluation questions: parsing the questions CSV of Chroma's `chunking_evaluation`
  * format (columns `question`, `references`, `corpus_id`) and checking it against the
  * corpora. CSV parsing is csv-parse's sync API (RFC 4180: quoted fields, doubled
- * quotes, embedded newlines). Core module: no Node built-in imports.
+ * quotes, embedded newlines), from its `browser/esm` build: csv-parse's default build
+ * reads the Node global `Buffer` when it loads, which would break importing chunkwise
+ * in browsers and edge runtimes; the browser build carries its own. Core module: no
+ * Node built-in imports.
  * @module
  */
-import { parse } from 'csv-parse/sync';
+import { parse } from 'csv-parse/browser/esm/sync';
 import { InvalidDatasetError } from '../errors.js';
 import type { CharRange } from './metrics.js';
 
