@@ -17,10 +17,21 @@ import { repoRoot } from './util.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const filters = process.argv.slice(2).filter((a) => !a.startsWith('-'));
-const files = readdirSync(here)
-  .filter((f) => /\.bench\.(ts|js)$/.test(f) && !f.endsWith('.d.ts'))
-  .filter((f) => filters.length === 0 || filters.some((w) => f.includes(w)))
-  .sort();
+
+/** Bench files in `dir` (`*.bench.ts` / `*.bench.js`), in name order, whose name contains one of `filters` (all if none). */
+export function discoverBenchFiles(dir: string, filters: readonly string[] = []): string[] {
+  return readdirSync(dir)
+    .filter((f) => /\.bench\.(ts|js)$/.test(f) && !f.endsWith('.d.ts'))
+    .filter((f) => filters.length === 0 || filters.some((w) => f.includes(w)))
+    .sort();
+}
+
+/** The exported `run…Bench` functions of a bench module, in export order. */
+export function benchRunners(mod: Record<string, unknown>): [string, () => Promise<string>][] {
+  return Object.entries(mod).filter(([name, fn]) => /^run\w*Bench$/.test(name) && typeof fn === 'function') as [string, () => Promise<string>][];
+}
+
+const files = discoverBenchFiles(here, filters);
 
 /** Runs every `run*Bench` export of every bench file; returns the Markdown section. */
 export async function runAll(): Promise<string> {
@@ -28,11 +39,10 @@ export async function runAll(): Promise<string> {
   const parts: string[] = [];
   for (const file of files) {
     const mod = (await import(pathToFileURL(join(here, file)).href)) as Record<string, unknown>;
-    const runners = Object.entries(mod).filter(([name, fn]) => /^run\w*Bench$/.test(name) && typeof fn === 'function');
-    for (const [name, fn] of runners) {
+    for (const [name, fn] of benchRunners(mod)) {
       process.stderr.write(`bench: ${file} ${name}…\n`);
       const t0 = Date.now();
-      const md = await (fn as () => Promise<string>)();
+      const md = await fn();
       parts.push(`### ${name} (${file}, ${((Date.now() - t0) / 1000).toFixed(0)} s)\n\n${md.trim()}\n`);
     }
   }
