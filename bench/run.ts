@@ -36,6 +36,7 @@ const files = discoverBenchFiles(here, filters);
 /** Runs every `run*Bench` export of every bench file; returns the Markdown section. */
 export async function runAll(): Promise<string> {
   const started = Date.now();
+  const loadBefore = os.loadavg()[0];
   const parts: string[] = [];
   for (const file of files) {
     const mod = (await import(pathToFileURL(join(here, file)).href)) as Record<string, unknown>;
@@ -52,7 +53,8 @@ export async function runAll(): Promise<string> {
     '',
     `Command: \`npm run bench${filters.length ? ' -- ' + filters.join(' ') : ''}\` (bench/run.ts: every \`run*Bench\` of ${files.join(', ')}).`,
     `Machine: ${cpu} × ${os.cpus().length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}, Node ${process.version}. ` +
-      `Single run, ${((Date.now() - started) / 1000).toFixed(0)} s; ratios within one table come from the same run.`,
+      `Single run, ${((Date.now() - started) / 1000).toFixed(0)} s; ratios within one table come from the same run. ` +
+      `Load average (1 min) ${loadBefore.toFixed(1)} at the start, ${os.loadavg()[0].toFixed(1)} at the end: other jobs share the machine, so absolute figures are noisy.`,
     '',
   ];
   return header.join('\n') + parts.join('\n');
