@@ -28,8 +28,19 @@ export function base64ToBytes(base64: string): Uint8Array {
   return bytes;
 }
 
-/** The kernels module's bytes as built into the package. */
+/**
+ * The kernels module's bytes as built into the package.
+ * @throws {WasmError} in a bundle built without them (`dist/bundle/asset/`), whose
+ *   kernels come from `build/chunkwise.wasm` through {@link initKernels} or
+ *   {@link setKernelsModule}.
+ */
 export function kernelsWasmBytes(): Uint8Array {
+  if ((KERNELS_WASM_BASE64 as string) === '') {
+    throw new WasmError(
+      'This chunkwise bundle has no built-in WebAssembly bytes: call await initKernels(url of chunkwise.wasm) first ' +
+        '(or setKernelsModule(module) where the runtime imports .wasm files as modules)',
+    );
+  }
   return base64ToBytes(KERNELS_WASM_BASE64);
 }
 
@@ -41,15 +52,33 @@ export function kernelsWasmBytes(): Uint8Array {
  */
 export function getKernels(): Kernels {
   if (shared) return shared;
+  const bytes = kernelsWasmBytes();
   let module: WebAssembly.Module;
   try {
-    module = new WebAssembly.Module(kernelsWasmBytes() as BufferSource);
+    module = new WebAssembly.Module(bytes as BufferSource);
   } catch (cause) {
     throw new WasmError(
       `Could not compile the WebAssembly kernels synchronously (${String(cause)}); call await initKernels() first`,
     );
   }
   shared = Kernels.fromModule(module);
+  return shared;
+}
+
+/**
+ * Makes `module` (a compiled `build/chunkwise.wasm`) the shared kernels, synchronously.
+ * For runtimes that refuse to compile WebAssembly from bytes at run time but import
+ * `.wasm` files as compiled modules: Cloudflare Workers (`import wasm from
+ * './chunkwise.wasm'`) and Vercel Edge (`'./chunkwise.wasm?module'`); the package's
+ * `workerd` and `edge-light` bundles call it for you. Replaces any shared instance.
+ * @throws {WasmError} when `module` cannot be instantiated (not the kernels module).
+ */
+export function setKernelsModule(module: WebAssembly.Module, options?: KernelsOptions): Kernels {
+  try {
+    shared = Kernels.fromModule(module, options);
+  } catch (cause) {
+    throw new WasmError(`Could not instantiate the WebAssembly kernels from ${String(module)}: ${String(cause)}`);
+  }
   return shared;
 }
 

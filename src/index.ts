@@ -18,14 +18,26 @@ export {
   type OnnxEmbedderOptions,
   type StaticEmbedderOptions,
 } from './embedders/index.js';
-export { splitSentences, type SentenceOptions } from './segment/sentences.js';
+export { WasmBpeTokenizer, getWasmBpeTokenizer, WASM_BPE_ENCODINGS, type WasmBpeEncoding } from './tokenizers/wasm-bpe.js';
 export { SlidingWindowChunker, type SlidingWindowOptions, type UnitOptions } from './chunkers/sliding-window.js';
 export { FixedSizeChunker, type FixedSizeOptions } from './chunkers/fixed-size.js';
+export { SentenceChunker, type SentenceChunkerOptions } from './chunkers/sentence.js';
+export {
+  RecursiveChunker,
+  DEFAULT_SEPARATORS,
+  LANGCHAIN_SEPARATORS,
+  type RecursiveOptions,
+  type Separator,
+  type SeparatorKind,
+  type KeepSeparator,
+} from './chunkers/recursive.js';
+export { splitSentences, ABBREVIATIONS, type SentenceOptions } from './segment/sentences.js';
 export { createChunker, registerStrategy, strategies, strategyNames, type Chunker, type StrategyDefinition, type StrategyOptions } from './strategies.js';
 export { planSpans, type PlannedSpan } from './plan/windows.js';
 export {
   getKernels,
   initKernels,
+  setKernelsModule,
   Kernels,
   WasmArray,
   planWindows,
@@ -40,4 +52,27 @@ export {
   normalizeRows,
   type KernelsSource,
 } from '../bindings/index.js';
+export { SemanticChunker, breakpointThreshold, fixedSizeSplitter, BREAKPOINT_TYPES, BREAKPOINT_DEFAULTS, type BreakpointType, type SemanticOptions, type Span, type SpanSplitter } from './chunkers/semantic.js';
+export {
+  QueryAdaptiveChunker,
+  planQasc,
+  resolveQascParams,
+  QASC_DEFAULTS,
+  WASM_QASC_KERNELS,
+  type QascParams,
+  type ResolvedQascParams,
+  type QascKernels,
+  type QascPlan,
+  type QascSpan,
+  type QascWindow,
+  type QascThresholds,
+  type QascChunk,
+  type QascChunkMetadata,
+  type QascOptions,
+  type PreparedDocument,
+} from './chunkers/qasc.js';
+export { QascIndex, type QascIndexOptions, type QascResult } from './chunkers/qasc-index.js';
+export { LateChunker, embedDocumentTokens, type LateOptions, type LateChunk, type MacroWindow, type DocumentTokens } from './chunkers/late.js';
+export { sentenceSpans, paragraphBreaks, type SentenceSpans } from './chunkers/sentence-spans.js';
+export { WasmMatrix } from './chunkers/wasm-matrix.js';
 export * from './evaluation/index.js';

@@ -7,6 +7,11 @@ import type { Chunk } from './chunk.js';
 import { FixedSizeChunker, type FixedSizeOptions } from './chunkers/fixed-size.js';
 import { SlidingWindowChunker, type SlidingWindowOptions } from './chunkers/sliding-window.js';
 import { InvalidOptionError } from './errors.js';
+import { SemanticChunker, type SemanticOptions } from './chunkers/semantic.js';
+import { LateChunker } from './chunkers/late.js';
+import type { TokenEmbedder } from './embedders/types.js';
+import { RecursiveChunker, type RecursiveOptions } from './chunkers/recursive.js';
+import { SentenceChunker, type SentenceChunkerOptions } from './chunkers/sentence.js';
 
 /** Anything that turns a text into chunks (synchronously or not). */
 export interface Chunker {
@@ -61,4 +66,33 @@ registerStrategy({
   name: 'fixed',
   description: 'chunks of chunkSize units overlapping by chunkOverlap units',
   create: (o) => new FixedSizeChunker(o),
+});
+registerStrategy({
+  name: 'sentence',
+  description: 'whole sentences (Intl.Segmenter, locale) packed up to chunkSize units, overlapSentences shared',
+  create: (o) => new SentenceChunker(o as SentenceChunkerOptions),
+});
+registerStrategy({
+  name: 'recursive',
+  description: 'split on separators (paragraph, line, sentence end, space, grapheme) where still too large, merged up to chunkSize units',
+  create: (o) => new RecursiveChunker(o as RecursiveOptions),
+});
+registerStrategy({
+  name: 'semantic',
+  description: 'breaks where neighbouring sentences drift apart (breakpoint: percentile, standardDeviation, interquartile, gradient); maxChunkSize (or chunkSize) caps chunks',
+  create: (o) => new SemanticChunker({ ...(o as SemanticOptions), maxChunkSize: (o.maxChunkSize as number | undefined) ?? o.chunkSize }),
+});
+registerStrategy({
+  name: 'late',
+  description: 'late chunking: spans from another strategy (spans, default fixed), vectors pooled from one pass of a token-level model (needs embedder)',
+  create: (o) => {
+    const embedder = o.embedder as TokenEmbedder | undefined;
+    if (!embedder || typeof embedder.embedTokens !== 'function') {
+      throw new InvalidOptionError('embedder', embedder === undefined ? undefined : 'an embedder without token-level output', 'late chunking needs a token-level model, e.g. --embedder onnx:<folder>');
+    }
+    const spans = (o.spans as string | undefined) ?? 'fixed';
+    if (spans === 'late') throw new InvalidOptionError('spans', spans, 'a span strategy other than late');
+    const defaults = spans === 'fixed' ? { chunkSize: 256, chunkOverlap: 0 } : {};
+    return new LateChunker({ embedder, chunker: createChunker(spans, { ...defaults, ...o, embedder: undefined }), macroOverlap: o.macroOverlap as number | undefined });
+  },
 });

@@ -6,6 +6,7 @@
 import type { Chunk } from '../chunk.js';
 import { createChunker, type StrategyOptions } from '../strategies.js';
 import { createProgress, Output, readSource, sourceSizes } from './io.js';
+import { semanticOptionsFromCli } from './semantic-options.js';
 
 /** Options of `chunkwise chunk`, as commander parses them. */
 export interface ChunkCommandOptions {
@@ -32,6 +33,10 @@ export function strategyOptionsFromCli(o: ChunkCommandOptions): StrategyOptions 
   if (o.chunkOverlap !== undefined) options.chunkOverlap = o.chunkOverlap;
   if (o.allowGaps) options.allowGaps = true;
   if (o.tokenCount === false) options.countTokens = false;
+  if (o.locale !== undefined) options.locale = o.locale;
+  if (o.overlapSentences !== undefined) options.overlapSentences = o.overlapSentences;
+  if (o.separators !== undefined) options.separators = o.separators;
+  if (o.keepSeparator !== undefined) options.keepSeparator = o.keepSeparator;
   return options;
 }
 
@@ -46,12 +51,13 @@ export function chunkRecord(chunk: Chunk, source: string): Record<string, unknow
     end: chunk.end,
     tokenCount: chunk.tokenCount,
     metadata: chunk.metadata,
+    ...('vector' in chunk && chunk.vector instanceof Float32Array ? { vector: Array.from(chunk.vector) } : {}),
   };
 }
 
 /** Runs `chunkwise chunk`. Throws UnreadableFileError / ChunkwiseError for the CLI to map to exit codes. */
 export async function runChunk(files: string[], o: ChunkCommandOptions): Promise<void> {
-  const chunker = createChunker(o.strategy, strategyOptionsFromCli(o));
+  const chunker = createChunker(o.strategy, { ...strategyOptionsFromCli(o), ...(await semanticOptionsFromCli(o)) });
   const sizes = await sourceSizes(files);
   const progress = createProgress(sizes.reduce((a, b) => a + b, 0), files.length);
   const output = new Output(o.out);

@@ -3,7 +3,11 @@
  *
  *   chunkwise chunk <file...|-> --strategy sliding|fixed --unit char|word|token
  *     [--encoding cl100k_base|o200k_base] [--window-size N --stride N | --chunk-size N --chunk-overlap N]
+ *     [--locale TAG --overlap-sentences N] (sentence) [--separators JSON --keep-separator [MODE]] (recursive)
  *     [--format jsonl|json] [--out FILE]
+ *   chunkwise chunk <file...> --strategy semantic [--embedder SPEC] [--breakpoint T --threshold X --max-chunk-size N]
+ *   chunkwise chunk <file...> --strategy late --embedder onnx:<folder> [--spans fixed|sliding|… --chunk-size N]
+ *   chunkwise qasc <file...> --query "…" [--top-k N] [--candidates K] [--embedder SPEC] [--explain]
  *   chunkwise eval --corpora <files...> --questions <csv> --strategy <name:size:overlap>… [--embedder hashing] [--top-k 5]
  *     [--per-corpus] [--json FILE] [--svg FILE] [--out FILE]
  *
@@ -19,6 +23,8 @@ import { UnreadableFileError } from './io.js';
 import { runEmbed, type EmbedCommandOptions } from './embed-cli.js';
 import { UsageError } from './usage-error.js';
 import { strategyNames } from '../strategies.js';
+import { addQascCommand } from './qasc-command.js';
+import { addSemanticOptions } from './semantic-options.js';
 import { ENCODINGS } from '../units/index.js';
 
 export { UsageError };
@@ -27,6 +33,26 @@ export { UsageError };
 export function parseIntegerArg(value: string): number {
   if (!/^[+-]?\d+$/.test(value.trim())) throw new InvalidArgumentError(`expected an integer, got ${JSON.stringify(value)}`);
   return Number(value);
+}
+
+/** Parses `--separators`: a JSON array of strings and `{"kind": ...}` objects. */
+export function parseSeparatorsArg(value: string): Array<string | { kind: string }> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw new InvalidArgumentError(`expected a JSON array such as '["\\n\\n","\\n"," ",""]', got ${JSON.stringify(value)}`);
+  }
+  if (!Array.isArray(parsed) || parsed.length === 0) throw new InvalidArgumentError(`expected a non-empty JSON array, got ${JSON.stringify(value)}`);
+  return parsed as Array<string | { kind: string }>;
+}
+
+/** Parses `--keep-separator [mode]`: no value or `true` → true; `false`, `start`, `end`. */
+export function parseKeepSeparatorArg(value: string): boolean | 'start' | 'end' {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  if (value === 'start' || value === 'end') return value;
+  throw new InvalidArgumentError(`expected true, false, start or end, got ${JSON.stringify(value)}`);
 }
 
 /** Builds the program (exported for tests). */
@@ -40,7 +66,7 @@ export function buildProgram(): Command {
     .showSuggestionAfterError(true)
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
 
-  program
+  const chunkCommand = program
     .command('chunk')
     .description('chunk files (or stdin for -) and write one chunk per line (JSONL) or a JSON array')
     .argument('<files...>', 'files to chunk; - reads stdin')
@@ -52,6 +78,10 @@ export function buildProgram(): Command {
     .option('--chunk-size <n>', 'units per chunk (fixed and most strategies)', parseIntegerArg)
     .option('--chunk-overlap <n>', 'units shared by consecutive chunks', parseIntegerArg)
     .option('--allow-gaps', 'allow --stride > --window-size (skips text)')
+    .option('--locale <tag>', 'BCP 47 locale for sentence segmentation (sentence), e.g. en, nl, fr')
+    .option('--overlap-sentences <n>', 'whole sentences shared by consecutive chunks (sentence)', parseIntegerArg)
+    .option('--separators <json>', 'separators as a JSON array, coarsest first (recursive); strings or {"kind":"paragraph|line|sentence|grapheme"}', parseSeparatorsArg)
+    .option('--keep-separator [mode]', 'where a separator goes: true|start (default), end, false (recursive)', parseKeepSeparatorArg)
     .option('--no-token-count', 'do not count tokens for char/word units (tokenCount -1)')
     .addOption(new Option('-f, --format <format>', 'output format').choices(['jsonl', 'json']).default('jsonl'))
     .option('-o, --out <file>', 'write to a file instead of stdout')
@@ -76,6 +106,8 @@ export function buildProgram(): Command {
     .action(async (files: string[], options: EmbedCommandOptions) => {
       await runEmbed(files, options);
     });
+  addSemanticOptions(chunkCommand);
+  addQascCommand(program);
 
   program
     .command('eval')

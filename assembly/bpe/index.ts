@@ -1,0 +1,631 @@
+// chunkwise BPE tokenizer (a separate module from the kernels): tiktoken's byte-pair
+// encoding for cl100k_base and o200k_base.
+//
+// One instance holds one encoding. The TypeScript side (bindings/bpe.ts):
+//   1. copies the Unicode category tables in (alloc + setUnicodeTables),
+//   2. copies js-tiktoken's rank text in and calls loadRanks,
+//   3. per call: ensureScratch(bytes), writes UTF-8 at inputPtr(), calls run(len, mode),
+//      reads ids at idsPtr() and UTF-16 token ends at endsPtr().
+//
+// Pre-tokenisation reproduces the encodings' split patterns (as JavaScript's RegExp with
+// the u flag runs them in js-tiktoken) by hand over UTF-8 with a category table; each
+// piece is then looked up whole, or merged with tiktoken's algorithm (repeatedly merge
+// the adjacent pair whose concatenation has the lowest rank, leftmost first): the
+// quadratic form for short pieces, a heap with lazy deletion for long ones.
+import { bump, bumpTop, bumpReset, ensureMemory } from './memory';
+import { lookup, lookupHashed, hashBytes, byteRank, pairRank, NO_RANK, tokLen, tokBytes, tokOff, rankCount } from './ranks';
+
+export { loadRanks, allBytesRanked } from './ranks';
+
+/** Allocates `size` bytes permanently (call before the first ensureScratch). */
+export function alloc(size: usize): usize {
+  return bump(size);
+}
+
+/** Start of free memory, grown so that `bytes` bytes fit there (for the rank text). */
+export function freeRegion(bytes: usize): usize {
+  const p = bumpTop();
+  ensureMemory(p + bytes + 16);
+  return p;
+}
+
+/** Token bytes arena; token r is tokenLengths[r] bytes at tokenBytes + tokenOffsets[r]. */
+export function tokenBytesPtr(): usize {
+  return tokBytes;
+}
+export function tokenOffsetsPtr(): usize {
+  return tokOff;
+}
+export function tokenLengthsPtr(): usize {
+  return tokLen;
+}
+/** Max rank + 1. */
+export function vocabSize(): u32 {
+  return rankCount;
+}
+
+// ---------------------------------------------------------------- Unicode categories
+
+// Categories, one per code point (generated at build time from the JavaScript engine's
+// own \p{…} and \s classes, see scripts/build-wasm.mjs):
+const C_LU: u32 = 1; // Lu, Lt
+const C_LL: u32 = 2; // Ll
+const C_LO: u32 = 3; // Lm, Lo
+const C_M: u32 = 4; // Mn, Mc, Me
+const C_N: u32 = 5; // Nd, Nl, No
+const C_NL: u32 = 7; // \r, \n
+// 0: anything else; 6: other whitespace (\s)
+
+// Sets as bit masks over 1 << category.
+const S_L: u32 = (1 << C_LU) | (1 << C_LL) | (1 << C_LO); // \p{L}
+const S_N: u32 = 1 << C_N; // \p{N}
+const S_WS: u32 = (1 << 6) | (1 << C_NL); // \s
+const S_PREFIX: u32 = 1 | (1 << C_M) | (1 << 6); // [^\r\n\p{L}\p{N}]
+const S_PUNCT: u32 = 1 | (1 << C_M); // [^\s\p{L}\p{N}]
+const S_UP: u32 = (1 << C_LU) | (1 << C_LO) | (1 << C_M); // [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]
+const S_LOW: u32 = (1 << C_LL) | (1 << C_LO) | (1 << C_M); // [\p{Ll}\p{Lm}\p{Lo}\p{M}]
+
+let stage1: usize = 0; // u8[0x1100]: block of each 256 code points
+let stage2: usize = 0; // u8[blocks * 256]: category of each code point
+
+export function setUnicodeTables(s1: usize, s2: usize): void {
+  stage1 = s1;
+  stage2 = s2;
+}
+
+let clen: usize = 1; // byte length of the character catAt last read
+
+/** Category bit (1 << category) of the character at p; sets clen. */
+// @ts-ignore: decorator
+@inline
+function catAt(p: usize): u32 {
+  const b0 = <u32>load<u8>(p);
+  let cp: u32;
+  if (b0 < 0x80) {
+    clen = 1;
+    cp = b0;
+  } else if (b0 < 0xe0) {
+    cp = ((b0 & 0x1f) << 6) | (<u32>load<u8>(p + 1) & 0x3f);
+    clen = 2;
+  } else if (b0 < 0xf0) {
+    cp = ((b0 & 0x0f) << 12) | ((<u32>load<u8>(p + 1) & 0x3f) << 6) | (<u32>load<u8>(p + 2) & 0x3f);
+    clen = 3;
+  } else {
+    cp =
+      ((b0 & 0x07) << 18) |
+      ((<u32>load<u8>(p + 1) & 0x3f) << 12) |
+      ((<u32>load<u8>(p + 2) & 0x3f) << 6) |
+      (<u32>load<u8>(p + 3) & 0x3f);
+    clen = 4;
+    if (cp >= 0x110000) return 1;
+  }
+  return 1 << <u32>load<u8>(stage2 + ((<usize>load<u8>(stage1 + (cp >> 8))) << 8) + (cp & 0xff));
+}
+
+// ---------------------------------------------------------------- pre-tokenisation
+
+/** End of the contraction ('s 't 're 've 'm 'll 'd, any case) starting at p (a '), or p. */
+// @ts-ignore: decorator
+@inline
+function contraction(p: usize, end: usize): usize {
+  if (p + 1 >= end) return p;
+  const c1 = <u32>load<u8>(p + 1) | 0x20;
+  if (c1 == 0x73 || c1 == 0x74 || c1 == 0x6d || c1 == 0x64) return p + 2; // s t m d
+  if (p + 2 < end) {
+    const c2 = <u32>load<u8>(p + 2) | 0x20;
+    if ((c1 == 0x72 || c1 == 0x76) && c2 == 0x65) return p + 3; // re ve
+    if (c1 == 0x6c && c2 == 0x6c) return p + 3; // ll
+  }
+  return p;
+}
+
+// @ts-ignore: decorator
+@inline
+function optContraction(p: usize, end: usize): usize {
+  if (p < end && load<u8>(p) == 0x27) return contraction(p, end);
+  return p;
+}
+
+/** End of the longest run of characters in `set` starting at p. */
+// @ts-ignore: decorator
+@inline
+function runOf(p: usize, end: usize, set: u32): usize {
+  while (p < end) {
+    const b = load<u8>(p);
+    if (b < 0x80) {
+      if (((1 << <u32>load<u8>(stage2 + b)) & set) == 0) break; // block 0 is first in stage2
+      p++;
+    } else {
+      if ((catAt(p) & set) == 0) break;
+      p += clen;
+    }
+  }
+  return p;
+}
+
+/** Whitespace alternatives shared by both patterns: \s*[\r\n]+ | \s+(?!\S) | \s+ */
+// @ts-ignore: decorator
+@inline
+function whitespaceEnd(p: usize, end: usize): usize {
+  let r = p;
+  let lastStart = p;
+  let nlEnd: usize = 0;
+  while (r < end) {
+    const bit = catAt(r);
+    if ((bit & S_WS) == 0) break;
+    if (bit == 1 << C_NL) nlEnd = r + 1;
+    lastStart = r;
+    r += clen;
+  }
+  if (nlEnd != 0) return nlEnd; // \s*[\r\n]+
+  if (r == end) return r; // \s+(?!\S) at the end of the text
+  if (lastStart > p) return lastStart; // \s+(?!\S): all but the last whitespace character
+  return r; // \s+
+}
+
+/** cl100k_base: end of the piece starting at p. */
+function pieceEndCl(p: usize, end: usize): usize {
+  const b = load<u8>(p);
+  // 's|'t|'re|'ve|'m|'ll|'d (any case)
+  if (b == 0x27) {
+    const r = contraction(p, end);
+    if (r != p) return r;
+  }
+  const bit = catAt(p);
+  const l = clen;
+  // [^\r\n\p{L}\p{N}]?\p{L}+
+  if (bit & S_L) return runOf(p + l, end, S_L);
+  if (bit & S_PREFIX) {
+    const q = p + l;
+    if (q < end && catAt(q) & S_L) return runOf(q + clen, end, S_L);
+  }
+  // \p{N}{1,3}
+  if (bit & S_N) {
+    let q = p + l;
+    for (let k = 0; k < 2 && q < end; k++) {
+      if ((catAt(q) & S_N) == 0) break;
+      q += clen;
+    }
+    return q;
+  }
+  // ?[^\s\p{L}\p{N}]+[\r\n]*
+  let q: usize = 0;
+  if (b == 0x20 && p + 1 < end && catAt(p + 1) & S_PUNCT) q = p + 1 + clen;
+  else if (bit & S_PUNCT) q = p + l;
+  if (q != 0) {
+    q = runOf(q, end, S_PUNCT);
+    while (q < end) {
+      const c = load<u8>(q);
+      if (c != 0x0a && c != 0x0d) break;
+      q++;
+    }
+    return q;
+  }
+  return whitespaceEnd(p, end);
+}
+
+/** o200k_base letters, first alternative without its prefix: [UP]*[LOW]+(contraction)? */
+function lettersLowFrom(q: usize, end: usize): usize {
+  if (q >= end) return 0;
+  let u = q;
+  let lastLowEnd: usize = 0;
+  let bit: u32 = 0;
+  while (u < end) {
+    bit = catAt(u);
+    if ((bit & S_UP) == 0) break;
+    if (bit & S_LOW) lastLowEnd = u + clen;
+    u += clen;
+  }
+  if (u < end && bit & S_LOW) return optContraction(runOf(u + clen, end, S_LOW), end);
+  if (lastLowEnd != 0) return optContraction(lastLowEnd, end);
+  return 0;
+}
+
+/** o200k_base letters, second alternative without its prefix: [UP]+[LOW]*(contraction)? */
+function lettersUpFrom(q: usize, end: usize): usize {
+  if (q >= end) return 0;
+  if ((catAt(q) & S_UP) == 0) return 0;
+  const u = runOf(q + clen, end, S_UP);
+  return optContraction(runOf(u, end, S_LOW), end);
+}
+
+/** o200k_base: end of the piece starting at p. */
+function pieceEndO200k(p: usize, end: usize): usize {
+  const b = load<u8>(p);
+  const bit = catAt(p);
+  const l = clen;
+  const pre = (bit & S_PREFIX) != 0;
+  if (bit & (S_L | S_PREFIX)) {
+    let r: usize = 0;
+    if (pre) r = lettersLowFrom(p + l, end);
+    if (r == 0) r = lettersLowFrom(p, end);
+    if (r == 0 && pre) r = lettersUpFrom(p + l, end);
+    if (r == 0) r = lettersUpFrom(p, end);
+    if (r != 0) return r;
+  }
+  if (bit & S_N) {
+    let q = p + l;
+    for (let k = 0; k < 2 && q < end; k++) {
+      if ((catAt(q) & S_N) == 0) break;
+      q += clen;
+    }
+    return q;
+  }
+  // ?[^\s\p{L}\p{N}]+[\r\n/]*
+  let q: usize = 0;
+  if (b == 0x20 && p + 1 < end && catAt(p + 1) & S_PUNCT) q = p + 1 + clen;
+  else if (bit & S_PUNCT) q = p + l;
+  if (q != 0) {
+    q = runOf(q, end, S_PUNCT);
+    while (q < end) {
+      const c = load<u8>(q);
+      if (c != 0x0a && c != 0x0d && c != 0x2f) break;
+      q++;
+    }
+    return q;
+  }
+  return whitespaceEnd(p, end);
+}
+
+// ---------------------------------------------------------------- scratch and output
+
+let scratchBase: usize = 0;
+let inCap: usize = 0;
+let inBuf: usize = 0;
+let idsBuf: usize = 0;
+let endsBuf: usize = 0;
+let mergeBuf: usize = 0; // last region: grows in place
+let mergeCap: usize = 0; // pieces up to this many bytes fit
+
+/** Makes room for `bytes` bytes of UTF-8 input; returns the input pointer. */
+export function ensureScratch(bytes: usize): usize {
+  if (scratchBase == 0) {
+    initCache(); // permanent, below the scratch region
+    scratchBase = bumpTop();
+  }
+  if (bytes <= inCap && inBuf != 0) return inBuf;
+  let cap: usize = 4096;
+  while (cap < bytes) cap <<= 1;
+  bumpReset(scratchBase);
+  inCap = cap;
+  inBuf = bump(cap + 16);
+  idsBuf = bump(cap << 2);
+  endsBuf = bump(cap << 2);
+  mergeBuf = bumpTop();
+  mergeCap = 0;
+  ensureMerge(256);
+  return inBuf;
+}
+
+/** Merge scratch for a piece of n bytes: S, T, R, NX, PV (u32 each) then the heap (u64 × 2n). */
+function ensureMerge(n: usize): void {
+  if (n <= mergeCap) return;
+  let cap: usize = mergeCap < 256 ? 256 : mergeCap;
+  while (cap < n) cap <<= 1;
+  ensureMemory(mergeBuf + (cap + 2) * 48 + 64);
+  mergeCap = cap;
+}
+
+export function inputPtr(): usize {
+  return inBuf;
+}
+export function idsPtr(): usize {
+  return idsBuf;
+}
+export function endsPtr(): usize {
+  return endsBuf;
+}
+export function scratchTop(): usize {
+  return mergeBuf + (mergeCap + 2) * 48 + 64;
+}
+
+let mode: i32 = 0; // 0 count, 1 ids, 2 ids + UTF-16 ends
+let nOut: i32 = 0;
+let curByte: usize = 0; // UTF-16 cursor over the input, always at a character start
+let cur16: i32 = 0;
+
+// @ts-ignore: decorator
+@inline
+function emit(rank: u32, byteEnd: usize): void {
+  if (mode != 0) {
+    store<u32>(idsBuf + (<usize>nOut << 2), rank);
+    if (mode == 2) {
+      let p = curByte;
+      let u = cur16;
+      while (p < byteEnd) {
+        const x = load<u8>(p);
+        if (x < 0x80) p += 1;
+        else if (x < 0xe0) p += 2;
+        else if (x < 0xf0) p += 3;
+        else {
+          p += 4;
+          u++;
+        }
+        u++;
+      }
+      curByte = p;
+      cur16 = u;
+      store<i32>(endsBuf + (<usize>nOut << 2), u);
+    }
+  }
+  nOut++;
+}
+
+// ---------------------------------------------------------------- byte-pair merge
+
+const SMALL: usize = 128;
+
+// @ts-ignore: decorator
+@inline
+function rank2(p: usize): u32 {
+  return load<u32>(pairRank + ((<usize>load<u8>(p) << 8 | <usize>load<u8>(p + 1)) << 2));
+}
+
+// @ts-ignore: decorator
+@inline
+function rankOf(p: usize, n: usize): u32 {
+  return n == 2 ? rank2(p) : lookup(p, n);
+}
+
+/**
+ * tiktoken's merge for short pieces: parts as parallel arrays, removal by moving. Leaves
+ * the result in the merge buffer: part i (i < m - 1) has rank T[i] and ends at S[i + 1]
+ * (bytes from the piece's start), with T at mergeBuf + 2 (n + 2) · 4; returns m.
+ */
+function mergeSmall(ps: usize, n: usize): usize {
+  const S = mergeBuf; // start of part i (u32), m entries (last = n)
+  const R = S + ((n + 2) << 2); // rank of part i joined with part i + 1
+  const T = R + ((n + 2) << 2); // rank of part i
+  for (let i: usize = 0; i < n; i++) {
+    store<u32>(S + (i << 2), <u32>i);
+    store<u32>(T + (i << 2), load<u32>(byteRank + (<usize>load<u8>(ps + i) << 2)));
+    store<u32>(R + (i << 2), i + 1 < n ? rank2(ps + i) : NO_RANK);
+  }
+  store<u32>(S + (n << 2), <u32>n);
+  store<u32>(R + (n << 2), NO_RANK);
+  let m = n + 1; // entries including the end sentinel
+  while (m > 2) {
+    let minRank = NO_RANK;
+    let at: usize = 0;
+    for (let i: usize = 0; i + 2 < m; i++) {
+      const r = load<u32>(R + (i << 2));
+      if (r < minRank) {
+        minRank = r;
+        at = i;
+      }
+    }
+    if (minRank == NO_RANK) break;
+    store<u32>(T + (at << 2), minRank);
+    const sAt = <usize>load<u32>(S + (at << 2));
+    if (at > 0) {
+      const sPrev = <usize>load<u32>(S + ((at - 1) << 2));
+      store<u32>(R + ((at - 1) << 2), at + 2 < m ? rankOf(ps + sPrev, <usize>load<u32>(S + ((at + 2) << 2)) - sPrev) : NO_RANK);
+    }
+    store<u32>(R + (at << 2), at + 3 < m ? rankOf(ps + sAt, <usize>load<u32>(S + ((at + 3) << 2)) - sAt) : NO_RANK);
+    // remove entry at + 1
+    const tail = (m - (at + 2)) << 2;
+    memory.copy(S + ((at + 1) << 2), S + ((at + 2) << 2), tail);
+    memory.copy(R + ((at + 1) << 2), R + ((at + 2) << 2), tail);
+    memory.copy(T + ((at + 1) << 2), T + ((at + 2) << 2), tail);
+    m--;
+  }
+  return m;
+}
+
+// A direct-mapped cache of merged pieces (up to CACHE_BYTES bytes, CACHE_TOKENS tokens):
+// slot = hash u32 | length u8 | token count u8 | pad | bytes[48] | ranks u32[12] | ends u8[12]
+const CACHE_SLOTS: u32 = 4096;
+const CACHE_SLOT: usize = 128;
+const CACHE_BYTES: usize = 48;
+const CACHE_TOKENS: usize = 12;
+let cache: usize = 0;
+
+function initCache(): void {
+  if (cache == 0) {
+    cache = bump(<usize>CACHE_SLOTS * CACHE_SLOT);
+    memory.fill(cache, 0, <usize>CACHE_SLOTS * CACHE_SLOT);
+  }
+}
+
+// @ts-ignore: decorator
+@inline
+function bytesEqual(a: usize, b: usize, n: usize): bool {
+  let i: usize = 0;
+  while (i + 8 <= n) {
+    if (load<u64>(a + i) != load<u64>(b + i)) return false;
+    i += 8;
+  }
+  if (i < n) {
+    const mask = <u64>-1 >> (<u64>(8 - (n - i)) << 3);
+    return ((load<u64>(a + i) ^ load<u64>(b + i)) & mask) == 0;
+  }
+  return true;
+}
+
+/** Merges a short piece through the cache and emits its tokens. */
+function mergeSmallCached(ps: usize, n: usize, h: u32): void {
+  const slot = cache + (<usize>((h >> 7) & (CACHE_SLOTS - 1))) * CACHE_SLOT;
+  if (n <= CACHE_BYTES && load<u32>(slot) == h && <usize>load<u8>(slot + 4) == n && bytesEqual(slot + 8, ps, n)) {
+    const k = <usize>load<u8>(slot + 5);
+    for (let i: usize = 0; i < k; i++) emit(load<u32>(slot + 56 + (i << 2)), ps + <usize>load<u8>(slot + 104 + i));
+    return;
+  }
+  const m = mergeSmall(ps, n);
+  const S = mergeBuf;
+  const T = S + ((n + 2) << 3);
+  const k = m - 1;
+  for (let i: usize = 0; i < k; i++) emit(load<u32>(T + (i << 2)), ps + load<u32>(S + ((i + 1) << 2)));
+  if (n <= CACHE_BYTES && k <= CACHE_TOKENS) {
+    store<u32>(slot, h);
+    store<u8>(slot + 4, <u8>n);
+    store<u8>(slot + 5, <u8>k);
+    memory.copy(slot + 8, ps, n);
+    for (let i: usize = 0; i < k; i++) {
+      store<u32>(slot + 56 + (i << 2), load<u32>(T + (i << 2)));
+      store<u8>(slot + 104 + i, <u8>load<u32>(S + ((i + 1) << 2)));
+    }
+  }
+}
+
+/** The same merge order for long pieces: a linked list of parts and a min-heap of (rank, start). */
+function mergeHeap(ps: usize, n: usize): void {
+  ensureMerge(n);
+  const NONE = <u32>n;
+  const NX = mergeBuf;
+  const PV = NX + ((n + 2) << 2);
+  const T = PV + ((n + 2) << 2);
+  const R = T + ((n + 2) << 2);
+  const H = (R + ((n + 2) << 2) + 7) & ~(<usize>7);
+  let hn: usize = 0;
+  for (let i: usize = 0; i < n; i++) {
+    store<u32>(NX + (i << 2), <u32>(i + 1));
+    store<u32>(PV + (i << 2), i == 0 ? NONE : <u32>(i - 1));
+    store<u32>(T + (i << 2), load<u32>(byteRank + (<usize>load<u8>(ps + i) << 2)));
+    const r = i + 1 < n ? rank2(ps + i) : NO_RANK;
+    store<u32>(R + (i << 2), r);
+    if (r != NO_RANK) hn = heapPush(H, hn, (<u64>r << 32) | <u64>i);
+  }
+  while (hn > 0) {
+    const top = load<u64>(H);
+    hn = heapPop(H, hn);
+    const r = <u32>(top >> 32);
+    const i = <usize>(<u32>top);
+    if (load<u32>(R + (i << 2)) != r) continue; // stale
+    const j = <usize>load<u32>(NX + (i << 2));
+    const k = <usize>load<u32>(NX + (j << 2));
+    store<u32>(T + (i << 2), r);
+    store<u32>(R + (j << 2), NO_RANK);
+    store<u32>(NX + (i << 2), <u32>k);
+    if (k < n) store<u32>(PV + (k << 2), <u32>i);
+    if (k < n) {
+      const e = <usize>load<u32>(NX + (k << 2)); // NONE == n: the end
+      const nr = lookup(ps + i, e - i);
+      store<u32>(R + (i << 2), nr);
+      if (nr != NO_RANK) hn = heapPush(H, hn, (<u64>nr << 32) | <u64>i);
+    } else store<u32>(R + (i << 2), NO_RANK);
+    const h = <usize>load<u32>(PV + (i << 2));
+    if (h < n) {
+      const pr = lookup(ps + h, k - h);
+      store<u32>(R + (h << 2), pr);
+      if (pr != NO_RANK) hn = heapPush(H, hn, (<u64>pr << 32) | <u64>h);
+    }
+  }
+  let i: usize = 0;
+  while (i < n) {
+    const k = <usize>load<u32>(NX + (i << 2));
+    emit(load<u32>(T + (i << 2)), ps + k);
+    i = k;
+  }
+}
+
+function heapPush(H: usize, n: usize, v: u64): usize {
+  let i = n;
+  while (i > 0) {
+    const parent = (i - 1) >> 1;
+    const pv = load<u64>(H + (parent << 3));
+    if (pv <= v) break;
+    store<u64>(H + (i << 3), pv);
+    i = parent;
+  }
+  store<u64>(H + (i << 3), v);
+  return n + 1;
+}
+
+function heapPop(H: usize, n: usize): usize {
+  const last = n - 1;
+  if (last == 0) return 0;
+  const v = load<u64>(H + (last << 3));
+  let i: usize = 0;
+  while (true) {
+    let c: usize = 2 * i + 1;
+    if (c >= last) break;
+    let cv = load<u64>(H + (c << 3));
+    if (c + 1 < last) {
+      const rv = load<u64>(H + ((c + 1) << 3));
+      if (rv < cv) {
+        c++;
+        cv = rv;
+      }
+    }
+    if (v <= cv) break;
+    store<u64>(H + (i << 3), cv);
+    i = c;
+  }
+  store<u64>(H + (i << 3), v);
+  return last;
+}
+
+// @ts-ignore: decorator
+@inline
+function encodePiece(ps: usize, pe: usize): void {
+  const n = pe - ps;
+  if (n == 1) {
+    emit(load<u32>(byteRank + (<usize>load<u8>(ps) << 2)), pe);
+    return;
+  }
+  if (n == 2) {
+    const r = rank2(ps);
+    if (r != NO_RANK) {
+      emit(r, pe);
+      return;
+    }
+    mergeSmallCached(ps, n, hashBytes(ps, n));
+    return;
+  }
+  const h = hashBytes(ps, n);
+  const r = lookupHashed(ps, n, h);
+  if (r != NO_RANK) {
+    emit(r, pe);
+    return;
+  }
+  if (n <= SMALL) mergeSmallCached(ps, n, h);
+  else mergeHeap(ps, n);
+}
+
+let pattern: i32 = 0; // 0 cl100k_base, 1 o200k_base
+
+export function setPattern(kind: i32): void {
+  pattern = kind;
+}
+
+/**
+ * Tokenises `len` bytes of UTF-8 at inputPtr(). mode 0: count only; 1: ids at idsPtr();
+ * 2: ids and, at endsPtr(), each token's end as a UTF-16 offset from the input's start
+ * (moved forward to the end of a character a token ends inside). Returns the count.
+ */
+export function run(len: i32, runMode: i32): i32 {
+  mode = runMode;
+  nOut = 0;
+  curByte = inBuf;
+  cur16 = 0;
+  const end = inBuf + <usize>len;
+  let p = inBuf;
+  if (pattern == 0) {
+    while (p < end) {
+      const e = pieceEndCl(p, end);
+      encodePiece(p, e);
+      p = e;
+    }
+  } else {
+    while (p < end) {
+      const e = pieceEndO200k(p, end);
+      encodePiece(p, e);
+      p = e;
+    }
+  }
+  return nOut;
+}
+
+/** Splits only (for tests): writes each piece's end byte offset to idsPtr(); returns the count. */
+export function pieces(len: i32): i32 {
+  const end = inBuf + <usize>len;
+  let p = inBuf;
+  let n = 0;
+  while (p < end) {
+    const e = pattern == 0 ? pieceEndCl(p, end) : pieceEndO200k(p, end);
+    store<u32>(idsBuf + (<usize>n << 2), <u32>(e - inBuf));
+    n++;
+    p = e;
+  }
+  return n;
+}

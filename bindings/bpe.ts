@@ -1,0 +1,390 @@
+/**
+ * Loading the BPE tokenizer module (`assembly/bpe/`, built to `build/bpe.wasm`) and
+ * driving it. Nothing here imports a Node built-in: it runs in Node, browsers and edge
+ * runtimes.
+ *
+ * - {@link getBpeModule} compiles the bytes built into the package synchronously (Node,
+ *   workers, edge runtimes); {@link initBpe} compiles them (or a URL, `Response`, bytes)
+ *   asynchronously, for a browser's main thread where synchronous compilation of modules
+ *   over 4 KiB is refused. Call it once before the first tokenizer is built there.
+ * - {@link BpeEncoder} holds one encoding in its own instance: the rank table (parsed
+ *   from js-tiktoken's rank data by the module itself) stays resident; per-call buffers
+ *   are reused. Text is processed in pieces of about 64 Ki UTF-16 code units
+ *   ({@link BpeEncoder.pieceUnits}) cut at
+ *   places where the encoding's split pattern always splits, so memory stays bounded
+ *   whatever the text's length; if a call still grew the memory past
+ *   {@link BpeEncoder.retainBytes} (a text with no such place for megabytes), the
+ *   instance is dropped afterwards and rebuilt on the next call.
+ * @module
+ */
+import { InvalidInputError, WasmError } from '../src/errors.js';
+import { BPE_UNICODE_STAGE1_BASE64, BPE_UNICODE_STAGE2_BASE64 } from './generated/bpe-unicode.js';
+import { BPE_WASM_BASE64 } from './generated/bpe-wasm.js';
+import { base64ToBytes } from './index.js';
+
+/** The raw exports of `build/bpe.wasm` (pointers are byte offsets into its memory). */
+export interface BpeExports {
+  memory: WebAssembly.Memory;
+  alloc(size: number): number;
+  freeRegion(bytes: number): number;
+  setUnicodeTables(stage1: number, stage2: number): void;
+  loadRanks(text: number, len: number): number;
+  allBytesRanked(): number;
+  setPattern(kind: number): void;
+  ensureScratch(bytes: number): number;
+  inputPtr(): number;
+  idsPtr(): number;
+  endsPtr(): number;
+  scratchTop(): number;
+  run(len: number, mode: number): number;
+  pieces(len: number): number;
+  tokenBytesPtr(): number;
+  tokenOffsetsPtr(): number;
+  tokenLengthsPtr(): number;
+  vocabSize(): number;
+}
+
+/** js-tiktoken's rank data for one encoding (`js-tiktoken/ranks/<encoding>`'s default export). */
+export interface BpeRankData {
+  pat_str: string;
+  special_tokens: Record<string, number>;
+  bpe_ranks: string;
+}
+
+/** The split pattern of cl100k_base, as js-tiktoken writes it. */
+export const CL100K_PATTERN =
+  "('s|'S|'t|'T|'re|'rE|'Re|'RE|'ve|'vE|'Ve|'VE|'m|'M|'ll|'lL|'Ll|'LL|'d|'D)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
+/** The split pattern of o200k_base, as js-tiktoken writes it. */
+export const O200K_PATTERN =
+  "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]*[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]+('s|'S|'t|'T|'re|'rE|'Re|'RE|'ve|'vE|'Ve|'VE|'m|'M|'ll|'lL|'Ll|'LL|'d|'D)?|[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]+[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]*('s|'S|'t|'T|'re|'rE|'Re|'RE|'ve|'vE|'Ve|'VE|'m|'M|'ll|'lL|'Ll|'LL|'d|'D)?|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
+
+let compiled: WebAssembly.Module | undefined;
+
+/** The BPE module's bytes as built into the package. */
+export function bpeWasmBytes(): Uint8Array {
+  return base64ToBytes(BPE_WASM_BASE64);
+}
+
+/**
+ * The compiled BPE module; compiled synchronously from the built-in bytes on first call
+ * unless {@link initBpe} ran before.
+ * @throws {WasmError} if the runtime refuses synchronous compilation (a browser's main
+ *   thread): call `await initBpe()` first there.
+ */
+export function getBpeModule(): WebAssembly.Module {
+  if (compiled) return compiled;
+  try {
+    compiled = new WebAssembly.Module(bpeWasmBytes() as BufferSource);
+  } catch (cause) {
+    throw new WasmError(
+      `Could not compile the WebAssembly BPE tokenizer synchronously (${String(cause)}); call await initBpe() first`,
+    );
+  }
+  return compiled;
+}
+
+/** What {@link initBpe} can load from. */
+export type BpeSource = BufferSource | URL | string | Response | WebAssembly.Module;
+
+/**
+ * Compiles the BPE module asynchronously and makes it the one {@link getBpeModule}
+ * returns. With no source it compiles the built-in bytes; a URL (or string URL) is
+ * fetched; a `Response` is read.
+ * @throws {WasmError} when the source cannot be fetched or compiled.
+ */
+export async function initBpe(source?: BpeSource): Promise<WebAssembly.Module> {
+  try {
+    if (source === undefined) compiled = await WebAssembly.compile(bpeWasmBytes() as BufferSource);
+    else if (source instanceof WebAssembly.Module) compiled = source;
+    else if (typeof source === 'string' || source instanceof URL) {
+      const response = await fetch(source);
+      if (!response.ok) throw new Error(`HTTP ${response.status} for ${String(source)}`);
+      compiled = await WebAssembly.compile(await response.arrayBuffer());
+    } else if (typeof Response !== 'undefined' && source instanceof Response) {
+      compiled = await WebAssembly.compile(await source.arrayBuffer());
+    } else compiled = await WebAssembly.compile(source as BufferSource);
+  } catch (cause) {
+    throw new WasmError(`Could not load the WebAssembly BPE tokenizer: ${String(cause)}`);
+  }
+  return compiled;
+}
+
+let unicodeStages: [Uint8Array, Uint8Array] | undefined;
+
+
+function isAsciiLetter(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
+}
+function isAsciiDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+/** JavaScript's \s for one UTF-16 code unit. */
+function isSpace(c: number): boolean {
+  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  if (c < 0xa0) return false;
+  return (
+    c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 ||
+    c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+  );
+}
+
+/**
+ * A place in `text` at or after `from` where both split patterns always split and where
+ * the pieces before it do not depend on the text after it, so that the two sides can be
+ * tokenised apart:
+ * - a space after a character that is not whitespace: that character's piece (letters,
+ *   a contraction, digits, punctuation) ends there whatever follows, and no piece takes
+ *   a space as a suffix;
+ * - after a line feed, before a character that is neither whitespace nor `/`: the line
+ *   feed's piece (a whitespace run, or punctuation followed by `[\r\n]*` / `[\r\n/]*`)
+ *   ends there, and no piece takes a line feed as a prefix;
+ * - between an ASCII letter and an ASCII digit, either way round: letter runs and digit
+ *   runs end there (digit groups of three count from the run's start), and neither takes
+ *   the other as a prefix (so blobs without whitespace, such as base64, still get cut).
+ * `text.length` if there is none.
+ */
+function safeCut(text: string, from: number): number {
+  const n = text.length;
+  for (let i = Math.max(from, 1); i < n; i++) {
+    const c = text.charCodeAt(i);
+    const prev = text.charCodeAt(i - 1);
+    if (c === 0x20) {
+      if (!isSpace(prev)) return i;
+    } else if (prev === 0x0a) {
+      if (c !== 0x2f && !isSpace(c)) return i;
+    } else if (isAsciiDigit(c) ? isAsciiLetter(prev) : isAsciiDigit(prev) && isAsciiLetter(c)) return i;
+  }
+  return n;
+}
+
+interface RunResult {
+  count: number;
+  ids?: Uint32Array;
+  ends?: Int32Array;
+}
+
+/**
+ * One encoding in its own module instance. `ids` are tiktoken ranks; offsets are UTF-16
+ * code units. Special-token strings are ordinary text. Not safe to share across threads
+ * (each worker builds its own).
+ */
+export class BpeEncoder {
+  /**
+   * Linear memory (bytes) an instance may keep after a call; above it the instance is
+   * dropped and rebuilt on the next call. An instance holds about 9 MB (cl100k_base)
+   * or 15 MB (o200k_base) with its tables and usual buffers.
+   */
+  static retainBytes = 64 * 1024 * 1024;
+  /**
+   * UTF-16 code units per piece of text handed to the module at once (the piece then
+   * extends to the next safe cut). Tests lower it to exercise the cuts.
+   */
+  static pieceUnits = 1 << 16;
+
+  readonly #data: BpeRankData;
+  readonly #pattern: number;
+  readonly #specialById = new Map<number, string>();
+  readonly #encoder = new TextEncoder();
+  readonly #decoder = new TextDecoder('utf-8');
+  #ex: BpeExports | undefined;
+  #buffer: ArrayBuffer | undefined;
+  #u8: Uint8Array = new Uint8Array(0);
+  #vocab = 0;
+
+  /**
+   * @param data js-tiktoken's rank data for the encoding.
+   * @throws {WasmError} when the split pattern is not cl100k_base's or o200k_base's (the
+   *   module reproduces only those two), or the rank data cannot be parsed.
+   */
+  constructor(data: BpeRankData) {
+    if (data.pat_str === CL100K_PATTERN) this.#pattern = 0;
+    else if (data.pat_str === O200K_PATTERN) this.#pattern = 1;
+    else throw new WasmError('The BPE module reproduces only the cl100k_base and o200k_base split patterns');
+    this.#data = data;
+    for (const [text, id] of Object.entries(data.special_tokens)) this.#specialById.set(id, text);
+    this.#load();
+  }
+
+  /** Number of ordinary ranks (max rank + 1). */
+  get vocabSize(): number {
+    this.#load();
+    return this.#vocab;
+  }
+
+  #load(): BpeExports {
+    if (this.#ex) return this.#ex;
+    let ex: BpeExports;
+    try {
+      const instance = new WebAssembly.Instance(getBpeModule(), {
+        env: {
+          abort: () => {
+            throw new WasmError('The BPE module aborted');
+          },
+        },
+      });
+      ex = instance.exports as unknown as BpeExports;
+    } catch (cause) {
+      if (cause instanceof WasmError) throw cause;
+      throw new WasmError(`Could not instantiate the WebAssembly BPE tokenizer: ${String(cause)}`);
+    }
+    if (!unicodeStages) unicodeStages = [base64ToBytes(BPE_UNICODE_STAGE1_BASE64), base64ToBytes(BPE_UNICODE_STAGE2_BASE64)];
+    const [s1, s2] = unicodeStages;
+    const p1 = ex.alloc(s1.length);
+    const p2 = ex.alloc(s2.length);
+    new Uint8Array(ex.memory.buffer, p1, s1.length).set(s1);
+    new Uint8Array(ex.memory.buffer, p2, s2.length).set(s2);
+    ex.setUnicodeTables(p1, p2);
+    ex.setPattern(this.#pattern);
+    // The rank text (ASCII) goes to free memory; loadRanks moves it above its tables,
+    // after which its bytes are free space again (the per-call scratch reuses them).
+    const ranks = this.#data.bpe_ranks;
+    const textPtr = ex.freeRegion(ranks.length);
+    const { written } = this.#encoder.encodeInto(ranks, new Uint8Array(ex.memory.buffer, textPtr, ranks.length));
+    const vocab = ex.loadRanks(textPtr, written);
+    if (vocab <= 0 || ex.allBytesRanked() !== 1) throw new WasmError(`Could not parse the BPE rank data (${vocab}, ${ex.allBytesRanked()})`);
+    this.#vocab = vocab;
+    this.#ex = ex;
+    this.#buffer = undefined;
+    return ex;
+  }
+
+  #mem(ex: BpeExports): Uint8Array {
+    if (this.#buffer !== ex.memory.buffer) {
+      this.#buffer = ex.memory.buffer as ArrayBuffer;
+      this.#u8 = new Uint8Array(this.#buffer);
+    }
+    return this.#u8;
+  }
+
+  #afterCall(ex: BpeExports): void {
+    if (ex.memory.buffer.byteLength > BpeEncoder.retainBytes) {
+      this.#ex = undefined;
+      this.#buffer = undefined;
+      this.#u8 = new Uint8Array(0);
+    }
+  }
+
+  /** Runs the module over one piece of text; returns the token count (and fills outputs). */
+  #runPiece(ex: BpeExports, text: string, mode: number): number {
+    const input = ex.ensureScratch(text.length * 3);
+    const mem = this.#mem(ex);
+    const { written } = this.#encoder.encodeInto(text, mem.subarray(input, input + text.length * 3));
+    return ex.run(written, mode);
+  }
+
+  #run(text: string, mode: number): RunResult {
+    if (typeof text !== 'string') throw new InvalidInputError('text must be a string', text);
+    const ex = this.#load();
+    const n = text.length;
+    try {
+      if (n <= BpeEncoder.pieceUnits) {
+        const count = n === 0 ? 0 : this.#runPiece(ex, text, mode);
+        if (mode === 0) return { count };
+        const mem = this.#mem(ex);
+        const ids = new Uint32Array(mem.buffer, ex.idsPtr(), count).slice();
+        if (mode === 1) return { count, ids };
+        return { count, ids, ends: new Int32Array(mem.buffer, ex.endsPtr(), count).slice() };
+      }
+      let count = 0;
+      let ids = mode === 0 ? undefined : new Uint32Array(Math.max(16, n >> 2));
+      let ends = mode === 2 ? new Int32Array(ids!.length) : undefined;
+      let from = 0;
+      while (from < n) {
+        const unit = BpeEncoder.pieceUnits;
+        const cut = n - from <= unit ? n : safeCut(text, from + unit);
+        const k = this.#runPiece(ex, text.substring(from, cut), mode);
+        if (ids) {
+          if (count + k > ids.length) {
+            const grown = new Uint32Array(Math.max(ids.length * 2, count + k));
+            grown.set(ids.subarray(0, count));
+            ids = grown;
+            if (ends) {
+              const e = new Int32Array(grown.length);
+              e.set(ends.subarray(0, count));
+              ends = e;
+            }
+          }
+          const mem = this.#mem(ex);
+          ids.set(new Uint32Array(mem.buffer, ex.idsPtr(), k), count);
+          if (ends) {
+            const src = new Int32Array(mem.buffer, ex.endsPtr(), k);
+            for (let i = 0; i < k; i++) ends[count + i] = src[i] + from;
+          }
+        }
+        count += k;
+        from = cut;
+      }
+      return { count, ids: ids?.slice(0, count), ends: ends?.slice(0, count) };
+    } finally {
+      this.#afterCall(ex);
+    }
+  }
+
+  /** Token ids of `text` (special-token strings encoded as ordinary text). */
+  encode(text: string): Uint32Array {
+    return this.#run(text, 1).ids!;
+  }
+
+  /** Number of tokens of `text`, without materialising the ids. */
+  count(text: string): number {
+    return this.#run(text, 0).count;
+  }
+
+  /**
+   * Token ids with UTF-16 spans: token i covers `text.slice(starts[i], ends[i])`; a token
+   * ending inside a character ends at that character's end, so the next may be empty.
+   */
+  encodeWithOffsets(text: string): { ids: Uint32Array; starts: Int32Array; ends: Int32Array } {
+    const r = this.#run(text, 2);
+    const ends = r.ends!;
+    const starts = new Int32Array(ends.length);
+    for (let i = 1; i < ends.length; i++) starts[i] = ends[i - 1];
+    return { ids: r.ids!, starts, ends };
+  }
+
+  /**
+   * The text of token ids (invalid UTF-8 decodes to U+FFFD). Ids of the encoding's
+   * special tokens decode to their strings.
+   * @throws {InvalidInputError} for an id that is neither a rank nor a special token.
+   */
+  decode(ids: ArrayLike<number>): string {
+    const ex = this.#load();
+    const mem = this.#mem(ex);
+    const offsets = new Uint32Array(mem.buffer, ex.tokenOffsetsPtr(), this.#vocab);
+    const lengths = new Uint32Array(mem.buffer, ex.tokenLengthsPtr(), this.#vocab);
+    const base = ex.tokenBytesPtr();
+    let total = 0;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i];
+      if (Number.isInteger(id) && id >= 0 && id < this.#vocab && lengths[id] > 0) total += lengths[id];
+      else if (this.#specialById.has(id)) total += this.#specialById.get(id)!.length * 3;
+      else throw new InvalidInputError(`token ids must be ranks of the encoding (id ${i})`, id);
+    }
+    const out = new Uint8Array(total);
+    let o = 0;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i];
+      if (id < this.#vocab && lengths[id] > 0) {
+        const s = base + offsets[id];
+        out.set(mem.subarray(s, s + lengths[id]), o);
+        o += lengths[id];
+      } else o += this.#encoder.encodeInto(this.#specialById.get(id)!, out.subarray(o)).written;
+    }
+    return this.#decoder.decode(out.subarray(0, o));
+  }
+
+  /** Bytes of linear memory the instance holds now (0 after it was dropped). */
+  memoryBytes(): number {
+    return this.#ex ? this.#ex.memory.buffer.byteLength : 0;
+  }
+
+  /** The split pattern's pieces as UTF-8 byte end offsets (for tests). */
+  pieceEnds(text: string): Uint32Array {
+    const ex = this.#load();
+    const input = ex.ensureScratch(text.length * 3);
+    const { written } = this.#encoder.encodeInto(text, this.#mem(ex).subarray(input, input + text.length * 3));
+    const k = ex.pieces(written);
+    return new Uint32Array(this.#mem(ex).buffer, ex.idsPtr(), k).slice();
+  }
+}

@@ -1,0 +1,200 @@
+/**
+ * Late chunking: embed the whole document once with a token-level model, then pool each
+ * chunk's tokens.
+ *
+ * Source: SPEC section 1 ("late chunking"), the survey seed (`shared/seeds/001`), and
+ * Günther et al., "Late Chunking: Contextual Chunk Embeddings Using Long-Context
+ * Embedding Models" (2024), including its "long late chunking" with macro windows.
+ * @module
+ */
+import type { Chunk } from '../chunk.js';
+import { poolTokenSpans } from '../embedders/pool-spans.js';
+import type { TokenEmbedder, TokenEmbeddings } from '../embedders/types.js';
+import { EmbeddingError, InvalidOptionError } from '../errors.js';
+import { requireNumber } from '../options.js';
+import type { Chunker } from '../strategies.js';
+import { FixedSizeChunker } from './fixed-size.js';
+import { requireText } from './sliding-window.js';
+
+/** Options of {@link LateChunker}. */
+export interface LateOptions {
+  /** A token-level model (e.g. `OnnxEmbedder` with a `last_hidden_state` output). Required. */
+  embedder: TokenEmbedder;
+  /** Supplies the spans (any chunker). Default `FixedSizeChunker` with 256 cl100k tokens, no overlap. */
+  chunker?: Chunker;
+  /**
+   * Share of a macro window's tokens that the next macro window repeats, in [0, 0.9]
+   * (documents longer than the model's context only). Default 0.25.
+   */
+  macroOverlap?: number;
+}
+
+/** One macro window of the document pass. */
+export interface MacroWindow {
+  /** UTF-16 offsets of the text the model read: [start, end). */
+  start: number;
+  end: number;
+  /** Tokens the model read, special tokens included (≤ the model's maxTokens). */
+  tokens: number;
+  /** Tokens of this window used for the document (the rest come from a neighbour with more context). */
+  used: number;
+}
+
+/** The document pass: every content token's vector once, with doc offsets. */
+export interface DocumentTokens extends TokenEmbeddings {
+  windows: MacroWindow[];
+}
+
+/** A chunk with its late-chunking vector. */
+export interface LateChunk extends Chunk {
+  /** Mean of the chunk's token vectors from the document pass, L2-normalised (d values). */
+  vector: Float32Array;
+}
+
+const WS = /\s/;
+
+/**
+ * Late chunking (SPEC section 1): the document goes through the token-level model once
+ * ({@link embedDocumentTokens}: one pass, or overlapping macro windows when it is longer
+ * than the model's context); the `chunker` supplies spans; each chunk's vector is the
+ * mean of the final-layer vectors of the content tokens that overlap its span, L2-normalised
+ * ({@link poolTokenSpans}; special tokens such as [CLS] are left out and, since the
+ * mapping goes by character offsets, do not shift it). Every chunk the span chunker makes
+ * is returned, none truncated: spans past the model's context are covered by later windows.
+ *
+ * @example
+ * ```ts
+ * const embedder = await OnnxEmbedder.load('models/jina-embeddings-v2-small-en');
+ * const late = new LateChunker({ embedder, chunker: new FixedSizeChunker({ chunkSize: 128, chunkOverlap: 0 }) });
+ * const chunks = await late.chunk(text); // chunks[i].vector: Float32Array(d)
+ * ```
+ * @throws {InvalidOptionError} at construction without a token-level embedder, with a
+ *   chunker without chunk(), or macroOverlap outside [0, 0.9].
+ */
+export class LateChunker {
+  readonly embedder: TokenEmbedder;
+  readonly chunker: Chunker;
+  readonly macroOverlap: number;
+
+  constructor(options: LateOptions) {
+    const e = options?.embedder;
+    if (!e || typeof e.embedTokens !== 'function') {
+      throw new InvalidOptionError('embedder', e, 'a token-level embedder with embedTokens(text), e.g. OnnxEmbedder (--embedder onnx:<folder>)');
+    }
+    this.embedder = e;
+    this.chunker = options.chunker ?? new FixedSizeChunker({ unit: 'token', chunkSize: 256, chunkOverlap: 0 });
+    if (typeof this.chunker?.chunk !== 'function') throw new InvalidOptionError('chunker', options.chunker, 'a Chunker with chunk(text)');
+    this.macroOverlap = requireNumber('macroOverlap', options.macroOverlap ?? 0.25, 0, 0.9);
+  }
+
+  /**
+   * Chunks `text` and gives each chunk its late-chunking vector.
+   * @throws {InvalidInputError} when text is not a string.
+   * @throws {EmbeddingError} when the model fails or cannot make progress through the text.
+   */
+  async chunk(text: string): Promise<LateChunk[]> {
+    requireText(text);
+    const chunks = await this.chunker.chunk(text);
+    if (chunks.length === 0) return [];
+    const tokens = await embedDocumentTokens(this.embedder, text, this.macroOverlap);
+    const d = this.embedder.dimension;
+    const pooled = poolTokenSpans(tokens, d, chunks.map((c) => c.start), chunks.map((c) => c.end));
+    return chunks.map((c, k) => ({
+      ...c,
+      metadata: { ...c.metadata, late: true, macroWindows: tokens.windows.length },
+      vector: pooled.slice(k * d, (k + 1) * d),
+    }));
+  }
+}
+
+/**
+ * Runs a token-level model over a whole document and returns each content token's
+ * vector once, with UTF-16 offsets into the document.
+ *
+ * One call of `embedTokens` when the text fits the model. Otherwise macro windows: the
+ * model reads the text from offset a (it keeps as many tokens as fit, special tokens
+ * included, and reports `truncated`); the next window starts at the first token of a word
+ * at about (1 − overlap) of the kept content tokens, so consecutive windows share about
+ * `overlap` of them, and so on until a window reaches the end. In the shared stretch of
+ * windows w and w + 1 (o tokens) the first ⌊o/2⌋ tokens are taken from w and the others
+ * from w + 1: each token's vector comes from the window where it lies farther from the
+ * edge, i.e. has the most context.
+ * @param overlap share of a window's content tokens the next one repeats, in [0, 0.9]
+ * @returns vectors T × d (not normalised), offsets T × 2 into `text`, special all 0,
+ *   truncated false, and the windows read
+ * @throws {EmbeddingError} when a window keeps no token (nothing would progress) or the
+ *   model returns the wrong shape.
+ */
+export async function embedDocumentTokens(embedder: TokenEmbedder, text: string, overlap = 0.25): Promise<DocumentTokens> {
+  const d = embedder.dimension;
+  type Win = { a: number; end: number; tokens: number; starts: number[]; ends: number[]; rows: Float32Array[] };
+  const wins: Win[] = [];
+  let a = 0;
+  let limit = Math.max(256, (embedder.maxTokens ?? 0) * 12);
+  while (a < text.length) {
+    const sliceEnd = embedder.maxTokens === undefined ? text.length : Math.min(text.length, a + limit);
+    const r = await embedder.embedTokens(text.slice(a, sliceEnd));
+    const T = r.offsets.length / 2;
+    if (r.vectors.length !== T * d) throw new EmbeddingError(`embedTokens returned ${r.vectors.length} values for ${T} tokens of dimension ${d}`);
+    const starts: number[] = [];
+    const ends: number[] = [];
+    const rows: Float32Array[] = [];
+    for (let t = 0; t < T; t++) {
+      const s = r.offsets[2 * t];
+      const e = r.offsets[2 * t + 1];
+      if (r.special[t] || e <= s) continue;
+      starts.push(a + s);
+      ends.push(a + e);
+      rows.push(r.vectors.subarray(t * d, (t + 1) * d));
+    }
+    const lastEnd = ends.length ? ends[ends.length - 1] : a;
+    // the slice ended before the model's limit: read a longer slice (a cut word would be mis-tokenised)
+    if (sliceEnd < text.length && (!r.truncated || lastEnd >= sliceEnd)) {
+      limit *= 2;
+      continue;
+    }
+    const win: Win = { a, end: r.truncated ? lastEnd : text.length, tokens: T, starts, ends, rows };
+    wins.push(win);
+    if (!r.truncated) break;
+    if (starts.length < 2) throw new EmbeddingError(`The model keeps fewer than 2 tokens from offset ${a}; cannot slide macro windows`, text.slice(a, a + 40));
+    let j = Math.min(starts.length - 1, Math.max(1, Math.round(starts.length * (1 - overlap))));
+    const j0 = j;
+    while (j > 1 && !(starts[j] > 0 && WS.test(text[starts[j] - 1]))) j--;
+    if (!(starts[j] > 0 && WS.test(text[starts[j] - 1]))) j = j0;
+    a = starts[j];
+  }
+  // stitch: window w gives tokens in [from_w, cut_w), cut between w and w+1 at the middle of their shared tokens
+  const outStarts: number[] = [];
+  const outEnds: number[] = [];
+  const outRows: Float32Array[] = [];
+  const windows: MacroWindow[] = [];
+  let from = -1;
+  for (let w = 0; w < wins.length; w++) {
+    const win = wins[w];
+    let cut = Infinity;
+    if (w + 1 < wins.length) {
+      const next = wins[w + 1].a;
+      const shared = win.starts.filter((s) => s >= next);
+      cut = shared.length ? shared[Math.floor(shared.length / 2)] : next;
+    }
+    let used = 0;
+    for (let i = 0; i < win.starts.length; i++) {
+      if (win.starts[i] < from || win.starts[i] >= cut) continue;
+      outStarts.push(win.starts[i]);
+      outEnds.push(win.ends[i]);
+      outRows.push(win.rows[i]);
+      used++;
+    }
+    windows.push({ start: win.a, end: win.end, tokens: win.tokens, used });
+    from = cut;
+  }
+  const T = outStarts.length;
+  const vectors = new Float32Array(T * d);
+  const offsets = new Int32Array(T * 2);
+  outRows.forEach((row, t) => {
+    vectors.set(row, t * d);
+    offsets[2 * t] = outStarts[t];
+    offsets[2 * t + 1] = outEnds[t];
+  });
+  return { vectors, offsets, special: new Uint8Array(T), truncated: false, windows };
+}

@@ -1,0 +1,284 @@
+/**
+ * Semantic chunking: breaks where neighbouring sentences drift apart in embedding space.
+ *
+ * Source: SPEC section 1 ("semantic"), the survey seed (`shared/seeds/001`), and
+ * LangChain's `SemanticChunker` (langchain_experimental/text_splitter.py, after Greg
+ * Kamradt's "5 levels of text splitting"), whose breakpoint rules are reproduced here.
+ * @module
+ */
+import { cosineNeighbours, percentile } from '../../bindings/index.js';
+import { chunkId, hashText, type Chunk } from '../chunk.js';
+import { HashingEmbedder } from '../embedders/hashing-embedder.js';
+import type { Embedder } from '../embedders/types.js';
+import { EmbeddingError, InvalidOptionError } from '../errors.js';
+import { requireInteger, requireNumber, requireOneOf } from '../options.js';
+import { isBlank } from '../units/index.js';
+import { FixedSizeChunker } from './fixed-size.js';
+import { sentenceSpans } from './sentence-spans.js';
+import { requireText, resolveUnits, type ResolvedUnits, type UnitOptions } from './sliding-window.js';
+
+/** How the break threshold is chosen from the distances (LangChain's `breakpoint_threshold_type`). */
+export type BreakpointType = 'percentile' | 'standardDeviation' | 'interquartile' | 'gradient';
+/** The breakpoint types. */
+export const BREAKPOINT_TYPES: readonly BreakpointType[] = ['percentile', 'standardDeviation', 'interquartile', 'gradient'];
+/** Default `threshold` amount per breakpoint type (LangChain's `BREAKPOINT_DEFAULTS`). */
+export const BREAKPOINT_DEFAULTS: Readonly<Record<BreakpointType, number>> = {
+  percentile: 95,
+  standardDeviation: 3,
+  interquartile: 1.5,
+  gradient: 95,
+};
+
+/** A span [start, end) in UTF-16 code units. */
+export interface Span {
+  start: number;
+  end: number;
+  /** Set when the piece still exceeds the budget because one unit alone does. */
+  oversized?: boolean;
+}
+
+/**
+ * Splits the span [start, end) of `text` into pieces of at most `maxChunkSize` units
+ * (absolute offsets into `text`, in order, covering every non-whitespace character of
+ * the span). Injected into {@link SemanticChunker} to split chunks that grow too large.
+ */
+export type SpanSplitter = (text: string, start: number, end: number, maxChunkSize: number) => Span[];
+
+/** Options of {@link SemanticChunker}. Sizes are in `unit`s (tokens by default). */
+export interface SemanticOptions extends UnitOptions {
+  /** The embedder for sentences (or sentence buffers). Default `new HashingEmbedder()` (d = 384). */
+  embedder?: Embedder;
+  /** How the break threshold is chosen. Default `percentile`. */
+  breakpoint?: BreakpointType;
+  /**
+   * The amount for the breakpoint type: the percentile (0–100) for `percentile` and
+   * `gradient`, the number of standard deviations for `standardDeviation`, the IQR
+   * multiplier for `interquartile`. Default {@link BREAKPOINT_DEFAULTS}.
+   */
+  threshold?: number;
+  /** Sentences on each side joined to a sentence before embedding it (LangChain's `buffer_size`). Default 1. */
+  bufferSize?: number;
+  /** A break is skipped while the chunk before it is smaller than this (units); a smaller last chunk joins the previous one. Default 0. */
+  minChunkSize?: number;
+  /** No chunk is larger than this (units); larger groups are split by `splitter`. Default 512. */
+  maxChunkSize?: number;
+  /** BCP 47 locale for sentence segmentation. Default `en`. */
+  locale?: string;
+  /** Splits a group larger than maxChunkSize. Default: {@link FixedSizeChunker} with chunkSize = maxChunkSize, no overlap. */
+  splitter?: SpanSplitter;
+}
+
+/**
+ * The break threshold of a list of neighbour distances, as LangChain's SemanticChunker
+ * computes it (`_calculate_breakpoint_threshold`), with numpy's conventions:
+ * - `percentile`: percentile(distances, amount), linear interpolation;
+ * - `standardDeviation`: mean + amount · std (population std, ddof = 0);
+ * - `interquartile`: mean + amount · (q75 − q25);
+ * - `gradient`: values = numpy.gradient(distances) (central differences inside, one-sided
+ *   at the ends), threshold = percentile(values, amount); breaks compare those values.
+ *
+ * A break follows sentence i when `values[i] > threshold` (strict, as LangChain), so equal
+ * distances (identical sentences) never break. With no distance (one sentence), or fewer
+ * than two for `gradient` (numpy raises there), the threshold is +Infinity: no break.
+ * @param distances cosine distances 1 − cos between neighbours (n − 1 values)
+ * @returns the threshold and the values compared against it
+ */
+export function breakpointThreshold(
+  distances: Float32Array,
+  type: BreakpointType,
+  amount: number,
+): { threshold: number; values: Float32Array } {
+  const n = distances.length;
+  if (n === 0 || (type === 'gradient' && n < 2)) return { threshold: Infinity, values: distances };
+  if (type === 'percentile') return { threshold: percentile(distances, amount), values: distances };
+  if (type === 'gradient') {
+    const g = new Float32Array(n);
+    g[0] = distances[1] - distances[0];
+    g[n - 1] = distances[n - 1] - distances[n - 2];
+    for (let i = 1; i < n - 1; i++) g[i] = (distances[i + 1] - distances[i - 1]) / 2;
+    return { threshold: percentile(g, amount), values: g };
+  }
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum += distances[i];
+  const mean = sum / n;
+  if (type === 'standardDeviation') {
+    let ss = 0;
+    for (let i = 0; i < n; i++) ss += (distances[i] - mean) ** 2;
+    return { threshold: mean + amount * Math.sqrt(ss / n), values: distances };
+  }
+  const iqr = percentile(distances, 75) - percentile(distances, 25);
+  return { threshold: mean + amount * iqr, values: distances };
+}
+
+/**
+ * Semantic chunking (SPEC section 1): the text is split into sentences
+ * (`splitSentences`, Intl.Segmenter); each sentence, joined with `bufferSize`
+ * neighbours on each side (LangChain's `combine_sentences`, joined by a space), is
+ * embedded once; the cosine distance 1 − cos between each buffered sentence and the next
+ * (WASM `cosineNeighbours`; a zero vector has cos 0, distance 1, never NaN) is compared
+ * with a threshold from {@link breakpointThreshold}; a chunk ends after sentence i when
+ * `values[i] > threshold` (strict) — unless the chunk so far is under `minChunkSize`.
+ * A last chunk under `minChunkSize` joins the one before. A chunk over `maxChunkSize`
+ * is split by `splitter` (default FixedSizeChunker), so no chunk exceeds maxChunkSize
+ * whatever the distances (except one indivisible unit, flagged `oversized`).
+ *
+ * Chunks are trimmed of whitespace at both ends, do not overlap, and cover every
+ * non-whitespace character; `chunk.text === text.slice(chunk.start, chunk.end)`.
+ * Metadata: `sentenceStart`, `sentenceEnd` (sentence indices, end exclusive),
+ * `threshold`, `breakValue` (the value that closed the chunk, absent for the last one)
+ * and `split: true` on pieces of an oversized group.
+ *
+ * @example
+ * ```ts
+ * const chunker = new SemanticChunker({ breakpoint: 'percentile', threshold: 90, maxChunkSize: 256 });
+ * const chunks = await chunker.chunk(text);
+ * ```
+ * @throws {InvalidOptionError} at construction for an unknown breakpoint type, a negative
+ *   or non-finite threshold, bufferSize not an integer ≥ 0, or minChunkSize > maxChunkSize.
+ */
+export class SemanticChunker {
+  readonly embedder: Embedder;
+  readonly breakpoint: BreakpointType;
+  readonly threshold: number;
+  readonly bufferSize: number;
+  readonly minChunkSize: number;
+  readonly maxChunkSize: number;
+  readonly locale: string;
+  readonly #resolved: ResolvedUnits;
+  readonly #splitter: SpanSplitter;
+
+  constructor(options: SemanticOptions = {}) {
+    this.embedder = options.embedder ?? new HashingEmbedder();
+    if (typeof this.embedder?.embed !== 'function') throw new InvalidOptionError('embedder', options.embedder, 'an Embedder with embed(texts)');
+    this.breakpoint = requireOneOf('breakpoint', options.breakpoint ?? 'percentile', BREAKPOINT_TYPES);
+    const max = this.breakpoint === 'percentile' || this.breakpoint === 'gradient' ? 100 : Infinity;
+    this.threshold = requireNumber('threshold', options.threshold ?? BREAKPOINT_DEFAULTS[this.breakpoint], 0, max);
+    this.bufferSize = requireInteger('bufferSize', options.bufferSize ?? 1, 0);
+    this.maxChunkSize = requireInteger('maxChunkSize', options.maxChunkSize ?? 512);
+    this.minChunkSize = requireInteger('minChunkSize', options.minChunkSize ?? 0, 0);
+    if (this.minChunkSize > this.maxChunkSize) {
+      throw new InvalidOptionError('minChunkSize', this.minChunkSize, `must be ≤ maxChunkSize (${this.maxChunkSize})`);
+    }
+    this.locale = options.locale ?? 'en';
+    this.#resolved = resolveUnits(options);
+    if (options.splitter !== undefined && typeof options.splitter !== 'function') {
+      throw new InvalidOptionError('splitter', options.splitter, 'a function (text, start, end, maxChunkSize) => spans');
+    }
+    this.#splitter = options.splitter ?? fixedSizeSplitter(options);
+  }
+
+  /** Size of `text` in the chunker's unit. */
+  #size(text: string): number {
+    const { unit, units, tokenizer } = this.#resolved;
+    return unit === 'token' ? tokenizer!.count(text) : units.count(text);
+  }
+
+  /**
+   * Chunks `text`. Empty or whitespace-only text gives no chunks.
+   * @throws {InvalidInputError} when `text` is not a string.
+   * @throws {EmbeddingError} when the embedder fails or returns a matrix of the wrong size.
+   */
+  async chunk(text: string): Promise<Chunk[]> {
+    requireText(text);
+    if (isBlank(text)) return [];
+    const s = sentenceSpans(text, this.locale);
+    const n = s.count;
+    const sentences: string[] = [];
+    for (let i = 0; i < n; i++) sentences.push(text.slice(s.starts[i], s.ends[i]));
+    const groups: Array<{ a: number; b: number; breakValue?: number }> = [];
+    let threshold = Infinity;
+    if (n > 1) {
+      const buffered = sentences.map((_, i) =>
+        sentences.slice(Math.max(0, i - this.bufferSize), Math.min(n, i + this.bufferSize + 1)).join(' '),
+      );
+      const d = this.embedder.dimension;
+      const matrix = await this.embedder.embed(buffered);
+      if (!(matrix instanceof Float32Array) || matrix.length !== n * d) {
+        throw new EmbeddingError(`The embedder returned ${(matrix as Float32Array)?.length} values, expected ${n} × ${d}`);
+      }
+      const sims = cosineNeighbours(matrix, d);
+      const distances = new Float32Array(n - 1);
+      for (let i = 0; i < n - 1; i++) distances[i] = 1 - sims[i];
+      const bp = breakpointThreshold(distances, this.breakpoint, this.threshold);
+      threshold = bp.threshold;
+      let a = 0;
+      for (let i = 0; i < n - 1; i++) {
+        if (!(bp.values[i] > threshold)) continue;
+        if (this.minChunkSize > 0 && this.#size(text.slice(s.starts[a], s.ends[i])) < this.minChunkSize) continue;
+        groups.push({ a, b: i + 1, breakValue: bp.values[i] });
+        a = i + 1;
+      }
+      groups.push({ a, b: n });
+      const last = groups[groups.length - 1];
+      if (groups.length > 1 && this.minChunkSize > 0 && this.#size(text.slice(s.starts[last.a], s.ends[n - 1])) < this.minChunkSize) {
+        groups.pop();
+        const prev = groups[groups.length - 1];
+        prev.b = n;
+        delete prev.breakValue;
+      }
+    } else groups.push({ a: 0, b: n });
+
+    const sourceHash = hashText(text);
+    const { units, tokenizer, countTokens, unit } = this.#resolved;
+    const chunks: Chunk[] = [];
+    for (const g of groups) {
+      const start = s.starts[g.a];
+      const end = s.ends[g.b - 1];
+      const size = this.#size(text.slice(start, end));
+      const pieces: Span[] = size <= this.maxChunkSize ? [{ start, end }] : this.#splitter(text, start, end, this.maxChunkSize);
+      for (const p of pieces) {
+        const chunkText = text.slice(p.start, p.end);
+        const unitCount = pieces.length === 1 ? size : this.#size(chunkText);
+        const tokenCount = unit === 'token' ? unitCount : countTokens && tokenizer ? tokenizer.count(chunkText) : -1;
+        chunks.push({
+          id: chunkId(sourceHash, p.start, p.end),
+          index: chunks.length,
+          text: chunkText,
+          start: p.start,
+          end: p.end,
+          tokenCount,
+          metadata: {
+            strategy: 'semantic',
+            unit: units.name,
+            unitCount,
+            overlap: 0,
+            sentenceStart: g.a,
+            sentenceEnd: g.b,
+            threshold,
+            ...(g.breakValue !== undefined && p === pieces[pieces.length - 1] ? { breakValue: g.breakValue } : {}),
+            ...(pieces.length > 1 ? { split: true } : {}),
+            ...(p.oversized || unitCount > this.maxChunkSize ? { oversized: true } : {}),
+          },
+        });
+      }
+    }
+    return chunks;
+  }
+}
+
+/**
+ * The default {@link SpanSplitter}: {@link FixedSizeChunker} with `chunkSize =
+ * maxChunkSize`, no overlap, in the same unit and encoding, over the span's text.
+ */
+export function fixedSizeSplitter(options: UnitOptions = {}): SpanSplitter {
+  const cache = new Map<number, FixedSizeChunker>();
+  return (text, start, end, maxChunkSize) => {
+    let fixed = cache.get(maxChunkSize);
+    if (!fixed) {
+      fixed = new FixedSizeChunker({
+        unit: options.unit,
+        encoding: options.encoding,
+        tokenizer: options.tokenizer,
+        chunkSize: maxChunkSize,
+        chunkOverlap: 0,
+        countTokens: false,
+      });
+      cache.set(maxChunkSize, fixed);
+    }
+    return fixed.chunk(text.slice(start, end)).map((c) => ({
+      start: start + c.start,
+      end: start + c.end,
+      ...(c.metadata.oversized ? { oversized: true } : {}),
+    }));
+  };
+}

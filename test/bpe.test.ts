@@ -1,0 +1,358 @@
+// The WASM BPE tokenizer against js-tiktoken (the reference: new Tiktoken(ranks).encode(text, [], [])).
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { Tiktoken } from 'js-tiktoken/lite';
+import cl100kRanks from 'js-tiktoken/ranks/cl100k_base';
+import o200kRanks from 'js-tiktoken/ranks/o200k_base';
+import { get_encoding, type Tiktoken as Tiktoken2 } from 'tiktoken';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BpeEncoder, initBpe } from '../bindings/bpe.js';
+import { UnknownEncodingError } from '../src/errors.js';
+import { getWasmBpeTokenizer, WasmBpeTokenizer, type WasmBpeEncoding } from '../src/tokenizers/wasm-bpe.js';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const shared = resolve(repoRoot, '..', 'shared');
+
+function files(dir: string, ext: string): string[] {
+  const full = join(shared, dir);
+  return readdirSync(full)
+    .filter((f) => f.endsWith(ext))
+    .sort()
+    .map((f) => join(full, f));
+}
+
+const corpusFiles = [
+  ...files('eval/corpora', '.md'),
+  ...files('eval/markdown', '.md'),
+  ...files('seeds', '.txt'),
+];
+
+const RANKS = { cl100k_base: cl100kRanks, o200k_base: o200kRanks } as const;
+const ENCODINGS: WasmBpeEncoding[] = ['cl100k_base', 'o200k_base'];
+
+const references = new Map<WasmBpeEncoding, Tiktoken>();
+function reference(encoding: WasmBpeEncoding): Tiktoken {
+  let r = references.get(encoding);
+  if (!r) {
+    r = new Tiktoken(RANKS[encoding]);
+    references.set(encoding, r);
+  }
+  return r;
+}
+
+const utf8 = new TextEncoder();
+
+/** Piece ends (UTF-8 bytes) of the encoding's split pattern run by JavaScript's RegExp. */
+function regexPieceEnds(encoding: WasmBpeEncoding, text: string): number[] {
+  const re = new RegExp(RANKS[encoding].pat_str, 'gu');
+  const ends: number[] = [];
+  let bytes = 0;
+  for (const m of text.matchAll(re)) {
+    bytes += utf8.encode(m[0]).length;
+    ends.push(bytes);
+  }
+  return ends;
+}
+
+/**
+ * tiktoken (the Rust implementation, npm package `tiktoken`): the reference for texts with
+ * long pieces, where js-tiktoken's merge loop (quadratic, joining strings) takes minutes.
+ * Its split patterns agree with js-tiktoken's except for \s (Rust's excludes U+FEFF),
+ * which these texts do not contain.
+ */
+const rustEncoders = new Map<WasmBpeEncoding, Tiktoken2>();
+function rustReference(encoding: WasmBpeEncoding): Tiktoken2 {
+  let r = rustEncoders.get(encoding);
+  if (!r) {
+    r = get_encoding(encoding);
+    rustEncoders.set(encoding, r);
+  }
+  return r;
+}
+
+/** Checks ids, count and offsets of one text against the reference. */
+function checkText(encoding: WasmBpeEncoding, text: string, rust = false): void {
+  const tok = getWasmBpeTokenizer(encoding);
+  const expected = rust
+    ? Array.from(rustReference(encoding).encode(text, [], []))
+    : reference(encoding).encode(text, [], []);
+  const ids = tok.encode(text);
+  expect(Array.from(ids)).toEqual(expected);
+  expect(tok.count(text)).toBe(expected.length);
+  const { ids: ids2, starts, ends } = tok.encodeWithOffsets(text);
+  expect(Array.from(ids2)).toEqual(expected);
+  checkOffsets(text, starts, ends);
+}
+
+function isHigh(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdbff;
+}
+function isLow(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
+}
+
+/** Spans are consecutive, cover the text, and never split a surrogate pair. */
+function checkOffsets(text: string, starts: Int32Array, ends: Int32Array): void {
+  expect(starts.length).toBe(ends.length);
+  if (text.length === 0) {
+    expect(ends.length).toBe(0);
+    return;
+  }
+  let at = 0;
+  for (let i = 0; i < starts.length; i++) {
+    if (starts[i] !== at || ends[i] < starts[i]) throw new Error(`token ${i}: [${starts[i]}, ${ends[i]}) after ${at}`);
+    const e = ends[i];
+    if (e > 0 && e < text.length && isHigh(text.charCodeAt(e - 1)) && isLow(text.charCodeAt(e)))
+      throw new Error(`token ${i} ends inside a surrogate pair at ${e}`);
+    at = e;
+  }
+  expect(at).toBe(text.length);
+}
+
+/** The bytes of each token's span, concatenated, equal the text's UTF-8 bytes (up to moved boundaries). */
+function checkSpansAgainstBytes(encoding: WasmBpeEncoding, text: string): void {
+  const tok = getWasmBpeTokenizer(encoding);
+  const { ids, ends } = tok.encodeWithOffsets(text);
+  // A span's end, converted back to bytes, is the first character boundary at or after
+  // the token's byte end.
+  const bytes = utf8.encode(text);
+  let byteEnd = 0;
+  const expectedEnds: number[] = [];
+  const tokenBytes: Uint8Array[] = [];
+  for (const id of ids) tokenBytes.push(bytesOf(tok, id));
+  // UTF-16 index of each char boundary by byte offset
+  const u16AtByte = new Map<number, number>();
+  let b = 0;
+  let u = 0;
+  for (const ch of text) {
+    u16AtByte.set(b, u);
+    b += utf8.encode(ch).length;
+    u += ch.length;
+  }
+  u16AtByte.set(b, u);
+  for (const tb of tokenBytes) {
+    byteEnd += tb.length;
+    let e = byteEnd;
+    while (!u16AtByte.has(e)) {
+      if (e > bytes.length) throw new Error(`token bytes run past the text (${byteEnd} > ${bytes.length})`);
+      e++;
+    }
+    expectedEnds.push(u16AtByte.get(e)!);
+  }
+  expect(byteEnd).toBe(bytes.length);
+  expect(Array.from(ends)).toEqual(expectedEnds);
+}
+
+const byteCache = new Map<string, Uint8Array>();
+function bytesOf(tok: WasmBpeTokenizer, id: number): Uint8Array {
+  const key = `${tok.encoding}:${id}`;
+  let v = byteCache.get(key);
+  if (!v) {
+    // decode of a single token may be invalid UTF-8: reconstruct bytes from the reference's ranks
+    const ref = reference(tok.encoding as WasmBpeEncoding) as unknown as { textMap: Map<number, Uint8Array> };
+    v = ref.textMap.get(id)!;
+    byteCache.set(key, v);
+  }
+  return v;
+}
+
+describe('WASM BPE tokenizer', () => {
+  beforeAll(() => {
+    for (const e of ENCODINGS) {
+      reference(e);
+      getWasmBpeTokenizer(e);
+    }
+  });
+  afterAll(() => {
+    for (const r of rustEncoders.values()) r.free();
+  });
+
+  for (const encoding of ENCODINGS) {
+    describe(encoding, () => {
+      it('gives js-tiktoken ids on every shared corpus, markdown and seed file', () => {
+        expect(corpusFiles.length).toBeGreaterThanOrEqual(13);
+        for (const f of corpusFiles) {
+          const text = readFileSync(f, 'utf8');
+          const expected = reference(encoding).encode(text, [], []);
+          const tok = getWasmBpeTokenizer(encoding);
+          const ids = tok.encode(text);
+          if (ids.length !== expected.length || ids.some((x, i) => x !== expected[i])) {
+            throw new Error(`ids differ from js-tiktoken on ${f}`);
+          }
+          expect(tok.count(text)).toBe(expected.length);
+          const { starts, ends } = tok.encodeWithOffsets(text);
+          checkOffsets(text, starts, ends);
+          expect(tok.decode(ids)).toBe(text);
+        }
+      });
+
+      it('splits like the encoding pattern (generated Unicode)', () => {
+        const bpe = new BpeEncoder(RANKS[encoding]);
+        fc.assert(
+          fc.property(unicodeText(), (text) => {
+            expect(Array.from(bpe.pieceEnds(text))).toEqual(regexPieceEnds(encoding, text));
+          }),
+          { numRuns: 6000 },
+        );
+      });
+
+      it('gives js-tiktoken ids, counts and offsets on generated Unicode', () => {
+        fc.assert(
+          fc.property(unicodeText(), (text) => checkText(encoding, text)),
+          { numRuns: 1500 },
+        );
+      });
+
+      it('gives the same ids when the text is handed to the module in many small pieces', () => {
+        BpeEncoder.pieceUnits = 4;
+        try {
+          fc.assert(
+            fc.property(unicodeText(), (text) => checkText(encoding, text)),
+            { numRuns: 1000 },
+          );
+        } finally {
+          BpeEncoder.pieceUnits = 1 << 16;
+        }
+      });
+
+      it('maps token byte ends to UTF-16 offsets exactly (moved forward inside a character)', () => {
+        fc.assert(
+          fc.property(unicodeText(), (text) => checkSpansAgainstBytes(encoding, text)),
+          { numRuns: 500 },
+        );
+      });
+
+      it('handles long pieces (heap merge) and texts longer than one piece', () => {
+        const rnd = mulberry32(7);
+        const letters = 'abcdefghijklmnopqrstuvwxyzéßж';
+        let word = '';
+        for (let i = 0; i < 3000; i++) word += letters[Math.floor(rnd() * letters.length)];
+        const cjk = Array.from({ length: 2000 }, (_, i) => String.fromCodePoint(0x4e00 + ((i * 7919) % 20000))).join('');
+        for (const text of [
+          'x'.repeat(1000),
+          word,
+          cjk,
+          '!?'.repeat(700),
+          ' '.repeat(5000) + 'a',
+          '\n'.repeat(300) + ' \t'.repeat(300),
+          '1234567890'.repeat(300),
+          '👍🏽'.repeat(400),
+        ])
+          checkText(encoding, text, true);
+        // 200k+ code units: cut into pieces at safe places, with and without such places
+        const parts: string[] = [];
+        for (let i = 0; i < 6000; i++) parts.push(i % 7 === 0 ? 'Ünïcödé\n' : i % 5 === 0 ? "it's  " : 'word ', '東京  ');
+        checkText(encoding, parts.join(''), true);
+        // cuts after CJK punctuation, before '/' after a line feed (not a cut), none at all
+        checkText(encoding, '東京。 é,'.repeat(10000), true);
+        checkText(encoding, 'a!\n/b\n//x\n\n y\n\r\nz '.repeat(4000), true);
+        checkText(encoding, '東京。é,'.repeat(12000), true);
+        // base64-like: cut between letters and digits only
+        checkText(encoding, 'QmFzZTY0IGJsb2I9ZGF0YQ+/x7'.repeat(2800), true);
+        // a 4 000-byte letter run among short pieces
+        checkText(encoding, 'word '.repeat(14000) + 'ab'.repeat(2000) + ' end', true);
+      });
+
+      it('encodes special-token strings and contractions as ordinary text', () => {
+        checkText(encoding, "<|endoftext|>It's <|fim_prefix|>THEY'LL we'Ve I'M you'D <|endofprompt|>");
+        const tok = getWasmBpeTokenizer(encoding);
+        const eot = Object.entries(RANKS[encoding].special_tokens).find(([k]) => k === '<|endoftext|>')![1];
+        expect(tok.decode([eot])).toBe('<|endoftext|>');
+        expect(() => tok.decode([1 << 30])).toThrow();
+      });
+
+      it('handles empty text, lone surrogates and \\r\\n runs', () => {
+        const tok = getWasmBpeTokenizer(encoding);
+        expect(tok.encode('').length).toBe(0);
+        expect(tok.count('')).toBe(0);
+        checkText(encoding, '');
+        checkText(encoding, '\ud800');
+        checkText(encoding, 'a\udc00b \ud83d');
+        checkText(encoding, '\r\n\r\n  \r\n\t \u00a0\u3000x');
+      });
+    });
+  }
+
+  it('caches per encoding and rejects unknown encodings', () => {
+    expect(getWasmBpeTokenizer('cl100k_base')).toBe(getWasmBpeTokenizer('cl100k_base'));
+    expect(getWasmBpeTokenizer('o200k_base').encoding).toBe('o200k_base');
+    expect(() => getWasmBpeTokenizer('p50k_base' as WasmBpeEncoding)).toThrow(UnknownEncodingError);
+  });
+
+  it('loads asynchronously too', async () => {
+    await initBpe();
+    const t = new WasmBpeTokenizer('cl100k_base', cl100kRanks);
+    expect(Array.from(t.encode('hello world'))).toEqual(reference('cl100k_base').encode('hello world', [], []));
+  });
+
+  it('keeps memory bounded: a large text, then small ones', () => {
+    const bpe = new BpeEncoder(cl100kRanks);
+    bpe.count('warm up');
+    const baseline = bpe.memoryBytes();
+    const big = 'The quick brown fox jumps over the lazy dog. '.repeat(400_000); // 18 MB
+    expect(bpe.count(big)).toBe(10 * 400_000 + 1); // + the final space
+    expect(bpe.memoryBytes()).toBeLessThan(baseline + 8 * 1024 * 1024);
+    // No safe cut anywhere: one 900 KB piece, whose merge needs more than retainBytes;
+    // the instance is rebuilt afterwards.
+    BpeEncoder.retainBytes = 16 * 1024 * 1024;
+    try {
+      const cjk = '中'.repeat(300_000);
+      expect(bpe.count(cjk)).toBeGreaterThan(100_000);
+      expect(bpe.count('small')).toBe(1);
+      expect(bpe.memoryBytes()).toBeLessThan(baseline + 8 * 1024 * 1024);
+    } finally {
+      BpeEncoder.retainBytes = 64 * 1024 * 1024;
+    }
+  });
+});
+
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const FRAGMENTS = [
+  // letters of many scripts, upper / lower / title / modifier / other letters
+  'a', 'Z', 'é', 'É', 'ß', 'Ω', 'ω', 'ж', 'Ж', 'ا', 'ب', 'א', 'अ', 'क', 'ก', 'ᄀ', 'ǅ', 'ʰ', '々', 'ー', 'İ', 'ı', 'ﬁ',
+  // combining marks (Mn, Mc, Me)
+  '\u0301', '\u0308', '\u093f', '\u094d', '\u20dd', '\u0e31',
+  // numbers (Nd, Nl, No)
+  '0', '7', '42', '1234', '١', '٣', '½', 'Ⅻ', '²', '𝟘',
+  // emoji, skin tones, ZWJ sequences, flags, variation selectors
+  '👍', '👍🏽', '👨‍👩‍👧', '🏳️‍🌈', '❤️', '🇳🇱', '\u200d', '\ufe0f',
+  // CJK and other wide scripts
+  '東京', '中文字', '한국어', 'カタカナ', 'ひらがな', '𠀋',
+  // whitespace runs
+  ' ', ' ', '  ', '   ', '\t', '\t\t', '\r\n', '\n', '\n\n', '\r', '\u00a0', '\u3000', '\u2028', '\ufeff', '\u000b', '\u000c', '\u2003', '\u0085',
+  // lone surrogates
+  '\ud800', '\udfff', '\udc00', '\ud83d',
+  // special-token strings
+  '<|endoftext|>', '<|fim_prefix|>', '<|endofprompt|>', '<|fim_middle|>',
+  // contractions in mixed case, and near misses
+  "'s", "'S", "'t", "'T", "'re", "'RE", "'rE", "'Re", "'ve", "'Ve", "'m", "'M", "'ll", "'LL", "'lL", "'d", "'D", "'", "'x", "''",
+  // punctuation
+  '.', ',', '!', '?', '/', '//', '-', '(', ')', '"', '…', '—', '$', '€', '@', '#', '_', '*', '`', '\\', '\u0000', '\u007f',
+  // words
+  'the', 'The', 'HELLO', 'CamelCase', 'iPhone', 'don', 'naïve', 'ÉCOLE', 'Straße',
+];
+
+function unicodeText(): fc.Arbitrary<string> {
+  return fc
+    .array(
+      fc.oneof(
+        { weight: 6, arbitrary: fc.constantFrom(...FRAGMENTS) },
+        { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 4 }) },
+        { weight: 1, arbitrary: fc.string({ unit: 'binary-ascii', maxLength: 6 }) },
+      ),
+      { maxLength: 40 },
+    )
+    .map((parts) => parts.join(''));
+}

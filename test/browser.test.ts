@@ -1,0 +1,130 @@
+/**
+ * The browser bundles in Debian's Chromium (playwright-core drives /usr/bin/chromium; no
+ * browser is downloaded): a page served from 127.0.0.1 runs the harness
+ * (test/runtimes/harness.mjs: every registered strategy on the seeds and the
+ * state_of_the_union corpus, HashingEmbedder bytes, kernels) and its JSON must equal
+ * Node's byte for byte — with the inline bundle (`await initKernels()`) and with the
+ * asset bundle (`await initKernels(url of chunkwise.wasm)`). Embedding strategies, once
+ * registered, also run with the ONNX fixture model through onnxruntime-web.
+ * Without /usr/bin/chromium: fails when CI=true, skips locally.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeEncoderOnnx, writeOnnxFolder } from './helpers/embedder-fixtures.js';
+import { repoRoot } from './helpers/paths.js';
+import { CHROMIUM, CHROMIUM_ARGS, chromiumAvailable, firstDifference, nodeReference, serveStatic, workloadDocs, type Doc } from './runtimes/support.js';
+
+const run = chromiumAvailable();
+const EMBEDDING = /semantic|qasc|late/;
+
+/** The page: loads a bundle, initialises the kernels, runs the harness, exposes the JSON. */
+function page(bundle: string, init: string): string {
+  return `<!doctype html><meta charset="utf-8"><title>chunkwise runtime test</title>
+<script type="importmap">{"imports":{"onnxruntime-web":"/ort/ort.bundle.min.mjs"}}</script>
+<script type="module">
+import * as api from ${JSON.stringify(bundle)};
+import { runWorkload } from '/harness.mjs';
+try {
+  await api.initKernels(${init});
+  const docs = await (await fetch('/docs.json')).json();
+  const embedders = {};
+  if (api.strategyNames().some((n) => ${EMBEDDING}.test(n))) {
+    embedders.onnx = await api.OnnxEmbedder.load(location.origin + '/model/', { backend: 'web', wasmPaths: location.origin + '/ort/' });
+  }
+  window.__result = await runWorkload(api, docs, embedders);
+} catch (error) {
+  window.__error = String(error && error.stack || error);
+}
+</script>`;
+}
+
+describe('without Chromium', () => {
+  it('CI=true fails with a clear message; locally the browser tests skip', () => {
+    expect(() => chromiumAvailable('/nonexistent/chromium', { CI: 'true' })).toThrow(/\/nonexistent\/chromium is missing: install it with apt-get install -y chromium/);
+    expect(chromiumAvailable('/nonexistent/chromium', {})).toBe(false);
+    expect(chromiumAvailable(CHROMIUM, { CI: 'true' })).toBe(existsSync(CHROMIUM));
+  });
+});
+
+describe.skipIf(!run)('browser bundles in Chromium', () => {
+  let server: Server;
+  let origin: string;
+  let docs: Doc[];
+  let expected: string;
+  let modelDir: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  let browser: any;
+
+  /** Both pages run while Node computes its reference (2 cores: Chromium and Node overlap). */
+  let pages: Record<'inline' | 'asset', Promise<string>>;
+
+  beforeAll(async () => {
+    docs = workloadDocs();
+    modelDir = mkdtempSync(join(tmpdir(), 'chunkwise-browser-model-'));
+    writeOnnxFolder(modelDir, makeEncoderOnnx().bytes, { pooling: 'mean' });
+    ({ server, origin } = await serveStatic(
+      {
+        '/bundle/': join(repoRoot, 'dist', 'bundle'),
+        '/model/': modelDir,
+        '/ort/': join(repoRoot, 'node_modules', 'onnxruntime-web', 'dist'),
+      },
+      {
+        '/inline.html': { type: 'text/html', body: page('/bundle/inline/index.js', '') },
+        '/asset.html': { type: 'text/html', body: page('/bundle/asset/index.js', "'/bundle/asset/chunkwise.wasm'") },
+        '/harness.mjs': { type: 'text/javascript', body: readFileSync(join(repoRoot, 'test', 'runtimes', 'harness.mjs')) },
+        '/docs.json': { type: 'application/json', body: JSON.stringify(docs) },
+      },
+    ));
+    const { chromium } = await import('playwright-core');
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+    pages = { inline: runPage('/inline.html'), asset: runPage('/asset.html') };
+    // Keep a rejected page from being reported as unhandled before its test awaits it.
+    for (const p of Object.values(pages)) p.catch(() => undefined);
+    const api = await import(join(repoRoot, 'dist', 'src', 'index.js'));
+    const needsModel = (api.strategyNames() as string[]).some((n) => EMBEDDING.test(n));
+    if (needsModel) {
+      const { runWorkload } = await import(join(repoRoot, 'test', 'runtimes', 'harness.mjs'));
+      const onnx = await api.OnnxEmbedder.load(modelDir, { backend: 'web' });
+      expected = await runWorkload(api, docs, { onnx });
+    } else expected = await nodeReference(docs);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    server?.close();
+    if (modelDir) rmSync(modelDir, { recursive: true, force: true });
+  });
+
+  async function runPage(path: string): Promise<string> {
+    const tab = await browser.newPage();
+    const errors: string[] = [];
+    tab.on('pageerror', (e: Error) => errors.push(String(e)));
+    try {
+      await tab.goto(origin + path);
+      await tab.waitForFunction(() => (window as any).__result || (window as any).__error, undefined, { timeout: 100_000 });
+      const error = await tab.evaluate(() => (window as any).__error);
+      if (error) throw new Error(`page ${path} failed: ${error}`);
+      if (errors.length) throw new Error(`page ${path}: uncaught ${errors.join('; ')}`);
+      return await tab.evaluate(() => (window as any).__result as string);
+    } finally {
+      await tab.close();
+    }
+  }
+
+  it('the inline bundle gives Node’s JSON byte for byte', async () => {
+    const got = await pages.inline;
+    const parsed = JSON.parse(got);
+    expect(parsed.strategies).toEqual(expect.arrayContaining(['sliding', 'fixed']));
+    // Every strategy on every document, and real chunks (not an error list).
+    expect(parsed.results.filter((r: { chunks?: unknown[] }) => r.chunks && r.chunks.length > 0).length).toBeGreaterThanOrEqual(5 * docs.length);
+    expect(got === expected, firstDifference(got, expected)).toBe(true);
+  });
+
+  it('the asset bundle (initKernels(url of chunkwise.wasm)) gives the same JSON', async () => {
+    const got = await pages.asset;
+    expect(got === expected, firstDifference(got, expected)).toBe(true);
+  });
+});

@@ -1,0 +1,102 @@
+/**
+ * What the package publishes and what its bundles import:
+ * - `npm pack --dry-run` lists every file the `exports` map and `bin` point to, the
+ *   bundles and the wasm, and no test, bench, TypeScript source or source map;
+ * - the browser/edge bundles import no Node built-in and call no `require(`: their only
+ *   imports are their own relative files, the `.wasm` module and the optional
+ *   `onnxruntime-web`.
+ */
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { repoRoot } from './helpers/paths.js';
+
+const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
+
+function targets(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (value && typeof value === 'object') return Object.values(value).flatMap(targets);
+  return [];
+}
+
+function walk(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
+}
+
+/** Module specifiers a bundle imports: static `import … from`, `export … from`, bare `import '…'`, `import('…')`. */
+export function importSpecifiers(code: string): string[] {
+  const specs = new Set<string>();
+  const patterns = [/\b(?:import|export)\s[^'";]*?\bfrom\s*(['"])([^'"]+)\1/g, /\bimport\s*(['"])([^'"]+)\1/g, /\bimport\s*\(\s*(['"])([^'"]+)\1\s*\)/g];
+  for (const re of patterns) for (const m of code.matchAll(re)) specs.add(m[2]);
+  return [...specs];
+}
+
+describe('npm pack --dry-run', () => {
+  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const files: string[] = JSON.parse(out)[0].files.map((f: { path: string }) => f.path);
+
+  it('holds every exports target, the bin, the bundles and the wasm', () => {
+    const needed = [...targets(pkg.exports), ...targets(pkg.bin)].map((t) => t.replace(/^\.\//, ''));
+    expect(needed).toEqual(expect.arrayContaining(['dist/bundle/inline/index.js', 'dist/bundle/asset/workerd.js', 'dist/bundle/asset/edge.js']));
+    for (const file of needed) expect(files, file).toContain(file);
+    for (const file of ['build/chunkwise.wasm', 'dist/bundle/asset/chunkwise.wasm', 'dist/bundle/asset/index.js', 'dist/src/index.d.ts', 'dist/src/node/index.js', 'README.md', 'package.json']) {
+      expect(files, file).toContain(file);
+    }
+  });
+
+  it('holds no tests, benches, TypeScript sources or source maps', () => {
+    const bad = files.filter(
+      (f) =>
+        /^(src|test|bench|assembly|scripts|web|bindings|\.ci)\//.test(f) ||
+        /^dist\/(test|bench)\//.test(f) ||
+        (f.endsWith('.ts') && !f.endsWith('.d.ts')) ||
+        f.endsWith('.map') ||
+        /(^|\/)(rollup\.config|vitest\.config|tsconfig)/.test(f),
+    );
+    expect(bad).toEqual([]);
+  });
+});
+
+describe('bundles for browsers and edge runtimes', () => {
+  const bundleDir = join(repoRoot, 'dist', 'bundle');
+  const jsFiles = walk(bundleDir).filter((f) => f.endsWith('.js'));
+  const nodeBuiltins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
+
+  it('exist for every variant', () => {
+    expect(jsFiles.map((f) => relative(bundleDir, f)).sort()).toEqual(
+      expect.arrayContaining(['asset/edge.js', 'asset/index.js', 'asset/workerd.js', 'inline/index.js']),
+    );
+  });
+
+  it.each(jsFiles.map((f) => [relative(bundleDir, f), f]))('%s imports no Node built-in and calls no require(', (_name, file) => {
+    const code = readFileSync(file, 'utf8');
+    expect(code).not.toMatch(/\brequire\s*\(/);
+    expect(code).not.toMatch(/['"]node:/);
+    const specs = importSpecifiers(code);
+    expect(specs.filter((s) => nodeBuiltins.has(s))).toEqual([]);
+    // Only own files, the wasm module and the optional onnxruntime-web.
+    expect(specs.filter((s) => !s.startsWith('./') && !s.startsWith('../') && s !== 'onnxruntime-web')).toEqual([]);
+  });
+
+  it('the scanner finds what it must reject', () => {
+    expect(importSpecifiers(`import { readFileSync } from 'node:fs';\nexport * from "path";\nimport 'os';\nawait import("node:crypto");`).sort()).toEqual(
+      ['node:crypto', 'node:fs', 'os', 'path'],
+    );
+  });
+
+  it('the asset bundle without initKernels fails with a WasmError naming initKernels', () => {
+    // In a plain Node process (vitest's transform of a 3.6 MB bundle costs ~10 s).
+    const script = `
+      const asset = await import(${JSON.stringify(join(bundleDir, 'asset', 'index.js'))});
+      const { readFileSync } = await import('node:fs');
+      let before;
+      try { asset.planWindows(10, 4, 3); before = 'no error'; } catch (e) { before = (e instanceof asset.WasmError) + ' ' + e.message; }
+      await asset.initKernels(readFileSync(${JSON.stringify(join(bundleDir, 'asset', 'chunkwise.wasm'))}));
+      console.log(JSON.stringify({ before, after: Array.from(asset.planWindows(10, 4, 3).starts) }));`;
+    const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }));
+    expect(out.before).toMatch(/^true This chunkwise bundle has no built-in WebAssembly bytes: call await initKernels\(url of chunkwise.wasm\)/);
+    expect(out.after).toEqual([0, 3, 6]);
+  });
+});

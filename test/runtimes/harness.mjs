@@ -1,0 +1,75 @@
+// The same workload in every runtime (Node, Chromium, workerd, Vercel's edge-runtime):
+// every registered strategy over the given documents, plus HashingEmbedder vectors and
+// two kernels, serialised to one JSON string. The runtime tests compare that string
+// byte for byte with Node's. Plain ESM JavaScript, no imports: each runtime passes in
+// its chunkwise module (`api`), so the harness runs unchanged everywhere.
+
+/** Options per strategy (several per strategy: units, encodings). */
+export const CASES = {
+  sliding: [
+    { unit: 'token', windowSize: 128, stride: 96 },
+    { unit: 'word', windowSize: 60, stride: 45 },
+    { unit: 'char', windowSize: 500, stride: 400 },
+  ],
+  fixed: [
+    { unit: 'token', chunkSize: 256, chunkOverlap: 32 },
+    { unit: 'word', chunkSize: 80, chunkOverlap: 10, countTokens: false },
+  ],
+  // (o200k_base is left out: building its encoder from js-tiktoken's 2 MB rank table
+  // takes ~7 s per runtime on the CI machine; it shares every code path with cl100k_base.)
+  // Strategies built in parallel (sentence, recursive, markdown, parent-child, semantic,
+  // qasc…) run with their defaults plus the options below; each reads what it knows.
+  '*': [{ chunkSize: 200, query: 'How does a sliding window chunker choose its stride?' }],
+};
+
+/** Strategies whose chunks depend on an embedder: run once per embedder given. */
+const EMBEDDING = /semantic|qasc|late/;
+
+function describeError(error) {
+  return { error: `${error?.name ?? 'Error'}: ${error?.message ?? String(error)}` };
+}
+
+/**
+ * Runs the workload.
+ * @param api the chunkwise module namespace of the runtime under test
+ * @param docs `[{ name, text }]`
+ * @param embedders `{ name: Embedder }` for the embedding strategies; HashingEmbedder is
+ *   always included as `hashing`
+ * @returns a JSON string
+ */
+export async function runWorkload(api, docs, embedders = {}) {
+  const allEmbedders = { hashing: new api.HashingEmbedder(), ...embedders };
+  const results = [];
+  const names = api.strategyNames();
+  for (const name of names) {
+    const optionSets = CASES[name] ?? CASES['*'];
+    const embedderNames = EMBEDDING.test(name) ? Object.keys(allEmbedders) : [null];
+    for (const options of optionSets) {
+      for (const embedderName of embedderNames) {
+        const full = embedderName ? { ...options, embedder: allEmbedders[embedderName] } : { ...options };
+        for (const doc of docs) {
+          const entry = { strategy: name, options, embedder: embedderName, doc: doc.name };
+          try {
+            const chunker = api.createChunker(name, full);
+            entry.chunks = await chunker.chunk(doc.text);
+          } catch (error) {
+            Object.assign(entry, describeError(error));
+          }
+          results.push(entry);
+        }
+      }
+    }
+  }
+  // The embedder and kernels directly: bytes of the vectors, not rounded decimals.
+  const firstLines = docs.map((d) => d.text.slice(0, 200));
+  const vectors = await allEmbedders.hashing.embed(firstLines);
+  const hashingBytes = Array.from(new Uint8Array(vectors.buffer, vectors.byteOffset, vectors.byteLength));
+  const sims = api.cosineNeighbours(vectors, allEmbedders.hashing.dimension);
+  const kernels = {
+    neighbours: Array.from(sims),
+    p95: api.percentile(sims, 95),
+    windows: api.planWindows(1000, 128, 96),
+  };
+  kernels.windows = { starts: Array.from(kernels.windows.starts), ends: Array.from(kernels.windows.ends) };
+  return JSON.stringify({ strategies: names, results, hashingBytes, kernels });
+}

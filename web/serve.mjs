@@ -1,0 +1,72 @@
+#!/usr/bin/env node
+// `npm run web`: serves chunkwise's web page on http://127.0.0.1:<port>/ (PORT, default
+// 8080): web/ at /, the browser bundles (dist/bundle, made by `npm run build`) at
+// /bundle/, onnxruntime-web's files at /ort/, and in a checkout ../shared at /shared/
+// (so `?doc=/shared/seeds/<file>` opens a seed article). Local use only: it listens on
+// 127.0.0.1 and serves nothing outside those folders.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { dirname, extname, join, normalize, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const mounts = [
+  ['/bundle/', join(root, 'dist', 'bundle')],
+  ['/ort/', join(root, 'node_modules', 'onnxruntime-web', 'dist')],
+  ['/shared/', resolve(root, '..', 'shared')],
+  ['/', join(root, 'web')],
+];
+const types = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.md': 'text/plain; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.png': 'image/png',
+};
+
+/** Serves web/ and the bundles; exported for tests. */
+export function createWebServer() {
+  return createServer((req, res) => {
+    let path;
+    try {
+      path = decodeURIComponent(new URL(req.url ?? '/', 'http://127.0.0.1').pathname);
+    } catch {
+      res.writeHead(400).end('bad request');
+      return;
+    }
+    if (path === '/') path = '/index.html';
+    for (const [prefix, dir] of mounts) {
+      if (!path.startsWith(prefix)) continue;
+      const file = resolve(dir, normalize('./' + path.slice(prefix.length)));
+      if (!file.startsWith(dir + '/')) continue;
+      if (existsSync(file) && statSync(file).isFile()) {
+        res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' });
+        res.end(readFileSync(file));
+        return;
+      }
+    }
+    res.writeHead(404, { 'content-type': 'text/plain' }).end(`not found: ${path}`);
+  });
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  if (!existsSync(join(root, 'dist', 'bundle', 'inline', 'index.js'))) {
+    console.error('dist/bundle/inline/index.js is missing: run `npm run build` first');
+    process.exit(1);
+  }
+  const port = Number(process.env.PORT ?? 8080);
+  const server = createWebServer();
+  server.on('error', (error) => {
+    console.error(`cannot listen on 127.0.0.1:${port}: ${error.message} (set PORT to another port)`);
+    process.exit(1);
+  });
+  server.listen(port, '127.0.0.1', () => {
+    const { port: actual } = server.address();
+    console.log(`chunkwise web page: http://127.0.0.1:${actual}/`);
+    console.log(`a seed article:     http://127.0.0.1:${actual}/?doc=/shared/seeds/001_5f3fee5fa4fde4a1.txt`);
+  });
+}
