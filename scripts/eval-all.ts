@@ -17,6 +17,8 @@ import os from 'node:os';
 import { chonkieRecursive, langchainRecursive, langchainToken, peerSpans, type Peer } from '../bench/peers.js';
 import { repoRoot, sharedDir } from '../bench/util.js';
 import {
+  QascRetriever,
+  evaluateRetriever,
   chunkerFromSpec,
   evaluateChunker,
   evaluateSpans,
@@ -80,6 +82,25 @@ async function main(): Promise<void> {
       const result = await evaluateChunker(chunker, corpora, questions, embedder, { name: spec.spec, k, onProgress: bar.update });
       bar.stop();
       const row = { result, strategy: `chunkwise ${name}`, size, overlap };
+      rows.push(row);
+      log(row);
+    }
+  }
+
+  // QASC hybrid (SPEC section 2): candidates = the top k fixed-size pre-chunks, QASC inside them, best k QASC chunks retrieved
+  if (wanted('qasc')) {
+    for (const [size, overlap] of SETTINGS.filter(([, o]) => o === 0)) {
+      const t0 = performance.now();
+      const retriever = await QascRetriever.build(corpora, {
+        name: `qasc hybrid ${size}/${overlap}`,
+        embedder,
+        chunker: chunkerFromSpec(`fixed:${size}:${overlap}`),
+      });
+      const chunkMs = performance.now() - t0;
+      const result = await evaluateRetriever(retriever, questions, { k });
+      result.chunks = retriever.index.chunkCount;
+      result.timings = { chunkMs, retrieveMs: result.timings!.retrieveMs };
+      const row = { result, strategy: 'chunkwise qasc hybrid (fixed pre-chunks)', size, overlap };
       rows.push(row);
       log(row);
     }

@@ -9,3 +9,4 @@ export * from './retrieval.js';
 export * from './evaluate.js';
 export * from './strategy-spec.js';
 export * from './report.js';
+export * from './qasc-retriever.js';
