@@ -94,8 +94,8 @@ export interface ChartOptions {
  * with identical scores (e.g. the same windows from two libraries) show as nested markers.
  */
 export function recallIouSvg(rows: readonly ReportRow[], options: ChartOptions = {}): string {
-  const width = options.width ?? 900;
-  const height = options.height ?? 560;
+  const width = options.width ?? 1100;
+  const height = options.height ?? 720;
   const left = 70;
   const right = 300; // legend column
   const top = 50;
