@@ -88,3 +88,18 @@ export class EmbeddingError extends ChunkwiseError {
     this.value = value;
   }
 }
+
+/**
+ * Evaluation data that cannot be used: a questions CSV without the `question`,
+ * `references` or `corpus_id` column, a `references` cell that is not a JSON list of
+ * `{content, start_index, end_index}`, a reference outside its corpus or whose
+ * `content` differs from the corpus text at its offsets, or a `corpus_id` with no
+ * corpus. `where` names the file, row or corpus.
+ */
+export class InvalidDatasetError extends ChunkwiseError {
+  readonly where: string;
+  constructor(where: string, reason: string) {
+    super(`Invalid evaluation data (${where}): ${reason}`);
+    this.where = where;
+  }
+}

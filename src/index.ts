@@ -96,3 +96,4 @@ export { QascIndex, type QascIndexOptions, type QascResult } from './chunkers/qa
 export { LateChunker, embedDocumentTokens, type LateOptions, type LateChunk, type MacroWindow, type DocumentTokens } from './chunkers/late.js';
 export { sentenceSpans, paragraphBreaks, type SentenceSpans } from './chunkers/sentence-spans.js';
 export { WasmMatrix } from './chunkers/wasm-matrix.js';
+export * from './evaluation/index.js';

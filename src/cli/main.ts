@@ -12,6 +12,8 @@
  *   chunkwise qasc <file...> --query "…" [--top-k N] [--candidates K] [--embedder SPEC] [--explain]
  *   chunkwise chunk <dir|glob...> [--ext md,txt] [--workers N]   (directories walked, files streamed;
  *     with --workers N > 1 files are spread over worker threads, output in the same order)
+ *   chunkwise eval --corpora <files...> --questions <csv> --strategy <name:size:overlap>… [--embedder hashing] [--top-k 5]
+ *     [--per-corpus] [--json FILE] [--svg FILE] [--out FILE]
  *
  * Exit codes: 0 success; 1 a file could not be read or written; 2 a usage error
  * (unknown option, bad value), reported in one line on stderr without a stack trace.
@@ -20,6 +22,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ChunkwiseError, ModelLoadError } from '../errors.js';
 import { runChunk, type ChunkCommandOptions } from './chunk-command.js';
+import { runEval, type EvalCommandOptions } from './eval-command.js';
 import { UnreadableFileError } from './io.js';
 import { runEmbed, type EmbedCommandOptions } from './embed-cli.js';
 import { UsageError } from './usage-error.js';
@@ -118,6 +121,23 @@ export function buildProgram(): Command {
     });
   addSemanticOptions(chunkCommand);
   addQascCommand(program);
+
+  program
+    .command('eval')
+    .description('measure retrieval quality (recall, precision, IoU over characters) of chunking strategies on corpora and questions')
+    .requiredOption('--corpora <files...>', 'corpus files; a question\'s corpus_id is a file\'s base name without extension')
+    .requiredOption('--questions <csv>', 'questions CSV with columns question, references, corpus_id')
+    .option('-s, --strategy <spec>', 'strategy as name:size:overlap in tokens (repeatable), e.g. fixed:800:400', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--embedder <spec>', 'hashing, hashing:<dim>, onnx:<folder> or static:<folder>', 'hashing')
+    .option('-k, --top-k <n>', 'chunks retrieved per question', parseIntegerArg, 5)
+    .option('--per-corpus', 'also print a table per corpus')
+    .option('--json <file>', 'write all results (with per-question scores) as JSON')
+    .option('--svg <file>', 'write a chart of recall against IoU as SVG')
+    .option('-o, --out <file>', 'write the Markdown table to a file instead of stdout')
+    .action(async (options: EvalCommandOptions) => {
+      if (!options.strategy?.length) throw new UsageError('give at least one --strategy, e.g. --strategy fixed:400:200');
+      await runEval(options);
+    });
   return program;
 }
 

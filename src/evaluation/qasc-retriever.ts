@@ -1,0 +1,54 @@
+/**
+ * QASC in hybrid mode as a {@link Retriever} for the evaluation (SPEC section 2, last
+ * paragraph): one {@link QascIndex} over all corpora, pre-chunked by a chunker; for a
+ * question, the top-k pre-chunks are the candidates and QASC runs inside them; the best
+ * k QASC chunks (by S) are the retrieved spans. The same k is used for candidates and
+ * results, so QASC reads no more candidate text than a chunk index with that k.
+ * Core module: no Node built-ins.
+ * @module
+ */
+import { QascIndex, type QascIndexOptions } from '../chunkers/qasc-index.js';
+import type { Chunker } from '../strategies.js';
+import type { RetrievedSpan } from './metrics.js';
+import type { Corpus } from './questions.js';
+import type { Retriever } from './retrieval.js';
+
+/** Options of {@link QascRetriever.build}. */
+export interface QascRetrieverOptions extends Omit<QascIndexOptions, 'chunker'> {
+  /** Name for tables. Default `qasc hybrid`. */
+  name?: string;
+  /** Pre-chunks the corpora (candidates); default QascIndex's (fixed 256/32 tokens). */
+  chunker?: Chunker;
+}
+
+/** QASC hybrid retrieval over corpora: candidates from a chunk index, QASC inside them. */
+export class QascRetriever implements Retriever {
+  readonly name: string;
+  /** The underlying index (documents are the corpora, ids their corpus ids). */
+  readonly index: QascIndex;
+
+  private constructor(name: string, index: QascIndex) {
+    this.name = name;
+    this.index = index;
+  }
+
+  /**
+   * Pre-chunks and embeds every corpus (chunks and sentences).
+   * @throws {InvalidOptionError} for bad QASC parameters; {@link EmbeddingError} when embedding fails.
+   */
+  static async build(corpora: readonly Corpus[], options: QascRetrieverOptions = {}): Promise<QascRetriever> {
+    const { name, chunker, ...rest } = options;
+    const index = new QascIndex({ ...rest, chunker });
+    for (const c of corpora) {
+      const spans = chunker ? (await chunker.chunk(c.text)).map((x) => ({ start: x.start, end: x.end })) : undefined;
+      await index.addDocument(c.id, c.text, spans);
+    }
+    return new QascRetriever(name ?? 'qasc hybrid', index);
+  }
+
+  /** The best k QASC chunks found inside the top-k candidate pre-chunks for `question`. */
+  async retrieve(question: string, k: number): Promise<RetrievedSpan[]> {
+    const results = await this.index.query(question, { topK: k, maxResults: k });
+    return results.map((r) => ({ corpusId: r.documentId, start: r.start, end: r.end }));
+  }
+}
