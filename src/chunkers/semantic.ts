@@ -257,27 +257,16 @@ export class SemanticChunker {
   }
 }
 
-/**
- * The default {@link SpanSplitter}: {@link RecursiveChunker} with `chunkSize =
- * maxChunkSize`, no overlap, in the same unit and encoding, over the span's text, so an
- * over-long group is cut at paragraph, line, sentence and word boundaries first.
- */
-export function recursiveSplitter(options: UnitOptions = {}): SpanSplitter {
-  const cache = new Map<number, RecursiveChunker>();
+/** A {@link SpanSplitter} from a chunker made per maxChunkSize (cached), offsets shifted to the span. */
+function splitterOf(make: (maxChunkSize: number) => { chunk(text: string): Chunk[] }): SpanSplitter {
+  const cache = new Map<number, { chunk(text: string): Chunk[] }>();
   return (text, start, end, maxChunkSize) => {
-    let recursive = cache.get(maxChunkSize);
-    if (!recursive) {
-      recursive = new RecursiveChunker({
-        unit: options.unit,
-        encoding: options.encoding,
-        tokenizer: options.tokenizer,
-        chunkSize: maxChunkSize,
-        chunkOverlap: 0,
-        countTokens: false,
-      });
-      cache.set(maxChunkSize, recursive);
+    let chunker = cache.get(maxChunkSize);
+    if (!chunker) {
+      chunker = make(maxChunkSize);
+      cache.set(maxChunkSize, chunker);
     }
-    return recursive.chunk(text.slice(start, end)).map((c) => ({
+    return chunker.chunk(text.slice(start, end)).map((c) => ({
       start: start + c.start,
       end: start + c.end,
       ...(c.metadata.oversized ? { oversized: true } : {}),
@@ -285,29 +274,24 @@ export function recursiveSplitter(options: UnitOptions = {}): SpanSplitter {
   };
 }
 
+/** The unit options a splitter's chunker takes: the semantic chunker's unit, no overlap, no token counts. */
+function splitterUnits(options: UnitOptions, chunkSize: number) {
+  return { unit: options.unit, encoding: options.encoding, tokenizer: options.tokenizer, chunkSize, chunkOverlap: 0, countTokens: false };
+}
+
 /**
- * A {@link SpanSplitter} by {@link FixedSizeChunker} with `chunkSize =
- * maxChunkSize`, no overlap, in the same unit and encoding, over the span's text.
+ * The default {@link SpanSplitter}: {@link RecursiveChunker} with `chunkSize =
+ * maxChunkSize`, no overlap, in the same unit and encoding, over the span's text, so an
+ * over-long group is cut at paragraph, line, sentence and word boundaries first.
+ */
+export function recursiveSplitter(options: UnitOptions = {}): SpanSplitter {
+  return splitterOf((size) => new RecursiveChunker(splitterUnits(options, size)));
+}
+
+/**
+ * A {@link SpanSplitter} by {@link FixedSizeChunker} with `chunkSize = maxChunkSize`, no
+ * overlap, in the same unit and encoding, over the span's text.
  */
 export function fixedSizeSplitter(options: UnitOptions = {}): SpanSplitter {
-  const cache = new Map<number, FixedSizeChunker>();
-  return (text, start, end, maxChunkSize) => {
-    let fixed = cache.get(maxChunkSize);
-    if (!fixed) {
-      fixed = new FixedSizeChunker({
-        unit: options.unit,
-        encoding: options.encoding,
-        tokenizer: options.tokenizer,
-        chunkSize: maxChunkSize,
-        chunkOverlap: 0,
-        countTokens: false,
-      });
-      cache.set(maxChunkSize, fixed);
-    }
-    return fixed.chunk(text.slice(start, end)).map((c) => ({
-      start: start + c.start,
-      end: start + c.end,
-      ...(c.metadata.oversized ? { oversized: true } : {}),
-    }));
-  };
+  return splitterOf((size) => new FixedSizeChunker(splitterUnits(options, size)));
 }
