@@ -72,11 +72,13 @@ describe.skipIf(!run)('web page', () => {
     expect(dom.circles).toBe(dom.breakpoints);
   });
 
-  it('shows QASC seeds for a query', async () => {
+  it('shows QASC chunks with their scores, seeds and windows for a query', async () => {
     await page.fill('#query', 'How does the stride relate to the overlap between windows?');
     await page.waitForFunction(() => document.querySelectorAll('#qasc div').length > 0, undefined, { timeout: 20_000 });
     const note = await page.textContent('#qasc .note');
-    expect(note).toMatch(/τ = 75th percentile of sim = -?\d\.\d{3} · \d+ of \d+ sentences/);
+    expect(note).toMatch(/QASC: τ = -?\d\.\d{3} \(75th percentile of sim\), keep S ≥ κ·τ = -?\d\.\d{3} · \d+ chunks/);
+    const first = await page.textContent('#qasc div');
+    expect(first).toMatch(/^1\. S -?\d\.\d{3} · sentences \[\d+, \d+\) · seeds #\d+/);
   });
 
   it('screenshot shows the rendered chunks (a non-trivial PNG)', async () => {

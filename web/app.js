@@ -208,14 +208,22 @@ async function renderQasc(text) {
     els.qasc.innerHTML = '<span class="note">Seeds are the sentences whose similarity to the query reaches the 75th percentile (QASC, steps 1–2).</span>';
     return;
   }
-  if (cw.strategyNames().includes('qasc')) {
-    const chunks = await cw.createChunker('qasc', { query, embedder }).chunk(text);
-    els.qasc.innerHTML = chunks
-      .map((c, i) => {
-        const m = c.metadata ?? {};
-        return `<div><b>${i + 1}.</b> score ${typeof m.score === 'number' ? m.score.toFixed(3) : '–'} · [${c.start}, ${c.end}) · seeds ${escapeHtml(JSON.stringify(m.seeds ?? []))} — ${escapeHtml(c.text.slice(0, 120))}…</div>`;
-      })
-      .join('') || '<span class="note">No window reaches κ·τ.</span>';
+  if (cw.QueryAdaptiveChunker) {
+    // QASC, all steps (SPEC section 2): seeds, windows, scores, merging, alignment.
+    const chunks = await new cw.QueryAdaptiveChunker({ embedder, explain: true }).query(text, query);
+    const e = chunks[0]?.metadata.explain;
+    els.qasc.innerHTML =
+      (e
+        ? `<span class="note">QASC: τ = ${e.tau.toFixed(3)} (75th percentile of sim), keep S ≥ κ·τ = ${e.keepThreshold.toFixed(3)} · ${chunks.length} chunks, best first.</span>`
+        : '<span class="note">No window reaches κ·τ.</span>') +
+      chunks
+        .slice(0, 8)
+        .map((c, i) => {
+          const m = c.metadata;
+          const windows = m.explain ? m.explain.windows.length : 0;
+          return `<div><span class="sim">${i + 1}. S ${m.score.toFixed(3)} · sentences [${m.sentenceStart}, ${m.sentenceEnd}) · seeds ${escapeHtml(m.seeds.map((x) => '#' + (x + 1)).join(' '))} · ${windows} window${windows === 1 ? '' : 's'}</span> ${escapeHtml(c.text.slice(0, 140))}…</div>`;
+        })
+        .join('');
     return;
   }
   const sents = sentences(text);
