@@ -12,7 +12,7 @@ import { chunkRecord } from './chunk-command.js';
 import { QascIndex } from '../chunkers/qasc-index.js';
 
 /** The question the demo asks the project's docs with QASC. */
-export const DEMO_QUESTION = 'Which WebAssembly kernels does chunkwise use?';
+export const DEMO_QUESTION = 'How is WebAssembly memory given back after a large job?';
 
 /** QASC (hybrid mode, HashingEmbedder) over the demo files: the top chunks for {@link DEMO_QUESTION}. */
 async function qascDemo(sources: Array<{ name: string; text: string }>): Promise<string[]> {
