@@ -60,6 +60,20 @@ export async function runWorkload(api, docs, embedders = {}) {
       }
     }
   }
+  // QASC (query time, not a registered strategy): every step, with explain, per embedder.
+  if (api.QueryAdaptiveChunker) {
+    for (const [embedderName, embedder] of Object.entries(allEmbedders)) {
+      for (const doc of docs) {
+        const entry = { strategy: 'qasc', query: CASES['*'][0].query, embedder: embedderName, doc: doc.name };
+        try {
+          entry.chunks = await new api.QueryAdaptiveChunker({ embedder, explain: true }).query(doc.text, entry.query);
+        } catch (error) {
+          Object.assign(entry, describeError(error));
+        }
+        results.push(entry);
+      }
+    }
+  }
   // The embedder and kernels directly: bytes of the vectors, not rounded decimals.
   const firstLines = docs.map((d) => d.text.slice(0, 200));
   const vectors = await allEmbedders.hashing.embed(firstLines);
