@@ -18,9 +18,11 @@ import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { toString } from 'mdast-util-to-string';
 import { frontmatter } from 'micromark-extension-frontmatter';
 import { gfm } from 'micromark-extension-gfm';
-import { chunkId, hashText, type Chunk, type ChunkMetadata } from '../chunk.js';
+import type { Chunk, ChunkMetadata } from '../chunk.js';
+import { PrefixIds } from '../chunk-ids.js';
 import { InvalidOptionError } from '../errors.js';
 import { requireInteger } from '../options.js';
+import { textPieces, type TextSource } from '../stream/source.js';
 import { isBlank } from '../units/index.js';
 import { requireText, resolveUnits, type ResolvedUnits, type UnitOptions } from './sliding-window.js';
 import { resolveFallback, trimSpan, trimSpanWithin, type SpanSplitter } from './spans.js';
@@ -174,41 +176,132 @@ export class MarkdownChunker {
   chunk(text: string): MarkdownChunk[] {
     requireText(text);
     if (isBlank(text)) return [];
-    const sections = this.#sections(text);
     const out: MarkdownChunk[] = [];
-    const sourceHash = hashText(text);
-    let prevEnd = 0;
+    this.#emit(text, this.#sections(text, []).sections, 0, new PrefixIds(), { index: 0, prevEnd: 0 }, out);
+    return out;
+  }
+
+  /**
+   * Chunks a Markdown stream (`ReadableStream<string>` or (async) iterable of string
+   * pieces, split anywhere, even inside a surrogate pair or a CRLF), yielding exactly the
+   * chunks `chunk(wholeText)` returns (ids, indices, offsets into the whole stream,
+   * heading paths, metadata), each section's chunks once the next section has begun.
+   *
+   * Hard breaks: the start of a section (after merging heading-only sections) that begins
+   * with an ATX heading (`#` in column 0) at the top level, once the line after that
+   * heading has arrived. Block structure before such a line never depends on the lines
+   * after it (an ATX heading is one line and closes every open block), chunks never cross
+   * a heading, and the text after it is parsed and packed alone with the heading stack
+   * carried over (so its heading paths are whole). Inline parsing is not local:
+   * a link reference definition anywhere makes `[label]` in an earlier or later heading a
+   * link (changing the heading path text). So once the stream holds `]:` (a possible
+   * definition) or a heading containing `[`, no further break is taken and the rest is
+   * held to the end (still equal, memory then the rest of the document). An unclosed
+   * front matter fence (`---`/`+++` at the start) changes how micromark parses the whole
+   * document (block quotes and lists become paragraphs), so no break is taken before the
+   * front matter has closed. Memory
+   * otherwise: one section (heading to heading) plus one piece. Each new line re-parses
+   * the held text.
+   * Ids: prefix hashes (as {@link PrefixIds}), the same in {@link chunk}.
+   * @throws {InvalidInputError} for a source that is not a stream/iterable or a piece that
+   *   is not a string.
+   */
+  async *chunkStream(source: TextSource): AsyncGenerator<MarkdownChunk> {
+    const ids = new PrefixIds();
+    const state = { index: 0, prevEnd: 0 };
+    let stack: Heading[] = [];
+    let buf = '';
+    let bufStart = 0;
+    let planned = 0; // buf length up to which the last parse ran
+    let blocked = false; // a possible reference definition or a heading with "[" was seen
+    for await (const piece of textPieces(source)) {
+      if (piece.length === 0) continue;
+      buf += piece;
+      if (blocked) continue;
+      const settled = buf.lastIndexOf('\n') + 1; // complete lines
+      if (settled <= planned) continue;
+      // no heading line after the first line yet: no break possible, skip the parse
+      const heading = buf.indexOf('\n#');
+      if (heading < 0 || heading >= settled) continue;
+      planned = settled;
+      const text = buf.slice(0, settled);
+      if (text.includes(']:')) {
+        blocked = true;
+        continue;
+      }
+      const { sections, headings } = this.#sections(text, stack);
+      if (headings.some((h) => text.slice(h.start, h.end).includes('['))) {
+        blocked = true;
+        continue;
+      }
+      // an unclosed front matter fence at the start makes micromark parse the whole
+      // document differently (no block quotes or lists), whatever comes later: wait until
+      // it is closed (a yaml/toml block)
+      const firstType = sections[0]?.blocks[0]?.node.type as string | undefined;
+      if (bufStart === 0 && /^(?:---|\+\+\+)/.test(text) && firstType !== 'yaml' && firstType !== 'toml') continue;
+      // the last section (k ≥ 1) starting with an ATX heading in column 0 whose next line is complete
+      let k = sections.length - 1;
+      for (; k >= 1; k--) {
+        const first = sections[k].blocks[0];
+        const s = first.start;
+        if (first.node.type !== 'heading' || text.charCodeAt(s) !== 35 || (s > 0 && text.charCodeAt(s - 1) !== 10)) continue;
+        const nl = text.indexOf('\n', first.end);
+        if (nl >= 0 && text.indexOf('\n', nl + 1) >= 0) break;
+      }
+      if (k < 1) continue;
+      const p = sections[k].blocks[0].start;
+      const out: MarkdownChunk[] = [];
+      this.#emit(text, sections.slice(0, k), bufStart, ids, state, out);
+      yield* out;
+      ids.advance(buf, bufStart + p, bufStart);
+      stack = headingStack(stack, headings.filter((h) => h.start < p));
+      buf = buf.slice(p);
+      bufStart += p;
+      planned = 0;
+    }
+    if (buf.length === 0 || isBlank(buf)) return;
+    const out: MarkdownChunk[] = [];
+    this.#emit(buf, this.#sections(buf, stack).sections, bufStart, ids, state, out);
+    yield* out;
+  }
+
+  /**
+   * Pushes the chunks of `sections` (spans of `text`) to `out`: offsets shifted by
+   * `offset` (the stream offset of `text[0]`), ids from `ids`, `state` carried over.
+   */
+  #emit(text: string, sections: Section[], offset: number, ids: PrefixIds, state: { index: number; prevEnd: number }, out: MarkdownChunk[]): void {
     for (const section of sections) {
       const prefix = this.contextualHeaders && section.path.length ? section.path.join(' > ') + '\n\n' : '';
       for (const piece of new SectionPacker(this, text, section, prefix).pack()) {
         const chunkText = text.slice(piece.start, piece.end);
         const unitCount = this.count(chunkText);
-        const index = out.length;
+        const index = state.index++;
+        const start = piece.start + offset;
+        const end = piece.end + offset;
         const derived = prefix || piece.derived !== undefined ? prefix + (piece.derived ?? chunkText) : undefined;
         const { tokenizer, countTokens, unit, units } = this.#resolved;
         out.push({
-          id: chunkId(sourceHash, piece.start, piece.end),
+          id: ids.id(text, start, end, offset),
           index,
           text: chunkText,
-          start: piece.start,
-          end: piece.end,
+          start,
+          end,
           tokenCount: unit === 'token' ? unitCount : countTokens && tokenizer ? tokenizer.count(chunkText) : -1,
           ...(derived !== undefined ? { embedText: derived } : {}),
           metadata: {
             strategy: 'markdown',
             unit: units.name,
             unitCount,
-            overlap: index === 0 ? 0 : Math.max(0, prevEnd - piece.start),
+            overlap: index === 0 ? 0 : Math.max(0, state.prevEnd - start),
             headingPath: section.path,
             blockTypes: piece.types,
             ...(piece.tableRows ? { tableRows: piece.tableRows } : {}),
             ...(piece.oversized ? { oversized: true } : {}),
           },
         });
-        prevEnd = piece.end;
+        state.prevEnd = end;
       }
     }
-    return out;
   }
 
   /** Units of `text` in this chunker's unit. @internal */
@@ -221,11 +314,15 @@ export class MarkdownChunker {
     return this.#fallback;
   }
 
-  /** Top-level blocks grouped into sections by heading. */
-  #sections(text: string): Section[] {
+  /**
+   * Top-level blocks grouped into sections by heading, under the headings of `above`
+   * (a stream's heading stack before `text`); also the top-level headings of `text`.
+   */
+  #sections(text: string, above: Heading[]): { sections: Section[]; headings: (Heading & { start: number; end: number })[] } {
     const root = parseMarkdown(text);
     const sections: Section[] = [];
-    const stack: { depth: number; text: string }[] = [];
+    const stack: Heading[] = [...above];
+    const headings: (Heading & { start: number; end: number })[] = [];
     let current: Section | undefined;
     for (const node of root.children) {
       const start = node.position?.start.offset;
@@ -238,6 +335,7 @@ export class MarkdownChunker {
       if (node.type === 'heading') {
         while (stack.length && stack[stack.length - 1].depth >= node.depth) stack.pop();
         stack.push({ depth: node.depth, text: plainText(node) });
+        headings.push({ depth: node.depth, text: plainText(node), start: span.start, end: span.end });
         current = { path: stack.map((h) => h.text), blocks: [block], headingOnly: true };
         sections.push(current);
       } else if (node.type === 'yaml' || (node.type as string) === 'toml') {
@@ -263,8 +361,24 @@ export class MarkdownChunker {
       }
       merged.push(s);
     }
-    return merged;
+    return { sections: merged, headings };
   }
+}
+
+/** A heading on the heading stack: its level and plain text. */
+interface Heading {
+  depth: number;
+  text: string;
+}
+
+/** The heading stack after `headings` (in order) under `stack`. */
+function headingStack(stack: Heading[], headings: Heading[]): Heading[] {
+  const out = [...stack];
+  for (const h of headings) {
+    while (out.length && out[out.length - 1].depth >= h.depth) out.pop();
+    out.push({ depth: h.depth, text: h.text });
+  }
+  return out;
 }
 
 /** Packs one section's blocks into pieces within the budget. */

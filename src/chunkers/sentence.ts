@@ -7,10 +7,12 @@
  * `Intl.Segmenter`, with false-break guards).
  * @module
  */
-import { chunkId, hashText, type Chunk } from '../chunk.js';
+import type { Chunk } from '../chunk.js';
+import { PrefixIds } from '../chunk-ids.js';
 import { InvalidOptionError } from '../errors.js';
 import { requireInteger } from '../options.js';
 import { splitSentences } from '../segment/sentences.js';
+import { textPieces, type TextSource } from '../stream/source.js';
 import { isBlank } from '../units/index.js';
 import { requireText, resolveUnits, trimBlankUnits, type ResolvedUnits, type UnitOptions } from './sliding-window.js';
 
@@ -88,7 +90,128 @@ export class SentenceChunker {
   chunk(text: string): Chunk[] {
     requireText(text);
     if (isBlank(text)) return [];
+    const chunks: Chunk[] = [];
+    this.#build(text, this.#plan(text), 0, 0, new PrefixIds(), { index: 0, prevEnd: 0, prevLast: -1 }, chunks);
+    return chunks;
+  }
+
+  /**
+   * Chunks a text stream (`ReadableStream<string>` or (async) iterable of string pieces,
+   * split anywhere, even inside a surrogate pair or a CRLF), yielding exactly the chunks
+   * `chunk(wholeText)` returns (same ids, indices, offsets into the whole stream, sentence
+   * indices and metadata), each as soon as it is decided.
+   *
+   * Hard breaks: a position `p` just after a `\n`, followed by spaces or tabs (no line
+   * break) and then the first character of a chunk. UAX #29 always breaks after a line feed and its rules never look
+   * across one, and {@link splitSentences} keeps a break followed by a line break and
+   * joins whitespace-only segments to the sentence before (hence "then the first
+   * character of a chunk"), so the sentences before and after `p` are those of the
+   * whole text. The packing loop's state at a chunk start is (first sentence, last
+   * sentence already emitted), and the second only decides whether a chunk made of
+   * overlap alone is skipped, which a chunk that was emitted was not; so packing from
+   * `p` with the sentences after it gives the same chunks, and the carried index,
+   * previous end and previous last sentence give the same metadata. Chunks before `p`
+   * are emitted only once the plan of the text up to the last line start holds `p`'s
+   * chunk, i.e. every sentence they were decided on is complete. Memory: one section
+   * (from the last break on) plus one piece; a text without line breaks is held whole.
+   * Each new line start re-plans the held section.
+   * Ids: prefix hashes (as {@link PrefixIds}), the same in {@link chunk}.
+   * @throws {InvalidInputError} for a source that is not a stream/iterable or a piece that
+   *   is not a string.
+   */
+  async *chunkStream(source: TextSource): AsyncGenerator<Chunk> {
+    const ids = new PrefixIds();
+    const state = { index: 0, prevEnd: 0, prevLast: -1 };
+    let buf = '';
+    let bufStart = 0; // stream offset of buf[0]
+    let sentenceBase = 0; // sentences of the stream before buf
+    let planned = 0; // buf length up to which the last plan ran
+    for await (const piece of textPieces(source)) {
+      if (piece.length === 0) continue;
+      buf += piece;
+      const settled = lastLineStart(buf, planned);
+      if (settled <= planned) continue;
+      planned = settled;
+      const text = buf.slice(0, settled);
+      const plan = this.#plan(text);
+      const out = plan.out;
+      // the last chunk whose first line starts a sentence: [line start, chunk start) is
+      // spaces and tabs only
+      let j = out.length - 1;
+      let p = -1;
+      for (; j >= 1; j--) {
+        let q = out[j].start;
+        while (q > 0 && isInlineSpace(text.charCodeAt(q - 1))) q--;
+        if (q > 0 && text.charCodeAt(q - 1) === 10) {
+          p = q;
+          break;
+        }
+      }
+      if (j < 1) continue;
+      const chunks: Chunk[] = [];
+      this.#build(text, { out: out.slice(0, j) }, bufStart, sentenceBase, ids, state, chunks);
+      yield* chunks;
+      ids.advance(buf, bufStart + p, bufStart);
+      sentenceBase += out[j].first;
+      buf = buf.slice(p);
+      bufStart += p;
+      planned = 0;
+    }
+    if (buf.length === 0 || isBlank(buf)) return;
+    const chunks: Chunk[] = [];
+    this.#build(buf, this.#plan(buf), bufStart, sentenceBase, ids, state, chunks);
+    yield* chunks;
+  }
+
+  /**
+   * Pushes the chunks of `plan` (spans of `text`) to `chunks`: offsets shifted by
+   * `offset` (the stream offset of `text[0]`), sentence indices by `sentenceBase`, ids
+   * from `ids` (prefix hashes of the stream), `state` carried from earlier chunks.
+   */
+  #build(
+    text: string,
+    plan: { out: Out[] },
+    offset: number,
+    sentenceBase: number,
+    ids: PrefixIds,
+    state: { index: number; prevEnd: number; prevLast: number },
+    chunks: Chunk[],
+  ): void {
     const { units, tokenizer, countTokens, unit } = this.#resolved;
+    for (const o of plan.out) {
+      const chunkText = text.slice(o.start, o.end);
+      const index = state.index++;
+      const start = o.start + offset;
+      const end = o.end + offset;
+      const first = o.first + sentenceBase;
+      const last = o.last + sentenceBase;
+      chunks.push({
+        id: ids.id(text, start, end, offset),
+        index,
+        text: chunkText,
+        start,
+        end,
+        tokenCount: unit === 'token' ? o.count : countTokens && tokenizer ? tokenizer.count(chunkText) : -1,
+        metadata: {
+          strategy: 'sentence',
+          unit: units.name,
+          unitCount: o.count,
+          overlap: index === 0 ? 0 : Math.max(0, state.prevEnd - start),
+          sentenceStart: first,
+          sentenceEnd: last + 1,
+          overlapSentences: o.window ? 0 : Math.max(0, state.prevLast - first + 1),
+          ...(o.window ? { sentenceSplit: true } : {}),
+          ...(o.oversized ? { oversized: true } : {}),
+        },
+      });
+      state.prevEnd = Math.max(state.prevEnd, end);
+      state.prevLast = last;
+    }
+  }
+
+  /** The chunk spans of `text` (sentence indices relative to `text`). */
+  #plan(text: string): { out: Out[] } {
+    const { units, unit } = this.#resolved;
     const sentences = splitSentences(text, { locale: this.locale });
     // trimmed span of each sentence with text, its index among all sentences, its size
     const ts: number[] = [];
@@ -164,36 +287,7 @@ export class SentenceChunker {
       }
       a = next;
     }
-    const sourceHash = hashText(text);
-    const chunks: Chunk[] = [];
-    let prevEnd = 0;
-    let prevLast = -1;
-    for (const o of out) {
-      const chunkText = text.slice(o.start, o.end);
-      const index = chunks.length;
-      chunks.push({
-        id: chunkId(sourceHash, o.start, o.end),
-        index,
-        text: chunkText,
-        start: o.start,
-        end: o.end,
-        tokenCount: unit === 'token' ? o.count : countTokens && tokenizer ? tokenizer.count(chunkText) : -1,
-        metadata: {
-          strategy: 'sentence',
-          unit: units.name,
-          unitCount: o.count,
-          overlap: index === 0 ? 0 : Math.max(0, prevEnd - o.start),
-          sentenceStart: o.first,
-          sentenceEnd: o.last + 1,
-          overlapSentences: o.window ? 0 : Math.max(0, prevLast - o.first + 1),
-          ...(o.window ? { sentenceSplit: true } : {}),
-          ...(o.oversized ? { oversized: true } : {}),
-        },
-      });
-      prevEnd = Math.max(prevEnd, o.end);
-      prevLast = o.last;
-    }
-    return chunks;
+    return { out };
   }
 
   /**
@@ -235,6 +329,29 @@ export class SentenceChunker {
       i = j + 1;
     }
   }
+}
+
+const LINE_BREAKS = /[\n\r\u2028\u2029\u0085]/;
+
+/** Whitespace that is not a line break. */
+function isInlineSpace(c: number): boolean {
+  const ch = String.fromCharCode(c);
+  return /\s/.test(ch) && !LINE_BREAKS.test(ch);
+}
+
+/**
+ * The last offset in `text(from, text.length)` just after a `\n` whose line has a
+ * non-whitespace character (so the sentence starting there is not whitespace only,
+ * which {@link splitSentences} would join to the one before), or `from`.
+ */
+function lastLineStart(text: string, from: number): number {
+  let firstText = -1; // the first non-whitespace character of the line being scanned back over
+  for (let p = text.length - 1; p > from; p--) {
+    const c = text.charCodeAt(p);
+    if (!isInlineSpace(c)) firstText = LINE_BREAKS.test(text[p]) ? -1 : p;
+    if (text.charCodeAt(p - 1) === 10 && firstText >= 0) return p;
+  }
+  return from;
 }
 
 /** [s, e) without whitespace at either end. */

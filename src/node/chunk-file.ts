@@ -1,7 +1,8 @@
 /**
  * Chunks one file (or stdin) into CLI records, streaming the file through the chunker's
- * `chunkStream` when it has one (sliding, fixed), so a file of any size is chunked in
- * about one window of memory. Node only.
+ * `chunkStream` when it has one (sliding, fixed, sentence, Markdown), so a file of any
+ * size is chunked in about one window (sliding, fixed) or one section (sentence,
+ * Markdown: see docs/streaming.md) of memory. Node only.
  * @module
  */
 import { createReadStream } from 'node:fs';

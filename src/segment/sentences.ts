@@ -76,19 +76,22 @@ export const SEGMENT_WINDOW = 4096;
  * 4 000). A window ends after a line break where one lies in its second half (UAX #29
  * always breaks after a paragraph separator, so the cut changes nothing); otherwise the
  * last two sentences of the window are dropped and segmented again with the next window,
- * so every kept break was decided with at least a sentence of text after it. A single
- * sentence longer than the window with no line break in it is cut at the window's end.
+ * so every kept break was decided with at least a sentence of text after it. A window
+ * holding one sentence with no line break is doubled until a break shows, so no break
+ * depends on where the windows fall (a sentence longer than the window costs time
+ * quadratic in its length).
  */
 export function icuSentenceStarts(text: string, locale: string): number[] {
   const segmenter = new Intl.Segmenter(locale, { granularity: 'sentence' });
   const starts: number[] = [];
   const n = text.length;
   let pos = 0;
+  let size = SEGMENT_WINDOW;
   while (pos < n) {
-    let end = Math.min(n, pos + SEGMENT_WINDOW);
+    let end = Math.min(n, pos + size);
     let cleanCut = end === n;
     if (!cleanCut) {
-      for (let i = end - 1; i > pos + (SEGMENT_WINDOW >> 1); i--) {
+      for (let i = end - 1; i > pos + (size >> 1); i--) {
         const c = text.charCodeAt(i);
         if (c === 10 || c === 0x2028 || c === 0x2029 || c === 0x85 || (c === 13 && text.charCodeAt(i + 1) !== 10)) {
           end = i + 1;
@@ -102,8 +105,16 @@ export function icuSentenceStarts(text: string, locale: string): number[] {
     }
     const local: number[] = [];
     for (const s of segmenter.segment(text.slice(pos, end))) local.push(pos + s.index);
-    if (cleanCut || local.length === 1) {
-      // one sentence longer than the window (no line break in it): cut at the window's end
+    if (!cleanCut && local.length === 1) {
+      // one sentence longer than the window (no line break in it): widen the window until
+      // a break shows (cutting at the window's end would put a break where the window
+      // happened to end, which depends on where the text started: a stream could not
+      // reproduce it)
+      size *= 2;
+      continue;
+    }
+    size = SEGMENT_WINDOW;
+    if (cleanCut) {
       starts.push(...local);
       pos = end;
     } else if (local.length === 2) {
