@@ -10,35 +10,7 @@ import {
 } from '../src/index.js';
 import { chunkSections, chunkStream, RollingHash } from '../src/stream/index.js';
 import { corporaDir, sharedFiles } from './helpers/paths.js';
-
-async function collect(it: AsyncIterable<Chunk>): Promise<Chunk[]> {
-  const out: Chunk[] = [];
-  for await (const c of it) out.push(c);
-  return out;
-}
-
-/** Splits `text` at the given cut positions (any UTF-16 index, so inside pairs and CRLF too). */
-function splitAt(text: string, cuts: number[]): string[] {
-  const at = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b);
-  const pieces: string[] = [];
-  let prev = 0;
-  for (const c of at) {
-    pieces.push(text.slice(prev, c)); // empty pieces included on purpose
-    prev = c;
-  }
-  pieces.push(text.slice(prev));
-  return pieces;
-}
-
-function webStream(pieces: string[]): ReadableStream<string> {
-  let i = 0;
-  return new ReadableStream<string>({
-    pull(controller) {
-      if (i < pieces.length) controller.enqueue(pieces[i++]);
-      else controller.close();
-    },
-  });
-}
+import { collect, splitAt, webStream } from './helpers/stream.js';
 
 // text from an alphabet that exercises every unit rule: letters, digits, spaces, CRLF,
 // tabs, punctuation, astral characters (surrogate pairs), lone surrogates, accented letters

@@ -8,40 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hashText, SentenceChunker, type Chunk } from '../src/index.js';
 import { corporaDir, sharedFiles } from './helpers/paths.js';
-
-async function collect(it: AsyncIterable<Chunk>): Promise<Chunk[]> {
-  const out: Chunk[] = [];
-  for await (const c of it) out.push(c);
-  return out;
-}
-
-function splitAt(text: string, cuts: number[]): string[] {
-  const at = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b);
-  const pieces: string[] = [];
-  let prev = 0;
-  for (const c of at) {
-    pieces.push(text.slice(prev, c));
-    prev = c;
-  }
-  pieces.push(text.slice(prev));
-  return pieces;
-}
-
-function webStream(pieces: string[]): ReadableStream<string> {
-  let i = 0;
-  return new ReadableStream<string>({
-    pull(controller) {
-      if (i < pieces.length) controller.enqueue(pieces[i++]);
-      else controller.close();
-    },
-  });
-}
-
-function fourKiB(text: string): string[] {
-  const pieces: string[] = [];
-  for (let i = 0; i < text.length; i += 4096) pieces.push(text.slice(i, i + 4096));
-  return pieces;
-}
+import { collect, splitAt, webStream, fourKiB } from './helpers/stream.js';
 
 const piece = fc.oneof(
   { weight: 8, arbitrary: fc.stringMatching(/^[A-Za-z0-9]{1,10}$/) },
