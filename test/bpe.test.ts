@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BpeEncoder, initBpe } from '../bindings/bpe.js';
 import { UnknownEncodingError } from '../src/errors.js';
 import { getWasmBpeTokenizer, WasmBpeTokenizer, type WasmBpeEncoding } from '../src/tokenizers/wasm-bpe.js';
+import { rng as mulberry32 } from './helpers/random.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const shared = resolve(repoRoot, '..', 'shared');
@@ -308,16 +309,6 @@ describe('WASM BPE tokenizer', () => {
   });
 });
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const FRAGMENTS = [
   // letters of many scripts, upper / lower / title / modifier / other letters

@@ -16,6 +16,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as wasm from '../bindings/index.js';
 import * as ref from '../src/kernels/reference.js';
+import { rng as mulberry32 } from './helpers/random.js';
 
 const RUNS = { numRuns: 200 };
 
@@ -413,14 +414,3 @@ describe('topK', () => {
   });
 });
 
-/** Small deterministic PRNG for fixed test data. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

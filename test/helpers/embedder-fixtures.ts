@@ -18,20 +18,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import onnxProto from 'onnx-proto';
+import { rng } from './random.js';
+export { rng };
 
 const { onnx } = onnxProto as unknown as { onnx: typeof import('onnx-proto').onnx };
 
-/** mulberry32: a small seeded PRNG, uniform in [0, 1). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A seeded matrix of `rows × cols` f32 values uniform in [−scale, scale). */
 export function randomMatrix(rows: number, cols: number, seed: number, scale = 1): Float32Array {
