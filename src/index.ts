@@ -5,9 +5,9 @@
  * spans → chunks. Every chunk's `text === source.slice(start, end)` with UTF-16 offsets.
  * @module
  */
-export * from './errors.js';
-export * from './chunk.js';
-export * from './units/index.js';
+export * from './core/errors.js';
+export * from './core/chunk.js';
+export * from './size/index.js';
 export type { Embedder, TokenEmbedder, TokenEmbeddings } from './embedders/types.js';
 export {
   HashingEmbedder,
@@ -19,10 +19,10 @@ export {
   type StaticEmbedderOptions,
 } from './embedders/index.js';
 export { initBpe, setBpeModule } from '../bindings/bpe.js';
-export { WasmBpeTokenizer, getWasmBpeTokenizer, WASM_BPE_ENCODINGS, type WasmBpeEncoding } from './tokenizers/wasm-bpe.js';
-export { SlidingWindowChunker, type SlidingWindowOptions, type UnitOptions } from './chunkers/sliding-window.js';
-export { FixedSizeChunker, type FixedSizeOptions } from './chunkers/fixed-size.js';
-export { SentenceChunker, type SentenceChunkerOptions } from './chunkers/sentence.js';
+export { WasmBpeTokenizer, getWasmBpeTokenizer, WASM_BPE_ENCODINGS, type WasmBpeEncoding } from './size/wasm-bpe.js';
+export { SlidingWindowChunker, type SlidingWindowOptions, type UnitOptions } from './strategies/sliding-window.js';
+export { FixedSizeChunker, type FixedSizeOptions } from './strategies/fixed-size.js';
+export { SentenceChunker, type SentenceChunkerOptions } from './strategies/sentence.js';
 export {
   RecursiveChunker,
   DEFAULT_SEPARATORS,
@@ -31,14 +31,15 @@ export {
   type Separator,
   type SeparatorKind,
   type KeepSeparator,
-} from './chunkers/recursive.js';
+} from './strategies/recursive.js';
 export { splitSentences, ABBREVIATIONS, type SentenceOptions } from './segment/sentences.js';
-export { MarkdownChunker, parseMarkdown, type MarkdownOptions, type MarkdownChunkMetadata, type MarkdownChunk } from './chunkers/markdown.js';
-export { ParentChildChunker, looksLikeMarkdown, type ParentChildOptions, type ParentChildResult } from './chunkers/parent-child.js';
-export { registerFallback, fallbackNames, resolveFallback, slidingSpanSplitter, recursiveSpanSplitter, trimSpan, trimSpanWithin, type TextSpan, type SpanSplitter as FallbackSpanSplitter, type SpanSplitterFactory, type SpanSplitterOptions } from './chunkers/spans.js';
-export { createChunker, registerStrategy, strategies, strategyNames, type Chunker, type StrategyDefinition, type StrategyOptions } from './strategies.js';
+export { MarkdownChunker, parseMarkdown, type MarkdownOptions, type MarkdownChunkMetadata, type MarkdownChunk } from './strategies/markdown.js';
+export { ParentChildChunker, looksLikeMarkdown, type ParentChildOptions, type ParentChildResult } from './compose/parent-child.js';
+export { trimSpan, trimSpanWithin, type TextSpan } from './core/text.js';
+export { registerFallback, fallbackNames, resolveFallback, slidingSpanSplitter, recursiveSpanSplitter, type SpanSplitter as FallbackSpanSplitter, type SpanSplitterFactory, type SpanSplitterOptions } from './compose/span-splitters.js';
+export { createChunker, registerStrategy, strategies, strategyNames, type Chunker, type StrategyDefinition, type StrategyOptions } from './strategies/registry.js';
 export { planSpans, type PlannedSpan } from './plan/windows.js';
-export { RollingHash, PrefixIds } from './chunk-ids.js';
+export { RollingHash, PrefixIds } from './core/ids.js';
 export {
   chunkStream,
   chunkSections,
@@ -73,7 +74,7 @@ export {
   normalizeRows,
   type KernelsSource,
 } from '../bindings/index.js';
-export { SemanticChunker, breakpointThreshold, fixedSizeSplitter, recursiveSplitter, BREAKPOINT_TYPES, BREAKPOINT_DEFAULTS, type BreakpointType, type SemanticOptions, type Span, type SpanSplitter } from './chunkers/semantic.js';
+export { SemanticChunker, breakpointThreshold, fixedSizeSplitter, recursiveSplitter, BREAKPOINT_TYPES, BREAKPOINT_DEFAULTS, type BreakpointType, type SemanticOptions, type Span, type SpanSplitter } from './strategies/semantic.js';
 export {
   QueryAdaptiveChunker,
   planQasc,
@@ -91,9 +92,9 @@ export {
   type QascChunkMetadata,
   type QascOptions,
   type PreparedDocument,
-} from './chunkers/qasc.js';
-export { QascIndex, type QascIndexOptions, type QascResult } from './chunkers/qasc-index.js';
-export { LateChunker, embedDocumentTokens, type LateOptions, type LateChunk, type MacroWindow, type DocumentTokens } from './chunkers/late.js';
-export { sentenceSpans, paragraphBreaks, type SentenceSpans } from './chunkers/sentence-spans.js';
-export { WasmMatrix } from './chunkers/wasm-matrix.js';
+} from './retrieval/qasc.js';
+export { QascIndex, type QascIndexOptions, type QascResult } from './retrieval/qasc-index.js';
+export { LateChunker, embedDocumentTokens, type LateOptions, type LateChunk, type MacroWindow, type DocumentTokens } from './compose/late.js';
+export { sentenceSpans, paragraphBreaks, type SentenceSpans } from './segment/sentence-spans.js';
+export { WasmMatrix } from './retrieval/wasm-matrix.js';
 export * from './evaluation/index.js';

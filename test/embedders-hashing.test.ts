@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { EmbeddingError, InvalidOptionError } from '../src/errors.js';
+import { EmbeddingError, InvalidOptionError } from '../src/core/errors.js';
 import { HashingEmbedder } from '../src/embedders/index.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Tokenizer } from '@huggingface/tokenizers';
-import { EmbeddingError, InvalidOptionError, ModelLoadError } from '../src/errors.js';
+import { EmbeddingError, InvalidOptionError, ModelLoadError } from '../src/core/errors.js';
 import { HashingEmbedder, OnnxEmbedder, StaticEmbedder, parseSafetensors, tensorToF32 } from '../src/embedders/index.js';
 import { embedChunks, loadEmbedder, npyBytes } from '../src/node/index.js';
 import {

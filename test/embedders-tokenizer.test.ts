@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ModelLoadError } from '../src/errors.js';
+import { ModelLoadError } from '../src/core/errors.js';
 import { HfTokenizer } from '../src/embedders/index.js';
 import { makeTokenizerJson } from './helpers/embedder-fixtures.js';
 

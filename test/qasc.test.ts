@@ -2,13 +2,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as reference from '../src/kernels/reference.js';
-import { planQasc, QueryAdaptiveChunker, resolveQascParams, WASM_QASC_KERNELS, type QascKernels } from '../src/chunkers/qasc.js';
-import { QascIndex } from '../src/chunkers/qasc-index.js';
-import { paragraphBreaks, sentenceSpans } from '../src/chunkers/sentence-spans.js';
-import { InvalidInputError, InvalidOptionError } from '../src/errors.js';
+import { planQasc, QueryAdaptiveChunker, resolveQascParams, WASM_QASC_KERNELS, type QascKernels } from '../src/retrieval/qasc.js';
+import { QascIndex } from '../src/retrieval/qasc-index.js';
+import { paragraphBreaks, sentenceSpans } from '../src/segment/sentence-spans.js';
+import { InvalidInputError, InvalidOptionError } from '../src/core/errors.js';
 import { seedsDir } from './helpers/paths.js';
 import { getKernels } from '../bindings/index.js';
-import { WasmMatrix } from '../src/chunkers/wasm-matrix.js';
+import { WasmMatrix } from '../src/retrieval/wasm-matrix.js';
 import { StubEmbedder } from './helpers/stub-embedders.js';
 
 /**

@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { breakpointThreshold, SemanticChunker } from '../src/chunkers/semantic.js';
-import { sentenceSpans } from '../src/chunkers/sentence-spans.js';
-import { InvalidInputError, InvalidOptionError } from '../src/errors.js';
-import { getUnits } from '../src/units/index.js';
-import { getTokenizer } from '../src/units/tokens.js';
+import { breakpointThreshold, SemanticChunker } from '../src/strategies/semantic.js';
+import { sentenceSpans } from '../src/segment/sentence-spans.js';
+import { InvalidInputError, InvalidOptionError } from '../src/core/errors.js';
+import { getUnits } from '../src/size/index.js';
+import { getTokenizer } from '../src/size/tokens.js';
 import { corporaDir } from './helpers/paths.js';
 import { hashVector, StubEmbedder } from './helpers/stub-embedders.js';
 

@@ -3,10 +3,10 @@
  * (one chunk per line, with its `source`) or one JSON array.
  * @module
  */
-import { InvalidOptionError } from '../errors.js';
+import { InvalidOptionError } from '../core/errors.js';
 import { chunkFilesWithWorkers } from '../node/batch.js';
 import { chunkFileRecords } from '../node/chunk-file.js';
-import { createChunker, type StrategyOptions } from '../strategies.js';
+import { createChunker, type StrategyOptions } from '../strategies/registry.js';
 import { createProgress, Output, sourceSizes } from './io.js';
 import { semanticOptionsFromCli } from './semantic-options.js';
 import { UsageError } from './usage-error.js';

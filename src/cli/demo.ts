@@ -7,9 +7,9 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { strategies, type StrategyOptions } from '../strategies.js';
+import { strategies, type StrategyOptions } from '../strategies/registry.js';
 import { chunkRecord } from './chunk-command.js';
-import { QascIndex } from '../chunkers/qasc-index.js';
+import { QascIndex } from '../retrieval/qasc-index.js';
 
 /** The question the demo asks the project's docs with QASC. */
 export const DEMO_QUESTION = 'How is WebAssembly memory given back after a large job?';

@@ -7,9 +7,9 @@
  */
 import { writeFile } from 'node:fs/promises';
 import cliProgress from 'cli-progress';
-import type { Chunk } from '../chunk.js';
+import type { Chunk } from '../core/chunk.js';
 import { UsageError } from './usage-error.js';
-import { createChunker } from '../strategies.js';
+import { createChunker } from '../strategies/registry.js';
 import { loadEmbedder } from '../node/embedders.js';
 import { f32ToBase64, npyBytes } from '../node/embed-command.js';
 import { chunkRecord, strategyOptionsFromCli, type ChunkCommandOptions } from './chunk-command.js';

@@ -20,17 +20,17 @@
  * @module
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { ChunkwiseError, ModelLoadError } from '../errors.js';
+import { ChunkwiseError, ModelLoadError } from '../core/errors.js';
 import { runChunk, type ChunkCommandOptions } from './chunk-command.js';
 import { runEval, type EvalCommandOptions } from './eval-command.js';
 import { UnreadableFileError } from './io.js';
 import { runEmbed, type EmbedCommandOptions } from './embed-cli.js';
 import { UsageError } from './usage-error.js';
 import { DEFAULT_EXTENSIONS, parseExtensions } from './inputs.js';
-import { strategyNames } from '../strategies.js';
+import { strategyNames } from '../strategies/registry.js';
 import { addQascCommand } from './qasc-command.js';
 import { addSemanticOptions } from './semantic-options.js';
-import { ENCODINGS } from '../units/index.js';
+import { ENCODINGS } from '../size/index.js';
 
 export { UsageError };
 

@@ -4,7 +4,7 @@
  * @module
  */
 import { Option, type Command } from 'commander';
-import { QascIndex, type QascResult } from '../chunkers/qasc-index.js';
+import { QascIndex, type QascResult } from '../retrieval/qasc-index.js';
 import { loadEmbedder } from '../node/embedders.js';
 import { readSource } from './io.js';
 import { parseIntegerArg, parseNumberArg } from './semantic-options.js';

@@ -4,9 +4,9 @@
  * @module
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { BREAKPOINT_TYPES } from '../chunkers/semantic.js';
+import { BREAKPOINT_TYPES } from '../strategies/semantic.js';
 import { loadEmbedder } from '../node/embedders.js';
-import type { StrategyOptions } from '../strategies.js';
+import type { StrategyOptions } from '../strategies/registry.js';
 
 /** Parses a CLI number (finite decimal). */
 export function parseNumberArg(value: string): number {

@@ -4,7 +4,7 @@
  * @module
  */
 import { hashEmbed } from '../../bindings/index.js';
-import { EmbeddingError, InvalidOptionError } from '../errors.js';
+import { EmbeddingError, InvalidOptionError } from '../core/errors.js';
 import { BUILTIN_STOPWORDS } from './stopwords.js';
 import type { Embedder } from './types.js';
 

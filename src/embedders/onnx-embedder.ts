@@ -3,7 +3,7 @@
  * browsers and edge runtimes.
  * @module
  */
-import { EmbeddingError, InvalidOptionError, ModelLoadError } from '../errors.js';
+import { EmbeddingError, InvalidOptionError, ModelLoadError } from '../core/errors.js';
 import { HfTokenizer } from './hf-tokenizer.js';
 import { importNodeHelper, isNode, loadOrt, type OnnxBackend, type OrtModule, type OrtSession, type OrtTensor } from './onnx-runtime.js';
 import type { TokenEmbedder, TokenEmbeddings, TruncationEvent } from './types.js';

@@ -5,7 +5,7 @@
  * `src/node/` by a computed specifier that bundlers leave alone.
  * @module
  */
-import { ModelLoadError } from '../errors.js';
+import { ModelLoadError } from '../core/errors.js';
 
 /** Which ONNX Runtime runs the model. */
 export type OnnxBackend = 'web' | 'node';

@@ -2,7 +2,7 @@
  * Late-chunking pooling: chunk vectors from one pass of a token-level model.
  * @module
  */
-import { InvalidInputError } from '../errors.js';
+import { InvalidInputError } from '../core/errors.js';
 import type { TokenEmbeddings } from './types.js';
 
 /**

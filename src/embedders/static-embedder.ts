@@ -3,7 +3,7 @@
  * @module
  */
 import { gatherMeanRows, kernelsWasmBytes, Kernels, type WasmArray } from '../../bindings/index.js';
-import { EmbeddingError, InvalidOptionError, ModelLoadError } from '../errors.js';
+import { EmbeddingError, InvalidOptionError, ModelLoadError } from '../core/errors.js';
 import { HfTokenizer } from './hf-tokenizer.js';
 import { importNodeHelper, isNode } from './onnx-runtime.js';
 import { parseSafetensors, tensorToF32 } from './safetensors.js';

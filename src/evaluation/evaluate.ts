@@ -4,10 +4,10 @@
  * Node built-ins (reading files is the caller's business: see `src/node/evaluation.ts`).
  * @module
  */
-import type { Chunker } from '../strategies.js';
+import type { Chunker } from '../strategies/registry.js';
 import type { Embedder } from '../embedders/types.js';
-import { InvalidOptionError } from '../errors.js';
-import { getTokenizer } from '../units/tokens.js';
+import { InvalidOptionError } from '../core/errors.js';
+import { getTokenizer } from '../size/tokens.js';
 import { meanStd, scoreQuestion, type MeanStd, type QuestionScores, type ScoreOptions } from './metrics.js';
 import { checkQuestions, type Corpus, type EvalQuestion } from './questions.js';
 import { DenseIndex, type IndexedSpan, type ProgressCallback, type Retriever } from './retrieval.js';

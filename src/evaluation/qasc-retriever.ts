@@ -7,8 +7,8 @@
  * Core module: no Node built-ins.
  * @module
  */
-import { QascIndex, type QascIndexOptions } from '../chunkers/qasc-index.js';
-import type { Chunker } from '../strategies.js';
+import { QascIndex, type QascIndexOptions } from '../retrieval/qasc-index.js';
+import type { Chunker } from '../strategies/registry.js';
 import type { RetrievedSpan } from './metrics.js';
 import type { Corpus } from './questions.js';
 import type { Retriever } from './retrieval.js';

@@ -5,8 +5,8 @@
  * registered by other modules work without changes here. Core module.
  * @module
  */
-import { InvalidOptionError } from '../errors.js';
-import { createChunker, type Chunker, type StrategyOptions } from '../strategies.js';
+import { InvalidOptionError } from '../core/errors.js';
+import { createChunker, type Chunker, type StrategyOptions } from '../strategies/registry.js';
 
 /** A parsed strategy spec. */
 export interface StrategySpec {

@@ -5,8 +5,8 @@
  * @module
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { ChunkwiseError } from '../errors.js';
-import { createChunker } from '../strategies.js';
+import { ChunkwiseError } from '../core/errors.js';
+import { createChunker } from '../strategies/registry.js';
 import { UnreadableFileError } from '../cli/io.js';
 import { chunkFileRecords } from './chunk-file.js';
 import type { BatchWorkerData, FromWorker, ToWorker } from './batch.js';

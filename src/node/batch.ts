@@ -7,8 +7,8 @@
  * @module
  */
 import { Worker } from 'node:worker_threads';
-import { ChunkwiseError, InvalidOptionError } from '../errors.js';
-import type { StrategyOptions } from '../strategies.js';
+import { ChunkwiseError, InvalidOptionError } from '../core/errors.js';
+import type { StrategyOptions } from '../strategies/registry.js';
 import { UnreadableFileError, type Progress } from '../cli/io.js';
 
 /** Data each worker starts with. */

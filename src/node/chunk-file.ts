@@ -7,8 +7,8 @@
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import type { Chunk } from '../chunk.js';
-import type { Chunker } from '../strategies.js';
+import type { Chunk } from '../core/chunk.js';
+import type { Chunker } from '../strategies/registry.js';
 import { isStreamingChunker } from '../stream/index.js';
 import { UnreadableFileError } from '../cli/io.js';
 

@@ -3,7 +3,7 @@
  * NumPy `.npy` file (written by hand: magic, version 1.0 header, raw `<f4` data).
  * @module
  */
-import { InvalidOptionError } from '../errors.js';
+import { InvalidOptionError } from '../core/errors.js';
 import type { Embedder } from '../embedders/types.js';
 
 /**

@@ -2,7 +2,7 @@
  * Node-only: builds an embedder from a CLI spec string.
  * @module
  */
-import { InvalidOptionError } from '../errors.js';
+import { InvalidOptionError } from '../core/errors.js';
 import { HashingEmbedder, OnnxEmbedder, StaticEmbedder, type Embedder, type OnnxEmbedderOptions } from '../embedders/index.js';
 
 /** Options passed through to the ONNX embedder (backend, batchSize, threads, onTruncate, …). */

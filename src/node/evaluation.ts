@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import cliProgress from 'cli-progress';
-import { InvalidDatasetError } from '../errors.js';
+import { InvalidDatasetError } from '../core/errors.js';
 import { corpusIdFromPath, parseQuestionsCsv, type Corpus, type EvalQuestion } from '../evaluation/questions.js';
 import type { ProgressCallback } from '../evaluation/retrieval.js';
 

@@ -6,7 +6,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ModelLoadError } from '../errors.js';
+import { ModelLoadError } from '../core/errors.js';
 import type { OnnxModelBytes } from '../embedders/onnx-embedder.js';
 import type { StaticModelBytes } from '../embedders/static-embedder.js';
 

@@ -6,7 +6,7 @@
  * @module
  */
 import { planWindows } from '../../bindings/index.js';
-import type { UnitSegmenter, UnitSpans } from '../units/types.js';
+import type { UnitSegmenter, UnitSpans } from '../size/types.js';
 
 /** One planned span: units [unitStart, unitEnd), text [start, end) in UTF-16 code units. */
 export interface PlannedSpan {

@@ -11,7 +11,7 @@
  * following space. Core module: no Node built-in.
  * @module
  */
-import type { UnitSpans } from '../units/types.js';
+import type { UnitSpans } from '../size/types.js';
 
 /** Options of {@link splitSentences}. */
 export interface SentenceOptions {

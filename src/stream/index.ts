@@ -14,16 +14,16 @@
  * text collected first (same result, memory of the whole text).
  * @module
  */
-import type { Chunk } from '../chunk.js';
-import { chunkId } from '../chunk.js';
-import { RollingHash } from '../chunk-ids.js';
-import { InvalidInputError } from '../errors.js';
+import type { Chunk } from '../core/chunk.js';
+import { chunkId } from '../core/chunk.js';
+import { RollingHash } from '../core/ids.js';
+import { InvalidInputError } from '../core/errors.js';
 import { textPieces, type TextSource } from './source.js';
 
 export { textPieces, type TextSource } from './source.js';
 export { charCut, wordCut, tiktokenCut, safeCutFor, type SafeCut } from './safe-cuts.js';
 export { slidingWindowStream, type SlidingStreamConfig } from './sliding-window-stream.js';
-export { RollingHash, PrefixIds } from '../chunk-ids.js';
+export { RollingHash, PrefixIds } from '../core/ids.js';
 
 /** A chunker that chunks a text stream itself. */
 export interface StreamingChunker {

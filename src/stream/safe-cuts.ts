@@ -5,7 +5,7 @@
  * Core module: no Node built-ins.
  * @module
  */
-import type { UnitKind } from '../units/types.js';
+import type { UnitKind } from '../size/types.js';
 
 /**
  * Finds the last safe cut in `text[from, text.length]`; returns `from` when there is none

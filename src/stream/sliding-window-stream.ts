@@ -10,12 +10,12 @@
  * window plus one piece, whatever the length of the stream.
  * @module
  */
-import type { Chunk } from '../chunk.js';
-import { PrefixIds } from '../chunk-ids.js';
-import type { ResolvedUnits } from '../chunkers/sliding-window.js';
+import type { Chunk } from '../core/chunk.js';
+import { PrefixIds } from '../core/ids.js';
+import type { ResolvedUnits } from '../size/resolve.js';
 import type { PlannedSpan } from '../plan/windows.js';
-import { TiktokenTokenizer } from '../units/tiktoken.js';
-import { isBlank } from '../units/words.js';
+import { TiktokenTokenizer } from '../size/tiktoken.js';
+import { isBlank } from '../core/text.js';
 import { safeCutFor, type SafeCut } from './safe-cuts.js';
 import { textPieces, type TextSource } from './source.js';
 

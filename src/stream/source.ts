@@ -4,7 +4,7 @@
  * pair or between `\r` and `\n`). Core module: no Node built-ins.
  * @module
  */
-import { InvalidInputError } from '../errors.js';
+import { InvalidInputError } from '../core/errors.js';
 
 /** Text given piece by piece. Bytes: pipe them through `TextDecoderStream` first. */
 export type TextSource = ReadableStream<string> | AsyncIterable<string> | Iterable<string>;

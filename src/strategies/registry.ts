@@ -3,18 +3,18 @@
  * the CLI, the demo and the evaluation share one mapping. Core module: no Node built-ins.
  * @module
  */
-import type { Chunk } from './chunk.js';
-import { FixedSizeChunker, type FixedSizeOptions } from './chunkers/fixed-size.js';
-import { SlidingWindowChunker, type SlidingWindowOptions } from './chunkers/sliding-window.js';
-import { InvalidOptionError } from './errors.js';
-import { SemanticChunker, type SemanticOptions } from './chunkers/semantic.js';
-import { LateChunker } from './chunkers/late.js';
-import type { TokenEmbedder } from './embedders/types.js';
-import { RecursiveChunker, type RecursiveOptions } from './chunkers/recursive.js';
-import { SentenceChunker, type SentenceChunkerOptions } from './chunkers/sentence.js';
-import { MarkdownChunker, type MarkdownOptions } from './chunkers/markdown.js';
-import { ParentChildChunker, type ParentChildOptions } from './chunkers/parent-child.js';
-import type { TextSource } from './stream/source.js';
+import type { Chunk } from '../core/chunk.js';
+import { FixedSizeChunker, type FixedSizeOptions } from './fixed-size.js';
+import { SlidingWindowChunker, type SlidingWindowOptions } from './sliding-window.js';
+import { InvalidOptionError } from '../core/errors.js';
+import { SemanticChunker, type SemanticOptions } from './semantic.js';
+import { LateChunker } from '../compose/late.js';
+import type { TokenEmbedder } from '../embedders/types.js';
+import { RecursiveChunker, type RecursiveOptions } from './recursive.js';
+import { SentenceChunker, type SentenceChunkerOptions } from './sentence.js';
+import { MarkdownChunker, type MarkdownOptions } from './markdown.js';
+import { ParentChildChunker, type ParentChildOptions } from '../compose/parent-child.js';
+import type { TextSource } from '../stream/source.js';
 
 /** Anything that turns a text into chunks (synchronously or not). */
 export interface Chunker {

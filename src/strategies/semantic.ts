@@ -7,16 +7,16 @@
  * @module
  */
 import { cosineNeighbours, percentile } from '../../bindings/index.js';
-import { chunkId, hashText, type Chunk } from '../chunk.js';
+import { chunkId, hashText, type Chunk } from '../core/chunk.js';
 import { HashingEmbedder } from '../embedders/hashing-embedder.js';
 import type { Embedder } from '../embedders/types.js';
-import { EmbeddingError, InvalidOptionError } from '../errors.js';
-import { requireInteger, requireNumber, requireOneOf } from '../options.js';
-import { isBlank } from '../units/index.js';
+import { EmbeddingError, InvalidOptionError } from '../core/errors.js';
+import { requireInteger, requireNumber, requireOneOf } from '../core/options.js';
+import { isBlank, requireText } from '../core/text.js';
 import { RecursiveChunker } from './recursive.js';
 import { FixedSizeChunker } from './fixed-size.js';
-import { sentenceSpans } from './sentence-spans.js';
-import { requireText, resolveUnits, type ResolvedUnits, type UnitOptions } from './sliding-window.js';
+import { sentenceSpans } from '../segment/sentence-spans.js';
+import { resolveUnits, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
 
 /** How the break threshold is chosen from the distances (LangChain's `breakpoint_threshold_type`). */
 export type BreakpointType = 'percentile' | 'standardDeviation' | 'interquartile' | 'gradient';

@@ -5,31 +5,17 @@
  * sliding-window chunking (`shared/seeds/000`, `002`, `003`).
  * @module
  */
-import type { Chunk } from '../chunk.js';
-import { PrefixIds } from '../chunk-ids.js';
-import { InvalidInputError, InvalidOptionError } from '../errors.js';
-import { requireInteger, requireOneOf } from '../options.js';
+import type { Chunk } from '../core/chunk.js';
+import { PrefixIds } from '../core/ids.js';
+import { InvalidOptionError } from '../core/errors.js';
+import { requireInteger } from '../core/options.js';
 import { planSpans } from '../plan/windows.js';
-import { ENCODINGS, getUnits, isBlank, UNIT_KINDS, type Tokenizer, type UnitKind, type UnitSegmenter, type UnitSpans } from '../units/index.js';
-import { getTokenizer, tokenUnits } from '../units/tokens.js';
+import { isBlank, requireText } from '../core/text.js';
+import type { UnitKind } from '../size/index.js';
+import { resolveUnits, trimBlankUnits, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
+export type { UnitOptions } from '../size/resolve.js';
 import { slidingWindowStream } from '../stream/sliding-window-stream.js';
 import type { TextSource } from '../stream/source.js';
-
-/** Options shared by chunkers that measure in units and count tokens. */
-export interface UnitOptions {
-  /** The unit budgets are measured in: `char` (code points), `word` or `token` (default). */
-  unit?: UnitKind;
-  /** Token encoding for `token` units and for `tokenCount`: `cl100k_base` (default) or `o200k_base`. */
-  encoding?: string;
-  /** A tokenizer to use instead of the built-in one for `encoding`. */
-  tokenizer?: Tokenizer;
-  /**
-   * Count `tokenCount` for every chunk (default true). Counting costs one tokenizer
-   * pass over the chunks' text; with `false`, chunks measured in char or word units
-   * carry `tokenCount: -1`.
-   */
-  countTokens?: boolean;
-}
 
 /** Options of {@link SlidingWindowChunker}. */
 export interface SlidingWindowOptions extends UnitOptions {
@@ -42,53 +28,6 @@ export interface SlidingWindowOptions extends UnitOptions {
    * chunk. Off by default, because it loses text.
    */
   allowGaps?: boolean;
-}
-
-/** Resolved units and tokenizer of a chunker. */
-export interface ResolvedUnits {
-  unit: UnitKind;
-  units: UnitSegmenter;
-  tokenizer: Tokenizer | undefined;
-  encoding: string;
-  countTokens: boolean;
-}
-
-/**
- * Validates unit options and resolves the segmenter and tokenizer (the tokenizer is
- * built only when token units or token counts need it).
- * @throws {InvalidOptionError} for an unknown unit or encoding.
- */
-export function resolveUnits(options: UnitOptions): ResolvedUnits {
-  const unit = requireOneOf('unit', options.unit ?? 'token', UNIT_KINDS);
-  const encoding = options.tokenizer?.encoding ?? options.encoding ?? 'cl100k_base';
-  if (!options.tokenizer) requireOneOf('encoding', encoding, ENCODINGS);
-  const countTokens = options.countTokens ?? true;
-  if (typeof countTokens !== 'boolean') throw new InvalidOptionError('countTokens', countTokens, 'must be a boolean');
-  const needTokenizer = unit === 'token' || countTokens;
-  const tokenizer = options.tokenizer ?? (needTokenizer ? getTokenizer(encoding) : undefined);
-  const units = unit === 'token' ? tokenUnits(tokenizer!) : getUnits(unit);
-  return { unit, units, tokenizer, encoding, countTokens };
-}
-
-/**
- * Drops the units at both ends whose text is whitespace or empty (char and token units
- * have them; words never do), so windows start at the first unit with non-whitespace
- * text and the last window ends at the end of the last one: no chunk is whitespace only
- * at the edges of the text. The text must not be blank.
- */
-export function trimBlankUnits(text: string, spans: UnitSpans): UnitSpans {
-  let first = 0;
-  let last = spans.count;
-  while (first < last && isBlank(text.slice(spans.starts[first], spans.ends[first]))) first++;
-  while (last > first && isBlank(text.slice(spans.starts[last - 1], spans.ends[last - 1]))) last--;
-  if (first === 0 && last === spans.count) return spans;
-  return { starts: spans.starts.subarray(first, last), ends: spans.ends.subarray(first, last), count: last - first };
-}
-
-/** Throws unless `text` is a string. */
-export function requireText(text: unknown): string {
-  if (typeof text !== 'string') throw new InvalidInputError('text must be a string', text);
-  return text;
 }
 
 /**
@@ -187,7 +126,7 @@ export class SlidingWindowChunker {
 
   /**
    * Chunks a text stream: yields the chunks `chunk(wholeText)` would return, equal in
-   * every field (ids included: see `src/chunk-ids.ts`), each as soon as later text can no
+   * every field (ids included: see `src/core/ids.ts`), each as soon as later text can no
    * longer change it, with offsets into the whole stream. Memory stays near one window
    * plus one piece (token units: text with no space or newline next to a Latin letter is
    * held until such a place or the end; a custom non-tiktoken tokenizer holds the whole

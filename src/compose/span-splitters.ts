@@ -6,17 +6,14 @@
  * without touching its callers.
  * @module
  */
-import { InvalidOptionError } from '../errors.js';
-import { isBlank } from '../units/index.js';
-import { FixedSizeChunker } from './fixed-size.js';
-import { RecursiveChunker } from './recursive.js';
-import type { UnitOptions } from './sliding-window.js';
+import { InvalidOptionError } from '../core/errors.js';
+import { FixedSizeChunker } from '../strategies/fixed-size.js';
+import { RecursiveChunker } from '../strategies/recursive.js';
+import type { UnitOptions } from '../size/resolve.js';
 
-/** A span `[start, end)` of a text, in UTF-16 code units. */
-export interface TextSpan {
-  start: number;
-  end: number;
-}
+import type { TextSpan } from '../core/text.js';
+
+export type { TextSpan } from '../core/text.js';
 
 /**
  * Splits `text` into spans of at most `chunkSize` units (the unit the splitter was made
@@ -96,29 +93,4 @@ export function resolveFallback(fallback: unknown, options: SpanSplitterOptions)
     throw new InvalidOptionError('fallback', fallback, `one of ${fallbackNames().join(', ')} (registered splitters) or a function (text, chunkSize) => spans`);
   }
   return factory(options);
-}
-
-/**
- * Narrows `[start, end)` of `text` to its non-whitespace part, so a span never starts
- * or ends with whitespace (and so never ends between a CR and its LF).
- */
-export function trimSpan(text: string, start: number, end: number): TextSpan {
-  while (start < end && isBlank(text[start])) start++;
-  while (end > start && isBlank(text[end - 1])) end--;
-  return { start, end };
-}
-
-/**
- * {@link trimSpan} where the trimmed span still `fits`; otherwise the trimmed span with the
- * one space or tab before it (with BPE tokens, dropping the space before a word can
- * re-encode the word into more tokens: " tricky" is one cl100k token, "tricky" two);
- * otherwise the span with only its end trimmed, otherwise the span as given.
- */
-export function trimSpanWithin(text: string, start: number, end: number, fits: (start: number, end: number) => boolean): TextSpan {
-  const both = trimSpan(text, start, end);
-  if (both.end <= both.start || fits(both.start, both.end)) return both;
-  const before = text.charCodeAt(both.start - 1);
-  if (both.start > start && (before === 0x20 || before === 0x09) && fits(both.start - 1, both.end)) return { start: both.start - 1, end: both.end };
-  if (fits(start, both.end)) return { start, end: both.end };
-  return { start, end };
 }

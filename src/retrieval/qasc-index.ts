@@ -5,15 +5,15 @@
  * @module
  */
 import { cosineMatVec, mergeIntervals, percentile, topK as topKernel } from '../../bindings/index.js';
-import { chunkId, hashText } from '../chunk.js';
+import { chunkId, hashText } from '../core/chunk.js';
 import { HashingEmbedder } from '../embedders/hashing-embedder.js';
 import type { Embedder } from '../embedders/types.js';
-import { InvalidInputError, InvalidOptionError } from '../errors.js';
-import { requireInteger } from '../options.js';
-import type { Chunker } from '../strategies.js';
-import { FixedSizeChunker } from './fixed-size.js';
+import { InvalidInputError, InvalidOptionError } from '../core/errors.js';
+import { requireInteger } from '../core/options.js';
+import type { Chunker } from '../strategies/registry.js';
+import { FixedSizeChunker } from '../strategies/fixed-size.js';
 import { checkMatrix, planQasc, qascChunk, resolveQascParams, type QascChunk, type QascParams, type QascSpan, type ResolvedQascParams } from './qasc.js';
-import { paragraphBreaks, sentenceSpans, type SentenceSpans } from './sentence-spans.js';
+import { paragraphBreaks, sentenceSpans, type SentenceSpans } from '../segment/sentence-spans.js';
 import { WasmMatrix } from './wasm-matrix.js';
 
 /** Options of {@link QascIndex}. */

@@ -7,13 +7,13 @@
  * strategies (`shared/seeds/001`).
  * @module
  */
-import { chunkId, hashText, type Chunk } from '../chunk.js';
-import { InvalidOptionError } from '../errors.js';
-import { requireInteger } from '../options.js';
-import { isBlank } from '../units/index.js';
-import { MarkdownChunker } from './markdown.js';
-import { requireText, resolveUnits, type ResolvedUnits, type UnitOptions } from './sliding-window.js';
-import { recursiveSpanSplitter, slidingSpanSplitter, trimSpanWithin, type SpanSplitter } from './spans.js';
+import { chunkId, hashText, type Chunk } from '../core/chunk.js';
+import { InvalidOptionError } from '../core/errors.js';
+import { requireInteger } from '../core/options.js';
+import { isBlank, requireText, trimSpanWithin } from '../core/text.js';
+import { MarkdownChunker } from '../strategies/markdown.js';
+import { resolveUnits, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
+import { recursiveSpanSplitter, slidingSpanSplitter, type SpanSplitter } from './span-splitters.js';
 
 /** Options of {@link ParentChildChunker}. */
 export interface ParentChildOptions extends UnitOptions {

@@ -3,7 +3,7 @@
  * them: the units the semantic chunker and QASC work on.
  * @module
  */
-import { splitSentences } from '../segment/sentences.js';
+import { splitSentences } from './sentences.js';
 
 /** Sentences as UTF-16 spans `[starts[i], ends[i])`, each trimmed of leading and trailing whitespace. */
 export interface SentenceSpans {

@@ -18,14 +18,14 @@ import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { toString } from 'mdast-util-to-string';
 import { frontmatter } from 'micromark-extension-frontmatter';
 import { gfm } from 'micromark-extension-gfm';
-import type { Chunk, ChunkMetadata } from '../chunk.js';
-import { PrefixIds } from '../chunk-ids.js';
-import { InvalidOptionError } from '../errors.js';
-import { requireInteger } from '../options.js';
+import type { Chunk, ChunkMetadata } from '../core/chunk.js';
+import { PrefixIds } from '../core/ids.js';
+import { InvalidOptionError } from '../core/errors.js';
+import { requireInteger } from '../core/options.js';
 import { textPieces, type TextSource } from '../stream/source.js';
-import { isBlank } from '../units/index.js';
-import { requireText, resolveUnits, type ResolvedUnits, type UnitOptions } from './sliding-window.js';
-import { resolveFallback, trimSpan, trimSpanWithin, type SpanSplitter } from './spans.js';
+import { isBlank, requireText, trimSpan, trimSpanWithin } from '../core/text.js';
+import { resolveUnits, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
+import { resolveFallback, type SpanSplitter } from '../compose/span-splitters.js';
 
 /** Options of {@link MarkdownChunker}. */
 export interface MarkdownOptions extends UnitOptions {

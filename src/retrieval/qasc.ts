@@ -8,13 +8,13 @@
  * @module
  */
 import * as wasm from '../../bindings/index.js';
-import { chunkId, hashText, type Chunk, type ChunkMetadata } from '../chunk.js';
+import { chunkId, hashText, type Chunk, type ChunkMetadata } from '../core/chunk.js';
 import { HashingEmbedder } from '../embedders/hashing-embedder.js';
 import type { Embedder } from '../embedders/types.js';
-import { EmbeddingError, InvalidInputError, InvalidOptionError } from '../errors.js';
-import { requireInteger, requireNumber, requireOneOf } from '../options.js';
-import { getTokenizer } from '../units/tokens.js';
-import { paragraphBreaks, sentenceSpans, type SentenceSpans } from './sentence-spans.js';
+import { EmbeddingError, InvalidInputError, InvalidOptionError } from '../core/errors.js';
+import { requireInteger, requireNumber, requireOneOf } from '../core/options.js';
+import { getTokenizer } from '../size/tokens.js';
+import { paragraphBreaks, sentenceSpans, type SentenceSpans } from '../segment/sentence-spans.js';
 import { WasmMatrix } from './wasm-matrix.js';
 
 /** The kernels QASC's steps run on: the WASM ones (`bindings/`) or the TypeScript reference (`src/kernels/reference.ts`). */

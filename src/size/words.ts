@@ -4,24 +4,10 @@
  * the original slice from its first word's start to its last word's end, whitespace and all.
  * @module
  */
+import { isSpace } from '../core/text.js';
 import type { UnitSegmenter, UnitSpans } from './types.js';
 
-/** Whitespace as JavaScript's `\s` defines it. */
-function isSpace(c: number): boolean {
-  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
-  if (c < 0xa0) return false; // U+0085 (NEL) is not \s: it is a control, not White_Space's Zs
-  return (
-    c === 0xa0 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000 ||
-    c === 0xfeff
-  );
-}
+export { isBlank } from '../core/text.js';
 
 /** Whitespace-delimited words of `text` with UTF-16 offsets. */
 export function segmentWords(text: string): UnitSpans {
@@ -60,12 +46,6 @@ export function countWords(text: string): number {
     inWord = !space;
   }
   return count;
-}
-
-/** True when `text` has no non-whitespace character. */
-export function isBlank(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (!isSpace(text.charCodeAt(i))) return false;
-  return true;
 }
 
 /** Word units. */

@@ -9,11 +9,11 @@
  * offsets. Deliberate differences are listed in `docs/recursive.md`.
  * @module
  */
-import { chunkId, hashText, type Chunk } from '../chunk.js';
-import { InvalidOptionError } from '../errors.js';
-import { requireInteger } from '../options.js';
-import { isBlank } from '../units/index.js';
-import { requireText, resolveUnits, type ResolvedUnits, type UnitOptions } from './sliding-window.js';
+import { chunkId, hashText, type Chunk } from '../core/chunk.js';
+import { InvalidOptionError } from '../core/errors.js';
+import { requireInteger } from '../core/options.js';
+import { isBlank, isSpace, requireText } from '../core/text.js';
+import { resolveUnits, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
 
 /** Named separators: patterns a literal string cannot express. */
 export type SeparatorKind = 'paragraph' | 'line' | 'sentence' | 'grapheme';
@@ -82,16 +82,6 @@ interface Span {
   count: number;
   oversized: boolean;
   level: number;
-}
-
-/** JavaScript `\s` (what String.prototype.trim removes), by code unit. */
-function isSpaceChar(c: number): boolean {
-  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
-  if (c < 0xa0) return false;
-  return (
-    c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 ||
-    c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
-  );
 }
 
 /** Length of the line break starting at `p` (2 for `\r\n`, 1 for `\n` or `\r`), else 0. */
@@ -314,7 +304,7 @@ class RecursiveRun {
         if (q >= t.length) continue;
         const c = t.charCodeAt(q);
         if (c === 13 && t.charCodeAt(q + 1) === 10) add(q, 2);
-        else if (isSpaceChar(c)) add(q, 1);
+        else if (isSpace(c)) add(q, 1);
         else if (isCjkMark(ch)) add(q, 0);
         p = q - 1;
       }
@@ -454,8 +444,8 @@ class RecursiveRun {
   /** [s, e) without whitespace at either end (String.prototype.trim's set). */
   #trim(s: number, e: number): [number, number] {
     const t = this.text;
-    while (s < e && isSpaceChar(t.charCodeAt(s))) s++;
-    while (e > s && isSpaceChar(t.charCodeAt(e - 1))) e--;
+    while (s < e && isSpace(t.charCodeAt(s))) s++;
+    while (e > s && isSpace(t.charCodeAt(e - 1))) e--;
     return [s, e];
   }
 

@@ -7,14 +7,14 @@
  * Embedding Models" (2024), including its "long late chunking" with macro windows.
  * @module
  */
-import type { Chunk } from '../chunk.js';
+import type { Chunk } from '../core/chunk.js';
 import { poolTokenSpans } from '../embedders/pool-spans.js';
 import type { TokenEmbedder, TokenEmbeddings } from '../embedders/types.js';
-import { EmbeddingError, InvalidOptionError } from '../errors.js';
-import { requireNumber } from '../options.js';
-import type { Chunker } from '../strategies.js';
-import { FixedSizeChunker } from './fixed-size.js';
-import { requireText } from './sliding-window.js';
+import { EmbeddingError, InvalidOptionError } from '../core/errors.js';
+import { requireNumber } from '../core/options.js';
+import type { Chunker } from '../strategies/registry.js';
+import { FixedSizeChunker } from '../strategies/fixed-size.js';
+import { requireText } from '../core/text.js';
 
 /** Options of {@link LateChunker}. */
 export interface LateOptions {

@@ -6,9 +6,10 @@
  * `windowSize = chunkSize` and `stride = chunkSize − chunkOverlap`.
  * @module
  */
-import { InvalidOptionError } from '../errors.js';
-import { requireInteger } from '../options.js';
-import { SlidingWindowChunker, type UnitOptions } from './sliding-window.js';
+import { InvalidOptionError } from '../core/errors.js';
+import { requireInteger } from '../core/options.js';
+import type { UnitOptions } from '../size/resolve.js';
+import { SlidingWindowChunker } from './sliding-window.js';
 
 /** Options of {@link FixedSizeChunker}. */
 export interface FixedSizeOptions extends UnitOptions {

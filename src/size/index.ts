@@ -2,7 +2,7 @@
  * Units (how big a piece is): characters, words, tokens.
  * @module
  */
-import { InvalidOptionError } from '../errors.js';
+import { InvalidOptionError } from '../core/errors.js';
 import { charUnits } from './chars.js';
 import { ENCODINGS, isEncodingName } from './tiktoken.js';
 import { getTokenizer, tokenUnits } from './tokens.js';

@@ -8,7 +8,7 @@
 import { Tiktoken } from 'js-tiktoken/lite';
 import cl100k_base from 'js-tiktoken/ranks/cl100k_base';
 import o200k_base from 'js-tiktoken/ranks/o200k_base';
-import { UnknownEncodingError } from '../errors.js';
+import { UnknownEncodingError } from '../core/errors.js';
 import type { Tokenizer } from './types.js';
 import { utf8ToUtf16Offsets } from './utf8.js';
 

@@ -2,9 +2,9 @@
  * Token units: the tokens of a {@link Tokenizer} with their UTF-16 spans.
  * @module
  */
-import { getWasmBpeTokenizer } from '../tokenizers/wasm-bpe.js';
+import { getWasmBpeTokenizer } from './wasm-bpe.js';
 import { ENCODINGS, isEncodingName } from './tiktoken.js';
-import { UnknownEncodingError } from '../errors.js';
+import { UnknownEncodingError } from '../core/errors.js';
 import type { Tokenizer, UnitSegmenter, UnitSpans } from './types.js';
 
 /** Token units over `tokenizer`. */

@@ -7,14 +7,14 @@
  * `Intl.Segmenter`, with false-break guards).
  * @module
  */
-import type { Chunk } from '../chunk.js';
-import { PrefixIds } from '../chunk-ids.js';
-import { InvalidOptionError } from '../errors.js';
-import { requireInteger } from '../options.js';
+import type { Chunk } from '../core/chunk.js';
+import { PrefixIds } from '../core/ids.js';
+import { InvalidOptionError } from '../core/errors.js';
+import { requireInteger } from '../core/options.js';
 import { splitSentences } from '../segment/sentences.js';
 import { textPieces, type TextSource } from '../stream/source.js';
-import { isBlank } from '../units/index.js';
-import { requireText, resolveUnits, trimBlankUnits, type ResolvedUnits, type UnitOptions } from './sliding-window.js';
+import { isBlank, requireText } from '../core/text.js';
+import { resolveUnits, trimBlankUnits, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
 
 /** Options of {@link SentenceChunker}. */
 export interface SentenceChunkerOptions extends UnitOptions {

@@ -15,8 +15,8 @@
 import cl100kRanks from 'js-tiktoken/ranks/cl100k_base';
 import o200kRanks from 'js-tiktoken/ranks/o200k_base';
 import { BpeEncoder, type BpeRankData } from '../../bindings/bpe.js';
-import { UnknownEncodingError } from '../errors.js';
-import type { Tokenizer } from '../units/types.js';
+import { UnknownEncodingError } from '../core/errors.js';
+import type { Tokenizer } from './types.js';
 
 /** The encodings {@link getWasmBpeTokenizer} knows. */
 export type WasmBpeEncoding = 'cl100k_base' | 'o200k_base';

@@ -1,0 +1,69 @@
+/**
+ * Unit options (`unit`, `encoding`, `tokenizer`, `countTokens`) shared by every chunker
+ * that measures in units, resolved once at construction. Core module: no Node built-ins.
+ * @module
+ */
+import { InvalidOptionError } from '../core/errors.js';
+import { requireOneOf } from '../core/options.js';
+import { isBlank } from '../core/text.js';
+import { ENCODINGS, getUnits, UNIT_KINDS } from './index.js';
+import { getTokenizer, tokenUnits } from './tokens.js';
+import type { Tokenizer, UnitKind, UnitSegmenter, UnitSpans } from './types.js';
+
+/** Options shared by chunkers that measure in units and count tokens. */
+export interface UnitOptions {
+  /** The unit budgets are measured in: `char` (code points), `word` or `token` (default). */
+  unit?: UnitKind;
+  /** Token encoding for `token` units and for `tokenCount`: `cl100k_base` (default) or `o200k_base`. */
+  encoding?: string;
+  /** A tokenizer to use instead of the built-in one for `encoding`. */
+  tokenizer?: Tokenizer;
+  /**
+   * Count `tokenCount` for every chunk (default true). Counting costs one tokenizer
+   * pass over the chunks' text; with `false`, chunks measured in char or word units
+   * carry `tokenCount: -1`.
+   */
+  countTokens?: boolean;
+}
+
+/** Resolved units and tokenizer of a chunker. */
+export interface ResolvedUnits {
+  unit: UnitKind;
+  units: UnitSegmenter;
+  tokenizer: Tokenizer | undefined;
+  encoding: string;
+  countTokens: boolean;
+}
+
+/**
+ * Validates unit options and resolves the segmenter and tokenizer (the tokenizer is
+ * built only when token units or token counts need it).
+ * @throws {InvalidOptionError} for an unknown unit or encoding.
+ */
+export function resolveUnits(options: UnitOptions): ResolvedUnits {
+  const unit = requireOneOf('unit', options.unit ?? 'token', UNIT_KINDS);
+  const encoding = options.tokenizer?.encoding ?? options.encoding ?? 'cl100k_base';
+  if (!options.tokenizer) requireOneOf('encoding', encoding, ENCODINGS);
+  const countTokens = options.countTokens ?? true;
+  if (typeof countTokens !== 'boolean') throw new InvalidOptionError('countTokens', countTokens, 'must be a boolean');
+  const needTokenizer = unit === 'token' || countTokens;
+  const tokenizer = options.tokenizer ?? (needTokenizer ? getTokenizer(encoding) : undefined);
+  const units = unit === 'token' ? tokenUnits(tokenizer!) : getUnits(unit);
+  return { unit, units, tokenizer, encoding, countTokens };
+}
+
+/**
+ * Drops the units at both ends whose text is whitespace or empty (char and token units
+ * have them; words never do), so windows start at the first unit with non-whitespace
+ * text and the last window ends at the end of the last one: no chunk is whitespace only
+ * at the edges of the text. The text must not be blank.
+ */
+export function trimBlankUnits(text: string, spans: UnitSpans): UnitSpans {
+  let first = 0;
+  let last = spans.count;
+  while (first < last && isBlank(text.slice(spans.starts[first], spans.ends[first]))) first++;
+  while (last > first && isBlank(text.slice(spans.starts[last - 1], spans.ends[last - 1]))) last--;
+  if (first === 0 && last === spans.count) return spans;
+  return { starts: spans.starts.subarray(first, last), ends: spans.ends.subarray(first, last), count: last - first };
+}
+
