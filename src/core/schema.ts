@@ -114,7 +114,7 @@ function typeProblem(spec: OptionSpec, value: unknown, resolved: Record<string, 
       return undefined;
     }
     case 'boolean':
-      return typeof value === 'boolean' ? undefined : 'must be true or false';
+      return typeof value === 'boolean' ? undefined : 'must be a boolean';
     case 'string':
       return typeof value === 'string' ? undefined : 'must be a string';
     case 'enum':

@@ -22,7 +22,7 @@ import { textPieces, type TextSource } from './source.js';
 
 export { textPieces, type TextSource } from './source.js';
 export { charCut, wordCut, tiktokenCut, safeCutFor, type SafeCut } from '../size/safe-cuts.js';
-export { slidingWindowStream, type SlidingStreamConfig } from './sliding-window-stream.js';
+export { streamPlan, planWhole, type StreamPlan, type StepResult } from './driver.js';
 export { RollingHash, PrefixIds } from '../core/ids.js';
 
 /** A chunker that chunks a text stream itself. */
