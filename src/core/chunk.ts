@@ -59,7 +59,14 @@ export function hashText(text: string): string {
     h1 = Math.imul(h1 ^ c, 0x01000193);
     h2 = Math.imul(h2 ^ c, 0x01000193) ^ (h2 >>> 15);
   }
-  return (h1 >>> 0).toString(16).padStart(8, '0') + (h2 >>> 0).toString(16).padStart(8, '0');
+  return hex32(h1) + hex32(h2);
+}
+
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+/** A 32-bit value as 8 lower-case hex digits (a table lookup per byte: ids are made per chunk). */
+export function hex32(x: number): string {
+  return HEX[(x >>> 24) & 255] + HEX[(x >>> 16) & 255] + HEX[(x >>> 8) & 255] + HEX[x & 255];
 }
 
 /** The id of the span [start, end) of the source with hash `sourceHash`. */

@@ -7,17 +7,33 @@ import { ENCODINGS, isEncodingName } from './tiktoken.js';
 import { UnknownEncodingError } from '../core/errors.js';
 import type { Tokenizer, UnitSegmenter, UnitSpans } from './types.js';
 
-/** Token units over `tokenizer`. */
+const sizers = new WeakMap<Tokenizer, UnitSegmenter>();
+
+/** Only spaces and tabs: whitespace that BPE merges into the next word's token. */
+const INLINE_SPACE = /^[ \t]*$/;
+
+/**
+ * Token units over `tokenizer` (one sizer per tokenizer, cached). Its `safeCut` is the
+ * tokenizer's declared one; without it a stream tokenizes the text once, at its end.
+ */
 export function tokenUnits(tokenizer: Tokenizer): UnitSegmenter {
-  return {
+  let sizer = sizers.get(tokenizer);
+  if (sizer) return sizer;
+  const count = (text: string): number => tokenizer.count(text);
+  sizer = {
     unit: 'token',
     name: `token:${tokenizer.encoding}`,
     segment(text: string): UnitSpans {
       const { starts, ends, ids } = tokenizer.encodeWithOffsets(text);
       return { starts, ends, count: ids.length };
     },
-    count: (text: string) => tokenizer.count(text),
+    size: count,
+    count,
+    ...(tokenizer.safeCut ? { safeCut: tokenizer.safeCut } : {}),
+    gapSize: (gap: string) => (INLINE_SPACE.test(gap) ? 0 : count(gap)),
   };
+  sizers.set(tokenizer, sizer);
+  return sizer;
 }
 
 /**

@@ -16,7 +16,7 @@ import type { ResolvedUnits } from '../size/resolve.js';
 import type { PlannedSpan } from '../plan/windows.js';
 import { TiktokenTokenizer } from '../size/tiktoken.js';
 import { isBlank } from '../core/text.js';
-import { safeCutFor, type SafeCut } from './safe-cuts.js';
+import { safeCutFor, type SafeCut } from '../size/safe-cuts.js';
 import { textPieces, type TextSource } from './source.js';
 
 /** What a sliding-window chunker passes to {@link slidingWindowStream}. */
