@@ -36,11 +36,21 @@ interface PageColumn {
 const plain = (x: unknown) => JSON.parse(JSON.stringify(x));
 
 describe('web page helpers (Node)', () => {
-  it('a strategy the registry describes itself gets its own fields, not the table', async () => {
+  it('a strategy the registry describes with its schema gets the schema\'s fields, not the table', async () => {
     const { describeStrategy, OPTION_TABLE } = await import(join(repoRoot, 'web', 'options.js'));
-    const own = describeStrategy({ name: 'fixed', description: 'd', options: { chunkSize: { type: 'int', min: 1, default: 400, description: 'budget' } } });
-    expect(own.options).toEqual([{ name: 'chunkSize', type: 'integer', min: 1, max: undefined, default: 400, defaultDoc: undefined, choices: undefined, doc: 'budget', cli: undefined }]);
+    const { RECURSIVE_SCHEMA } = await import(join(repoRoot, 'dist', 'src', 'strategies', 'recursive.js'));
+    const d = describeStrategy({ name: 'recursive', description: 'd', schema: RECURSIVE_SCHEMA });
+    expect(d.options.map((f: Any) => f.name)).toEqual(['unit', 'encoding', 'chunkSize', 'chunkOverlap', 'separators', 'keepSeparator', 'countTokens']); // tokenizer: API only
+    const byName = Object.fromEntries(d.options.map((f: Any) => [f.name, f]));
+    expect(byName.chunkSize).toEqual({ name: 'chunkSize', type: 'integer', default: 512, defaultDoc: undefined, min: 1, max: undefined, choices: undefined, doc: 'budget per chunk, in units', cli: '--chunk-size' });
+    expect(byName.chunkOverlap).toMatchObject({ default: undefined, defaultDoc: 'min(64, ⌊chunkSize/8⌋)' }); // a computed default
+    expect(byName.keepSeparator).toMatchObject({ type: 'enum', choices: [true, false, 'start', 'end'], default: true });
+    expect(byName.countTokens).toMatchObject({ type: 'boolean', default: true, cli: { off: '--no-token-count' } });
+    expect(byName.unit.cli).toBe('--unit');
+    expect(d.page).toEqual({ chunkSize: 256, chunkOverlap: 32 });
     expect(describeStrategy({ name: 'fixed', description: 'd' }).options).toEqual(OPTION_TABLE.fixed.options);
+    // a schema with an embedder option: the page passes its embedder
+    expect(describeStrategy({ name: 'cluster', description: 'd', options: { embedder: { type: 'object', doc: 'e' } } }).embedder).toBe('optional');
     // a strategy registered later without a description: the generic unit and chunkSize fields
     expect(describeStrategy({ name: 'code', description: 'd' }).options.map((f: Any) => f.name)).toEqual(['unit', 'encoding', 'chunkSize']);
   });

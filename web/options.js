@@ -5,9 +5,11 @@
 // described).
 //
 // Until the registry describes each strategy's options itself, OPTION_TABLE below does.
-// `describeStrategy` prefers the registry's description when a definition carries one
-// (`definition.options`, as an array of fields or a map name → field), so replacing this
-// table is deleting it. A field:
+// `describeStrategy` prefers the registry's description when a definition carries one:
+// `definition.schema` (a StrategySchema of src/core/schema.ts: `{ name, options }`) or
+// `definition.options` (its name → OptionSpec map), so once every strategy is registered
+// with its schema, OPTION_TABLE can be deleted (PAGE_VALUES stays: the page's own
+// starting values). A field of the table (the page's shape):
 //   name     the option's name in the API (camelCase)
 //   type     'integer' | 'number' | 'enum' | 'boolean' | 'string' | 'json'
 //   default  the library's default (undefined: computed, see defaultDoc)
@@ -17,9 +19,7 @@
 //   doc      one line for the label's description
 //   cli      the flag of `chunkwise chunk` (default: --kebab-case of name); false: none;
 //            for booleans { on: '--flag' } (given when true) or { off: '--no-flag' }
-// A strategy entry: { options: [field…], embedder?: 'optional' | 'required', page?: {…} }
-// where `page` holds the page's initial values (smaller budgets than the library's
-// 512-token defaults, so a short document shows several chunks).
+// A strategy entry: { options: [field…], embedder?: 'optional' | 'required' }.
 
 const UNIT = { name: 'unit', type: 'enum', choices: ['token', 'word', 'char'], default: 'token', doc: 'what budgets are measured in' };
 const ENCODING = { name: 'encoding', type: 'enum', choices: ['cl100k_base', 'o200k_base'], default: 'cl100k_base', doc: 'BPE encoding for token units and tokenCount' };
@@ -35,7 +35,6 @@ export const OPTION_TABLE = {
       int('stride', 256, 'units the window moves (≤ windowSize)', { min: 1 }),
       { name: 'allowGaps', type: 'boolean', default: false, doc: 'allow stride > windowSize (loses the text between windows)', cli: { on: '--allow-gaps' } },
     ],
-    page: { windowSize: 128, stride: 96 },
   },
   fixed: {
     options: [
@@ -44,7 +43,6 @@ export const OPTION_TABLE = {
       int('chunkSize', 512, 'units per chunk', { min: 1 }),
       int('chunkOverlap', undefined, 'units shared with the previous chunk (< chunkSize)', { defaultDoc: OVERLAP_DEFAULT }),
     ],
-    page: { chunkSize: 256, chunkOverlap: 32 },
   },
   sentence: {
     options: [
@@ -54,7 +52,6 @@ export const OPTION_TABLE = {
       int('overlapSentences', 0, 'sentences repeated from the previous chunk'),
       { name: 'locale', type: 'string', default: 'en', doc: 'BCP 47 locale of the sentence segmenter' },
     ],
-    page: { chunkSize: 256 },
   },
   recursive: {
     options: [
@@ -65,7 +62,6 @@ export const OPTION_TABLE = {
       { name: 'separators', type: 'json', defaultDoc: 'paragraph, line, sentence, space, grapheme', doc: 'JSON array, coarsest first: strings or {"kind": "paragraph|line|sentence|grapheme"}' },
       { name: 'keepSeparator', type: 'enum', choices: [true, 'end', false], default: true, doc: 'separator at the start of the next piece (true), the end of the previous one, or in none' },
     ],
-    page: { chunkSize: 256, chunkOverlap: 32 },
   },
   markdown: {
     options: [
@@ -76,7 +72,6 @@ export const OPTION_TABLE = {
       { name: 'fallback', type: 'enum', choices: 'fallbacks', default: 'recursive', doc: 'splitter for a block over the budget' },
       { name: 'contextualHeaders', type: 'boolean', default: false, doc: 'prefix embedText with the heading path', cli: { on: '--contextual-headers' } },
     ],
-    page: { chunkSize: 256 },
   },
   'parent-child': {
     options: [
@@ -87,7 +82,6 @@ export const OPTION_TABLE = {
       int('childOverlap', undefined, 'units shared by neighbouring children', { defaultDoc: '⌊childSize / 8⌋' }),
       { name: 'markdown', type: 'enum', choices: ['auto', true, false], default: 'auto', doc: 'cut parents along Markdown structure' },
     ],
-    page: { parentSize: 512, childSize: 128, childOverlap: 16 },
   },
   semantic: {
     options: [
@@ -101,7 +95,6 @@ export const OPTION_TABLE = {
       { name: 'locale', type: 'string', default: 'en', doc: 'BCP 47 locale of the sentence segmenter' },
     ],
     embedder: 'optional',
-    page: { maxChunkSize: 256 },
   },
   late: {
     options: [UNIT, ENCODING, int('chunkSize', 256, 'span budget (spans: fixed)', { min: 1 }), { name: 'spans', type: 'string', default: 'fixed', doc: 'strategy that supplies the spans' }],
@@ -109,48 +102,86 @@ export const OPTION_TABLE = {
   },
 };
 
+/** The page's starting values: smaller budgets than the library's 512-token defaults, so a short document shows several chunks. */
+export const PAGE_VALUES = {
+  sliding: { windowSize: 128, stride: 96 },
+  fixed: { chunkSize: 256, chunkOverlap: 32 },
+  sentence: { chunkSize: 256 },
+  recursive: { chunkSize: 256, chunkOverlap: 32 },
+  markdown: { chunkSize: 256 },
+  'parent-child': { parentSize: 512, childSize: 128, childOverlap: 16 },
+  semantic: { maxChunkSize: 256 },
+  generic: { chunkSize: 256 },
+};
+
 /** The description of a strategy the table does not know yet. */
-const GENERIC = { options: [UNIT, ENCODING, int('chunkSize', 512, 'budget per chunk', { min: 1 })], page: { chunkSize: 256 } };
+const GENERIC = { options: [UNIT, ENCODING, int('chunkSize', 512, 'budget per chunk', { min: 1 })] };
 
-const TYPE_NAMES = { int: 'integer', integer: 'integer', number: 'number', float: 'number', enum: 'enum', select: 'enum', boolean: 'boolean', bool: 'boolean', string: 'string', json: 'json', array: 'json', object: 'json' };
+const TYPE_NAMES = { int: 'integer', integer: 'integer', number: 'number', float: 'number', enum: 'enum', select: 'enum', boolean: 'boolean', bool: 'boolean', string: 'string', json: 'json', array: 'json' };
 
-/** A registry-provided field in the page's shape (tolerant of the names a schema may use). */
-function fromSchemaField(name, f) {
-  const choices = f.choices ?? f.enum ?? f.values;
+/**
+ * A registry-provided option spec in the page's shape, or null for an option the page
+ * cannot set (`object` and `function` options: tokenizers, splitters, embedders).
+ * A default that is a function of other options is shown by its defaultDoc.
+ */
+function fromSpec(name, spec) {
+  if (spec.type === 'object' || spec.type === 'function') return null;
+  const choices = spec.values ?? spec.choices ?? spec.enum;
+  const type = choices ? 'enum' : (TYPE_NAMES[spec.type] ?? 'string');
+  const computed = typeof spec.default === 'function';
+  let cli;
+  if (spec.cli === false) cli = false;
+  else if (type === 'boolean') {
+    const flag = spec.cli?.flag ?? (spec.cli?.negate ? `--no-${kebabFlag(name).slice(2)}` : kebabFlag(name));
+    cli = spec.cli?.negate ? { off: flag } : { on: flag };
+  } else cli = spec.cli?.flag ?? kebabFlag(name);
   return {
-    name: f.name ?? name,
-    type: choices ? 'enum' : (TYPE_NAMES[f.type] ?? 'string'),
-    default: f.default,
-    defaultDoc: f.defaultDoc,
-    min: f.min ?? f.minimum,
-    max: f.max ?? f.maximum,
+    name,
+    type,
+    default: computed ? undefined : spec.default,
+    defaultDoc: spec.defaultDoc ?? (computed ? 'computed from the other options' : undefined),
+    min: spec.min ?? spec.minimum,
+    max: spec.max ?? spec.maximum,
     choices,
-    doc: f.doc ?? f.description ?? '',
-    cli: f.cli,
+    doc: spec.doc ?? spec.description ?? '',
+    cli,
   };
 }
 
+/** The registry's option specs of a definition as a name → spec map, if it has any. */
+function registrySpecs(definition) {
+  const s = definition.schema ?? definition.options;
+  if (!s || typeof s !== 'object') return undefined;
+  if (Array.isArray(s)) return Object.fromEntries(s.map((f) => [f.name, f]));
+  // a StrategySchema ({ name, options, check }) or its options map
+  return s.options && typeof s.options === 'object' && typeof s.options.type !== 'string' ? s.options : s;
+}
+
 /**
- * How the page presents `definition` (a registry entry): its option fields, whether it
- * takes an embedder, and the page's initial values. The registry's own description wins
- * over OPTION_TABLE; `dynamic` resolves choice lists named by a string ('fallbacks',
- * 'breakpoints') from the loaded library.
+ * How the page presents `definition` (a registry entry): its option fields (unit and
+ * encoding first), whether it takes an embedder, and the page's initial values. The
+ * registry's own schema wins over OPTION_TABLE; `dynamic` resolves choice lists named by
+ * a string ('fallbacks', 'breakpoints') from the loaded library.
  */
 export function describeStrategy(definition, dynamic = {}) {
-  const schema = definition.options ?? definition.schema;
+  const specs = registrySpecs(definition);
   const table = OPTION_TABLE[definition.name];
   let options;
-  if (Array.isArray(schema)) options = schema.map((f) => fromSchemaField(f.name, f));
-  else if (schema && typeof schema === 'object') options = Object.entries(schema).map(([name, f]) => fromSchemaField(name, f));
-  else options = (table ?? GENERIC).options;
+  let embedder = table?.embedder;
+  if (specs) {
+    options = Object.entries(specs).map(([name, spec]) => fromSpec(name, spec)).filter(Boolean);
+    const first = ['unit', 'encoding'];
+    options = [...options.filter((f) => first.includes(f.name)).sort((a, b) => first.indexOf(a.name) - first.indexOf(b.name)), ...options.filter((f) => !first.includes(f.name))];
+    if (specs.embedder) embedder = 'optional';
+  } else options = (table ?? GENERIC).options;
   options = options.map((f) => (typeof f.choices === 'string' ? { ...f, choices: dynamic[f.choices] ?? [f.default] } : f));
   return {
     name: definition.name,
     description: definition.description,
     options,
-    embedder: definition.embedder ?? table?.embedder,
-    page: table?.page ?? (table ? {} : GENERIC.page),
-    described: Boolean(schema || table),
+    embedder,
+    page: PAGE_VALUES[definition.name] ?? (specs || table ? {} : PAGE_VALUES.generic),
+    described: Boolean(specs || table),
   };
 }
 
