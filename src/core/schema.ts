@@ -23,6 +23,11 @@ export interface OptionSpec {
   /** Inclusive bounds of `integer` and `number` options. */
   readonly min?: number;
   readonly max?: number;
+  /**
+   * API-only forms a CLI-typed option also takes (a `fallback` name or, in the API, a
+   * function): values of these types pass the type check, then `check` runs.
+   */
+  readonly alsoAccepts?: readonly ('function' | 'object')[];
   /** Allowed values of an `enum` option (strings, or `true`/`false` for mixed options such as `'auto' | boolean`). */
   readonly values?: readonly (string | boolean)[];
   /**
@@ -100,6 +105,7 @@ export function suggestOption(name: string, known: readonly string[]): string | 
 
 /** Why `value` is not of the spec's type, or undefined when it is. */
 function typeProblem(spec: OptionSpec, value: unknown, resolved: Record<string, unknown>): string | undefined {
+  if (spec.alsoAccepts?.some((t) => (t === 'function' ? typeof value === 'function' : typeof value === 'object' && value !== null))) return undefined;
   switch (spec.type) {
     case 'integer': {
       const min = spec.min ?? -Infinity;

@@ -40,15 +40,15 @@ export interface StreamPlan<S> {
   step(text: string, offset: number, state: S, final: boolean): StepResult<S>;
   /**
    * Code units the held text must grow by before the next non-final step is worth
-   * trying, given how much is held (default: max(256, held / 2), so re-planning a long
-   * section that yields nothing stays linear overall; a plan whose steps are
-   * incremental returns 0: a step per piece).
+   * trying, given how much is held (default: held / 2, so re-planning a long section
+   * that yields nothing stays linear overall while short held text is tried at every
+   * piece; a plan whose steps are incremental returns 0: a step per piece).
    */
   growth?(held: number): number;
 }
 
-/** Default growth: at least 256 code units, and half of what is held. */
-const defaultGrowth = (held: number): number => Math.max(256, held >> 1);
+/** Default growth: half of what is held. */
+const defaultGrowth = (held: number): number => held >> 1;
 
 /**
  * The chunks of a whole text: one final step.
