@@ -234,7 +234,7 @@ export function encodeRun(head: Omit<GoldenRun, 'common' | 'keys' | 'chunks'>, s
       const e = c.embedText;
       row.push(e === undefined ? null : e.endsWith(text) ? { prefix: e.slice(0, e.length - text.length) } : e);
     }
-    if (hasVector) row.push(Array.from((c as { vector: Float32Array }).vector, round6));
+    if (hasVector) row.push(Array.from((c as unknown as { vector: Float32Array }).vector, round6));
     return row;
   });
   return {
