@@ -91,19 +91,21 @@ const LEADING_BOM = {
   why: 'known defect (issue 16): a leading U+FEFF makes every Markdown block lose its last character',
 };
 
+/** Fixed-size windows (late chunking takes its spans from them too). */
+const FIXED: StrategyCase = {
+  units: UNITS,
+  options: (unit, p, size) => ({ unit, chunkSize: size, chunkOverlap: overlapBelow(size, p.frac) }),
+  budget: (o) => o.chunkSize as number,
+  knownDefects: (unit) => (unit === 'word' ? {} : { blank: WHITESPACE_WINDOWS }),
+};
+
 const CASES: Record<string, StrategyCase> = {
   sliding: {
-    units: UNITS,
+    ...FIXED,
     options: (unit, p, size) => ({ unit, windowSize: size, stride: 1 + Math.floor(p.frac * (size - 1)) }),
     budget: (o) => o.windowSize as number,
-    knownDefects: (unit) => (unit === 'word' ? {} : { blank: WHITESPACE_WINDOWS }),
   },
-  fixed: {
-    units: UNITS,
-    options: (unit, p, size) => ({ unit, chunkSize: size, chunkOverlap: overlapBelow(size, p.frac) }),
-    budget: (o) => o.chunkSize as number,
-    knownDefects: (unit) => (unit === 'word' ? {} : { blank: WHITESPACE_WINDOWS }),
-  },
+  fixed: FIXED,
   sentence: {
     units: UNITS,
     options: (unit, p, size) => ({ unit, chunkSize: size, overlapSentences: p.small }),
@@ -145,11 +147,7 @@ const CASES: Record<string, StrategyCase> = {
     budget: (o) => o.maxChunkSize as number,
   },
   late: {
-    units: UNITS,
-    options: (unit, p, size) => ({ unit, chunkSize: size, chunkOverlap: overlapBelow(size, p.frac) }),
-    budget: (o) => o.chunkSize as number,
-    // its spans are FixedSizeChunker's
-    knownDefects: (unit) => (unit === 'word' ? {} : { blank: WHITESPACE_WINDOWS }),
+    ...FIXED,
     knownError: {
       match: /keeps fewer than 2 tokens/,
       why: 'known defect (issue 16): text the fixture tokenizer keeps as one [UNK] stretch (a URL, "?&=#") stops the macro windows',

@@ -87,42 +87,21 @@ interface Setting {
  * and token for each (every registered strategy takes a unit). Late chunking runs a
  * fixture ONNX encoder, one model pass per document: seeds and fixtures only.
  */
+/** Defaults on every input, `small` on all but the two large corpora, `tiny` on the fixtures. */
+const standard = (small: Record<string, unknown>, tiny: Record<string, unknown>): Setting[] => [
+  { name: 'default', options: {}, inputs: 'all' },
+  { name: 'small', options: small, inputs: 'no-large' },
+  { name: 'tiny', options: tiny, inputs: 'fixtures' },
+];
+
 export const GOLDEN_SETTINGS: Record<string, Setting[]> = {
-  sliding: [
-    { name: 'default', options: {}, inputs: 'all' },
-    { name: 'small', options: { windowSize: 128, stride: 96 }, inputs: 'no-large' },
-    { name: 'tiny', options: { windowSize: 16, stride: 12 }, inputs: 'fixtures' },
-  ],
-  fixed: [
-    { name: 'default', options: {}, inputs: 'all' },
-    { name: 'small', options: { chunkSize: 128, chunkOverlap: 16 }, inputs: 'no-large' },
-    { name: 'tiny', options: { chunkSize: 16, chunkOverlap: 4 }, inputs: 'fixtures' },
-  ],
-  sentence: [
-    { name: 'default', options: {}, inputs: 'all' },
-    { name: 'small', options: { chunkSize: 128, overlapSentences: 1 }, inputs: 'no-large' },
-    { name: 'tiny', options: { chunkSize: 16, overlapSentences: 1 }, inputs: 'fixtures' },
-  ],
-  recursive: [
-    { name: 'default', options: {}, inputs: 'all' },
-    { name: 'small', options: { chunkSize: 128, chunkOverlap: 16 }, inputs: 'no-large' },
-    { name: 'tiny', options: { chunkSize: 16, chunkOverlap: 4 }, inputs: 'fixtures' },
-  ],
-  markdown: [
-    { name: 'default', options: {}, inputs: 'all' },
-    { name: 'small', options: { chunkSize: 128, chunkOverlap: 16, contextualHeaders: true }, inputs: 'no-large' },
-    { name: 'tiny', options: { chunkSize: 24, chunkOverlap: 4 }, inputs: 'fixtures' },
-  ],
-  'parent-child': [
-    { name: 'default', options: {}, inputs: 'all' },
-    { name: 'small', options: { parentSize: 512, childSize: 64, childOverlap: 8 }, inputs: 'no-large' },
-    { name: 'tiny', options: { parentSize: 64, childSize: 16, childOverlap: 4 }, inputs: 'fixtures' },
-  ],
-  semantic: [
-    { name: 'default', options: {}, inputs: 'all' },
-    { name: 'small', options: { maxChunkSize: 128 }, inputs: 'no-large' },
-    { name: 'tiny', options: { maxChunkSize: 16, bufferSize: 0, breakpoint: 'gradient' }, inputs: 'fixtures' },
-  ],
+  sliding: standard({ windowSize: 128, stride: 96 }, { windowSize: 16, stride: 12 }),
+  fixed: standard({ chunkSize: 128, chunkOverlap: 16 }, { chunkSize: 16, chunkOverlap: 4 }),
+  sentence: standard({ chunkSize: 128, overlapSentences: 1 }, { chunkSize: 16, overlapSentences: 1 }),
+  recursive: standard({ chunkSize: 128, chunkOverlap: 16 }, { chunkSize: 16, chunkOverlap: 4 }),
+  markdown: standard({ chunkSize: 128, chunkOverlap: 16, contextualHeaders: true }, { chunkSize: 24, chunkOverlap: 4 }),
+  'parent-child': standard({ parentSize: 512, childSize: 64, childOverlap: 8 }, { parentSize: 64, childSize: 16, childOverlap: 4 }),
+  semantic: standard({ maxChunkSize: 128 }, { maxChunkSize: 16, bufferSize: 0, breakpoint: 'gradient' }),
   late: [
     { name: 'default', options: {}, inputs: 'small' },
     { name: 'small', options: { chunkSize: 128, chunkOverlap: 16 }, inputs: 'small' },
