@@ -24,6 +24,8 @@ import { collect, fourKiB, splitAt, webStream } from './helpers/stream.js';
 /** Fixed seed and modest runs; `CONFORMANCE_SEED` / `CONFORMANCE_RUNS` widen a hunt without editing the file. */
 const SEED = Number(process.env.CONFORMANCE_SEED ?? 20_251_201);
 const RUNS = Number(process.env.CONFORMANCE_RUNS ?? 40);
+/** The slowest test here takes about 6 s on an idle machine; the margin is for a machine shared with other jobs. */
+const SLOW = 240_000;
 const UNITS: readonly Unit[] = ['char', 'word', 'token'];
 
 // ---------------------------------------------------------------- generated text
@@ -275,7 +277,7 @@ describe('conformance of every registered strategy', () => {
             }),
             { seed: SEED, numRuns: name === 'late' ? Math.ceil(RUNS / 3) : RUNS },
           );
-        });
+        }, SLOW);
       }
 
       // whether it streams is asked of the chunker itself, so a strategy that learns to stream is covered
@@ -290,7 +292,7 @@ describe('conformance of every registered strategy', () => {
               }),
               { seed: SEED, numRuns: Math.ceil((RUNS * 3) / 4) },
             );
-          });
+          }, SLOW);
         }
       }
 
@@ -309,7 +311,7 @@ describe('conformance of every registered strategy', () => {
             expectStreamEqual(whole, await collect(chunker.chunkStream!(splitAt(text, [...cuts, ...awkwardCuts(text)]))), `${doc}, awkward pieces`);
           }
         }
-      });
+      }, SLOW);
     });
   }
 });

@@ -22,6 +22,9 @@ import {
   type GoldenRun,
 } from './helpers/golden.js';
 
+/** Each strategy takes 0.3–5 s on an idle machine; the margin is for a machine shared with other jobs. */
+const SLOW = 240_000;
+
 let inputs: GoldenInput[];
 let late: Awaited<ReturnType<typeof loadLateEmbedder>>;
 beforeAll(async () => {
@@ -74,7 +77,7 @@ describe('golden outputs', () => {
     it(`${name}: every unit and setting equals the recorded output`, async () => {
       const expected = readGolden(name);
       expectSame(expected, await computeStrategy(name, inputs, { lateEmbedder: late.embedder }));
-    });
+    }, SLOW);
   }
 
   it('qasc: fixed queries on a seed and a corpus equal the recorded output', async () => {
