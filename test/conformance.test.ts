@@ -86,8 +86,6 @@ interface StrategyCase {
 }
 
 const overlapBelow = (size: number, frac: number) => Math.min(size - 1, Math.floor(size * frac));
-/** Char windows: known (issue 16); token windows (a window of "\n" or "\r\n" tokens): found by this suite. */
-const WHITESPACE_WINDOWS = 'defect: windows of char or token units that lie in a whitespace run are whitespace only (it.fails tests below)';
 const LEADING_BOM = {
   when: (text: string) => text.startsWith('\ufeff'),
   why: 'known defect (issue 16): a leading U+FEFF makes every Markdown block lose its last character',
@@ -98,7 +96,6 @@ const FIXED: StrategyCase = {
   units: UNITS,
   options: (unit, p, size) => ({ unit, chunkSize: size, chunkOverlap: overlapBelow(size, p.frac) }),
   budget: (o) => o.chunkSize as number,
-  knownDefects: (unit) => (unit === 'word' ? {} : { blank: WHITESPACE_WINDOWS }),
 };
 
 const CASES: Record<string, StrategyCase> = {
@@ -117,7 +114,6 @@ const CASES: Record<string, StrategyCase> = {
     units: UNITS,
     options: (unit, p, size) => ({ unit, chunkSize: size, chunkOverlap: overlapBelow(size, p.frac) }),
     budget: (o) => o.chunkSize as number,
-    knownDefects: () => ({ repeat: 'found by this suite: a large chunkOverlap repeats the last chunk, as LangChain\'s merge does (it.fails below)' }),
   },
   markdown: {
     units: UNITS,
@@ -131,10 +127,6 @@ const CASES: Record<string, StrategyCase> = {
     options: (unit, p, size) => ({ unit, parentSize: size * (2 + p.small), childSize: size, childOverlap: overlapBelow(size, p.frac) }),
     budget: (o) => (c: Chunk) => (c.metadata.level === 'parent' ? (o.parentSize as number) : (o.childSize as number)),
     level: (c) => String(c.metadata.level),
-    knownDefects: (unit) => ({
-      embedBudget: 'found by this suite: a parent whose text fits but whose table embedText does not loses the Markdown chunker\'s oversized flag (it.fails below)',
-      ...(unit === 'word' ? {} : { repeat: 'known defect (issue 16, char units; token units found by this suite): a large childOverlap emits the same child span again (it.fails below)' }),
-    }),
     avoid: LEADING_BOM,
   },
   semantic: {
@@ -403,7 +395,7 @@ describe('the checker rejects broken chunk lists', () => {
   });
 });
 
-describe('known defects (issue 16): it.fails until fixed', () => {
+describe('defects (issue 16 and found by this suite): it.fails until fixed, then regression tests', () => {
   const md = '\ufeff# Title\n\nSome text here.\n\n## Next\n\nMore words.';
   // a leading byte-order mark: micromark strips it, the mdast offsets are one short
   it.fails('markdown: a leading U+FEFF makes every block lose its last character', () => {
@@ -421,43 +413,43 @@ describe('known defects (issue 16): it.fails until fixed', () => {
   });
 
   // parent–child children are trimmed windows; with a stride of one or two characters neighbours trim to the same span
-  it.fails('parent-child, char units, large childOverlap: the same child span is emitted again', () => {
+  it('fixed (issue 16): parent-child, char units, large childOverlap: no child span is emitted twice', () => {
     const text = 'The quick brown fox jumps over the lazy dog.';
     const chunks = createChunker('parent-child', { unit: 'char', parentSize: 60, childSize: 10, childOverlap: 9, markdown: false }).chunk(text) as Chunk[];
     expectInvariants(text, chunks, { unit: 'char', level: (c) => String(c.metadata.level) });
   });
 
   // a window of char units inside a whitespace run longer than the window
-  it.fails('fixed, char units: whitespace-only windows', () => {
+  it('fixed (issue 16): fixed, char units: no whitespace-only windows', () => {
     const text = `a${' '.repeat(30)}b`;
     expectInvariants(text, createChunker('fixed', { unit: 'char', chunkSize: 8, chunkOverlap: 2 }).chunk(text) as Chunk[], { unit: 'char', budget: 8 });
   });
-  it.fails('sliding, char units: whitespace-only windows (the same windows as fixed)', () => {
+  it('fixed (issue 16): sliding, char units: no whitespace-only windows', () => {
     const text = `a${' '.repeat(30)}b`;
     expectInvariants(text, createChunker('sliding', { unit: 'char', windowSize: 8, stride: 6 }).chunk(text) as Chunk[], { unit: 'char', budget: 8 });
   });
 
   // found by this suite, beyond the tracker: the same whitespace-only windows with token units (a "\r\n" token)
-  it.fails('fixed, token units: a window of one whitespace token is whitespace only', () => {
+  it('fixed: fixed, token units: a window of one whitespace token is not emitted', () => {
     const text = 'alpha\r\nalpha';
     expectInvariants(text, createChunker('fixed', { unit: 'token', chunkSize: 1, chunkOverlap: 0 }).chunk(text) as Chunk[], { unit: 'token', budget: 1 });
   });
   // found by this suite: parent–child repeats child spans with token units too
-  it.fails('parent-child, token units, childOverlap 2 of 3: the same child span is emitted again', () => {
+  it('fixed: parent-child, token units, childOverlap 2 of 3: no child span twice', () => {
     const text = 'x  x x  x';
     const chunks = createChunker('parent-child', { unit: 'token', parentSize: 6, childSize: 3, childOverlap: 2, markdown: false }).chunk(text) as Chunk[];
     expectInvariants(text, chunks, { unit: 'token', level: (c) => String(c.metadata.level) });
   });
   // found by this suite: a table row alone is a parent; its embedText (header lines + row) is over parentSize, and the
   // Markdown chunker's oversized flag is dropped (parent-child re-derives it from the text alone)
-  it.fails('parent-child: a parent whose embedText is over parentSize is not flagged oversized', () => {
+  it('fixed: parent-child: a parent whose embedText is over parentSize is flagged oversized', () => {
     const text = '| a | b |\n|---|---|\n| 1 | 2 |\nalpha';
     const chunks = createChunker('parent-child', { unit: 'char', parentSize: 8, childSize: 4, childOverlap: 0 }).chunk(text) as Chunk[];
     expectInvariants(text, chunks, { unit: 'char', budget: (c) => (c.metadata.level === 'parent' ? 8 : 4), level: (c) => String(c.metadata.level) });
   });
   // found by this suite: a large chunkOverlap repeats the last chunk. LangChain's RecursiveCharacterTextSplitter gives
   // the same ["ab", "cd", "cd"], so parity keeps it for LANGCHAIN_SEPARATORS; the default separators need not
-  it.fails('recursive, chunkOverlap 3 of 4 (char units): the last chunk is emitted twice', () => {
+  it('fixed: recursive, chunkOverlap 3 of 4 (char units): an exact repeat of the last chunk is dropped', () => {
     const text = 'ab\n\ncd\n';
     expectInvariants(text, createChunker('recursive', { unit: 'char', chunkSize: 4, chunkOverlap: 3 }).chunk(text) as Chunk[], { unit: 'char', budget: 4 });
   });

@@ -160,12 +160,13 @@ export class ParentChildChunker {
           end: c.end,
           ...(c.embedText !== undefined ? { embedText: c.embedText } : {}),
           metadata: { headingPath: c.metadata.headingPath, blockTypes: c.metadata.blockTypes, ...(c.metadata.tableRows ? { tableRows: c.metadata.tableRows } : {}) },
+          ...(c.metadata.oversized ? { oversized: true } : {}),
         }))
       : this.#spans(text, 0, text.length, this.#parentSplitter, this.parentSize).map((s) => ({ ...s, metadata: {} }));
     const parentLevel: PlannedChunk[] = [];
     for (const p of parentSpans) {
       const unitCount = this.#resolved.units.size(text.slice(p.start, p.end));
-      parentLevel.push({ ...p, unitCount, metadata: { level: 'parent', ...p.metadata, markdown: useMarkdown }, idSuffix: ':parent', ...(unitCount > this.parentSize ? { oversized: true } : {}) });
+      parentLevel.push({ ...p, unitCount, metadata: { level: 'parent', ...p.metadata, markdown: useMarkdown }, idSuffix: ':parent', ...(p.oversized || unitCount > this.parentSize ? { oversized: true } : {}) });
     }
     result.parents = new Assembler({ strategy: 'parent-child', units: this.#resolved }).add(text, parentLevel);
     const childLevel: PlannedChunk[] = [];
