@@ -11,6 +11,16 @@ import { firstLine, SinkError } from '../core/errors.js';
 import { PgVectorSink } from './pgvector.js';
 import { requireTableName } from './types.js';
 
+/** Emscripten's errno numbers PGlite's file system throws (as `{ name: 'ErrnoError', errno }`, not an Error). */
+const ERRNO: Record<number, string> = { 2: 'permission denied', 20: 'file exists', 31: 'is a directory', 44: 'no such file or directory', 54: 'not a directory (a file is in the way)', 63: 'read-only file system' };
+
+/** One line for an error PGlite throws while opening. */
+export function pgliteReason(error: unknown): string {
+  const errno = (error as { errno?: unknown })?.errno;
+  if (!(error instanceof Error) && typeof errno === 'number') return ERRNO[errno] ?? `file system error ${errno}`;
+  return firstLine(error);
+}
+
 /** Options of {@link openPgliteSink}. */
 export interface PgliteSinkOptions {
   /** Table name (letters, digits, `_`). Default `chunks`. */
@@ -31,7 +41,7 @@ export async function openPgliteSink(dataDir?: string, options: PgliteSinkOption
   try {
     db = await PGlite.create(dataDir, { extensions: { vector } });
   } catch (error) {
-    throw new SinkError(name, `cannot open the database: ${firstLine(error)}`);
+    throw new SinkError(name, `cannot open the database: ${pgliteReason(error)}`);
   }
   try {
     return await PgVectorSink.open(db, { table, name, onClose: () => db.close() });

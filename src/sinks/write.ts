@@ -18,6 +18,12 @@ export interface SinkChunk extends Chunk {
 export interface WriteChunksOptions {
   /** The document of chunks that carry no `source` (and the one to clear when `chunks` is empty). */
   source?: string;
+  /**
+   * Documents this call holds in whole besides those of `chunks`: with `replace`, their
+   * rows not among `chunks` are removed too, so a document that now has no chunk (an
+   * emptied file) loses its old ones.
+   */
+  sources?: readonly string[];
   /** d, the values per vector; default `vectors.length / chunks.length`. Needed for an empty `chunks`. */
   dimension?: number;
   /** Rows per upsert call, an integer ≥ 1. Default 256. */
@@ -104,10 +110,11 @@ export async function writeChunks(sink: Sink, chunks: readonly SinkChunk[], vect
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new InvalidOptionError('batchSize', batchSize, 'an integer ≥ 1');
   const n = Array.isArray(chunks) ? chunks.length : 0;
   const given = options.dimension === undefined ? undefined : requireDimension(options.dimension);
+  const whole = [...(options.sources ?? []), ...(n === 0 && options.source !== undefined ? [options.source] : [])];
   if (n === 0) {
     let removed = 0;
-    if (options.replace !== false && options.source !== undefined) removed = await sink.removeStale(options.source, new Set());
-    return { written: 0, removed, sources: options.source !== undefined ? 1 : 0, dimension: given ?? 0 };
+    if (options.replace !== false) for (const source of new Set(whole)) removed += await sink.removeStale(source, new Set());
+    return { written: 0, removed, sources: new Set(whole).size, dimension: given ?? 0 };
   }
   if (!(vectors instanceof Float32Array)) throw new InvalidOptionError('vectors', vectors, 'a Float32Array of n × d values');
   const dimension = given ?? vectors.length / n;
@@ -120,7 +127,7 @@ export async function writeChunks(sink: Sink, chunks: readonly SinkChunk[], vect
     await sink.upsert(rows.slice(s, s + batchSize));
     options.onProgress?.(Math.min(s + batchSize, rows.length), rows.length);
   }
-  const bySource = new Map<string, Set<string>>();
+  const bySource = new Map<string, Set<string>>(whole.map((source) => [source, new Set<string>()]));
   for (const r of rows) {
     let ids = bySource.get(r.source);
     if (!ids) bySource.set(r.source, (ids = new Set()));
