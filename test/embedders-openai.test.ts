@@ -4,11 +4,17 @@
  * answers in reverse order (the client must sort by `index`), and injects 429s, 5xx,
  * dropped connections, hangs, wrong dimensions and non-JSON answers on request.
  */
+import { execFile } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { EmbeddingError, HashingEmbedder, InvalidOptionError, SemanticChunker } from '../src/index.js';
 import { EmbeddingRequestError, OpenAIEmbedder, retryAfterMs, type RetryEvent } from '../src/embedders/openai.js';
+import { cliBin } from './helpers/paths.js';
 
 type Fault =
   | { status: number; headers?: Record<string, string>; body?: string }
@@ -211,5 +217,23 @@ describe('checks', () => {
     expect(retryAfterMs(new Headers({ 'retry-after': 'Tue, 01 Dec 2026 10:00:03 GMT' }), now)).toBe(3000);
     expect(retryAfterMs(new Headers({ 'retry-after': 'soon' }), now)).toBeUndefined();
     expect(retryAfterMs(new Headers(), now)).toBeUndefined();
+  });
+});
+
+describe('the CLI', () => {
+  it('embed --embedder openai:<model> uses OPENAI_BASE_URL and OPENAI_API_KEY and asks the dimension', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'chunkwise-openai-')), 'doc.txt');
+    writeFileSync(file, 'Sliding windows move by a stride over the tokens. '.repeat(20));
+    // asynchronous: the server answering lives in this process
+    const { stdout } = await promisify(execFile)(process.execPath, [cliBin, 'embed', file, '--chunk-size', '40', '--chunk-overlap', '0', '--embedder', 'openai:local-model', '--vector-format', 'array'], {
+      env: { ...process.env, OPENAI_BASE_URL: baseURL, OPENAI_API_KEY: 'sk-cli' },
+    });
+    const records = stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(records.length).toBeGreaterThan(3);
+    expect(records[0].dimension).toBe(32);
+    expect(seen[0].body.input).toEqual(['dimension probe']);
+    expect(seen.every((x) => x.authorization === 'Bearer sk-cli')).toBe(true);
+    const direct = await hashing.embed(records.map((r) => r.text));
+    records.forEach((r, i) => r.vector.forEach((v: number, j: number) => expect(v).toBeCloseTo(direct[i * 32 + j], 6)));
   });
 });

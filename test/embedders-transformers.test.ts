@@ -5,6 +5,7 @@
  * fails as a ModelLoadError without a network attempt). Vectors are checked against the
  * plain TypeScript reference of the same math and against OnnxEmbedder on the same folder.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import { env } from '@huggingface/transformers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmbeddingError, InvalidOptionError, ModelLoadError, OnnxEmbedder, SemanticChunker } from '../src/index.js';
 import { TransformersJsEmbedder, type TransformersTruncation } from '../src/embedders/transformers-js.js';
+import { cliBin, seedsDir, sharedFiles } from './helpers/paths.js';
 import { makeEncoderOnnx, makeTokenizerConfig, makeTokenizerJson, normalizeRowsRef, referenceEncoder, writeTransformersFolder, type EncoderWeights } from './helpers/embedder-fixtures.js';
 
 const TEXTS = ['The quick brown fox jumps over the lazy dog.', 'What is the latency of QASC?', 'a cat sat on the mat', 'chunks'];
@@ -89,6 +91,20 @@ describe('TransformersJsEmbedder', () => {
     const chunks = await new SemanticChunker({ embedder, threshold: 50 }).chunk(text);
     expect(chunks.length).toBeGreaterThan(1);
     for (const c of chunks) expect(c.text).toBe(text.slice(c.start, c.end));
+  });
+
+  it('the CLI: embed --embedder transformers:<folder> gives the library vectors; a missing folder exits 1', async () => {
+    const seed = sharedFiles(seedsDir, '.txt')[3];
+    const r = spawnSync(process.execPath, [cliBin, 'embed', seed, '--chunk-size', '20', '--chunk-overlap', '0', '--embedder', `transformers:${join(dir, 'encoder')}`, '--vector-format', 'array'], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const records = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const direct = await embedder.embed(records.map((x) => x.text));
+    records.forEach((x, i) => x.vector.forEach((v: number, j: number) => expect(v).toBeCloseTo(direct[i * 16 + j], 5)));
+    const missing = spawnSync(process.execPath, [cliBin, 'embed', seed, '--embedder', `transformers:${join(dir, 'nope')}`], { encoding: 'utf8' });
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toMatch(/^chunkwise: Could not load model from ".*nope"/);
+    expect(missing.stderr.trim().split('\n').length).toBe(1);
   });
 
   it('errors: a missing folder is a ModelLoadError (no download), bad options and texts are typed', async () => {

@@ -45,14 +45,21 @@ Module._load = function (request, parent, isMain) {
 
 let runs = 0;
 /** Peers (package names) a Node process resolved or required while running `args`. */
-function peersLoaded(args: string[]): string[] {
+function peersLoaded(args: string[], { failing = false } = {}): string[] {
   const log = join(dir, `log-${runs++}.txt`);
   writeFileSync(log, '');
-  execFileSync(process.execPath, ['--import', pathToFileURL(register).href, ...args], {
-    cwd: repoRoot,
-    env: { ...process.env, CHUNKWISE_LOAD_LOG: log, LANCEDB_LOG: 'error' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  let failed = false;
+  try {
+    execFileSync(process.execPath, ['--import', pathToFileURL(register).href, ...args], {
+      cwd: repoRoot,
+      env: { ...process.env, CHUNKWISE_LOAD_LOG: log, LANCEDB_LOG: 'error' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+  } catch (error) {
+    if (!failing) throw error;
+    failed = true;
+  }
+  if (failing && !failed) throw new Error(`expected ${args.join(' ')} to fail`);
   const lines = readFileSync(log, 'utf8').split('\n');
   return PEERS.filter((p) => lines.some((l) => l.includes(`/node_modules/${p}/`) || l === `require:${p}` || l.startsWith(`require:${p}/`)));
 }
@@ -82,6 +89,15 @@ describe('optional peers are loaded only by their entry', () => {
     const seed = sharedFiles(seedsDir, '.txt')[0];
     expect(peersLoaded([cliBin, 'chunk', seed, '--chunk-size', '100', '--chunk-overlap', '0'])).toEqual([]);
     expect(peersLoaded([cliBin, 'embed', seed, '--chunk-size', '100', '--chunk-overlap', '0'])).toEqual([]);
+  });
+
+  it('the CLI loads a store\'s peers only for its --sink, and Transformers.js only for transformers:<folder>', () => {
+    const seed = sharedFiles(seedsDir, '.txt')[0];
+    const cli = (...extra: string[]) => [cliBin, 'embed', seed, '--chunk-size', '200', '--chunk-overlap', '0', ...extra];
+    expect(peersLoaded(cli('--sink', `pglite:${join(dir, 'pg')}`))).toEqual(['@electric-sql/pglite', '@electric-sql/pglite-pgvector']);
+    expect(peersLoaded(cli('--sink', `lancedb:${join(dir, 'lance')}`))).toEqual(['@lancedb/lancedb', 'apache-arrow']);
+    // a missing folder fails after the import: what counts is which package was resolved
+    expect(peersLoaded(cli('--embedder', `transformers:${join(dir, 'no-model')}`), { failing: true })).toEqual(['@huggingface/transformers']);
   });
 
   it.each([

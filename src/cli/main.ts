@@ -112,7 +112,7 @@ export function buildProgram(): Command {
     .option('--stride <n>', 'units the window moves (sliding)', parseIntegerArg)
     .option('--chunk-size <n>', 'units per chunk', parseIntegerArg)
     .option('--chunk-overlap <n>', 'units shared by consecutive chunks', parseIntegerArg)
-    .option('--embedder <spec>', 'hashing | hashing:<dim> | onnx:<folder> | static:<folder>', 'hashing')
+    .option('--embedder <spec>', 'hashing | hashing:<dim> | onnx:<folder> | static:<folder> | openai:<model> | transformers:<folder>', 'hashing')
     .option('--sink <spec>', 'write chunks and vectors to a vector store instead: lancedb:<dir> or pglite:<dir> (upserts; a changed file replaces its chunks)')
     .option('--table <name>', 'table of --sink (default chunks)')
     .addOption(new Option('--vector-format <format>', 'JSONL vectors: base64 of little-endian float32, or arrays of numbers').choices(['base64', 'array']).default('base64'))
