@@ -108,6 +108,11 @@ describe.each(engines)('%s', (_name, open) => {
     expect((err as Error).message).toMatch(/table chunks: the table holds vectors of dimension 64, these chunks have 32/);
     expect((err as Error).message).not.toContain('\n');
     expect(await sink.count()).toBe(before);
+    const query = await e32.embed(['stride']);
+    const searchErr = await sink.search(query, 1).catch((e: unknown) => e);
+    expect(searchErr).toBeInstanceOf(SinkError);
+    expect((searchErr as Error).message).toMatch(/table chunks: cannot search: /);
+    expect((searchErr as Error).message).not.toContain('\n');
   });
 });
 

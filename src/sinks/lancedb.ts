@@ -66,6 +66,8 @@ function literal(value: string): string {
  */
 export class LanceDbSink implements Sink {
   readonly name: string;
+  /** Each upsert is a new table version: fewer, larger batches keep the table compact. */
+  readonly batchSize = 8192;
   readonly uri: string;
   readonly tableName: string;
   readonly #db: lancedb.Connection;
@@ -153,42 +155,51 @@ export class LanceDbSink implements Sink {
       })),
       { schema: lanceSchema(dimension) },
     );
-    try {
-      await table.mergeInsert(['source', 'id']).whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data);
-    } catch (error) {
-      throw new SinkError(this.name, `cannot write rows: ${lanceReason(error)}`);
-    }
+    await this.#run('write rows', () => table.mergeInsert(['source', 'id']).whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data));
   }
 
   async removeStale(source: string, keep: ReadonlySet<string>): Promise<number> {
-    if (!this.#table) return 0;
+    const table = this.#table;
+    if (!table) return 0;
     const where = `source = ${literal(source)}`;
-    const stored = (await this.#table.query().where(where).select(['id']).toArray()) as { id: string }[];
-    const stale = stored.map((r) => r.id).filter((id) => !keep.has(id));
-    for (let s = 0; s < stale.length; s += 500) {
-      await this.#table.delete(`${where} AND id IN (${stale.slice(s, s + 500).map(literal).join(', ')})`);
-    }
-    return stale.length;
+    return this.#run('delete rows', async () => {
+      const stored = (await table.query().where(where).select(['id']).toArray()) as { id: string }[];
+      const stale = stored.map((r) => r.id).filter((id) => !keep.has(id));
+      for (let s = 0; s < stale.length; s += 500) {
+        await table.delete(`${where} AND id IN (${stale.slice(s, s + 500).map(literal).join(', ')})`);
+      }
+      return stale.length;
+    });
   }
 
   async search(vector: Float32Array | readonly number[], k = 5): Promise<SinkMatch[]> {
     const query = searchArgs(vector, k);
-    if (!this.#table) return [];
-    const rows = (await this.#table.vectorSearch(query).distanceType('cosine').limit(k).select(['id', 'source', 'text', 'start', 'end', '_distance']).toArray()) as (SinkMatch & { _distance: number })[];
+    const table = this.#table;
+    if (!table) return [];
+    const rows = await this.#run('search', async () => (await table.vectorSearch(query).distanceType('cosine').limit(k).select(['id', 'source', 'text', 'start', 'end', '_distance']).toArray()) as (SinkMatch & { _distance: number })[]);
     return rows.map((r) => ({ id: r.id, source: r.source, text: r.text, start: r.start, end: r.end, distance: r._distance }));
   }
 
   async count(): Promise<number> {
-    return this.#table ? this.#table.countRows() : 0;
+    const table = this.#table;
+    return table ? this.#run('count rows', () => table.countRows()) : 0;
   }
 
   async rows(source?: string): Promise<SinkRow[]> {
-    if (!this.#table) return [];
-    const query = this.#table.query();
-    const stored = (await (source === undefined ? query : query.where(`source = ${literal(source)}`)).toArray()) as Record<string, unknown>[];
-    return stored
-      .map(rowFromStored)
-      .sort(byPlace);
+    const table = this.#table;
+    if (!table) return [];
+    const query = source === undefined ? table.query() : table.query().where(`source = ${literal(source)}`);
+    const stored = await this.#run('read rows', async () => (await query.toArray()) as Record<string, unknown>[]);
+    return stored.map(rowFromStored).sort(byPlace);
+  }
+
+  /** Runs an engine call, its error as a one-line {@link SinkError}. */
+  async #run<T>(what: string, call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      throw new SinkError(this.name, `cannot ${what}: ${lanceReason(error)}`);
+    }
   }
 
   async close(): Promise<void> {

@@ -46,6 +46,8 @@ export function vectorLiteral(v: ArrayLike<number>): string {
  */
 export class PgVectorSink implements Sink {
   readonly name: string;
+  /** Rows per INSERT: 9 parameters each, well under Postgres' 65,535. */
+  readonly batchSize = 1024;
   readonly tableName: string;
   /** The client (PGlite instance or other) the sink writes through. */
   readonly client: PgQueryable;

@@ -53,6 +53,8 @@ export interface SinkMatch {
 export interface Sink {
   /** What the sink writes to, for messages: `lancedb:<dir> table chunks`. */
   readonly name: string;
+  /** Rows per upsert the store handles best; {@link writeChunks}' default batch size (else 256). */
+  readonly batchSize?: number;
   /**
    * Makes the table ready for vectors of `dimension` values: creates it when missing.
    * @throws {SinkError} when an existing table's vectors have another dimension or it

@@ -26,7 +26,7 @@ export interface WriteChunksOptions {
   sources?: readonly string[];
   /** d, the values per vector; default `vectors.length / chunks.length`. Needed for an empty `chunks`. */
   dimension?: number;
-  /** Rows per upsert call, an integer ≥ 1. Default 256. */
+  /** Rows per upsert call, an integer ≥ 1. Default the sink's `batchSize` (LanceDB 8192, Postgres 1024), else 256. */
   batchSize?: number;
   /**
    * Remove the rows of each written source that are not among `chunks` (default true):
@@ -106,7 +106,7 @@ export function sinkRows(chunks: readonly SinkChunk[], vectors: Float32Array, di
  * @throws {SinkError} from the sink (dimension disagreeing with the table, store errors).
  */
 export async function writeChunks(sink: Sink, chunks: readonly SinkChunk[], vectors: Float32Array, options: WriteChunksOptions = {}): Promise<WriteChunksResult> {
-  const batchSize = options.batchSize ?? 256;
+  const batchSize = options.batchSize ?? sink.batchSize ?? 256;
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new InvalidOptionError('batchSize', batchSize, 'an integer ≥ 1');
   const n = Array.isArray(chunks) ? chunks.length : 0;
   const given = options.dimension === undefined ? undefined : requireDimension(options.dimension);
