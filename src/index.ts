@@ -17,7 +17,13 @@ export {
   type HashingEmbedderOptions,
   type OnnxEmbedderOptions,
   type StaticEmbedderOptions,
+  OpenAIEmbedder,
+  EmbeddingRequestError,
+  OPENAI_MODEL_DIMENSIONS,
+  type OpenAIEmbedderOptions,
+  type RetryEvent,
 } from './embedders/index.js';
+export { writeChunks, sinkRows, type Sink, type SinkRow, type SinkMatch, type SinkChunk, type WriteChunksOptions, type WriteChunksResult } from './sinks/index.js';
 export { initBpe, setBpeModule } from '../bindings/bpe.js';
 export { WasmBpeTokenizer, getWasmBpeTokenizer, WASM_BPE_ENCODINGS, type WasmBpeEncoding } from './size/wasm-bpe.js';
 export { SlidingWindowChunker, type SlidingWindowOptions, type UnitOptions } from './strategies/sliding-window.js';

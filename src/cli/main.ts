@@ -20,7 +20,7 @@
  * @module
  */
 import { Command, CommanderError, Option } from 'commander';
-import { ChunkwiseError, ModelLoadError } from '../core/errors.js';
+import { ChunkwiseError, ModelLoadError, SinkError } from '../core/errors.js';
 import { runChunk, type ChunkCommandOptions } from './chunk-command.js';
 import { runEval, type EvalCommandOptions } from './eval-command.js';
 import { UnreadableFileError } from './io.js';
@@ -68,7 +68,10 @@ export function buildProgram(): Command {
     .argument('<files...>', 'files to chunk and embed; - reads stdin')
     .addOption(new Option('-s, --strategy <name>', 'chunking strategy').choices(strategyNames()).default('fixed'));
   addStrategyFlags(embedCommand)
-    .option('--embedder <spec>', 'hashing | hashing:<dim> | onnx:<folder> | static:<folder>', 'hashing')
+    .option('--embedder <spec>', 'hashing | hashing:<dim> | onnx:<folder> | static:<folder> | openai:<model> | transformers:<folder>', 'hashing')
+    .option('--sink <spec>', 'write chunks and vectors to a vector store instead: lancedb:<dir> or pglite:<dir> (upserts; a changed file replaces its chunks)')
+    .option('--table <name>', 'table of --sink (default chunks)')
+    .addOption(new Option('--vector-format <format>', 'JSONL vectors: base64 of little-endian float32, or arrays of numbers').choices(['base64', 'array']).default('base64'))
     .option('--batch-size <n>', 'chunks per embedding call', parseIntegerArg, 64)
     .addOption(new Option('-f, --format <format>', 'output format').choices(['jsonl', 'npy']).default('jsonl'))
     .option('-o, --out <file>', 'write to a file instead of stdout (required for npy)')
@@ -109,6 +112,10 @@ export async function main(argv: string[]): Promise<number> {
       return error.exitCode === 0 ? 0 : 2;
     }
     if (error instanceof UnreadableFileError || error instanceof ModelLoadError) {
+      process.stderr.write(`chunkwise: ${error.message}\n`);
+      return 1;
+    }
+    if (error instanceof SinkError) {
       process.stderr.write(`chunkwise: ${error.message}\n`);
       return 1;
     }
