@@ -9,7 +9,7 @@
  */
 import { chunkId, hashText, type Chunk } from '../core/chunk.js';
 import { InvalidOptionError } from '../core/errors.js';
-import { requireInteger } from '../core/options.js';
+import { integerOption } from '../core/options.js';
 import { isBlank, requireText, trimSpanWithin } from '../core/text.js';
 import { MarkdownChunker } from '../strategies/markdown.js';
 import { resolveUnits, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
@@ -86,12 +86,12 @@ export class ParentChildChunker {
   readonly #childSplitter: SpanSplitter;
 
   constructor(options: ParentChildOptions = {}) {
-    this.parentSize = requireInteger('parentSize', options.parentSize ?? 1024);
-    this.childSize = requireInteger('childSize', options.childSize ?? Math.min(128, this.parentSize));
+    this.parentSize = integerOption('parentSize', options.parentSize, 1024);
+    this.childSize = integerOption('childSize', options.childSize, Math.min(128, this.parentSize));
     if (this.childSize > this.parentSize) {
       throw new InvalidOptionError('childSize', this.childSize, `must be ≤ parentSize (${this.parentSize})`);
     }
-    this.childOverlap = requireInteger('childOverlap', options.childOverlap ?? Math.floor(this.childSize / 8), 0);
+    this.childOverlap = integerOption('childOverlap', options.childOverlap, Math.floor(this.childSize / 8), 0);
     if (this.childOverlap >= this.childSize) {
       throw new InvalidOptionError('childOverlap', this.childOverlap, `must be < childSize (${this.childSize})`);
     }

@@ -7,7 +7,7 @@
  * @module
  */
 import { InvalidOptionError } from '../core/errors.js';
-import { requireInteger } from '../core/options.js';
+import { integerOption } from '../core/options.js';
 import type { UnitOptions } from '../size/resolve.js';
 import { SlidingWindowChunker } from './sliding-window.js';
 
@@ -37,9 +37,9 @@ export class FixedSizeChunker extends SlidingWindowChunker {
   protected override strategy = 'fixed';
 
   constructor(options: FixedSizeOptions = {}) {
-    const chunkSize = requireInteger('chunkSize', options.chunkSize ?? 512);
+    const chunkSize = integerOption('chunkSize', options.chunkSize, 512);
     const defaultOverlap = Math.min(64, Math.floor(chunkSize / 8));
-    const chunkOverlap = requireInteger('chunkOverlap', options.chunkOverlap ?? defaultOverlap, 0);
+    const chunkOverlap = integerOption('chunkOverlap', options.chunkOverlap, defaultOverlap, 0);
     if (chunkOverlap >= chunkSize) {
       throw new InvalidOptionError('chunkOverlap', chunkOverlap, `must be < chunkSize (${chunkSize})`);
     }

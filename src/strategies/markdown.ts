@@ -21,7 +21,7 @@ import { gfm } from 'micromark-extension-gfm';
 import type { Chunk, ChunkMetadata } from '../core/chunk.js';
 import { PrefixIds } from '../core/ids.js';
 import { InvalidOptionError } from '../core/errors.js';
-import { requireInteger } from '../core/options.js';
+import { integerOption } from '../core/options.js';
 import { textPieces, type TextSource } from '../stream/source.js';
 import { isBlank, requireText, trimSpan, trimSpanWithin } from '../core/text.js';
 import { resolveUnits, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
@@ -149,9 +149,9 @@ export class MarkdownChunker {
   readonly #fallback: SpanSplitter;
 
   constructor(options: MarkdownOptions = {}) {
-    this.chunkSize = requireInteger('chunkSize', options.chunkSize ?? 512);
+    this.chunkSize = integerOption('chunkSize', options.chunkSize, 512);
     const defaultOverlap = Math.min(64, Math.floor(this.chunkSize / 8));
-    this.chunkOverlap = requireInteger('chunkOverlap', options.chunkOverlap ?? defaultOverlap, 0);
+    this.chunkOverlap = integerOption('chunkOverlap', options.chunkOverlap, defaultOverlap, 0);
     if (this.chunkOverlap >= this.chunkSize) {
       throw new InvalidOptionError('chunkOverlap', this.chunkOverlap, `must be < chunkSize (${this.chunkSize})`);
     }

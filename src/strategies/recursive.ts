@@ -11,7 +11,7 @@
  */
 import { chunkId, hashText, type Chunk } from '../core/chunk.js';
 import { InvalidOptionError } from '../core/errors.js';
-import { requireInteger } from '../core/options.js';
+import { integerOption } from '../core/options.js';
 import { isBlank, isSpace, requireText } from '../core/text.js';
 import { resolveUnits, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
 
@@ -143,9 +143,9 @@ export class RecursiveChunker {
   lastOperations = 0;
 
   constructor(options: RecursiveOptions = {}) {
-    this.chunkSize = requireInteger('chunkSize', options.chunkSize ?? 512);
+    this.chunkSize = integerOption('chunkSize', options.chunkSize, 512);
     const defaultOverlap = Math.min(64, Math.floor(this.chunkSize / 8));
-    this.chunkOverlap = requireInteger('chunkOverlap', options.chunkOverlap ?? defaultOverlap, 0);
+    this.chunkOverlap = integerOption('chunkOverlap', options.chunkOverlap, defaultOverlap, 0);
     if (this.chunkOverlap >= this.chunkSize) {
       throw new InvalidOptionError('chunkOverlap', this.chunkOverlap, `must be < chunkSize (${this.chunkSize})`);
     }

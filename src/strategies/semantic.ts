@@ -11,7 +11,7 @@ import { chunkId, hashText, type Chunk } from '../core/chunk.js';
 import { HashingEmbedder } from '../embedders/hashing-embedder.js';
 import type { Embedder } from '../embedders/types.js';
 import { EmbeddingError, InvalidOptionError } from '../core/errors.js';
-import { requireInteger, requireNumber, requireOneOf } from '../core/options.js';
+import { integerOption, localeOption, numberOption, requireOneOf } from '../core/options.js';
 import { isBlank, requireText } from '../core/text.js';
 import { RecursiveChunker } from './recursive.js';
 import { FixedSizeChunker } from './fixed-size.js';
@@ -153,14 +153,14 @@ export class SemanticChunker {
     if (typeof this.embedder?.embed !== 'function') throw new InvalidOptionError('embedder', options.embedder, 'an Embedder with embed(texts)');
     this.breakpoint = requireOneOf('breakpoint', options.breakpoint ?? 'percentile', BREAKPOINT_TYPES);
     const max = this.breakpoint === 'percentile' || this.breakpoint === 'gradient' ? 100 : Infinity;
-    this.threshold = requireNumber('threshold', options.threshold ?? BREAKPOINT_DEFAULTS[this.breakpoint], 0, max);
-    this.bufferSize = requireInteger('bufferSize', options.bufferSize ?? 1, 0);
-    this.maxChunkSize = requireInteger('maxChunkSize', options.maxChunkSize ?? 512);
-    this.minChunkSize = requireInteger('minChunkSize', options.minChunkSize ?? 0, 0);
+    this.threshold = numberOption('threshold', options.threshold, BREAKPOINT_DEFAULTS[this.breakpoint], 0, max);
+    this.bufferSize = integerOption('bufferSize', options.bufferSize, 1, 0);
+    this.maxChunkSize = integerOption('maxChunkSize', options.maxChunkSize, 512);
+    this.minChunkSize = integerOption('minChunkSize', options.minChunkSize, 0, 0);
     if (this.minChunkSize > this.maxChunkSize) {
       throw new InvalidOptionError('minChunkSize', this.minChunkSize, `must be ≤ maxChunkSize (${this.maxChunkSize})`);
     }
-    this.locale = options.locale ?? 'en';
+    this.locale = localeOption('locale', options.locale);
     this.#resolved = resolveUnits(options);
     if (options.splitter !== undefined && typeof options.splitter !== 'function') {
       throw new InvalidOptionError('splitter', options.splitter, 'a function (text, start, end, maxChunkSize) => spans');

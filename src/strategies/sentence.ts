@@ -9,8 +9,7 @@
  */
 import type { Chunk } from '../core/chunk.js';
 import { PrefixIds } from '../core/ids.js';
-import { InvalidOptionError } from '../core/errors.js';
-import { requireInteger } from '../core/options.js';
+import { integerOption, localeOption } from '../core/options.js';
 import { splitSentences } from '../segment/sentences.js';
 import { textPieces, type TextSource } from '../stream/source.js';
 import { isBlank, requireText } from '../core/text.js';
@@ -68,16 +67,9 @@ export class SentenceChunker {
   readonly #resolved: ResolvedUnits;
 
   constructor(options: SentenceChunkerOptions = {}) {
-    this.chunkSize = requireInteger('chunkSize', options.chunkSize ?? 512);
-    this.overlapSentences = requireInteger('overlapSentences', options.overlapSentences ?? 0, 0);
-    const locale: unknown = options.locale ?? 'en';
-    if (typeof locale !== 'string') throw new InvalidOptionError('locale', locale, 'must be a BCP 47 language tag');
-    try {
-      new Intl.Segmenter(locale, { granularity: 'sentence' });
-    } catch {
-      throw new InvalidOptionError('locale', locale, 'must be a BCP 47 language tag such as en, nl or fr');
-    }
-    this.locale = locale;
+    this.chunkSize = integerOption('chunkSize', options.chunkSize, 512);
+    this.overlapSentences = integerOption('overlapSentences', options.overlapSentences, 0, 0);
+    this.locale = localeOption('locale', options.locale);
     this.#resolved = resolveUnits(options);
     this.unit = this.#resolved.unit;
     this.encoding = this.#resolved.encoding;

@@ -8,7 +8,7 @@
 import type { Chunk } from '../core/chunk.js';
 import { PrefixIds } from '../core/ids.js';
 import { InvalidOptionError } from '../core/errors.js';
-import { requireInteger } from '../core/options.js';
+import { integerOption } from '../core/options.js';
 import { planSpans } from '../plan/windows.js';
 import { isBlank, requireText } from '../core/text.js';
 import type { UnitKind } from '../size/index.js';
@@ -65,8 +65,8 @@ export class SlidingWindowChunker {
   readonly #resolved: ResolvedUnits;
 
   constructor(options: SlidingWindowOptions = {}) {
-    this.windowSize = requireInteger('windowSize', options.windowSize ?? 512);
-    this.stride = requireInteger('stride', options.stride ?? Math.max(1, Math.floor(this.windowSize / 2)));
+    this.windowSize = integerOption('windowSize', options.windowSize, 512);
+    this.stride = integerOption('stride', options.stride, Math.max(1, Math.floor(this.windowSize / 2)));
     const allowGaps: unknown = options.allowGaps ?? false;
     if (typeof allowGaps !== 'boolean') throw new InvalidOptionError('allowGaps', allowGaps, 'must be a boolean');
     this.allowGaps = allowGaps;
