@@ -7,7 +7,7 @@
  *   `onnxruntime-web`.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { builtinModules } from 'node:module';
 import { join, posix, relative } from 'node:path';
@@ -39,17 +39,21 @@ export function importSpecifiers(code: string): string[] {
 
 describe('the packed package.json', () => {
   it('has no prepare script (it builds a git checkout; an installed tarball listed it as an install script to approve)', () => {
+    // packed from a copy, so the checkout's package.json is never changed while other tests run
     const dir = mkdtempSync(join(tmpdir(), 'chunkwise-pack-'));
+    const copy = join(dir, 'chunkwise');
     try {
-      // prepack strips `prepare`, postpack restores the repository's file; --ignore-scripts would skip both
-      execFileSync('npm', ['pack', '--pack-destination', dir, '--json'], { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, npm_config_ignore_scripts: '' } });
+      for (const entry of ['package.json', 'scripts/pack-manifest.mjs', 'README.md', 'docs', 'dist/src', 'dist/bindings', 'dist/bundle', 'build', 'src/embedders/README.md', 'bench/RESULTS.md']) {
+        cpSync(join(repoRoot, entry), join(copy, entry), { recursive: true });
+      }
+      // prepack strips `prepare`, postpack restores the file; --ignore-scripts would skip both
+      execFileSync('npm', ['pack', '--pack-destination', dir, '--json'], { cwd: copy, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, npm_config_ignore_scripts: '' } });
       const tgz = readdirSync(dir).find((f) => f.endsWith('.tgz'))!;
       const packed = JSON.parse(execFileSync('tar', ['-xzOf', join(dir, tgz), 'package/package.json'], { encoding: 'utf8' }));
+      expect(pkg.scripts.prepare).toBe('npm run build');
       expect(packed.scripts.prepare).toBeUndefined();
       expect(packed.scripts.build).toBe(pkg.scripts.build);
-      // the repository's package.json is as it was
-      expect(readFileSync(join(repoRoot, 'package.json'), 'utf8')).toBe(pkgText);
-      expect(pkg.scripts.prepare).toBe('npm run build');
+      expect(readFileSync(join(copy, 'package.json'), 'utf8')).toBe(pkgText); // restored after packing
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
