@@ -182,6 +182,7 @@ describe('error messages in words', () => {
     expect(cliMessage("error: option '-s, --strategy <name>' argument 'x' is invalid. Allowed choices are a, b.\n")).toBe('invalid option --strategy: "x" (one of a, b)');
     expect(cliMessage('Invalid option chunkSize: 0 (must be an integer ≥ 1)', options)).toBe('invalid option --chunk-size: 0 (must be an integer ≥ 1)');
     expect(cliMessage('Invalid option stride: 5 (must be ≤ windowSize (4))', options)).toBe('invalid option stride: 5 (must be ≤ --window-size (4))');
+    expect(cliMessage('Invalid option fallback: "x" (a function (text, chunkSize) => spans)', options)).toBe('invalid option fallback: "x" (a function (text, chunkSize) => spans)');
     expect(cliMessage("error: unknown option '--x'\n(Did you mean --y?)")).toBe("unknown option '--x' (Did you mean --y?)");
     expect(cliMessage('Could not load model from "m": no such folder')).toBe('could not load model from "m": no such folder');
   });

@@ -95,8 +95,9 @@ interface OptionLike {
 /**
  * The one style of option errors on the command line: `invalid option --flag: value
  * (requirement)`. Library messages (`Invalid option chunkSize: 0 (must be …)`) get the
- * flag that sets the option when the command has one, and camelCase option names in the
- * requirement become flags too (`≤ windowSize (10)` → `≤ --window-size (10)`).
+ * flag that sets the option when the command has one, and option names the requirement
+ * compares with or asks to set become flags too (`≤ windowSize (10)` → `≤ --window-size
+ * (10)`, `set allowGaps` → `set --allow-gaps`).
  * Commander's own messages (`error: option '--chunk-size <n>' argument 'abc' is invalid.
  * expected an integer`) are rewritten to the same shape; its other messages (unknown
  * option, missing argument) keep their words, without the `error:` prefix, on one line.
@@ -113,7 +114,8 @@ export function cliMessage(message: string, options: readonly OptionLike[] = [])
   }
   const library = /^Invalid option ([\w.]+): ([\s\S]*)$/.exec(m);
   if (library) {
-    const rest = library[2].replace(/\b([a-z]+[A-Z]\w*)\b/g, (name) => flag(name));
+    // other options named in the requirement: "≤ windowSize (10)", "set allowGaps to …" (not a signature such as "(text, chunkSize) =>")
+    const rest = library[2].replace(/\b([a-z]+[A-Z]\w*)(?= \(\d)/g, (name) => flag(name)).replace(/(?<=\bset )([a-z]+[A-Z]\w*)\b/g, (name) => flag(name));
     m = `invalid option ${flag(library[1])}: ${rest}`;
   }
   // one line, starting in lower case like commander's messages ("Could not load" → "could not load")
