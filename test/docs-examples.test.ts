@@ -15,11 +15,11 @@
  * `<!-- example: not run (reason) -->`. Blocks of other languages (html, text) are not run.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { cliBin, repoRoot, sharedDir } from './helpers/paths.js';
 
 interface Example {
@@ -173,6 +173,7 @@ describe('documented examples', () => {
   });
 
   const work = scratch();
+  afterAll(() => rmSync(dirname(work), { recursive: true, force: true }));
   // in order: a later example may use what an earlier one wrote (a model folder, a file)
   for (const file of files.filter((f) => all.some((e) => e.file === f))) {
     describe(file, () => {
