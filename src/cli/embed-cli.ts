@@ -6,7 +6,6 @@
  * Embeds `chunk.embedText ?? chunk.text`, stated here on purpose.
  * @module
  */
-import { writeFile } from 'node:fs/promises';
 import cliProgress from 'cli-progress';
 import type { Chunk } from '../core/chunk.js';
 import { UsageError } from './usage-error.js';
@@ -15,7 +14,9 @@ import { createChunker } from '../strategies/registry.js';
 import { loadEmbedder } from '../node/embedders.js';
 import { f32ToBase64, npyBytes } from '../node/embed-command.js';
 import { chunkRecord, strategyOptionsFromCli, type ChunkCommandOptions } from './chunk-command.js';
-import { Output, readSource } from './io.js';
+import { Output, progressWanted, readSource } from './io.js';
+import { DEFAULT_EXTENSIONS, expandInputs } from './inputs.js';
+import { requireInteger } from '../core/options.js';
 
 /** Options of `chunkwise embed`. */
 export interface EmbedCommandOptions extends ChunkCommandOptions {
@@ -28,13 +29,21 @@ export interface EmbedCommandOptions extends ChunkCommandOptions {
   vectorFormat?: 'base64' | 'array';
 }
 
-/** Runs `chunkwise embed`. */
-export async function runEmbed(files: string[], o: EmbedCommandOptions): Promise<void> {
+/**
+ * Runs `chunkwise embed`. Inputs are expanded like `chunk`'s (files, directories walked
+ * for `--ext`, globs, `-`); the output is opened before the model loads, so a missing
+ * directory fails at once, and every write is checked (exit 1, never 0 without the output).
+ * @throws {InvalidOptionError} for a batch size that is not an integer ≥ 1.
+ */
+export async function runEmbed(inputs: string[], o: EmbedCommandOptions): Promise<void> {
+  requireInteger('batchSize', o.batchSize, 1);
   if (o.format === ('npy' as string) && (!o.out || o.out === '-')) {
     throw new UsageError('--format npy writes binary data: give --out FILE.npy');
   }
   const sink = await openCliSink(o);
   const chunker = createChunker(o.strategy, strategyOptionsFromCli(o));
+  const files = await expandInputs(inputs, o.ext ?? DEFAULT_EXTENSIONS);
+  const output = await Output.open(o.out);
   const embedder = await loadEmbedder(o.embedder);
   const all: { chunk: Chunk; source: string }[] = [];
   for (const file of files) {
@@ -45,7 +54,7 @@ export async function runEmbed(files: string[], o: EmbedCommandOptions): Promise
   if (sink) await prepareCliSink(sink, d);
   const vectors = new Float32Array(all.length * d);
   const bar =
-    process.stderr.isTTY && !process.env.CI && all.length > o.batchSize
+    progressWanted(o) && all.length > o.batchSize
       ? new cliProgress.SingleBar({ stream: process.stderr, format: 'embedding [{bar}] {value}/{total} chunks', clearOnComplete: true }, cliProgress.Presets.shades_classic)
       : undefined;
   bar?.start(all.length, 0);
@@ -57,10 +66,10 @@ export async function runEmbed(files: string[], o: EmbedCommandOptions): Promise
   bar?.stop();
   if (sink) return writeCliSink(sink, o, files, all, vectors, d);
   if (o.format === ('npy' as string)) {
-    await writeFile(o.out!, npyBytes(vectors, all.length, d));
+    await output.write(npyBytes(vectors, all.length, d));
+    await output.close();
     return;
   }
-  const output = new Output(o.out);
   try {
     let buffer = '';
     for (let i = 0; i < all.length; i++) {
