@@ -74,6 +74,7 @@ export {
   normalizeRows,
   type KernelsSource,
 } from '../bindings/index.js';
+export { ClusterSemanticChunker, DEFAULT_SECTION_SIZE, type ClusterSemanticOptions } from './strategies/cluster-semantic.js';
 export { SemanticChunker, breakpointThreshold, fixedSizeSplitter, recursiveSplitter, BREAKPOINT_TYPES, BREAKPOINT_DEFAULTS, type BreakpointType, type SemanticOptions, type Span, type SpanSplitter } from './strategies/semantic.js';
 export {
   QueryAdaptiveChunker,

@@ -8,6 +8,7 @@ import { FixedSizeChunker, type FixedSizeOptions } from './fixed-size.js';
 import { SlidingWindowChunker, type SlidingWindowOptions } from './sliding-window.js';
 import { InvalidOptionError } from '../core/errors.js';
 import { SemanticChunker, type SemanticOptions } from './semantic.js';
+import { ClusterSemanticChunker, type ClusterSemanticOptions } from './cluster-semantic.js';
 import { LateChunker } from '../compose/late.js';
 import type { TokenEmbedder } from '../embedders/types.js';
 import { RecursiveChunker, type RecursiveOptions } from './recursive.js';
@@ -100,6 +101,11 @@ registerStrategy({
   name: 'semantic',
   description: 'breaks where neighbouring sentences drift apart (breakpoint: percentile, standardDeviation, interquartile, gradient); maxChunkSize (or chunkSize) caps chunks',
   create: (o) => new SemanticChunker({ ...(o as SemanticOptions), maxChunkSize: (o.maxChunkSize as number | undefined) ?? o.chunkSize }),
+});
+registerStrategy({
+  name: 'cluster-semantic',
+  description: "Chroma's ClusterSemanticChunker: ~50-token pieces (recursive splitter) embedded, chunk boundaries by dynamic programming maximising within-chunk similarity; maxChunkSize (or chunkSize) caps chunks",
+  create: (o) => new ClusterSemanticChunker({ ...(o as ClusterSemanticOptions), maxChunkSize: (o.maxChunkSize as number | undefined) ?? o.chunkSize }),
 });
 registerStrategy({
   name: 'late',
