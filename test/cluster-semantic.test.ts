@@ -275,7 +275,7 @@ describe('ClusterSemanticChunker: options and errors', () => {
     expect(() => new ClusterSemanticChunker({ sectionSize: -Infinity })).toThrow(/sectionSize/);
     expect(() => new ClusterSemanticChunker({ embedder: {} as never })).toThrow(/embedder/);
     expect(() => new ClusterSemanticChunker({ unit: 'line' as never })).toThrow(/unit/);
-    expect(() => createChunker('cluster-semantic', { chunkSize: 20 })).toThrow(/pieceSize: 50/);
+    expect((createChunker('cluster-semantic', { chunkSize: 20 }) as ClusterSemanticChunker).pieceSize).toBe(20);
   });
 
   it('blank text gives no chunks and no embedding; bad input and bad embedders give typed errors', async () => {

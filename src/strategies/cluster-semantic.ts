@@ -30,7 +30,7 @@ export interface ClusterSemanticOptions extends UnitOptions {
   embedder?: Embedder;
   /** No chunk is larger than this, measured on the chunk's exact text (Chroma's `max_chunk_size`). Default 400. */
   maxChunkSize?: number;
-  /** Budget of a piece: the recursive splitter's chunkSize (Chroma's `min_chunk_size`). Default 50, at most maxChunkSize. */
+  /** Budget of a piece: the recursive splitter's chunkSize (Chroma's `min_chunk_size`), at most maxChunkSize. Default min(50, maxChunkSize). */
   pieceSize?: number;
   /**
    * Most pieces in one chunk (Chroma's `max_cluster`, which Chroma sets to
@@ -200,7 +200,7 @@ export class ClusterSemanticChunker {
     this.embedder = options.embedder ?? new HashingEmbedder();
     if (typeof this.embedder?.embed !== 'function') throw new InvalidOptionError('embedder', options.embedder, 'an Embedder with embed(texts)');
     this.maxChunkSize = requireInteger('maxChunkSize', options.maxChunkSize ?? 400);
-    this.pieceSize = requireInteger('pieceSize', options.pieceSize ?? 50);
+    this.pieceSize = requireInteger('pieceSize', options.pieceSize ?? Math.min(50, this.maxChunkSize));
     if (this.pieceSize > this.maxChunkSize) {
       throw new InvalidOptionError('pieceSize', this.pieceSize, `must be ≤ maxChunkSize (${this.maxChunkSize})`);
     }
