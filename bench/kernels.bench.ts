@@ -125,7 +125,8 @@ function cases(n: number, noCopy: Kernels): Case[] {
   ];
 }
 
-function opsPerSecond(bench: Bench, name: string): number {
+/** ops/s of a completed tinybench task (1000 / mean latency in ms). */
+export function opsPerSecond(bench: Bench, name: string): number {
   const task = bench.getTask(name);
   const result = task?.result;
   if (!result || !('period' in result) || result.state !== 'completed') {

@@ -176,6 +176,10 @@ describe('ClusterSemanticChunker: invariants', () => {
     const bySection = new Map<number, string[]>();
     for (const c of chunks) bySection.set(c.metadata.section as number, [...(bySection.get(c.metadata.section as number) ?? []), c.text]);
     expect([...bySection.values()].map((v) => v.join(' '))).toEqual(['a b c d e f', 'g h i j', 'k l m n', 'o p q r']);
+    // one character at a time, and with \r\n split between pieces
+    expect(await collect(chunker.chunkStream([...text]))).toEqual(chunks);
+    const crlf = text.replace(/\n/g, '\r\n');
+    expect(await collect(chunker.chunkStream([...crlf]))).toEqual(await chunker.chunk(crlf));
   });
 
   it('linear work: four times the text, four times the pieces and size measurements; the band stays narrow', async () => {

@@ -78,6 +78,7 @@ interface RunState {
  */
 class SectionScanner {
   #pos = 0; // absolute offset of the next line to scan
+  #scanned = 0; // absolute offset up to which the line at #pos is known to hold no line break
   #acc = 0; // units of the section's lines scanned so far
   #fullCut = -1; // the cut after the line that made the section full, or −1
   readonly #sizes = new Map<number, number>(); // sizes of lines after the full point, by start
@@ -96,12 +97,13 @@ class SectionScanner {
     if (!Number.isFinite(this.size)) return -1;
     for (;;) {
       const from = this.#pos - bufStart;
-      let e = from;
+      let e = Math.max(from, this.#scanned - bufStart); // a line arriving in many pieces is searched once
       while (e < buf.length) {
         const c = buf.charCodeAt(e);
         if (c === 10 || c === 13) break;
         e++;
       }
+      this.#scanned = bufStart + e;
       if (e >= buf.length) return -1; // the last line is not complete (or is the end of the text)
       let br = 1;
       if (buf.charCodeAt(e) === 13) {
@@ -120,6 +122,7 @@ class SectionScanner {
       }
       this.#acc += units;
       this.#pos = next;
+      this.#scanned = next;
       if (this.#fullCut < 0) {
         if (this.#acc >= this.size) this.#fullCut = next;
       } else if (this.#acc >= 2 * this.size) return this.#cut(this.#fullCut, this.#fullCut);
@@ -129,6 +132,7 @@ class SectionScanner {
   /** Ends the section at `cut` and starts the next one there, scanning from `resume`. */
   #cut(cut: number, resume: number): number {
     this.#pos = resume;
+    this.#scanned = resume;
     this.#acc = 0;
     this.#fullCut = -1;
     for (const start of this.#sizes.keys()) if (start < cut) this.#sizes.delete(start);
@@ -242,12 +246,8 @@ export class ClusterSemanticChunker {
     const ids = new PrefixIds();
     const state: RunState = { index: 0, pieces: 0, section: 0 };
     this.lastWork = { pieces: 0, bandWidth: 0, measurements: 0 };
-    let start = 0;
-    for (let cut = scanner.next(text, 0, true); cut >= 0; cut = scanner.next(text, 0, true)) {
-      await this.#section(text, 0, start, cut, ids, state, out);
-      start = cut;
-    }
-    await this.#section(text, 0, start, text.length, ids, state, out);
+    const open = await this.#closeSections(scanner, text, 0, 0, true, ids, state, out);
+    await this.#section(text, 0, open, text.length, ids, state, out);
     return out;
   }
 
@@ -267,27 +267,44 @@ export class ClusterSemanticChunker {
     const state: RunState = { index: 0, pieces: 0, section: 0 };
     this.lastWork = { pieces: 0, bandWidth: 0, measurements: 0 };
     let buf = '';
-    let bufStart = 0; // stream offset of buf[0], which is also the current section's start
+    let bufStart = 0; // stream offset of buf[0], which is also the open section's start
     const out: Chunk[] = [];
     for await (const piece of textPieces(source)) {
       if (piece.length === 0) continue;
       buf += piece;
-      for (let cut = scanner.next(buf, bufStart, false); cut >= 0; cut = scanner.next(buf, bufStart, false)) {
-        await this.#section(buf, bufStart, 0, cut - bufStart, ids, state, out);
-        yield* out.splice(0);
-        ids.advance(buf, cut, bufStart);
-        buf = buf.slice(cut - bufStart);
-        bufStart = cut;
+      const open = await this.#closeSections(scanner, buf, bufStart, 0, false, ids, state, out);
+      yield* out.splice(0);
+      if (open > 0) {
+        ids.advance(buf, bufStart + open, bufStart);
+        buf = buf.slice(open);
+        bufStart += open;
       }
     }
-    for (let cut = scanner.next(buf, bufStart, true); cut >= 0; cut = scanner.next(buf, bufStart, true)) {
-      await this.#section(buf, bufStart, 0, cut - bufStart, ids, state, out);
-      ids.advance(buf, cut, bufStart);
-      buf = buf.slice(cut - bufStart);
-      bufStart = cut;
-    }
-    await this.#section(buf, bufStart, 0, buf.length, ids, state, out);
+    const open = await this.#closeSections(scanner, buf, bufStart, 0, true, ids, state, out);
+    await this.#section(buf, bufStart, open, buf.length, ids, state, out);
     yield* out;
+  }
+
+  /**
+   * Chunks every section of buf (buf[0] at stream offset `bufStart`, the open section
+   * starting at buf[from]) that the scanner can close now; returns where the section left
+   * open starts in buf.
+   */
+  async #closeSections(
+    scanner: SectionScanner,
+    buf: string,
+    bufStart: number,
+    from: number,
+    final: boolean,
+    ids: PrefixIds,
+    state: RunState,
+    out: Chunk[],
+  ): Promise<number> {
+    for (let cut = scanner.next(buf, bufStart, final); cut >= 0; cut = scanner.next(buf, bufStart, final)) {
+      await this.#section(buf, bufStart, from, cut - bufStart, ids, state, out);
+      from = cut - bufStart;
+    }
+    return from;
   }
 
   /**
