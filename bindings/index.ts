@@ -320,8 +320,8 @@ export function clusterSegments(band: F32In, w: number, mu: number, lo: I32In): 
     if (b.length < n * w) throw new WasmError(`clusterSegments: band holds ${b.length} floats, expected ${n} × ${w}`);
     const start = k.allocI32(n);
     const dp = k.allocF64(n);
-    const ring = k.allocF64(w);
-    k.exports.clusterSegments(b.ptr, n, w, mu, l.ptr, start.ptr, dp.ptr, ring.ptr);
+    const reward = k.allocF64(n);
+    k.exports.clusterSegments(b.ptr, n, w, mu, l.ptr, start.ptr, dp.ptr, reward.ptr);
     return { start: start.toArray(), dp: dp.toArray() };
   });
 }

@@ -38,7 +38,7 @@ export interface KernelExports {
   normalizeRows(matPtr: number, n: number, d: number): void;
   bandDots(matPtr: number, n: number, d: number, w: number, outPtr: number): void;
   meanPairDot(matPtr: number, n: number, d: number, scratchPtr: number): number;
-  clusterSegments(bandPtr: number, n: number, w: number, mu: number, loPtr: number, startPtr: number, dpPtr: number, ringPtr: number): void;
+  clusterSegments(bandPtr: number, n: number, w: number, mu: number, loPtr: number, startPtr: number, dpPtr: number, rewardPtr: number): void;
   selectF64(ptr: number, n: number, k: number): void;
   percentileF32(valuesPtr: number, n: number, p: number, scratchPtr: number): number;
   percentileInPlaceF64(ptr: number, n: number, p: number): number;

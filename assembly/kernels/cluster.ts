@@ -10,14 +10,14 @@
 // L(i) = min(i, max(lo[i], L(i − 1), i − w + 1)): the caller's lower bound, made
 // non-decreasing and at most w pieces wide.
 //
-// reward is built incrementally: with R[j] = reward(j, i − 1) kept in a ring of w slots,
+// reward is built incrementally: with R[j] = reward(j, i − 1) kept per start j,
 // reward(j, i) = R[j] + 2·Σ_{a=j}^{i−1} (S(a, i) − mu), the column sum grown as j moves
 // left — O(w) per piece, O(n·w) in all. Arithmetic in f64, in this exact order (the
 // TypeScript reference in src/kernels/reference.ts does the same, bit for bit).
 
 /**
  * Runs the DP. band: n·w f32 with band[i·w + k] = S(i, i − k) (1 ≤ k < w, k ≤ i); lo: n
- * i32; writes start (n i32) and dp (n f64); ring: w f64 slots of scratch.
+ * i32; writes start (n i32) and dp (n f64); rewardPtr: n f64 slots of scratch (R[j]).
  */
 export function clusterSegments(
   bandPtr: usize,
@@ -27,7 +27,7 @@ export function clusterSegments(
   loPtr: usize,
   startPtr: usize,
   dpPtr: usize,
-  ringPtr: usize,
+  rewardPtr: usize,
 ): void {
   let prevL: i32 = 0;
   for (let i: i32 = 0; i < n; i++) {
@@ -42,7 +42,7 @@ export function clusterSegments(
     let best: f64 = -Infinity;
     let bestJ: i32 = i;
     for (let j: i32 = i; j >= L; j--) {
-      const slot = ringPtr + (<usize>(j % w) << 3);
+      const slot = rewardPtr + (<usize>j << 3);
       let r: f64 = 0;
       if (j < i) {
         col += <f64>load<f32>(row + (<usize>(i - j) << 2)) - mu;

@@ -329,8 +329,8 @@ export interface ClusterSegmentation {
  * from 1 upward, strictly better wins).
  *
  * reward(j, i) = reward(j, i − 1) + 2·Σ_{a=j}^{i−1} (S(a, i) − mu): the new column's sum,
- * grown as j moves left. Here `reward` is a plain array over j (the kernel keeps a ring of
- * w slots); both add in the same order in f64, so they agree bit for bit. O(n·w).
+ * grown as j moves left, kept per start j; the kernel adds in the same order in f64, so
+ * both agree bit for bit. O(n·w).
  * `test/kernels.test.ts` checks dp against every segmentation of small inputs.
  */
 export function clusterSegments(band: Float32Array, w: number, mu: number, lo: ArrayLike<number>): ClusterSegmentation {
