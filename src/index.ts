@@ -47,7 +47,6 @@ export { createChunker, registerStrategy, strategies, strategyNames, strategyDef
 export { RollingHash, PrefixIds } from './core/ids.js';
 export {
   chunkStream,
-  chunkSections,
   isStreamingChunker,
   textPieces,
   charCut,
@@ -55,7 +54,6 @@ export {
   tiktokenCut,
   safeCutFor,
   type StreamingChunker,
-  type SectionBreak,
   type SafeCut,
   type TextSource,
 } from './stream/index.js';
