@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import os from 'node:os';
 import { chonkieRecursive, langchainRecursive, langchainToken, peerSpans, type Peer } from '../bench/peers.js';
 import { repoRoot, sharedDir } from '../bench/util.js';
+import { strategyNames } from '../src/index.js';
 import {
   QascRetriever,
   evaluateRetriever,
@@ -27,9 +28,8 @@ import {
   perCorpusTable,
   recallIouSvg,
   resultsJson,
-  strategyNames,
   type ReportRow,
-} from '../src/index.js';
+} from '../src/evaluation/index.js';
 import { embeddingProgress, loadEmbedder, readCorpora, readQuestions } from '../src/node/index.js';
 
 const SETTINGS: [number, number][] = [

@@ -243,8 +243,12 @@ async function run() {
   const text = els.text.value;
   els.docinfo.textContent = `${text.length.toLocaleString('en')} UTF-16 code units`;
   try {
+    const opts = options();
+    // Each encoding's rank table is a lazy chunk of the bundle, fetched the first time it is used.
+    const encoding = opts.encoding ?? 'cl100k_base';
+    if (cw.isEncodingName(encoding)) await cw.loadTokenizer(encoding);
     const t0 = performance.now();
-    const chunks = await cw.createChunker(els.strategy.value, options()).chunk(text);
+    const chunks = await cw.createChunker(els.strategy.value, opts).chunk(text);
     const ms = performance.now() - t0;
     lastChunks = chunks;
     renderView(text, chunks);
@@ -278,6 +282,7 @@ async function loadFile(file) {
 
 async function main() {
   await cw.initKernels();
+  await cw.loadTokenizer('cl100k_base');
   embedder = new cw.HashingEmbedder();
   for (const s of cw.strategies()) els.strategy.append(new Option(`${s.name} — ${s.description}`, s.name));
   renderParams();

@@ -47,4 +47,10 @@ export interface Tokenizer {
   count(text: string): number;
   encodeWithOffsets(text: string): { ids: Uint32Array; starts: Int32Array; ends: Int32Array };
   decode(ids: ArrayLike<number>): string;
+  /**
+   * Declares where a stream of text may be cut without changing the tokens: `'tiktoken'`
+   * for tokenizers whose pieces follow the tiktoken split patterns (`tiktokenCut`).
+   * Absent: the stream driver segments the whole text at the end.
+   */
+  readonly safeCuts?: 'tiktoken';
 }

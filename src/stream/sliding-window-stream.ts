@@ -14,7 +14,6 @@ import type { Chunk } from '../core/chunk.js';
 import { PrefixIds } from '../core/ids.js';
 import type { ResolvedUnits } from '../size/resolve.js';
 import type { PlannedSpan } from '../plan/windows.js';
-import { TiktokenTokenizer } from '../size/tiktoken.js';
 import { isBlank } from '../core/text.js';
 import { safeCutFor, type SafeCut } from './safe-cuts.js';
 import { textPieces, type TextSource } from './source.js';
@@ -81,7 +80,7 @@ export async function* slidingWindowStream(source: TextSource, config: SlidingSt
   const measure = unit === 'token' ? units.count : undefined;
   // token units cut safely only for the tiktoken encodings; another tokenizer is segmented once, at the end
   const safeCut: SafeCut =
-    unit !== 'token' || tokenizer instanceof TiktokenTokenizer ? safeCutFor(unit) : (_text, from) => from;
+    unit !== 'token' || tokenizer?.safeCuts === 'tiktoken' ? safeCutFor(unit) : (_text, from) => from;
   const gaps = stride > W;
   const wordsNeverBlank = unit === 'word';
 
