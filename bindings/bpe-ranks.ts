@@ -92,7 +92,7 @@ export function hasRankTable(encoding: EncodingName): boolean {
 }
 
 /** Where {@link loadRankTable} can read a table from: the bytes of `<encoding>.bpe`, its URL, or a `Response`. */
-export type RankTableSource = BufferSource | URL | string | Response;
+export type RankTableSource = Uint8Array | ArrayBuffer | URL | string | Response;
 
 async function bytesOf(source: RankTableSource): Promise<Uint8Array> {
   if (typeof source === 'string' || source instanceof URL) {
@@ -102,7 +102,6 @@ async function bytesOf(source: RankTableSource): Promise<Uint8Array> {
   }
   if (typeof Response !== 'undefined' && source instanceof Response) return new Uint8Array(await source.arrayBuffer());
   if (source instanceof Uint8Array) return source;
-  if (ArrayBuffer.isView(source)) return new Uint8Array(source.buffer, source.byteOffset, source.byteLength);
   if (source instanceof ArrayBuffer) return new Uint8Array(source);
   throw new Error(`expected bytes, a URL or a Response, got ${Object.prototype.toString.call(source)}`);
 }
