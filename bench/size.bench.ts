@@ -153,7 +153,7 @@ function writeApp(project: string, app: string, source: string): { dir: string; 
   return { dir, slug };
 }
 
-async function viteBuild(project: string, app: string, source: string): Promise<BuildFigures> {
+export async function viteBuild(project: string, app: string, source: string): Promise<BuildFigures> {
   const { build } = await import('vite');
   const { dir, slug } = writeApp(project, app, source);
   writeFileSync(join(dir, 'index.html'), '<!doctype html><script type="module" src="./app.js"></script>');
@@ -164,7 +164,7 @@ async function viteBuild(project: string, app: string, source: string): Promise<
   return measure('Vite 8', app, outDir, entry, LAZY[app]);
 }
 
-async function esbuildBuild(project: string, app: string, source: string): Promise<BuildFigures> {
+export async function esbuildBuild(project: string, app: string, source: string): Promise<BuildFigures> {
   const { build } = await import('esbuild');
   const { dir, slug } = writeApp(project, app, source);
   const outdir = join(project, 'out-esbuild', slug);

@@ -19,3 +19,16 @@ export function nodeBuiltin<T>(name: string): T | undefined {
   const get = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
   return typeof get === 'function' ? (get(name) as T | undefined) : undefined;
 }
+
+/**
+ * Imports a Node-only helper from `src/node/` (the specifier is computed so that
+ * bundlers for browsers do not follow it). Lives here, not beside the ONNX Runtime
+ * loader, so that modules needing it (StaticEmbedder) do not bring that loader's
+ * `import('onnxruntime-web')` into a bundle: bundlers process a dynamically imported
+ * package (and emit onnxruntime-web's 28 MB `.wasm`) even when the import is never run.
+ * @internal
+ */
+export async function importNodeHelper<T>(name: string): Promise<T> {
+  const spec = `../node/${name}.js`;
+  return (await import(/* @vite-ignore */ spec)) as T;
+}

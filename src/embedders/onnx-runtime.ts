@@ -6,9 +6,9 @@
  * @module
  */
 import { MissingDependencyError, ModelLoadError } from '../core/errors.js';
-import { isNode } from '../core/runtime.js';
+import { importNodeHelper, isNode } from '../core/runtime.js';
 
-export { isNode } from '../core/runtime.js';
+export { importNodeHelper, isNode } from '../core/runtime.js';
 
 /** Which ONNX Runtime runs the model. */
 export type OnnxBackend = 'web' | 'node';
@@ -43,16 +43,6 @@ export interface OrtModule {
   InferenceSession: { create(model: Uint8Array, options?: Record<string, unknown>): Promise<OrtSession> };
   Tensor: new (type: string, data: unknown, dims: readonly number[]) => OrtTensor;
   env: { wasm?: { numThreads?: number; wasmPaths?: unknown; proxy?: boolean }; logLevel?: string };
-}
-
-/**
- * Imports a Node-only helper from `src/node/` (the specifier is computed so that
- * bundlers for browsers do not follow it).
- * @internal
- */
-export async function importNodeHelper<T>(name: string): Promise<T> {
-  const spec = `../node/${name}.js`;
-  return (await import(/* @vite-ignore */ spec)) as T;
 }
 
 /** Options of {@link loadOrt}. */

@@ -4,9 +4,8 @@
  */
 import { gatherMeanRows, kernelsWasmBytes, Kernels, type WasmArray } from '../../bindings/index.js';
 import { EmbeddingError, InvalidOptionError, ModelLoadError } from '../core/errors.js';
-import { isNode } from '../core/runtime.js';
+import { importNodeHelper, isNode } from '../core/runtime.js';
 import type { HfTokenizer } from './hf-tokenizer.js';
-import { importNodeHelper } from './onnx-runtime.js';
 import { parseSafetensors, tensorToF32 } from './safetensors.js';
 import type { Embedder, TruncationEvent } from './types.js';
 
