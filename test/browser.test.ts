@@ -23,8 +23,8 @@ const run = chromiumAvailable();
 const EMBEDDING = /semantic|qasc|late/;
 
 /**
- * The page: loads a bundle, initialises the kernels and the cl100k_base tokenizer (its
- * rank table, a lazy chunk of the bundle), runs the harness, exposes the JSON.
+ * The page: loads a bundle, initialises the kernels and both tokenizers (their rank
+ * tables are lazy chunks of the bundle), runs the harness, exposes the JSON.
  */
 function page(dir: string, init: string): string {
   return `<!doctype html><meta charset="utf-8"><title>chunkwise runtime test</title>
@@ -35,6 +35,7 @@ import { runWorkload } from '/harness.mjs';
 try {
   await api.initKernels(${init});
   await api.loadTokenizer('cl100k_base');
+  await api.loadTokenizer('o200k_base');
   const docs = await (await fetch('/docs.json')).json();
   const embedders = {};
   if (api.strategyNames().some((n) => ${EMBEDDING}.test(n))) {

@@ -6,10 +6,10 @@
  * - workerd (Cloudflare Workers) through miniflare 3: test/runtimes/worker.mjs imports
  *   `chunkwise` (dist/runtime/workerd.js, whose `import wasm from '…/chunkwise.wasm'`
  *   is a CompiledWasm module: workerd refuses `WebAssembly.compile` of bytes) and
- *   `chunkwise/encodings/cl100k_base` (the rank table bundled, used synchronously).
+ *   `chunkwise/encodings/<encoding>` (the rank tables bundled, used synchronously).
  * - Vercel's edge-runtime: `chunkwise` with the edge-light condition (dist/runtime/edge.js,
  *   `import wasm from '…/chunkwise.wasm?module'` supplied as that module); the rank
- *   table through `await loadTokenizer('cl100k_base')`.
+ *   tables through `await loadTokenizer(encoding)`.
  * The workload is test/runtimes/harness.mjs (every registered strategy on the seeds and
  * the state_of_the_union corpus, HashingEmbedder bytes, kernels).
  */
@@ -68,7 +68,7 @@ describe('Vercel edge-runtime', () => {
     // bundler provides them.
     const entry = `import * as api from 'chunkwise';
 import { runWorkload } from ${JSON.stringify(harness)};
-globalThis.__run = async (docsJson) => { await api.loadTokenizer('cl100k_base'); return runWorkload(api, JSON.parse(docsJson)); };`;
+globalThis.__run = async (docsJson) => { await api.loadTokenizer('cl100k_base'); await api.loadTokenizer('o200k_base'); return runWorkload(api, JSON.parse(docsJson)); };`;
     const built = await bundleLikeDeploy(entry, ['edge-light', 'worker', 'browser'], { format: 'iife', wasmGlobal: '__CHUNKWISE_WASM__' });
     const code = readFileSync(built.js, 'utf8');
     const { EdgeRuntime } = await import('edge-runtime');
