@@ -11,7 +11,8 @@
 // Rollup bundles, for use without a bundler (a page importing them directly, the web
 // page in web/), with code splitting so that entries share one instance of everything:
 //   dist/bundle/inline/           WebAssembly bytes built in (base64): index.js, onnx.js,
-//                                 encodings/<encoding>.js; rank tables in chunks/.
+//                                 evaluation.js, encodings/<encoding>.js; shared code and
+//                                 the rank tables in chunks/.
 //   dist/bundle/asset/            the same without the kernels' bytes: `await
 //                                 initKernels(url)` loads dist/bundle/asset/chunkwise.wasm.
 //
@@ -35,6 +36,7 @@ rmSync(join(dist, 'bundle'), { recursive: true, force: true });
 const inputs = {
   index: join(dist, 'src', 'index.js'),
   onnx: join(dist, 'src', 'onnx.js'),
+  evaluation: join(dist, 'src', 'evaluation', 'index.js'),
   'encodings/cl100k_base': join(dist, 'src', 'encodings', 'cl100k_base.js'),
   'encodings/o200k_base': join(dist, 'src', 'encodings', 'o200k_base.js'),
 };
@@ -101,12 +103,16 @@ export default [
   {
     input: inputs,
     plugins: [entries(), resolve(), commonjs()],
+    // strict: shared code goes to chunks/, never into another entry (loading index.js must
+    // not load evaluation.js)
+    preserveEntrySignatures: 'strict',
     output: { dir: join(dist, 'bundle', 'inline'), format: 'es', chunkFileNames: 'chunks/[name]-[hash].js', sourcemap: false },
     onwarn,
   },
   {
     input: inputs,
     plugins: [entries(noInlineWasm), resolve(), commonjs(), copyWasm],
+    preserveEntrySignatures: 'strict',
     output: { dir: join(dist, 'bundle', 'asset'), format: 'es', chunkFileNames: 'chunks/[name]-[hash].js', sourcemap: false },
     onwarn,
   },

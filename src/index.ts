@@ -13,6 +13,8 @@ export type { Embedder, TokenEmbedder, TokenEmbeddings } from './embedders/types
 export { HashingEmbedder, type HashingEmbedderOptions } from './embedders/hashing-embedder.js';
 export { StaticEmbedder, type StaticEmbedderOptions } from './embedders/static-embedder.js';
 export { poolTokenSpans } from './embedders/pool-spans.js';
+export { OpenAIEmbedder, EmbeddingRequestError, OPENAI_MODEL_DIMENSIONS, type OpenAIEmbedderOptions, type RetryEvent } from './embedders/openai.js';
+export { writeChunks, sinkRows, type Sink, type SinkRow, type SinkMatch, type SinkChunk, type WriteChunksOptions, type WriteChunksResult } from './sinks/index.js';
 export { initBpe, setBpeModule } from '../bindings/bpe.js';
 export { setRankTable, type RankTableSource } from '../bindings/bpe-ranks.js';
 export { WasmBpeTokenizer, getWasmBpeTokenizer, loadTokenizer, WASM_BPE_ENCODINGS, type WasmBpeEncoding } from './size/wasm-bpe.js';
@@ -34,13 +36,11 @@ export { ParentChildChunker, looksLikeMarkdown, type ParentChildOptions, type Pa
 export { trimSpan, trimSpanWithin, type TextSpan } from './core/text.js';
 export { registerFallback, fallbackNames, resolveFallback, slidingSpanSplitter, recursiveSpanSplitter, type SpanSplitter as FallbackSpanSplitter, type SpanSplitterFactory, type SpanSplitterOptions } from './compose/span-splitters.js';
 export { createChunker, registerStrategy, strategies, strategyNames, type Chunker, type StrategyDefinition, type StrategyOptions } from './strategies/registry.js';
-export { planSpans, type PlannedSpan } from './plan/windows.js';
 export { RollingHash, PrefixIds } from './core/ids.js';
 export {
   chunkStream,
   chunkSections,
   isStreamingChunker,
-  slidingWindowStream,
   textPieces,
   charCut,
   wordCut,
@@ -50,7 +50,6 @@ export {
   type SectionBreak,
   type SafeCut,
   type TextSource,
-  type SlidingStreamConfig,
 } from './stream/index.js';
 export {
   getKernels,

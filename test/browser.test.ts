@@ -4,11 +4,11 @@
  * (test/runtimes/harness.mjs: every registered strategy on the seeds and the
  * state_of_the_union corpus, HashingEmbedder bytes, kernels) and its JSON must equal
  * Node's byte for byte — with the inline bundle (`await initKernels()`) and with the
- * asset bundle (`await initKernels(url of chunkwise.wasm)`); the cl100k_base rank table
- * comes from the bundle's lazy chunk (`await loadTokenizer('cl100k_base')`). Embedding
- * strategies also run with the ONNX fixture model through onnxruntime-web (the
- * bundle's `onnx.js` entry).
- * Without /usr/bin/chromium: fails when CI=true, skips locally.
+ * asset bundle (`await initKernels(url of chunkwise.wasm)`); the rank tables come from
+ * the bundle's lazy chunks (`await loadTokenizer(encoding)`). Embedding strategies also
+ * run with the ONNX fixture model through onnxruntime-web (the bundle's `onnx.js` entry).
+ * Without /usr/bin/chromium (or the file CHROMIUM_PATH names): fails when CI=true, skips
+ * otherwise.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -53,7 +53,12 @@ describe('without Chromium', () => {
   it('CI=true fails with a clear message; locally the browser tests skip', () => {
     expect(() => chromiumAvailable('/nonexistent/chromium', { CI: 'true' })).toThrow(/\/nonexistent\/chromium is missing: install it with apt-get install -y chromium/);
     expect(chromiumAvailable('/nonexistent/chromium', {})).toBe(false);
-    expect(chromiumAvailable(CHROMIUM, { CI: 'true' })).toBe(existsSync(CHROMIUM));
+    expect(chromiumAvailable('/nonexistent/chromium', { CI: 'false' })).toBe(false);
+    // an executable that exists runs the tests, with or without CI
+    expect(chromiumAvailable(process.execPath, { CI: 'true' })).toBe(true);
+    expect(chromiumAvailable(process.execPath, {})).toBe(true);
+    // this run: Chromium (or CHROMIUM_PATH) present → the tests run; missing → they skip (CI unset)
+    expect(run).toBe(existsSync(CHROMIUM));
   });
 });
 

@@ -18,7 +18,8 @@ import { BpeEncoder, hasBpeModule, initBpe, type BpeRankData } from '../../bindi
 import { loadRankTable, rankTable, type RankTableSource } from '../../bindings/bpe-ranks.js';
 import { UnknownEncodingError } from '../core/errors.js';
 import { ENCODINGS, isEncodingName, type EncodingName } from './encodings.js';
-import type { Tokenizer } from './types.js';
+import { tiktokenCut } from './safe-cuts.js';
+import type { SafeCut, Tokenizer } from './types.js';
 
 /** The encodings {@link getWasmBpeTokenizer} knows. */
 export type WasmBpeEncoding = EncodingName;
@@ -38,6 +39,8 @@ export const WASM_BPE_ENCODINGS: readonly WasmBpeEncoding[] = ENCODINGS;
 export class WasmBpeTokenizer implements Tokenizer {
   /** Encoding name: `cl100k_base` or `o200k_base`. */
   readonly encoding: string;
+  /** Declared: both encodings pre-tokenize with tiktoken's patterns, so a stream may cut where {@link tiktokenCut} says. */
+  readonly safeCut: SafeCut = tiktokenCut;
   readonly #bpe: BpeEncoder;
 
   /**
