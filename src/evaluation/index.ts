@@ -11,4 +11,5 @@ export * from './evaluate.js';
 export * from './strategy-spec.js';
 export * from './report.js';
 export * from './qasc-retriever.js';
+export * from './bootstrap.js';
 export { QascIndex, type QascIndexOptions, type QascResult } from '../retrieval/qasc-index.js';
