@@ -25,6 +25,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chonkieRecursive, langchainRecursive, langchainToken, peerSpans, type Peer } from '../bench/peers.js';
 import { repoRoot, sharedDir } from '../bench/util.js';
+import { strategyNames, strategyDefinition, type Embedder } from '../src/index.js';
 import {
   QascRetriever,
   chunkerFromSpec,
@@ -37,13 +38,10 @@ import {
   perCorpusTable,
   recallIouSvg,
   resultsJson,
-  strategyNames,
-  strategyDefinition,
   type Corpus,
-  type Embedder,
   type EvalQuestion,
   type ReportRow,
-} from '../src/index.js';
+} from '../src/evaluation/index.js';
 import { embeddingProgress, loadEmbedder, readCorpora, readQuestions } from '../src/node/index.js';
 
 /** The report's settings: [size, overlap] in cl100k_base tokens. */
