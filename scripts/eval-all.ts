@@ -106,14 +106,16 @@ export async function evaluationRows(o: RowOptions): Promise<{ rows: ReportRow[]
   for (const name of strategyNames()) {
     if (QUERY_TIME.has(name) || !wanted(name)) continue;
     for (const [size, overlap] of SETTINGS) {
-      const spec = parseStrategySpec(`${name}:${size}:${overlap}`);
-      // strategies that embed while chunking use the row's embedder
-      if (strategyDefinition(name)?.schema.options.embedder) spec.options.embedder = embedder;
+      let spec;
       let chunker;
       try {
+        // a strategy without an overlap option has no rows with an overlap (sentence:800:400 would claim one)
+        spec = parseStrategySpec(`${name}:${size}:${overlap}`);
+        // strategies that embed while chunking use the row's embedder
+        if (strategyDefinition(name)?.schema.options.embedder) spec.options.embedder = embedder;
         chunker = chunkerFromSpec(spec);
       } catch (error) {
-        skipped.push(`${spec.spec}: ${(error as Error).message}`);
+        skipped.push(`${name}:${size}:${overlap}: ${(error as Error).message}`);
         continue;
       }
       const b = bar(spec.spec);
