@@ -79,6 +79,8 @@ export { SemanticChunker, breakpointThreshold, fixedSizeSplitter, recursiveSplit
 export {
   QueryAdaptiveChunker,
   planQasc,
+  spanScore,
+  analyzeSentences,
   resolveQascParams,
   QASC_DEFAULTS,
   WASM_QASC_KERNELS,
@@ -92,10 +94,13 @@ export {
   type QascChunk,
   type QascChunkMetadata,
   type QascOptions,
+  type QascStructure,
+  type SentenceAnalysis,
   type PreparedDocument,
 } from './retrieval/qasc.js';
 export { QascIndex, type QascIndexOptions, type QascResult } from './retrieval/qasc-index.js';
 export { LateChunker, embedDocumentTokens, type LateOptions, type LateChunk, type MacroWindow, type DocumentTokens } from './compose/late.js';
 export { sentenceSpans, paragraphBreaks, type SentenceSpans } from './segment/sentence-spans.js';
+export { headingSentences, snapToBreaks, type SentenceStructure } from './segment/structure.js';
 export { WasmMatrix } from './retrieval/wasm-matrix.js';
 export * from './evaluation/index.js';

@@ -256,61 +256,82 @@ export function planQasc(
     const inside = at ? s.seeds.filter((x) => x >= at.lo && x < at.hi) : [];
     if (at && inside.length) snapped.push({ ...s, lo: at.lo, hi: at.hi, seeds: inside });
   }
-  spans = mergeSpans(snapped, kernels).flatMap((s) => capSpan(s, sims, st, P));
-  for (const s of spans) s.score = spanScore(sims, s.lo, s.hi, s.seeds, P.lambda);
+  const decay = decayTable(P.lambda, n);
+  spans = mergeSpans(snapped, kernels).flatMap((s) => capSpan(s, sims, st, P, decay));
+  for (const s of spans) s.score = spanScoreWith(sims, s.lo, s.hi, s.seeds, decay);
   spans.sort((a, b) => b.score - a.score || a.lo - b.lo);
   return { sims, tau, tau2, seeds, windows, spans };
 }
 
 /** Merges spans that overlap or touch (kernel mergeIntervals, gap 0); seeds are joined, merged ranges widened. */
 function mergeSpans(spans: QascSpan[], kernels: QascKernels): QascSpan[] {
-  if (spans.length <= 1) return spans;
-  const sorted = [...spans].sort((a, b) => a.lo - b.lo || a.hi - b.hi);
-  const m = kernels.mergeIntervals(Int32Array.from(sorted.map((s) => s.lo)), Int32Array.from(sorted.map((s) => s.hi)), 0);
+  const k = spans.length;
+  if (k <= 1) return spans;
+  const order = Array.from({ length: k }, (_, i) => i).sort((x, y) => spans[x].lo - spans[y].lo || spans[x].hi - spans[y].hi);
+  const los = new Int32Array(k);
+  const his = new Int32Array(k);
+  for (let i = 0; i < k; i++) {
+    los[i] = spans[order[i]].lo;
+    his[i] = spans[order[i]].hi;
+  }
+  const m = kernels.mergeIntervals(los, his, 0);
   const out: QascSpan[] = [];
   for (let g = 0; g < m.starts.length; g++) out.push({ lo: m.starts[g], hi: m.ends[g], score: NaN, seeds: [], mergedLo: Infinity, mergedHi: -Infinity });
-  sorted.forEach((s, i) => {
+  for (let i = 0; i < k; i++) {
+    const s = spans[order[i]];
     const o = out[m.group[i]];
-    o.seeds.push(...s.seeds);
-    o.mergedLo = Math.min(o.mergedLo, s.mergedLo);
-    o.mergedHi = Math.max(o.mergedHi, s.mergedHi);
-  });
-  for (const o of out) o.seeds = [...new Set(o.seeds)].sort((a, b) => a - b);
+    for (const x of s.seeds) o.seeds.push(x);
+    if (s.mergedLo < o.mergedLo) o.mergedLo = s.mergedLo;
+    if (s.mergedHi > o.mergedHi) o.mergedHi = s.mergedHi;
+  }
+  for (const o of out) {
+    const seeds = o.seeds;
+    let sorted = true;
+    for (let i = 1; i < seeds.length && sorted; i++) sorted = seeds[i - 1] <= seeds[i];
+    if (!sorted) seeds.sort((x, y) => x - y);
+    let w = 0;
+    for (let i = 0; i < seeds.length; i++) if (i === 0 || seeds[i] !== seeds[w - 1]) seeds[w++] = seeds[i];
+    seeds.length = w;
+  }
   return out;
 }
 
+/** exp(−λ·d) for d = 0 … len − 1. */
+function decayTable(lambda: number, len: number): Float64Array {
+  const t = new Float64Array(Math.max(1, len));
+  for (let d = 0; d < t.length; d++) t[d] = Math.exp(-lambda * d);
+  return t;
+}
+
 /**
- * Nearest-seed decay weights of [lo, hi): α_i = exp(−λ·dᵢ), dᵢ = min over seeds r of |i − r|
- * (two passes). `seeds` ascending, inside the range.
+ * Nearest-seed decay weights of [lo, hi): α_i = exp(−λ·dᵢ), dᵢ = min over seeds r of |i − r|,
+ * written to `out[0 … hi − lo)`. `seeds` ascending, inside the range; `decay` from {@link decayTable}.
  */
-function nearestSeedWeights(lo: number, hi: number, seeds: readonly number[], lambda: number): Float64Array {
-  const len = hi - lo;
-  const dist = new Int32Array(len).fill(0x7fffffff);
-  let last = -1;
+function nearestSeedWeights(lo: number, hi: number, seeds: readonly number[], decay: Float64Array, out: Float64Array): void {
   let j = 0;
   for (let i = lo; i < hi; i++) {
-    while (j < seeds.length && seeds[j] <= i) last = seeds[j++];
-    if (last >= 0) dist[i - lo] = i - last;
+    while (j + 1 < seeds.length && seeds[j + 1] <= i) j++;
+    let d = Math.abs(i - seeds[j]);
+    if (j + 1 < seeds.length) d = Math.min(d, seeds[j + 1] - i);
+    out[i - lo] = decay[d];
   }
-  let next = -1;
-  j = seeds.length - 1;
-  for (let i = hi - 1; i >= lo; i--) {
-    while (j >= 0 && seeds[j] >= i) next = seeds[j--];
-    if (next >= 0) dist[i - lo] = Math.min(dist[i - lo], next - i);
-  }
-  const alpha = new Float64Array(len);
-  for (let i = 0; i < len; i++) alpha[i] = Math.exp(-lambda * dist[i]);
-  return alpha;
 }
 
 /** S over [lo, hi): Σ α_i·sim_i / Σ α_i with nearest-seed weights ({@link QascSpan.score}). */
 export function spanScore(sims: Float32Array, lo: number, hi: number, seeds: readonly number[], lambda: number): number {
-  const alpha = nearestSeedWeights(lo, hi, seeds, lambda);
+  return spanScoreWith(sims, lo, hi, seeds, decayTable(lambda, hi - lo));
+}
+
+function spanScoreWith(sims: Float32Array, lo: number, hi: number, seeds: readonly number[], decay: Float64Array): number {
   let num = 0;
   let den = 0;
+  let j = 0;
   for (let i = lo; i < hi; i++) {
-    num += alpha[i - lo] * sims[i];
-    den += alpha[i - lo];
+    while (j + 1 < seeds.length && seeds[j + 1] <= i) j++;
+    let d = Math.abs(i - seeds[j]);
+    if (j + 1 < seeds.length) d = Math.min(d, seeds[j + 1] - i);
+    num += decay[d] * sims[i];
+    den += decay[d];
   }
   return num / den;
 }
@@ -323,20 +344,23 @@ export function spanScore(sims: Float32Array, lo: number, hi: number, seeds: rea
  * on a heading lose it. The boundary minimum is a sparse-table range minimum, so a span
  * of L sentences costs O(L log L) however the splits fall.
  */
-function capSpan(s: QascSpan, sims: Float32Array, st: QascStructure, P: ResolvedQascParams): QascSpan[] {
+function capSpan(s: QascSpan, sims: Float32Array, st: QascStructure, P: ResolvedQascParams, decay: Float64Array): QascSpan[] {
   const tokens = st.tokens;
   if (!tokens) return [s];
   const max = P.maxChunkSize;
   const len = s.hi - s.lo;
+  let total = 0;
+  for (let i = s.lo; i < s.hi; i++) total += tokens[i];
+  if (total <= max) {
+    const count = st.countTokens ? st.countTokens(s.lo, s.hi) : total;
+    if (count <= max) return [{ ...s, tokenCount: count }];
+  }
   const prefix = new Float64Array(len + 1);
   for (let i = 0; i < len; i++) prefix[i + 1] = prefix[i] + tokens[s.lo + i];
   const exact = (a: number, b: number): number => (st.countTokens ? st.countTokens(a, b) : prefix[b - s.lo] - prefix[a - s.lo]);
-  if (prefix[len] <= max) {
-    const count = exact(s.lo, s.hi);
-    if (count <= max) return [{ ...s, tokenCount: count }];
-  }
   // boundary weights w[b − lo] for b in (lo, hi), and a sparse table of their argmin
-  const alpha = nearestSeedWeights(s.lo, s.hi, s.seeds, P.lambda);
+  const alpha = new Float64Array(len);
+  nearestSeedWeights(s.lo, s.hi, s.seeds, decay, alpha);
   const w = new Float64Array(len);
   for (let b = 1; b < len; b++) w[b] = (alpha[b - 1] * sims[s.lo + b - 1] + alpha[b] * sims[s.lo + b]) / 2;
   const table: Int32Array[] = [Int32Array.from({ length: len }, (_, i) => i)];
