@@ -12,7 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ABBREVIATIONS, NEUTRAL_RULES, rulesFor, splitSentences } from '../src/segment/sentences.js';
+import { ABBREVIATIONS, NEUTRAL_RULES, isCaseless, rulesFor, splitSentences } from '../src/segment/sentences.js';
 import { detectLocale } from '../src/segment/locale.js';
 import { seedsDir, sharedDir } from './helpers/paths.js';
 
@@ -128,6 +128,34 @@ describe('the context rules, one at a time', () => {
   });
   it('a line break after an abbreviation is always a break', () => {
     expect(sentences('Gebruik bijv.\nMarkdown.', 'nl')).toEqual(['Gebruik bijv.', 'Markdown.']);
+  });
+});
+
+describe('caseless (lower-cased) text', () => {
+  it('a period before a lower-case word ends a sentence when the text has no capitals; the guards still hold', () => {
+    const text = 'the company paid $20 million in 2020. a deferred tax asset, e.g. the credit, of approx. 5 million was booked at no. 5 main st. it expired. see p. 12 for u.s. details.';
+    expect(isCaseless(text)).toBe(true);
+    expect(sentences(text, 'en')).toHaveLength(1); // ICU alone: no break before a lower-case letter
+    const s = splitSentences(text, { caseless: true });
+    expect(Array.from(s.starts, (a, i) => text.slice(a, s.ends[i]).trimEnd())).toEqual([
+      'the company paid $20 million in 2020.',
+      'a deferred tax asset, e.g. the credit, of approx. 5 million was booked at no. 5 main st. it expired.',
+      'see p. 12 for u.s. details.',
+    ]);
+  });
+  it('the finance corpus (no capital at all) splits into sentences instead of paragraphs', () => {
+    const text = readFileSync(join(sharedDir, 'eval', 'corpora', 'finance.md'), 'utf8');
+    expect(isCaseless(text)).toBe(true);
+    const longest = (o: { caseless?: boolean }) => {
+      const s = splitSentences(text, o);
+      return Math.max(...Array.from(s.starts, (a, i) => s.ends[i] - a));
+    };
+    expect(longest({})).toBeGreaterThan(5000);
+    expect(longest({ caseless: true })).toBeLessThan(1100);
+  });
+  it('texts with capitals, and caseless scripts, are not caseless', () => {
+    expect(isCaseless('The cat. the dog.')).toBe(false);
+    expect(isCaseless('你好。我很好')).toBe(false);
   });
 });
 

@@ -19,6 +19,7 @@ import type { Tokenizer } from '../size/types.js';
 import { paragraphBreaks, sentenceSpans, type SentenceSpans } from '../segment/sentence-spans.js';
 import { headingSentences, snapToBreaks, type SentenceStructure } from '../segment/structure.js';
 import { detectLocale } from '../segment/locale.js';
+import { isCaseless } from '../segment/sentences.js';
 import { WasmMatrix } from './wasm-matrix.js';
 
 /** The kernels QASC's steps run on: the WASM ones (`bindings/`) or the TypeScript reference (`src/kernels/reference.ts`). */
@@ -414,12 +415,13 @@ export interface SentenceAnalysis {
 }
 
 /**
- * Splits `text` into sentences (locale `auto`: detected, {@link detectLocale}) and finds
- * its breaks, headings and per-sentence token counts.
+ * Splits `text` into sentences (locale `auto`: detected, {@link detectLocale}; a text
+ * without capitals is split as caseless, {@link isCaseless}) and finds its breaks,
+ * headings and per-sentence token counts.
  */
 export function analyzeSentences(text: string, locale: string, tokenizer: Tokenizer): SentenceAnalysis {
   const used = locale === 'auto' ? detectLocale(text) : locale;
-  const sentences = sentenceSpans(text, used);
+  const sentences = sentenceSpans(text, used, { caseless: isCaseless(text) });
   const headings = headingSentences(text, sentences);
   const tokens = new Int32Array(sentences.count);
   for (let i = 0; i < sentences.count; i++) tokens[i] = tokenizer.count(text.slice(sentences.starts[i], sentences.ends[i]));

@@ -3,7 +3,7 @@
  * them: the units the semantic chunker and QASC work on.
  * @module
  */
-import { splitSentences } from './sentences.js';
+import { splitSentences, type SentenceOptions } from './sentences.js';
 import { headingSentences } from './structure.js';
 
 /** Sentences as UTF-16 spans `[starts[i], ends[i])`, each trimmed of leading and trailing whitespace. */
@@ -20,10 +20,11 @@ const WS = /\s/;
  * trimmed of whitespace at both ends; whitespace-only pieces are dropped. The spans are
  * in order and disjoint, and every non-whitespace character of `text` lies in exactly one.
  * @param text the source (offsets are UTF-16 code units into it)
- * @param locale BCP 47 locale for the segmenter (default `en`)
+ * @param locale BCP 47 locale for the segmenter, or `auto` (default `en`)
+ * @param options.caseless the text is lower-cased throughout ({@link SentenceOptions.caseless})
  */
-export function sentenceSpans(text: string, locale?: string): SentenceSpans {
-  const raw = splitSentences(text, locale === undefined ? {} : { locale });
+export function sentenceSpans(text: string, locale?: string, options: { caseless?: boolean } = {}): SentenceSpans {
+  const raw = splitSentences(text, { ...(locale === undefined ? {} : { locale }), ...(options.caseless ? { caseless: true } : {}) });
   const starts: number[] = [];
   const ends: number[] = [];
   for (let i = 0; i < raw.count; i++) {

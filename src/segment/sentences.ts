@@ -28,6 +28,19 @@ export interface SentenceOptions {
    * `Intl.Segmenter`. `auto` detects it from the text ({@link detectLocale}). Default `en`.
    */
   locale?: string;
+  /**
+   * The text is lower-cased throughout ({@link isCaseless}): ICU breaks after a period only
+   * before a capital, so here a period followed by a space and a lower-case letter ends a
+   * sentence too (unless a guard keeps it: "e.g. the", "no. 5"; titles such as "dr." and
+   * single-letter initials count as abbreviations, there being no capital to tell).
+   * Default false. Decide it for a whole document, not per piece of a stream.
+   */
+  caseless?: boolean;
+}
+
+/** True when `text` has lower-case letters and no upper-case letter: a lower-cased text (not a caseless script such as Chinese). */
+export function isCaseless(text: string): boolean {
+  return /\p{Ll}/u.test(text) && !/\p{Lu}/u.test(text);
 }
 
 /**
@@ -65,7 +78,7 @@ function firstWord(head: string): string {
  * whole body only when it is at most 16 characters), so a run of abbreviations costs
  * linear time.
  */
-function isFalseBreak(text: string, start: number, bodyEnd: number, next: number, rules: AbbreviationRules, work: SentenceWork): boolean {
+function isFalseBreak(text: string, start: number, bodyEnd: number, next: number, rules: AbbreviationRules, work: SentenceWork, caseless: boolean): boolean {
   const tailStart = Math.max(start, bodyEnd - TAIL);
   const tail = text.slice(tailStart, bodyEnd);
   const head = text.slice(next, next + HEAD);
@@ -86,12 +99,13 @@ function isFalseBreak(text: string, start: number, bodyEnd: number, next: number
   const nextWord = firstWord(head);
   if (rules.beforeNumber.has(lower)) return /^\d/.test(nextWord);
   if (rules.beforeName.has(lower)) {
+    if (caseless) return true;
     return /^\p{Lu}/u.test(nextWord) && !rules.functionWords.has(nextWord.toLowerCase().normalize('NFD').replace(MARKS, '').replace(/\P{L}+$/u, ''));
   }
   // a German ordinal before a month or an ordinal noun: "am 3. Oktober", "im 19. Jahrhundert"
   if (rules.ordinalNouns && /^\d{1,2}\.$/.test(last) && rules.ordinalNouns.test(nextWord.toLowerCase().replace(/[,;:]+$/, ''))) return true;
-  // an initial ("J.", "K.")
-  if (/^\p{Lu}\.$/u.test(last)) return true;
+  // an initial ("J.", "K."; lower case in a caseless text)
+  if (/^\p{Lu}\.$/u.test(last) || (caseless && /^\p{Ll}\.$/u.test(last))) return true;
   // a chain of one- or two-letter parts: "z.B.", "u.s.w.", "a.d.h.v."
   if (/^(?:\p{L}{1,2}\.){2,}$/u.test(last)) return true;
   // a label alone: "1. Inleiding", "3.1. Scope"
@@ -217,12 +231,38 @@ export function splitSentences(text: string, options: SentenceOptions = {}): Uni
   return splitSentencesCounted(text, options, { segmented: 0, examined: 0 });
 }
 
+/**
+ * The ICU starts plus, inside each ICU sentence, a start after every `.` followed by
+ * spaces or tabs and a lower-case letter (caseless text; the guards then remove the false
+ * ones). One pass over the text.
+ */
+function withLowerCaseBreaks(text: string, icu: number[], work: SentenceWork): number[] {
+  const out: number[] = [];
+  const n = text.length;
+  for (let k = 0; k < icu.length; k++) {
+    const a = icu[k];
+    const b = k + 1 < icu.length ? icu[k + 1] : n;
+    out.push(a);
+    for (let i = a; i < b - 1; i++) {
+      if (text.charCodeAt(i) !== 46) continue; // '.'
+      let j = i + 1;
+      while (j < b && (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9)) j++;
+      if (j > i + 1 && j < b && /\p{Ll}/u.test(text[j])) out.push(j);
+      i = j - 1;
+    }
+    work.examined += b - a;
+  }
+  return out;
+}
+
 /** {@link splitSentences}, adding its work to `work` (for tests of linear time). */
 export function splitSentencesCounted(text: string, options: SentenceOptions, work: SentenceWork): UnitSpans {
   const requested = options.locale ?? 'en';
   const locale = requested === 'auto' ? detectLocale(text) : requested;
   const rules = rulesFor(locale);
-  const starts = icuSentenceStarts(text, locale, work);
+  const caseless = options.caseless ?? false;
+  const icu = icuSentenceStarts(text, locale, work);
+  const starts = caseless ? withLowerCaseBreaks(text, icu, work) : icu;
   const n = text.length;
   const keepS: number[] = [];
   const keepE: number[] = [];
@@ -247,7 +287,7 @@ export function splitSentencesCounted(text: string, options: SentenceOptions, wo
         bodyEnd--;
       }
       work.examined += a - bodyEnd;
-      if (!lineBreak && isFalseBreak(text, ps, bodyEnd, a, rules, work)) {
+      if (!lineBreak && isFalseBreak(text, ps, bodyEnd, a, rules, work, caseless)) {
         keepE[keepE.length - 1] = b;
         continue;
       }
