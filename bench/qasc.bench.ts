@@ -73,8 +73,7 @@ export async function runQascBench(options: { n?: number; d?: number; timeMs?: n
   if (a.seeds.join() !== b.seeds.join() || a.spans.map((s) => `${s.lo}-${s.hi}`).join() !== b.spans.map((s) => `${s.lo}-${s.hi}`).join()) {
     throw new Error('WASM and TS QASC disagree');
   }
-  const split = a.spans.filter((x) => x.mergedLo !== undefined && (x.tokenCount ?? 0) > 0).length;
-  const stats = `${a.seeds.length} seeds, ${a.windows.filter((w) => w.kept).length} windows kept, ${a.spans.length} chunks per query (${split} counted against maxChunkSize)`;
+  const stats = `${a.seeds.length} seeds, ${a.windows.filter((w) => w.kept).length} windows kept, ${a.spans.length} chunks per query`;
   const rows = await runTasks(
     [
       { name: 'QASC per query, fixed m=2 — TS reference', fn: tsQuery({}) },
