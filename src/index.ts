@@ -39,13 +39,11 @@ export { ParentChildChunker, looksLikeMarkdown, type ParentChildOptions, type Pa
 export { trimSpan, trimSpanWithin, type TextSpan } from './core/text.js';
 export { registerFallback, fallbackNames, resolveFallback, slidingSpanSplitter, recursiveSpanSplitter, type SpanSplitter as FallbackSpanSplitter, type SpanSplitterFactory, type SpanSplitterOptions } from './compose/span-splitters.js';
 export { createChunker, registerStrategy, strategies, strategyNames, type Chunker, type StrategyDefinition, type StrategyOptions } from './strategies/registry.js';
-export { planSpans, type PlannedSpan } from './plan/windows.js';
 export { RollingHash, PrefixIds } from './core/ids.js';
 export {
   chunkStream,
   chunkSections,
   isStreamingChunker,
-  slidingWindowStream,
   textPieces,
   charCut,
   wordCut,
@@ -55,7 +53,6 @@ export {
   type SectionBreak,
   type SafeCut,
   type TextSource,
-  type SlidingStreamConfig,
 } from './stream/index.js';
 export {
   getKernels,

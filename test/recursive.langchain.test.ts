@@ -11,6 +11,7 @@ import { basename } from 'node:path';
 import { RecursiveCharacterTextSplitter } from '@langchain/textsplitters';
 import { describe, expect, it } from 'vitest';
 import { LANGCHAIN_SEPARATORS, RecursiveChunker } from '../src/index.js';
+import { expectInvariants } from './helpers/invariants.js';
 import { corporaDir, sharedFiles } from './helpers/paths.js';
 
 const SETTINGS = [
@@ -28,10 +29,13 @@ describe.each(sharedFiles(corporaDir, '.md').map((f) => [basename(f), f]))('corp
     const ours = new RecursiveChunker({ unit: 'char', chunkSize, chunkOverlap, separators: LANGCHAIN_SEPARATORS, countTokens: false }).chunk(text);
     expect(ours.map((c) => c.text)).toEqual(expected);
     expect(ours.length).toBeGreaterThan(10);
-    for (const c of ours) {
-      expect(text.slice(c.start, c.end)).toBe(c.text);
-      expect(c.metadata.unitCount).toBeLessThanOrEqual(chunkSize);
-    }
+    expectInvariants(text, ours, {
+      unit: 'char',
+      budget: chunkSize,
+      tokenCounts: false,
+      skip: { repeat: "LangChain's merge repeats a chunk where the overlap is large (it.fails in test/conformance.test.ts)" },
+    });
+    for (const c of ours) expect(c.metadata.unitCount).toBeLessThanOrEqual(chunkSize);
   });
 });
 

@@ -10,20 +10,13 @@ import { createChunker, type StrategyOptions } from '../strategies/registry.js';
 import { createProgress, Output, sourceSizes } from './io.js';
 import { semanticOptionsFromCli } from './semantic-options.js';
 import { UsageError } from './usage-error.js';
+import { strategyOptionsFromFlags } from './strategy-flags.js';
 import { DEFAULT_EXTENSIONS, expandInputs } from './inputs.js';
 import { RecordWriter } from './record-writer.js';
 
-/** Options of `chunkwise chunk`, as commander parses them. */
+/** Options of `chunkwise chunk`, as commander parses them (strategy options under their schema names). */
 export interface ChunkCommandOptions {
   strategy: string;
-  unit: 'char' | 'word' | 'token';
-  encoding: string;
-  windowSize?: number;
-  stride?: number;
-  chunkSize?: number;
-  chunkOverlap?: number;
-  allowGaps?: boolean;
-  tokenCount?: boolean;
   format: 'jsonl' | 'json';
   out?: string;
   /** Worker threads for many files (default 1: no workers). */
@@ -33,26 +26,13 @@ export interface ChunkCommandOptions {
   [key: string]: unknown;
 }
 
-/** Maps CLI options to strategy options (commander's camelCase names are the API's). */
+/**
+ * Maps CLI options to strategy options: the generated flags (`strategy-flags.ts`) the
+ * chosen strategy takes.
+ * @throws {UsageError} for a flag the strategy does not take.
+ */
 export function strategyOptionsFromCli(o: ChunkCommandOptions): StrategyOptions {
-  const options: StrategyOptions = { unit: o.unit, encoding: o.encoding };
-  if (o.windowSize !== undefined) options.windowSize = o.windowSize;
-  if (o.stride !== undefined) options.stride = o.stride;
-  if (o.chunkSize !== undefined) options.chunkSize = o.chunkSize;
-  if (o.chunkOverlap !== undefined) options.chunkOverlap = o.chunkOverlap;
-  if (o.allowGaps) options.allowGaps = true;
-  if (o.tokenCount === false) options.countTokens = false;
-  if (o.locale !== undefined) options.locale = o.locale;
-  if (o.overlapSentences !== undefined) options.overlapSentences = o.overlapSentences;
-  if (o.separators !== undefined) options.separators = o.separators;
-  if (o.keepSeparator !== undefined) options.keepSeparator = o.keepSeparator;
-  if (o.fallback !== undefined) options.fallback = o.fallback;
-  if (o.contextualHeaders) options.contextualHeaders = true;
-  if (o.parentSize !== undefined) options.parentSize = o.parentSize;
-  if (o.childSize !== undefined) options.childSize = o.childSize;
-  if (o.childOverlap !== undefined) options.childOverlap = o.childOverlap;
-  if (o.markdown !== undefined) options.markdown = o.markdown === 'auto' ? 'auto' : o.markdown === 'true';
-  return options;
+  return strategyOptionsFromFlags(o.strategy, o);
 }
 
 export { chunkRecord } from '../node/chunk-file.js';

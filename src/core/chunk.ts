@@ -59,10 +59,42 @@ export function hashText(text: string): string {
     h1 = Math.imul(h1 ^ c, 0x01000193);
     h2 = Math.imul(h2 ^ c, 0x01000193) ^ (h2 >>> 15);
   }
-  return (h1 >>> 0).toString(16).padStart(8, '0') + (h2 >>> 0).toString(16).padStart(8, '0');
+  return hex32(h1) + hex32(h2);
+}
+
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+/** A 32-bit value as 8 lower-case hex digits (a table lookup per byte: ids are made per chunk). */
+export function hex32(x: number): string {
+  return HEX[(x >>> 24) & 255] + HEX[(x >>> 16) & 255] + HEX[(x >>> 8) & 255] + HEX[x & 255];
 }
 
 /** The id of the span [start, end) of the source with hash `sourceHash`. */
 export function chunkId(sourceHash: string, start: number, end: number): string {
   return `${sourceHash}:${start}-${end}`;
+}
+
+/**
+ * A chunk as `chunkwise chunk` writes it (one JSON object per JSONL line): the chunk's
+ * fields plus `source` (the input's name), with `level`, `parentId` and `embedText`
+ * lifted to the top level when present, and a late chunk's `vector` as a plain array.
+ * Core (no Node built-ins), so a page or a worker writes the CLI's records too:
+ * `chunks.map((c) => JSON.stringify(chunkRecord(c, name))).join('\n') + '\n'` is the
+ * CLI's JSONL for that input.
+ */
+export function chunkRecord(chunk: Chunk, source: string): Record<string, unknown> {
+  return {
+    id: chunk.id,
+    index: chunk.index,
+    source,
+    text: chunk.text,
+    start: chunk.start,
+    end: chunk.end,
+    tokenCount: chunk.tokenCount,
+    ...(chunk.metadata.level !== undefined ? { level: chunk.metadata.level } : {}),
+    ...(chunk.metadata.parentId !== undefined ? { parentId: chunk.metadata.parentId } : {}),
+    ...(chunk.embedText !== undefined ? { embedText: chunk.embedText } : {}),
+    metadata: chunk.metadata,
+    ...('vector' in chunk && chunk.vector instanceof Float32Array ? { vector: Array.from(chunk.vector) } : {}),
+  };
 }

@@ -9,7 +9,7 @@
  * of the chunks lying inside that prefix (the chunks are then equal too).
  * @module
  */
-import { chunkId } from './chunk.js';
+import { chunkId, hex32 } from './chunk.js';
 
 /**
  * The FNV-1a hash of {@link hashText} computed incrementally: after `update(a)` and
@@ -26,7 +26,8 @@ export class RollingHash {
   update(text: string, from = 0, to = text.length): this {
     let h1 = this.#h1;
     let h2 = this.#h2;
-    for (let i = from; i < to; i++) {
+    // string indices fit in 31 bits; integer loop bounds keep the loop on small integers
+    for (let i = from | 0, end = to | 0; i < end; i++) {
       const c = text.charCodeAt(i);
       h1 = Math.imul(h1 ^ c, 0x01000193);
       h2 = Math.imul(h2 ^ c, 0x01000193) ^ (h2 >>> 15);
@@ -48,7 +49,7 @@ export class RollingHash {
 
   /** The hash of everything hashed so far, as 16 hex digits (same as {@link hashText}). */
   digest(): string {
-    return (this.#h1 >>> 0).toString(16).padStart(8, '0') + (this.#h2 >>> 0).toString(16).padStart(8, '0');
+    return hex32(this.#h1) + hex32(this.#h2);
   }
 }
 

@@ -29,3 +29,17 @@ export function requireOneOf<T extends string>(option: string, value: unknown, a
   }
   return value as T;
 }
+
+/**
+ * Why `value` is not a BCP 47 locale `Intl.Segmenter` accepts, or undefined when it is
+ * (for option schemas: the sentence, semantic and QASC strategies share it).
+ */
+export function localeProblem(value: unknown): string | undefined {
+  if (typeof value !== 'string') return 'must be a BCP 47 language tag such as en, nl or fr';
+  try {
+    new Intl.Segmenter(value, { granularity: 'sentence' });
+    return undefined;
+  } catch {
+    return 'must be a BCP 47 language tag such as en, nl or fr';
+  }
+}

@@ -7,28 +7,12 @@
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import type { Chunk } from '../core/chunk.js';
+import { chunkRecord, type Chunk } from '../core/chunk.js';
 import type { Chunker } from '../strategies/registry.js';
 import { isStreamingChunker } from '../stream/index.js';
 import { UnreadableFileError } from '../cli/io.js';
 
-/** A chunk as the CLI writes it: the chunk's fields plus its source. */
-export function chunkRecord(chunk: Chunk, source: string): Record<string, unknown> {
-  return {
-    id: chunk.id,
-    index: chunk.index,
-    source,
-    text: chunk.text,
-    start: chunk.start,
-    end: chunk.end,
-    tokenCount: chunk.tokenCount,
-    ...(chunk.metadata.level !== undefined ? { level: chunk.metadata.level } : {}),
-    ...(chunk.metadata.parentId !== undefined ? { parentId: chunk.metadata.parentId } : {}),
-    ...(chunk.embedText !== undefined ? { embedText: chunk.embedText } : {}),
-    metadata: chunk.metadata,
-    ...('vector' in chunk && chunk.vector instanceof Float32Array ? { vector: Array.from(chunk.vector) } : {}),
-  };
-}
+export { chunkRecord };
 
 /**
  * The text of a file (or stdin for `-`) as UTF-8 decoded pieces. Decoding is WHATWG

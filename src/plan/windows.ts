@@ -1,14 +1,24 @@
 /**
- * Window planning over units: the sliding-window rules of SPEC section 1, computed by
- * the WASM kernel (`assembly/kernels/windows.ts`), then fitted to the budget where a
- * window's text, measured on its own, has more units than the window (BPE tokens can
- * re-encode differently at a cut inside a word).
+ * Window planning over units: the sliding-window rules of SPEC section 1 ("Sliding-window
+ * rules (exact)"), as a {@link StreamPlan} — the same steps plan a whole string (one
+ * final step) and a stream (a step per arrival of text), so the two agree by
+ * construction.
+ *
+ * Units are laid out from the first to the last unit with non-whitespace text; windows
+ * start at unit 0, stride, 2·stride, …; the last window is the first that reaches the
+ * last unit. Where a window's text, measured on its own, has more units than the window
+ * (BPE tokens re-encode differently at a cut inside a word), its end moves back by whole
+ * units until it fits (one memoized binary search); a following window then starts no
+ * later than that end, so no text is lost. A window whose text is whitespace only (a
+ * long run of spaces in char units) is not emitted. Core module.
  * @module
  */
-import { planWindows } from '../../bindings/index.js';
-import type { UnitSegmenter, UnitSpans } from '../size/types.js';
+import { isBlank } from '../core/text.js';
+import type { ResolvedUnits } from '../size/resolve.js';
+import type { StepResult, StreamPlan } from '../stream/driver.js';
+import type { PlannedChunk } from './assemble.js';
 
-/** One planned span: units [unitStart, unitEnd), text [start, end) in UTF-16 code units. */
+/** One planned window: units [unitStart, unitEnd), text [start, end) (stream offsets). */
 export interface PlannedSpan {
   unitStart: number;
   unitEnd: number;
@@ -21,71 +31,240 @@ export interface PlannedSpan {
 }
 
 /**
- * Plans windows of `windowSize` units moved by `stride` over `units` of `text`.
- * Spans are emitted in order; empty spans are skipped. When `measure` is given (token
- * units), each span's text is measured and, if over `windowSize`, its end moves back by
- * whole units until it fits; a following window then starts no later than that end,
- * so no text is lost.
+ * Growable unit offsets (stream offsets as doubles: a stream may pass 2^31 code units);
+ * a whole string's units are adopted as they are (Int32Array, no copy).
  */
-export function planSpans(
-  text: string,
-  units: UnitSpans,
-  windowSize: number,
-  stride: number,
-  measure?: UnitSegmenter['count'],
-): PlannedSpan[] {
-  const n = units.count;
-  // A stride past the end plans the same windows as a stride of n; clamping keeps the
-  // kernel's i32 arithmetic (n − windowSize + stride − 1) from overflowing with gaps.
-  const { starts, ends } = planWindows(n, windowSize, Math.min(stride, Math.max(1, n)));
-  const out: PlannedSpan[] = [];
-  const gapsAllowed = stride > windowSize;
-  let covered = 0; // units [0, covered) lie in emitted spans (or in allowed gaps)
-  let k = 0;
-  while (covered < n) {
-    let s: number;
-    let e: number;
-    if (k < starts.length && (gapsAllowed || starts[k] <= covered)) {
-      s = starts[k];
-      e = ends[k];
-      k++;
-    } else if (gapsAllowed) {
-      break; // with gaps the caller accepts units after the last window start being skipped
-    } else {
-      // a window trimmed to fit left units uncovered: the next window starts there
-      s = covered;
-      e = Math.min(s + windowSize, n);
-    }
-    const span = fit(text, units, s, e, windowSize, measure);
-    covered = Math.max(covered, span.unitEnd);
-    if (span.end <= span.start) continue;
-    // Token units may have empty spans (the tail of a character split across BPE
-    // tokens) and a fitted window may end early, so two windows can cover the same
-    // text or one can lie inside the other: keep only the larger.
-    const last = out[out.length - 1];
-    if (last && span.end <= last.end) continue; // wholly inside the previous span
-    if (last && span.start <= last.start) out[out.length - 1] = span; // the previous lies inside this one
-    else out.push(span);
+class UnitBuffer {
+  starts: Float64Array | Int32Array = new Float64Array(1024);
+  ends: Float64Array | Int32Array = new Float64Array(1024);
+  /** Global index of slot 0. */
+  base = 0;
+  /** Units stored. */
+  length = 0;
+  get total(): number {
+    return this.base + this.length;
   }
-  return out;
+  /** Takes `starts`/`ends` (offsets from 0) as the buffer's first `count` units. */
+  adopt(starts: Int32Array, ends: Int32Array, count: number): void {
+    this.starts = starts;
+    this.ends = ends;
+    this.length = count;
+  }
+  push(start: number, end: number): void {
+    if (this.length === this.starts.length || !(this.starts instanceof Float64Array)) {
+      const s = new Float64Array(Math.max(1024, this.length * 2));
+      s.set(this.starts.subarray(0, this.length));
+      this.starts = s;
+      const e = new Float64Array(Math.max(1024, this.length * 2));
+      e.set(this.ends.subarray(0, this.length));
+      this.ends = e;
+    }
+    this.starts[this.length] = start;
+    this.ends[this.length] = end;
+    this.length++;
+  }
+  start(i: number): number {
+    return this.starts[i - this.base];
+  }
+  end(i: number): number {
+    return this.ends[i - this.base];
+  }
+  /** Drops units with global index < i. */
+  dropBefore(i: number): void {
+    const k = Math.min(i - this.base, this.length);
+    if (k <= 0) return;
+    this.starts.copyWithin(0, k, this.length);
+    this.ends.copyWithin(0, k, this.length);
+    this.length -= k;
+    this.base += k;
+  }
 }
 
-function fit(
-  text: string,
-  units: UnitSpans,
-  s: number,
-  e: number,
-  windowSize: number,
-  measure?: UnitSegmenter['count'],
-): PlannedSpan {
-  const start = units.starts[s];
-  let end = units.ends[e - 1];
-  if (!measure) return { unitStart: s, unitEnd: e, start, end, unitCount: e - s, oversized: false };
-  let count = measure(text.slice(start, end));
-  while (count > windowSize && e - s > 1) {
-    e--;
-    end = units.ends[e - 1];
-    count = measure(text.slice(start, end));
+/** State carried between steps. */
+export interface WindowState {
+  units: UnitBuffer;
+  /** Stream offset up to which text is segmented into units. */
+  segAt: number;
+  /** A unit with non-whitespace text has been seen (units are numbered from it). */
+  started: boolean;
+  /** Units [0, known) end at or before the last unit with non-whitespace text seen. */
+  known: number;
+  /** Next window index. */
+  k: number;
+  /** Units [0, covered) lie in planned windows. */
+  covered: number;
+  /** The last planned window, held until the next one shows it is not inside it. */
+  pending: PlannedSpan | undefined;
+  /** Unit end of the last emitted window (for `overlapUnits`). */
+  prevUnitEnd: number;
+  emitted: number;
+}
+
+/**
+ * Sliding windows of `windowSize` units moved by `stride` units, as a stream plan.
+ * `stride > windowSize` (gaps) is allowed here; the chunker decides whether to accept it.
+ */
+export class WindowPlan implements StreamPlan<WindowState> {
+  constructor(
+    readonly windowSize: number,
+    readonly stride: number,
+    readonly units: ResolvedUnits,
+  ) {}
+
+  /** Steps are incremental (new text is segmented once, windows planned once): one per piece. */
+  growth(): number {
+    return 0;
   }
-  return { unitStart: s, unitEnd: e, start, end, unitCount: count, oversized: count > windowSize };
+
+  initial(): WindowState {
+    return { units: new UnitBuffer(), segAt: 0, started: false, known: 0, k: 0, covered: 0, pending: undefined, prevUnitEnd: 0, emitted: 0 };
+  }
+
+  /** Text of [start, end) (stream offsets) from the held `text` that starts at `offset`. */
+  #slice(text: string, offset: number, start: number, end: number): string {
+    return text.slice(start - offset, end - offset);
+  }
+
+  step(text: string, offset: number, st: WindowState, final: boolean): StepResult<WindowState> {
+    const sizer = this.units.units;
+    const W = this.windowSize;
+    const stride = this.stride;
+    const gaps = stride > W;
+    const u = st.units;
+    // 1. segment up to the sizer's last safe cut (everything when final)
+    const from = st.segAt - offset;
+    const to = final ? text.length : sizer.safeCut ? sizer.safeCut(text, from) : from;
+    if (to > from) {
+      const piece = text.slice(from, to);
+      const spans = sizer.segment(piece);
+      const base = st.segAt;
+      const blank = sizer.unit === 'word' ? () => false : (i: number) => isBlank(piece.slice(spans.starts[i], spans.ends[i]));
+      let first = 0;
+      if (!st.started) {
+        while (first < spans.count && blank(first)) first++;
+        st.started = first < spans.count;
+      }
+      if (st.started && first < spans.count) {
+        if (base === 0 && u.length === 0 && first === 0) u.adopt(spans.starts, spans.ends, spans.count);
+        else for (let i = first; i < spans.count; i++) u.push(base + spans.starts[i], base + spans.ends[i]);
+        // units up to the last one with non-whitespace text are known to lie inside the text's span
+        let last = spans.count - 1;
+        while (last >= first && blank(last)) last--;
+        if (last >= first) st.known = u.total - (spans.count - 1 - last);
+      }
+      st.segAt = offset + to;
+    }
+    // 2. plan every decided window (with final: all the rest; n is then `known`)
+    const out: PlannedChunk[] = [];
+    const n = st.known;
+    const measure = sizer.unit !== 'char' && sizer.unit !== 'word' ? (s: number, e: number) => sizer.size(this.#slice(text, offset, s, e)) : undefined;
+    for (;;) {
+      if (final && st.covered >= n) break;
+      let s: number;
+      let e: number;
+      const sk = st.k * stride;
+      if (final) {
+        const exists = sk < n && (st.k === 0 || (st.k - 1) * stride + W < n);
+        if (exists && (gaps || sk <= st.covered)) {
+          s = sk;
+          e = Math.min(sk + W, n);
+          st.k++;
+        } else if (gaps) {
+          break; // with gaps the caller accepts units after the last window start being skipped
+        } else {
+          s = st.covered;
+          e = Math.min(s + W, n);
+        }
+      } else if (gaps || sk <= st.covered) {
+        if (sk + W > n) break; // window k is not decided yet
+        s = sk;
+        e = sk + W;
+        st.k++;
+      } else {
+        if (st.covered + W > n) break;
+        s = st.covered;
+        e = st.covered + W;
+      }
+      const span = this.#fit(u, s, e, measure);
+      st.covered = Math.max(st.covered, span.unitEnd);
+      if (span.end <= span.start) continue;
+      const pending = st.pending;
+      if (pending && span.end <= pending.end) continue; // wholly inside the previous span
+      if (pending && span.start <= pending.start) st.pending = span; // the previous lies inside this one
+      else {
+        if (pending) this.#emit(text, offset, st, pending, out);
+        st.pending = span;
+      }
+    }
+    if (final && st.pending) {
+      this.#emit(text, offset, st, st.pending, out);
+      st.pending = undefined;
+    }
+    // 3. what later windows still need
+    let keepUnit = Math.min(st.k * stride, st.covered);
+    if (st.pending) keepUnit = Math.min(keepUnit, st.pending.unitStart);
+    u.dropBefore(keepUnit);
+    let keepAt = st.segAt;
+    if (u.length > 0 && keepUnit < u.total) keepAt = Math.min(keepAt, u.start(Math.max(keepUnit, u.base)));
+    if (st.pending) keepAt = Math.min(keepAt, st.pending.start);
+    return { chunks: out, keep: Math.max(0, keepAt - offset), state: st };
+  }
+
+  /**
+   * Window [s, e) of units, its end moved back by whole units until its text measures
+   * ≤ windowSize (binary search; token and custom units only).
+   */
+  #fit(u: UnitBuffer, s: number, e: number, measure?: (start: number, end: number) => number): PlannedSpan {
+    const W = this.windowSize;
+    const start = u.start(s);
+    if (!measure) return { unitStart: s, unitEnd: e, start, end: u.end(e - 1), unitCount: e - s, oversized: false };
+    let count = measure(start, u.end(e - 1));
+    if (count > W && e - s > 1) {
+      // the longest prefix of units that fits: gallop down from the end (usually one or
+      // two units too many), then binary search between the last bad and first good end
+      let bad = e;
+      let good = s + 1;
+      let goodCount = -1;
+      for (let step = 1; ; step *= 2) {
+        const cand = Math.max(s + 1, e - step);
+        const c = measure(start, u.end(cand - 1));
+        if (c <= W) {
+          good = cand;
+          goodCount = c;
+          break;
+        }
+        bad = cand;
+        if (cand === s + 1) {
+          goodCount = c; // one unit alone is over the budget: it stays, flagged
+          break;
+        }
+      }
+      while (bad - good > 1) {
+        const mid = (good + bad) >> 1;
+        const c = measure(start, u.end(mid - 1));
+        if (c <= W) {
+          good = mid;
+          goodCount = c;
+        } else bad = mid;
+      }
+      e = good;
+      count = goodCount;
+    }
+    return { unitStart: s, unitEnd: e, start, end: u.end(e - 1), unitCount: count, oversized: count > W };
+  }
+
+  #emit(text: string, offset: number, st: WindowState, p: PlannedSpan, out: PlannedChunk[]): void {
+    // a window whose text is whitespace only carries nothing (char units over a run of spaces)
+    if (this.units.unit !== 'word' && isBlank(this.#slice(text, offset, p.start, p.end))) return;
+    const chunk: PlannedChunk = {
+      start: p.start - offset,
+      end: p.end - offset,
+      unitCount: p.unitCount,
+      metadata: { overlapUnits: st.emitted === 0 ? 0 : Math.max(0, st.prevUnitEnd - p.unitStart) },
+    };
+    if (p.oversized) chunk.oversized = true;
+    out.push(chunk);
+    st.prevUnitEnd = p.unitEnd;
+    st.emitted++;
+  }
 }

@@ -3,6 +3,7 @@
  * surrogate is a unit of its own.
  * @module
  */
+import { charCut } from './safe-cuts.js';
 import type { UnitSegmenter, UnitSpans } from './types.js';
 
 /** Code points of `text` with UTF-16 offsets: unit i is `text.slice(starts[i], ends[i])`. */
@@ -46,5 +47,9 @@ export const charUnits: UnitSegmenter = {
   unit: 'char',
   name: 'char',
   segment: segmentChars,
+  size: countChars,
   count: countChars,
+  safeCut: charCut,
+  additive: true,
+  gapSize: countChars,
 };

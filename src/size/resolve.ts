@@ -5,6 +5,7 @@
  */
 import { InvalidOptionError } from '../core/errors.js';
 import { requireOneOf } from '../core/options.js';
+import type { OptionsSchema } from '../core/schema.js';
 import { isBlank } from '../core/text.js';
 import { ENCODINGS, getUnits, UNIT_KINDS } from './index.js';
 import { getTokenizer, tokenUnits } from './tokens.js';
@@ -25,6 +26,41 @@ export interface UnitOptions {
    */
   countTokens?: boolean;
 }
+
+/** Whether `value` has the methods of a {@link Tokenizer}. */
+function isTokenizer(value: unknown): value is Tokenizer {
+  const t = value as Tokenizer;
+  return typeof t?.count === 'function' && typeof t.encodeWithOffsets === 'function' && typeof t.encoding === 'string';
+}
+
+/** The unit options every unit-measuring strategy's schema ends with. */
+export const UNIT_OPTIONS: OptionsSchema = {
+  unit: {
+    type: 'enum',
+    values: UNIT_KINDS,
+    default: 'token',
+    doc: 'unit budgets are measured in: `char` (code points), `word` (whitespace-delimited) or `token`',
+    cli: { flag: '--unit', placeholder: '<unit>' },
+  },
+  encoding: {
+    type: 'enum',
+    values: ENCODINGS,
+    default: 'cl100k_base',
+    doc: 'token encoding of `token` units and of `tokenCount`',
+    cli: { placeholder: '<name>' },
+  },
+  tokenizer: {
+    type: 'object',
+    doc: 'a `Tokenizer` to count tokens with instead of the built-in one for `encoding`',
+    check: (v) => (isTokenizer(v) ? undefined : 'must be a Tokenizer (encoding, count, encode, encodeWithOffsets, decode)'),
+  },
+  countTokens: {
+    type: 'boolean',
+    default: true,
+    doc: 'fill `tokenCount` for char and word units (costs one tokenizer pass); false gives -1',
+    cli: { flag: '--no-token-count', negate: true },
+  },
+};
 
 /** Resolved units and tokenizer of a chunker. */
 export interface ResolvedUnits {

@@ -8,8 +8,9 @@
 import { Tiktoken } from 'js-tiktoken/lite';
 import cl100k_base from 'js-tiktoken/ranks/cl100k_base';
 import o200k_base from 'js-tiktoken/ranks/o200k_base';
+import { tiktokenCut } from './safe-cuts.js';
 import { UnknownEncodingError } from '../core/errors.js';
-import type { Tokenizer } from './types.js';
+import type { SafeCut, Tokenizer } from './types.js';
 import { utf8ToUtf16Offsets } from './utf8.js';
 
 /** The encodings chunkwise ships. */
@@ -37,6 +38,8 @@ interface TiktokenInternals {
  */
 export class TiktokenTokenizer implements Tokenizer {
   readonly encoding: EncodingName;
+  /** Declared: both encodings pre-tokenize with tiktoken's patterns, so a stream may cut where {@link tiktokenCut} says. */
+  readonly safeCut: SafeCut = tiktokenCut;
   #encoder: Tiktoken | undefined;
   #byteTable: Map<number, Uint8Array> | undefined;
 

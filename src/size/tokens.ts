@@ -7,17 +7,32 @@ import { ENCODINGS, isEncodingName } from './tiktoken.js';
 import { UnknownEncodingError } from '../core/errors.js';
 import type { Tokenizer, UnitSegmenter, UnitSpans } from './types.js';
 
-/** Token units over `tokenizer`. */
+const sizers = new WeakMap<Tokenizer, UnitSegmenter>();
+
+/**
+ * Token units over `tokenizer` (one sizer per tokenizer, cached). Its `safeCut` is the
+ * tokenizer's declared one; without it a stream tokenizes the text once, at its end.
+ */
 export function tokenUnits(tokenizer: Tokenizer): UnitSegmenter {
-  return {
+  let sizer = sizers.get(tokenizer);
+  if (sizer) return sizer;
+  const count = (text: string): number => tokenizer.count(text);
+  sizer = {
     unit: 'token',
     name: `token:${tokenizer.encoding}`,
     segment(text: string): UnitSpans {
       const { starts, ends, ids } = tokenizer.encodeWithOffsets(text);
       return { starts, ends, count: ids.length };
     },
-    count: (text: string) => tokenizer.count(text),
+    size: count,
+    count,
+    ...(tokenizer.safeCut ? { safeCut: tokenizer.safeCut } : {}),
+    // whitespace between pieces mostly merges into a neighbouring token (" word", ".\n\n"):
+    // estimate it as free; packers verify runs on the exact text
+    gapSize: () => 0,
   };
+  sizers.set(tokenizer, sizer);
+  return sizer;
 }
 
 /**

@@ -1,9 +1,9 @@
 /**
  * Units: how big a piece of text is, and where a window may start or end.
  *
- * A {@link UnitSegmenter} turns text into units with UTF-16 offsets into the original
- * string (JavaScript string indices), and counts the units in any text. Chunkers
- * measure budgets with {@link UnitSegmenter.count} on the exact text they emit.
+ * A {@link Sizer} turns text into units with UTF-16 offsets into the original string
+ * (JavaScript string indices) and measures any text in that unit. Chunkers measure
+ * budgets with {@link Sizer.size} on the exact text they emit.
  * @module
  */
 
@@ -21,15 +21,50 @@ export interface UnitSpans {
   readonly count: number;
 }
 
-/** Splits text into units and counts units. */
-export interface UnitSegmenter {
-  /** The unit kind. */
-  readonly unit: UnitKind;
-  /** A name for metadata: `char`, `word`, or `token:<encoding>`. */
+/**
+ * Finds the last safe cut in `text[from, text.length]` — an offset where the text can be
+ * split and both halves segmented into units separately with the same result as the
+ * whole, whatever follows — or returns `from` when there is none yet.
+ */
+export type SafeCut = (text: string, from: number) => number;
+
+/**
+ * A sizer: how big a piece of text is, in one unit. The one contract every packer,
+ * planner and stream measures with (STYLE.md, "How big is a piece?").
+ *
+ * Capabilities are declared, never detected: `safeCut` where units can be segmented
+ * piecewise (streams), `additive` where the size of a join is exactly the sum of its
+ * parts' sizes (characters), `gapSize` where the sizer knows what the whitespace
+ * between two joined pieces adds.
+ */
+export interface Sizer {
+  /** The unit kind (`custom` for a user `lengthFunction`). */
+  readonly unit: UnitKind | 'custom';
+  /** A name for metadata: `char`, `word`, `token:<encoding>`, or a custom name. */
   readonly name: string;
-  /** The units of `text`, with UTF-16 offsets. */
+  /** Size of `text` on its own, in this unit: what budgets are checked against. */
+  size(text: string): number;
+  /** The units of `text`, with UTF-16 offsets (windows are laid over them). */
   segment(text: string): UnitSpans;
-  /** How many units `text` has on its own (what budgets are checked against). */
+  /** Where a stream may cut before segmenting; absent: the text is segmented once, whole. */
+  readonly safeCut?: SafeCut;
+  /** `size(a + b) === size(a) + size(b)` for every split at a unit boundary. */
+  readonly additive?: boolean;
+  /**
+   * Estimate of what the whitespace `gap` adds when two pieces are joined around it
+   * (words: 0; characters: its size; tokens: 0, since whitespace mostly merges into a
+   * neighbouring token). Default: `size(gap)`.
+   */
+  gapSize?(gap: string): number;
+}
+
+/**
+ * A sizer with `count` (the name before sizers): `count(text) === size(text)`. The
+ * built-in `charUnits`, `wordUnits` and `tokenUnits(…)` are both.
+ */
+export interface UnitSegmenter extends Sizer {
+  readonly unit: UnitKind;
+  /** Same as {@link Sizer.size}. */
   count(text: string): number;
 }
 
@@ -47,4 +82,11 @@ export interface Tokenizer {
   count(text: string): number;
   encodeWithOffsets(text: string): { ids: Uint32Array; starts: Int32Array; ends: Int32Array };
   decode(ids: ArrayLike<number>): string;
+  /**
+   * Declared capability: where a stream may cut text before encoding it so that the
+   * pieces encode to the same tokens as the whole (tiktoken's cl100k_base and
+   * o200k_base: {@link SafeCut} `tiktokenCut`). Absent: a stream holds the text until
+   * its end before tokenizing it.
+   */
+  readonly safeCut?: SafeCut;
 }

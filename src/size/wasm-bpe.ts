@@ -15,8 +15,9 @@
 import cl100kRanks from 'js-tiktoken/ranks/cl100k_base';
 import o200kRanks from 'js-tiktoken/ranks/o200k_base';
 import { BpeEncoder, type BpeRankData } from '../../bindings/bpe.js';
+import { tiktokenCut } from './safe-cuts.js';
 import { UnknownEncodingError } from '../core/errors.js';
-import type { Tokenizer } from './types.js';
+import type { SafeCut, Tokenizer } from './types.js';
 
 /** The encodings {@link getWasmBpeTokenizer} knows. */
 export type WasmBpeEncoding = 'cl100k_base' | 'o200k_base';
@@ -41,6 +42,8 @@ const RANKS: Record<WasmBpeEncoding, BpeRankData> = {
 export class WasmBpeTokenizer implements Tokenizer {
   /** Encoding name: `cl100k_base` or `o200k_base`. */
   readonly encoding: string;
+  /** Declared: both encodings pre-tokenize with tiktoken's patterns, so a stream may cut where {@link tiktokenCut} says. */
+  readonly safeCut: SafeCut = tiktokenCut;
   readonly #bpe: BpeEncoder;
 
   /**

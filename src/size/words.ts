@@ -5,6 +5,7 @@
  * @module
  */
 import { isSpace } from '../core/text.js';
+import { wordCut } from './safe-cuts.js';
 import type { UnitSegmenter, UnitSpans } from './types.js';
 
 export { isBlank } from '../core/text.js';
@@ -53,5 +54,8 @@ export const wordUnits: UnitSegmenter = {
   unit: 'word',
   name: 'word',
   segment: segmentWords,
+  size: countWords,
   count: countWords,
+  safeCut: wordCut,
+  gapSize: () => 0,
 };

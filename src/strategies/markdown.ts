@@ -21,10 +21,11 @@ import { gfm } from 'micromark-extension-gfm';
 import type { Chunk, ChunkMetadata } from '../core/chunk.js';
 import { PrefixIds } from '../core/ids.js';
 import { InvalidOptionError } from '../core/errors.js';
-import { requireInteger } from '../core/options.js';
+import { resolveOptions, type StrategySchema } from '../core/schema.js';
+import { defaultOverlap } from './recursive.js';
 import { textPieces, type TextSource } from '../stream/source.js';
 import { isBlank, requireText, trimSpan, trimSpanWithin } from '../core/text.js';
-import { resolveUnits, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
+import { resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
 import { resolveFallback, type SpanSplitter } from '../compose/span-splitters.js';
 
 /** Options of {@link MarkdownChunker}. */
@@ -49,6 +50,34 @@ export interface MarkdownOptions extends UnitOptions {
    */
   contextualHeaders?: boolean;
 }
+
+/** The options schema of the Markdown strategy. */
+export const MARKDOWN_SCHEMA: StrategySchema = {
+  name: 'markdown',
+  options: {
+    chunkSize: { type: 'integer', min: 1, default: 512, doc: 'budget per chunk, in units, measured on the exact chunk text' },
+    chunkOverlap: {
+      type: 'integer',
+      min: 0,
+      default: defaultOverlap,
+      defaultDoc: 'min(64, ⌊chunkSize/8⌋)',
+      doc: 'overlap between the pieces of one block split by the fallback; whole blocks never overlap',
+    },
+    fallback: {
+      type: 'string',
+      default: 'recursive',
+      doc: 'how a block over the budget with no finer structure is split: a registered splitter name (`recursive`, `sliding`) or, in the API, a function (text, chunkSize) => spans',
+      alsoAccepts: ['function'],
+    },
+    contextualHeaders: { type: 'boolean', default: false, doc: 'prefix `embedText` with the heading path (`A > B`); the budget then holds for embedText too' },
+    ...UNIT_OPTIONS,
+  },
+  check(r) {
+    if ((r.chunkOverlap as number) >= (r.chunkSize as number)) {
+      throw new InvalidOptionError('chunkOverlap', r.chunkOverlap, `must be < chunkSize (${r.chunkSize})`);
+    }
+  },
+};
 
 /** Kinds of block a Markdown chunk may hold (mdast node types, front matter as `yaml`/`toml`). */
 export type MarkdownBlockType = RootContent['type'];
@@ -149,19 +178,14 @@ export class MarkdownChunker {
   readonly #fallback: SpanSplitter;
 
   constructor(options: MarkdownOptions = {}) {
-    this.chunkSize = requireInteger('chunkSize', options.chunkSize ?? 512);
-    const defaultOverlap = Math.min(64, Math.floor(this.chunkSize / 8));
-    this.chunkOverlap = requireInteger('chunkOverlap', options.chunkOverlap ?? defaultOverlap, 0);
-    if (this.chunkOverlap >= this.chunkSize) {
-      throw new InvalidOptionError('chunkOverlap', this.chunkOverlap, `must be < chunkSize (${this.chunkSize})`);
-    }
-    const contextual: unknown = options.contextualHeaders ?? false;
-    if (typeof contextual !== 'boolean') throw new InvalidOptionError('contextualHeaders', contextual, 'must be a boolean');
-    this.contextualHeaders = contextual;
-    this.#resolved = resolveUnits(options);
+    const o = resolveOptions<MarkdownOptions>(MARKDOWN_SCHEMA, options);
+    this.chunkSize = o.chunkSize;
+    this.chunkOverlap = o.chunkOverlap;
+    this.contextualHeaders = o.contextualHeaders;
+    this.#resolved = resolveUnits(o);
     this.unit = this.#resolved.unit;
     this.encoding = this.#resolved.encoding;
-    this.#fallback = resolveFallback(options.fallback ?? 'recursive', {
+    this.#fallback = resolveFallback(o.fallback, {
       unit: this.#resolved.unit,
       encoding: this.#resolved.encoding,
       tokenizer: options.tokenizer,

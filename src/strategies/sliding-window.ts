@@ -6,16 +6,43 @@
  * @module
  */
 import type { Chunk } from '../core/chunk.js';
-import { PrefixIds } from '../core/ids.js';
 import { InvalidOptionError } from '../core/errors.js';
-import { requireInteger } from '../core/options.js';
-import { planSpans } from '../plan/windows.js';
+import { resolveOptions, type StrategySchema } from '../core/schema.js';
 import { isBlank, requireText } from '../core/text.js';
+import { Assembler, type PlannedChunk } from '../plan/assemble.js';
+import { WindowPlan } from '../plan/windows.js';
 import type { UnitKind } from '../size/index.js';
-import { resolveUnits, trimBlankUnits, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
-export type { UnitOptions } from '../size/resolve.js';
-import { slidingWindowStream } from '../stream/sliding-window-stream.js';
+import { resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
+import { planWhole, streamPlan } from '../stream/driver.js';
 import type { TextSource } from '../stream/source.js';
+
+export type { UnitOptions } from '../size/resolve.js';
+
+/** The options schema of the sliding-window strategy. */
+export const SLIDING_SCHEMA: StrategySchema = {
+  name: 'sliding',
+  options: {
+    windowSize: { type: 'integer', min: 1, default: 512, doc: 'units per window' },
+    stride: {
+      type: 'integer',
+      min: 1,
+      default: (r: Readonly<Record<string, unknown>>) => Math.max(1, Math.floor((r.windowSize as number) / 2)),
+      defaultDoc: '⌊windowSize/2⌋ (50 % overlap)',
+      doc: 'units the window moves each step; at most windowSize unless allowGaps',
+    },
+    allowGaps: { type: 'boolean', default: false, doc: 'allow stride > windowSize: the units between windows are left out of every chunk (loses text)' },
+    ...UNIT_OPTIONS,
+  },
+  check(r) {
+    if ((r.stride as number) > (r.windowSize as number) && !r.allowGaps) {
+      throw new InvalidOptionError(
+        'stride',
+        r.stride,
+        `must be ≤ windowSize (${r.windowSize}); a larger stride skips text between windows (set allowGaps to accept that)`,
+      );
+    }
+  },
+};
 
 /** Options of {@link SlidingWindowChunker}. */
 export interface SlidingWindowOptions extends UnitOptions {
@@ -55,6 +82,8 @@ export interface SlidingWindowOptions extends UnitOptions {
  *   integer ≥ 1, or stride > windowSize without `allowGaps`.
  */
 export class SlidingWindowChunker {
+  /** The options schema the constructor validates with (subclasses: their own). */
+  static readonly schema: StrategySchema = SLIDING_SCHEMA;
   readonly windowSize: number;
   readonly stride: number;
   readonly allowGaps: boolean;
@@ -63,23 +92,28 @@ export class SlidingWindowChunker {
   /** Strategy name written to chunk metadata. */
   protected strategy = 'sliding';
   readonly #resolved: ResolvedUnits;
+  readonly #plan: WindowPlan;
 
   constructor(options: SlidingWindowOptions = {}) {
-    this.windowSize = requireInteger('windowSize', options.windowSize ?? 512);
-    this.stride = requireInteger('stride', options.stride ?? Math.max(1, Math.floor(this.windowSize / 2)));
-    const allowGaps: unknown = options.allowGaps ?? false;
-    if (typeof allowGaps !== 'boolean') throw new InvalidOptionError('allowGaps', allowGaps, 'must be a boolean');
-    this.allowGaps = allowGaps;
-    if (this.stride > this.windowSize && !this.allowGaps) {
-      throw new InvalidOptionError(
-        'stride',
-        this.stride,
-        `must be ≤ windowSize (${this.windowSize}); a larger stride skips text between windows (set allowGaps to accept that)`,
-      );
-    }
-    this.#resolved = resolveUnits(options);
+    const ctor = new.target as unknown as { schema: StrategySchema; windows(o: Record<string, unknown>): { windowSize: number; stride: number } };
+    const o = resolveOptions<Record<string, unknown>>(ctor.schema, options);
+    const { windowSize, stride } = ctor.windows(o);
+    this.windowSize = windowSize;
+    this.stride = stride;
+    this.allowGaps = (o.allowGaps as boolean | undefined) ?? false;
+    this.#resolved = resolveUnits(o as UnitOptions);
     this.unit = this.#resolved.unit;
     this.encoding = this.#resolved.encoding;
+    this.#plan = new WindowPlan(this.windowSize, this.stride, this.#resolved);
+  }
+
+  /** The window size and stride of resolved options (fixed size maps chunkSize and chunkOverlap). @internal */
+  static windows(o: Record<string, unknown>): { windowSize: number; stride: number } {
+    return { windowSize: o.windowSize as number, stride: o.stride as number };
+  }
+
+  #assembler(): Assembler {
+    return new Assembler({ strategy: this.strategy, units: this.#resolved });
   }
 
   /**
@@ -90,56 +124,30 @@ export class SlidingWindowChunker {
   chunk(text: string): Chunk[] {
     requireText(text);
     if (isBlank(text)) return [];
-    const { units, tokenizer, countTokens, unit } = this.#resolved;
-    const spans = trimBlankUnits(text, units.segment(text));
-    const planned = planSpans(text, spans, this.windowSize, this.stride, unit === 'token' ? units.count : undefined);
-    const ids = new PrefixIds();
-    const chunks: Chunk[] = [];
-    let prevEnd = 0;
-    let prevUnitEnd = 0;
-    for (const p of planned) {
-      const chunkText = text.slice(p.start, p.end);
-      const index = chunks.length;
-      const tokenCount =
-        unit === 'token' ? p.unitCount : countTokens && tokenizer ? tokenizer.count(chunkText) : -1;
-      chunks.push({
-        id: ids.id(text, p.start, p.end),
-        index,
-        text: chunkText,
-        start: p.start,
-        end: p.end,
-        tokenCount,
-        metadata: {
-          strategy: this.strategy,
-          unit: units.name,
-          unitCount: p.unitCount,
-          overlap: index === 0 ? 0 : Math.max(0, prevEnd - p.start),
-          overlapUnits: index === 0 ? 0 : Math.max(0, prevUnitEnd - p.unitStart),
-          ...(p.oversized ? { oversized: true } : {}),
-        },
-      });
-      prevEnd = p.end;
-      prevUnitEnd = p.unitEnd;
-    }
-    return chunks;
+    return planWhole(text, this.#plan, this.#assembler());
+  }
+
+  /**
+   * The planned spans of `text` (what {@link chunk} assembles), offsets into `text`: for
+   * strategies that cut inside their own structure with windows.
+   */
+  spans(text: string): PlannedChunk[] {
+    return this.#plan.step(text, 0, this.#plan.initial(), true).chunks;
   }
 
   /**
    * Chunks a text stream: yields the chunks `chunk(wholeText)` would return, equal in
-   * every field (ids included: see `src/core/ids.ts`), each as soon as later text can no
-   * longer change it, with offsets into the whole stream. Memory stays near one window
-   * plus one piece (token units: text with no space or newline next to a Latin letter is
-   * held until such a place or the end; a custom non-tiktoken tokenizer holds the whole
-   * text). Source: SPEC section 1, same rules as {@link chunk}; docs/streaming.md.
+   * every field (ids included), each as soon as later text can no longer change it, with
+   * offsets into the whole stream. Both run the same window plan (`src/plan/windows.ts`)
+   * through the one stream driver (`src/stream/driver.ts`). Memory stays near one window
+   * plus one piece in every unit: text is segmented up to the sizer's declared safe cut
+   * (token units: the tiktoken rule — a text with no space or newline next to a Latin
+   * letter is held until such a place or the end; a tokenizer without a declared
+   * `safeCut` holds the whole text). Source: SPEC section 1; docs/streaming.md.
    * @param source a `ReadableStream<string>` or (async) iterable of string pieces of any size.
    * @throws {InvalidInputError} when the source is not a stream/iterable or yields a non-string.
    */
   chunkStream(source: TextSource): AsyncGenerator<Chunk> {
-    return slidingWindowStream(source, {
-      windowSize: this.windowSize,
-      stride: this.stride,
-      resolved: this.#resolved,
-      strategy: this.strategy,
-    });
+    return streamPlan(source, this.#plan, this.#assembler());
   }
 }

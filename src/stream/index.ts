@@ -21,8 +21,8 @@ import { InvalidInputError } from '../core/errors.js';
 import { textPieces, type TextSource } from './source.js';
 
 export { textPieces, type TextSource } from './source.js';
-export { charCut, wordCut, tiktokenCut, safeCutFor, type SafeCut } from './safe-cuts.js';
-export { slidingWindowStream, type SlidingStreamConfig } from './sliding-window-stream.js';
+export { charCut, wordCut, tiktokenCut, safeCutFor, type SafeCut } from '../size/safe-cuts.js';
+export { streamPlan, planWhole, type StreamPlan, type StepResult } from './driver.js';
 export { RollingHash, PrefixIds } from '../core/ids.js';
 
 /** A chunker that chunks a text stream itself. */

@@ -5,13 +5,9 @@
  * Core module: no Node built-ins.
  * @module
  */
-import type { UnitKind } from '../size/types.js';
+import type { SafeCut, UnitKind } from './types.js';
 
-/**
- * Finds the last safe cut in `text[from, text.length]`; returns `from` when there is none
- * yet (more text is needed).
- */
-export type SafeCut = (text: string, from: number) => number;
+export type { SafeCut } from './types.js';
 
 const WHITESPACE = /\s/;
 

@@ -1,0 +1,240 @@
+/**
+ * Option schemas: one per strategy, each option with its type, range, default and a
+ * one-line doc. A schema validates options at construction (unknown keys rejected with
+ * the closest valid name suggested), and the CLI flags, `--help` text and the docs'
+ * option tables are generated from it, so the API, the CLI and the docs cannot drift.
+ * Core module: no Node built-ins.
+ * @module
+ */
+import { describe, InvalidOptionError } from './errors.js';
+
+/** What an option holds. `object` and `function` options are API-only (no CLI flag). */
+export type OptionType = 'integer' | 'number' | 'boolean' | 'string' | 'enum' | 'json' | 'object' | 'function';
+
+/** One option of a schema. */
+export interface OptionSpec {
+  readonly type: OptionType;
+  /** One line: what it means, with its unit. */
+  readonly doc: string;
+  /** The default, or a function of the options resolved before it (schema order). */
+  readonly default?: unknown;
+  /** How docs and `--help` show a computed default (e.g. `min(64, ⌊chunkSize/8⌋)`). */
+  readonly defaultDoc?: string;
+  /** Inclusive bounds of `integer` and `number` options. */
+  readonly min?: number;
+  readonly max?: number;
+  /**
+   * API-only forms a CLI-typed option also takes (a `fallback` name or, in the API, a
+   * function): values of these types pass the type check, then `check` runs.
+   */
+  readonly alsoAccepts?: readonly ('function' | 'object')[];
+  /** Allowed values of an `enum` option (strings, or `true`/`false` for mixed options such as `'auto' | boolean`). */
+  readonly values?: readonly (string | boolean)[];
+  /**
+   * Extra validation after the type check (or instead of it for `object`, `function`
+   * and `json`): return an error requirement (a phrase) or undefined when valid.
+   */
+  readonly check?: (value: unknown, resolved: Readonly<Record<string, unknown>>) => string | undefined;
+  /**
+   * CLI: `false` for API-only options; otherwise overrides of the generated flag: `flag`
+   * (default `--kebab-name`), `placeholder` (`<n>`, `<name>` …), `negate` for a boolean
+   * that defaults to true and is switched off by a `--no-…` flag.
+   */
+  readonly cli?: false | { readonly flag?: string; readonly placeholder?: string; readonly negate?: boolean };
+}
+
+/** A strategy's options: name → spec, in the order they are resolved and documented. */
+export type OptionsSchema = Readonly<Record<string, OptionSpec>>;
+
+/** A schema with a name (for error messages) and cross-option checks. */
+export interface StrategySchema {
+  /** The strategy name, e.g. `recursive`. */
+  readonly name: string;
+  readonly options: OptionsSchema;
+  /** Checks across options, after every option is resolved (e.g. `chunkOverlap < chunkSize`); throws InvalidOptionError. */
+  readonly check?: (resolved: Record<string, unknown>) => void;
+}
+
+/** An option name the strategy does not have. `suggestion` is the closest valid name, if any. */
+export class UnknownOptionError extends InvalidOptionError {
+  readonly suggestion: string | undefined;
+  constructor(option: string, value: unknown, strategy: string, suggestion: string | undefined, known: readonly string[]) {
+    super(
+      option,
+      value,
+      `unknown option of the ${strategy} strategy${suggestion ? `; did you mean ${suggestion}?` : ''} (options: ${known.join(', ')})`,
+    );
+    this.suggestion = suggestion;
+  }
+}
+
+/** Levenshtein distance between two short strings. */
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cur = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = cur;
+    }
+  }
+  return row[b.length];
+}
+
+/** Case-, `_`- and `-`-insensitive form: `chunk_size`, `chunk-size` and `chunkSize` meet. */
+const fold = (s: string) => s.toLowerCase().replace(/[_\-\s]/g, '');
+
+/** The known name closest to `name` (same folded form, or within ⌈len/3⌉ edits), if any. */
+export function suggestOption(name: string, known: readonly string[]): string | undefined {
+  const f = fold(name);
+  const same = known.find((k) => fold(k) === f);
+  if (same) return same;
+  let best: string | undefined;
+  let bestD = Infinity;
+  for (const k of known) {
+    const d = distance(f, fold(k));
+    if (d < bestD) {
+      best = k;
+      bestD = d;
+    }
+  }
+  return bestD <= Math.max(1, Math.ceil(f.length / 3)) ? best : undefined;
+}
+
+/** Why `value` is not of the spec's type, or undefined when it is. */
+function typeProblem(spec: OptionSpec, value: unknown, resolved: Record<string, unknown>): string | undefined {
+  if (spec.alsoAccepts?.some((t) => (t === 'function' ? typeof value === 'function' : typeof value === 'object' && value !== null))) return undefined;
+  switch (spec.type) {
+    case 'integer': {
+      const min = spec.min ?? -Infinity;
+      const max = Math.min(spec.max ?? Infinity, 0x7fffffff);
+      if (typeof value !== 'number' || !Number.isInteger(value)) return `must be an integer${bounds(spec)}`;
+      if (value < min || value > max) return `must be an integer${bounds(spec, max)}`;
+      return undefined;
+    }
+    case 'number': {
+      if (typeof value !== 'number' || !Number.isFinite(value)) return `must be a finite number${bounds(spec)}`;
+      if (value < (spec.min ?? -Infinity) || value > (spec.max ?? Infinity)) return `must be a finite number${bounds(spec)}`;
+      return undefined;
+    }
+    case 'boolean':
+      return typeof value === 'boolean' ? undefined : 'must be a boolean';
+    case 'string':
+      return typeof value === 'string' ? undefined : 'must be a string';
+    case 'enum':
+      return spec.values!.includes(value as string) ? undefined : `one of ${spec.values!.map(String).join(', ')}`;
+    case 'function':
+      return typeof value === 'function' ? undefined : 'must be a function';
+    case 'object':
+      return typeof value === 'object' && value !== null ? undefined : 'must be an object';
+    case 'json':
+      return undefined;
+  }
+  void resolved;
+}
+
+function bounds(spec: OptionSpec, max = spec.max): string {
+  const lo = spec.min !== undefined ? `≥ ${spec.min}` : '';
+  const hi = max !== undefined && max !== Infinity ? `≤ ${max}` : '';
+  return lo && hi ? ` in [${spec.min}, ${max}]` : lo || hi ? ` ${lo || hi}` : '';
+}
+
+/**
+ * Validates `input` against `schema` and fills in defaults.
+ *
+ * - An unknown key (with a value other than `undefined`) is an {@link UnknownOptionError}
+ *   naming it and suggesting the closest valid name.
+ * - `undefined` means "the default"; `null` is rejected for every option (it is not a
+ *   size, a flag or a name: omit the option to get its default).
+ * - Values are checked by type, range and the spec's `check`; then the schema's
+ *   cross-option `check` runs on the resolved set.
+ * @returns every option of the schema, resolved (defaults filled in), in schema order.
+ * @throws {InvalidOptionError} for a bad value, {@link UnknownOptionError} for an unknown key.
+ */
+export function resolveOptions<T extends object>(schema: StrategySchema, input: unknown): Required<T> {
+  if (input !== undefined && (typeof input !== 'object' || input === null || Array.isArray(input))) {
+    throw new InvalidOptionError('options', input, `the options of the ${schema.name} strategy must be an object`);
+  }
+  const given = (input ?? {}) as Record<string, unknown>;
+  const known = Object.keys(schema.options);
+  for (const key of Object.keys(given)) {
+    if (given[key] !== undefined && !Object.prototype.hasOwnProperty.call(schema.options, key)) {
+      throw new UnknownOptionError(key, given[key], schema.name, suggestOption(key, known), known);
+    }
+  }
+  const resolved: Record<string, unknown> = {};
+  for (const key of known) {
+    const spec = schema.options[key];
+    let value = given[key];
+    if (value === null) throw new InvalidOptionError(key, null, 'null is not a value: omit the option for its default');
+    if (value === undefined) {
+      value = typeof spec.default === 'function' && spec.type !== 'function' ? (spec.default as (r: Record<string, unknown>) => unknown)(resolved) : spec.default;
+      if (value === undefined) {
+        resolved[key] = undefined;
+        continue;
+      }
+    }
+    const problem = typeProblem(spec, value, resolved) ?? spec.check?.(value, resolved);
+    if (problem) throw new InvalidOptionError(key, value, problem);
+    resolved[key] = value;
+  }
+  schema.check?.(resolved);
+  return resolved as Required<T>;
+}
+
+/** `chunkSize` → `chunk-size`. */
+export function kebabCase(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase());
+}
+
+/** How docs and `--help` show an option's default. */
+export function defaultText(spec: OptionSpec): string {
+  if (spec.defaultDoc !== undefined) return spec.defaultDoc;
+  if (spec.default === undefined) return '—';
+  if (typeof spec.default === 'function') return '(computed)';
+  if (typeof spec.default === 'string') return `\`'${spec.default}'\``;
+  return `\`${describe(spec.default)}\``;
+}
+
+/** The value placeholder of an option's CLI flag (`<n>`, `<x>`, `<name>`, `<json>`), or '' for a boolean flag. */
+export function placeholder(spec: OptionSpec): string {
+  if (spec.cli && spec.cli.placeholder !== undefined) return spec.cli.placeholder;
+  switch (spec.type) {
+    case 'integer':
+      return '<n>';
+    case 'number':
+      return '<x>';
+    case 'boolean':
+      return '';
+    case 'json':
+      return '<json>';
+    case 'enum':
+      return spec.values!.some((v) => typeof v === 'boolean') ? '[mode]' : '<name>';
+    default:
+      return '<value>';
+  }
+}
+
+/** The CLI flag of an option (`--chunk-size`), or undefined for an API-only option. */
+export function cliFlag(name: string, spec: OptionSpec): string | undefined {
+  if (spec.cli === false || spec.type === 'object' || spec.type === 'function') return undefined;
+  if (spec.cli?.flag) return spec.cli.flag;
+  return spec.cli?.negate ? `--no-${kebabCase(name)}` : `--${kebabCase(name)}`;
+}
+
+/**
+ * The options table of a schema, in Markdown: option, CLI flag, default, meaning — the
+ * block `scripts/gen-docs.ts` writes into the docs.
+ */
+export function optionsTable(schema: StrategySchema): string {
+  const rows = ['| option | CLI | default | meaning |', '|---|---|---|---|'];
+  for (const [name, spec] of Object.entries(schema.options)) {
+    const flag = cliFlag(name, spec);
+    const ph = placeholder(spec);
+    const values = spec.type === 'enum' ? ` (${spec.values!.map((v) => `\`${String(v)}\``).join(', ')})` : '';
+    rows.push(`| \`${name}\` | ${flag ? `\`${flag}${ph ? ' ' + ph : ''}\`` : 'API only'} | ${defaultText(spec)} | ${spec.doc.replace(/\|/g, '\\|')}${values} |`);
+  }
+  return rows.join('\n');
+}

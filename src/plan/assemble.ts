@@ -1,0 +1,135 @@
+/**
+ * The one assembler: planned spans → {@link Chunk}s. Every strategy's chunks are built
+ * here — text slice, id, index, `tokenCount` in the chunker's encoding, the common
+ * metadata — so the Chunk literal exists in exactly one place. Core module.
+ *
+ * Ids: one scheme for every strategy, the prefix hash `<hashText(source[0, end))>:<start>-<end>`
+ * (see `src/core/ids.ts`), which a stream computes too, so `chunkStream` and `chunk` agree.
+ * @module
+ */
+import type { Chunk, ChunkMetadata } from '../core/chunk.js';
+import { chunkId } from '../core/chunk.js';
+import { RollingHash } from '../core/ids.js';
+import type { ResolvedUnits } from '../size/resolve.js';
+
+/** A span a planner decided: `[start, end)` in UTF-16 code units of the text it was planned on. */
+export interface PlannedChunk {
+  start: number;
+  end: number;
+  /** Size of the span's text in the chunker's unit, when the planner measured it already. */
+  unitCount?: number;
+  /** The span exceeds the budget because an indivisible unit does. */
+  oversized?: boolean;
+  /** Text to embed instead of `text` (a table part rewritten by rows, a contextual header). */
+  embedText?: string;
+  /** Strategy fields of `metadata`, written after the common ones (strategy, unit, unitCount, overlap). */
+  metadata?: Record<string, unknown>;
+  /** Appended to the id (`:parent`, `:child`) where two levels of one strategy may share a span. */
+  idSuffix?: string;
+}
+
+/** What the assembler needs from a chunker. */
+export interface AssemblerConfig {
+  /** Strategy name for `metadata.strategy`. */
+  strategy: string;
+  units: ResolvedUnits;
+}
+
+/**
+ * Turns planned spans into chunks, carrying index, overlap and the prefix hash across
+ * calls, so a stream assembles section by section exactly what one call over the whole
+ * text gives.
+ *
+ * Offsets: `add(text, spans, offset)` takes spans relative to `text`, where `text` starts
+ * at stream offset `offset`; chunks get stream offsets. Spans of one call may end in any
+ * order (parent–child interleaves levels); their ends must not lie before the hashed
+ * prefix (an earlier call's last `advance`).
+ */
+export class Assembler {
+  readonly #strategy: string;
+  readonly #units: ResolvedUnits;
+  readonly #hash = new RollingHash();
+  /** Chunks made so far (the next chunk's index). */
+  index = 0;
+  /** Largest chunk end so far (stream offsets): the next chunk's overlap is measured against it. */
+  prevEnd = 0;
+
+  constructor(config: AssemblerConfig) {
+    this.#strategy = config.strategy;
+    this.#units = config.units;
+  }
+
+  /**
+   * Assembles `spans` (relative to `text`, which starts at stream offset `offset`).
+   * @param overlapBase when given, the end each chunk's `metadata.overlap` is measured
+   *   against instead of the largest previous end (parent–child measures within a level).
+   */
+  add(text: string, spans: readonly PlannedChunk[], offset = 0, out: Chunk[] = []): Chunk[] {
+    if (spans.length === 0) return out;
+    const { units, tokenizer, countTokens, unit } = this.#units;
+    // prefix hashes at every distinct end, one pass over the text (index loops: a for-of
+    // around the hash loop keeps V8 from optimizing it, 3× slower). Spans in order of
+    // their ends (the usual case) are hashed as they are assembled; others through a table.
+    let sorted = true;
+    for (let k = 1; k < spans.length; k++) {
+      if (spans[k].end < spans[k - 1].end) {
+        sorted = false;
+        break;
+      }
+    }
+    const h = this.#hash.clone();
+    let at = h.length - offset;
+    let digest = '';
+    const digestAt = (e: number): string => {
+      if (e === at && digest) return digest;
+      if (e < at) throw new RangeError(`span end ${e + offset} is before the hashed prefix ${at + offset}`);
+      h.update(text, at, e);
+      at = e;
+      return (digest = h.digest());
+    };
+    let table: Map<number, string> | undefined;
+    if (!sorted) {
+      table = new Map();
+      const ends = spans.map((s) => s.end).sort((x, y) => x - y);
+      for (let k = 0; k < ends.length; k++) table.set(ends[k], digestAt(ends[k]));
+    }
+    for (let k = 0; k < spans.length; k++) {
+      const s = spans[k];
+      const chunkText = text.slice(s.start, s.end);
+      const unitCount = s.unitCount ?? units.size(chunkText);
+      const start = s.start + offset;
+      const end = s.end + offset;
+      const index = this.index++;
+      const metadata: ChunkMetadata = {
+        strategy: this.#strategy,
+        unit: units.name,
+        unitCount,
+        overlap: index === 0 ? 0 : Math.max(0, this.prevEnd - start),
+        ...s.metadata,
+      };
+      if (s.oversized) metadata.oversized = true;
+      const chunk: Chunk = {
+        id: chunkId(table ? table.get(s.end)! : digestAt(s.end), start, end) + (s.idSuffix ?? ''),
+        index,
+        text: chunkText,
+        start,
+        end,
+        tokenCount: unit === 'token' ? unitCount : countTokens && tokenizer ? tokenizer.count(chunkText) : -1,
+        metadata,
+      };
+      if (s.embedText !== undefined) chunk.embedText = s.embedText;
+      out.push(chunk);
+      if (end > this.prevEnd) this.prevEnd = end;
+    }
+    return out;
+  }
+
+  /**
+   * Hashes the source up to `to` (stream offset) now — a stream calls this before it
+   * drops text from its buffer. `text` holds the source from stream offset `offset` on.
+   */
+  advance(text: string, to: number, offset = 0): void {
+    const from = this.#hash.length;
+    if (to > from) this.#hash.update(text, from - offset, to - offset);
+  }
+}

@@ -1,0 +1,355 @@
+/**
+ * Separator boundaries: where an ordered list of separators (paragraph, line, sentence
+ * end, space, grapheme — or any literal strings) may cut a text, found once per
+ * separator over the whole text and binary-searched per piece. The boundary source of
+ * the recursive strategy (and of any strategy that falls back to it). Line breaks
+ * (`\r\n`, `\n`, `\r`) are handled here, in one place. Core module.
+ *
+ * Source: LangChain's `RecursiveCharacterTextSplitter` (@langchain/textsplitters 1.0.2,
+ * `_splitText` / `splitOnSeparator`), whose splitting rules the literal separators follow
+ * exactly, CRLF included.
+ * @module
+ */
+import { isSpace } from '../core/text.js';
+import { graphemeBounds } from './graphemes.js';
+
+/** Named separators: patterns a literal string cannot express. */
+export type SeparatorKind = 'paragraph' | 'line' | 'sentence' | 'grapheme';
+
+/**
+ * A separator: a literal string (`""` means "between grapheme clusters", as LangChain's
+ * `""` means "between characters"), or a named kind:
+ * - `paragraph`: two consecutive line breaks, where a line break is `\r\n`, `\n` or `\r`
+ *   (so `\n\n`, `\r\n\r\n`, `\r\r`); like LangChain's `\n\n` lookahead split, every
+ *   position where two line breaks start is a split point.
+ * - `line`: one line break (`\r\n` counts as one; never a cut between `\r` and `\n`).
+ * - `sentence`: a sentence end, exactly: one whitespace character (or `\r\n`) that follows
+ *   `.`, `!`, `?`, `…`, `。`, `！` or `？`, optionally with closing quotes or brackets
+ *   (`"'’”»)]`) between; plus an empty match right after `。`, `！` or `？` (and closers) when
+ *   no whitespace follows, since CJK text puts none. Abbreviations are not recognised here
+ *   (the split only matters for pieces still too large, which are merged back).
+ * - `grapheme`: between extended grapheme clusters: the last resort, which never cuts an
+ *   emoji with its modifier, a letter from its combining accent, or `\r\n`.
+ *
+ * A literal string matches wherever it occurs, as LangChain's does — `"\n"` also between
+ * the `\r` and `\n` of a CRLF (chunks are trimmed, so no chunk starts or ends there).
+ */
+export type Separator = string | { kind: SeparatorKind };
+
+/** The separator kinds. */
+export const SEPARATOR_KINDS: readonly SeparatorKind[] = ['paragraph', 'line', 'sentence', 'grapheme'];
+
+/** The default separators: paragraph, line, sentence end, space, grapheme cluster. */
+export const DEFAULT_SEPARATORS: readonly Separator[] = Object.freeze([
+  { kind: 'paragraph' },
+  { kind: 'line' },
+  { kind: 'sentence' },
+  ' ',
+  '',
+] as Separator[]);
+
+/** LangChain's default separators, for a drop-in `RecursiveCharacterTextSplitter`. */
+export const LANGCHAIN_SEPARATORS: readonly string[] = Object.freeze(['\n\n', '\n', ' ', '']);
+
+/**
+ * Where a separator goes when text is split on it: `'start'` (LangChain JS's
+ * `keepSeparator: true`): at the start of the piece after it; `'end'` (LangChain Python's
+ * `keep_separator="end"`): at the end of the piece before it; `false`: in no piece.
+ */
+export type SeparatorPlacement = 'start' | 'end' | false;
+
+/** Pieces of a range: `[starts[k], ends[k])`, in order. */
+export interface Pieces {
+  starts: Int32Array;
+  ends: Int32Array;
+  count: number;
+}
+
+/** Length of the line break starting at `p` (2 for `\r\n`, 1 for `\n` or `\r`), else 0. */
+function lineBreakAt(text: string, p: number): number {
+  const c = text.charCodeAt(p);
+  if (c === 13) return text.charCodeAt(p + 1) === 10 ? 2 : 1;
+  if (c === 10) return p > 0 && text.charCodeAt(p - 1) === 13 ? 0 : 1; // the \n of \r\n is not a start
+  return 0;
+}
+
+/** True when a cut at `p` would split a surrogate pair. */
+function splitsPair(text: string, p: number): boolean {
+  if (p <= 0 || p >= text.length) return false;
+  const a = text.charCodeAt(p - 1);
+  const b = text.charCodeAt(p);
+  return a >= 0xd800 && a <= 0xdbff && b >= 0xdc00 && b <= 0xdfff;
+}
+
+/** `。`, `！`, `？`: CJK sentence ends, which need no space after them. */
+const isCjkMark = (c: number): boolean => c === 0x3002 || c === 0xff01 || c === 0xff1f;
+/** `.`, `!`, `?`, `…` and the CJK marks. */
+const isSentenceMark = (c: number): boolean => c === 0x2e || c === 0x21 || c === 0x3f || c === 0x2026 || isCjkMark(c);
+/** Closing quotes and brackets that may follow a sentence mark: `"'’”»)]`. */
+const isCloser = (c: number): boolean => c === 0x22 || c === 0x27 || c === 0x2019 || c === 0x201d || c === 0xbb || c === 0x29 || c === 0x5d;
+
+/** True for the grapheme separator (`""` or `{ kind: 'grapheme' }`). */
+export function isGraphemeSeparator(s: Separator): boolean {
+  return s === '' || (typeof s === 'object' && s.kind === 'grapheme');
+}
+
+/**
+ * Occurrences of one separator, found lazily: a window of occurrences over
+ * `[from, scanned)` extended forward as ranges are asked for. The packer visits ranges in
+ * text order (depth first, left to right), so each separator's scan moves forward only
+ * and costs O(n) per text however many ranges ask; a range before the window restarts it.
+ */
+class Finder {
+  pos = new Int32Array(16);
+  len = new Int32Array(16);
+  count = 0;
+  from = 0;
+  scanned = 0;
+  /** First occurrence start at or after `scanned` (-1: none to the end; -2: not looked for). */
+  next = -2;
+  nextLen = 0;
+
+  constructor(
+    readonly text: string,
+    /** The start of the first occurrence at or after p (its length in `found.len`), or -1. */
+    readonly find: (p: number, found: { len: number }) => number,
+    /** A literal separator that can never split a surrogate pair: found by `indexOf` directly. */
+    readonly literal?: string,
+  ) {}
+
+  /** Length of the last occurrence `find` returned. */
+  readonly found = { len: 0 };
+
+  #push(p: number, l: number): void {
+    if (this.count === this.pos.length) {
+      const p2 = new Int32Array(this.count * 2);
+      p2.set(this.pos);
+      this.pos = p2;
+      const l2 = new Int32Array(this.count * 2);
+      l2.set(this.len);
+      this.len = l2;
+    }
+    this.pos[this.count] = p;
+    this.len[this.count] = l;
+    this.count++;
+  }
+
+  /**
+   * Makes the window hold every occurrence starting in [s, e) (invariant: the window holds
+   * every occurrence starting in [from, scanned), and `next` is the first one at or after
+   * `scanned`). Returns the steps taken.
+   */
+  cover(s: number, e: number): number {
+    let steps = 0;
+    if (s < this.from) {
+      this.next = -2;
+      this.count = 0;
+      this.from = this.scanned = s;
+    } else if (s >= this.scanned) {
+      // `next` stays valid: the first occurrence at or after the old scan end is also the first at or after s, unless it lies before s
+      if (this.next >= 0 && this.next < s) this.next = -2;
+      this.count = 0;
+      this.from = this.scanned = s;
+    }
+    const literal = this.literal;
+    while (this.scanned < e) {
+      steps++;
+      if (this.next === -2) {
+        if (literal !== undefined) {
+          this.next = this.text.indexOf(literal, this.scanned);
+          this.nextLen = literal.length;
+        } else {
+          this.next = this.find(this.scanned, this.found);
+          this.nextLen = this.found.len;
+        }
+      }
+      if (this.next === -1 || this.next >= e) {
+        this.scanned = e;
+        break;
+      }
+      this.#push(this.next, this.nextLen);
+      this.scanned = this.next + 1;
+      this.next = -2;
+    }
+    return steps;
+  }
+
+  /** Index in the window of the first occurrence at or after `s`. */
+  lowerBound(s: number): number {
+    let lo = 0;
+    let hi = this.count;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.pos[mid] < s) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
+
+/**
+ * The separators of one text: each separator's occurrences found lazily, scanning
+ * forward (see {@link Finder}); pieces of any range by binary search. `ops` counts the
+ * work (entries visited, scan steps), for linear-time tests.
+ */
+export class SeparatorIndex {
+  ops = 0;
+  readonly #finders: (Finder | undefined)[];
+
+  constructor(
+    readonly text: string,
+    readonly separators: readonly Separator[],
+    readonly placement: SeparatorPlacement,
+  ) {
+    this.#finders = new Array(separators.length);
+  }
+
+  /** The finder of separator `i` (not the grapheme kind). */
+  #finder(i: number): Finder {
+    const cached = this.#finders[i];
+    if (cached) return cached;
+    const t = this.text;
+    const n = t.length;
+    const sep = this.separators[i];
+    const ok = (p: number, l: number, found: { len: number }): number => {
+      if (splitsPair(t, p) || splitsPair(t, p + l)) return -1;
+      found.len = l;
+      return p;
+    };
+    let find: (p: number, found: { len: number }) => number;
+    if (typeof sep === 'string') {
+      find = (p, found) => {
+        for (let q = t.indexOf(sep, p); q !== -1; q = t.indexOf(sep, q + 1)) if (ok(q, sep.length, found) >= 0) return q;
+        return -1;
+      };
+    } else if (sep.kind === 'line' || sep.kind === 'paragraph') {
+      // the next line break: the nearer of the next \n and the next \r (most texts have no \r)
+      let cr = -2;
+      const nextBreak = (p: number): number => {
+        if (cr !== -1 && cr < p) cr = t.indexOf('\r', p);
+        const nl = t.indexOf('\n', p);
+        return cr === -1 ? nl : nl === -1 ? cr : Math.min(nl, cr);
+      };
+      find = (p, found) => {
+        for (let q = nextBreak(p); q !== -1; q = nextBreak(q + 1)) {
+          const l1 = lineBreakAt(t, q);
+          if (l1 === 0) continue;
+          if (sep.kind === 'line') return ok(q, l1, found);
+          const l2 = lineBreakAt(t, q + l1);
+          if (l2 > 0) return ok(q, l1 + l2, found);
+        }
+        return -1;
+      };
+    } else {
+      // sentence ends: the whitespace (or empty match, after CJK marks) following a mark and closers
+      const after = (p: number, found: { len: number }): number => {
+        const ch = t.charCodeAt(p);
+        let q = p + 1;
+        while (q < n && isCloser(t.charCodeAt(q))) q++;
+        if (q >= n) return -1;
+        const c = t.charCodeAt(q);
+        if (c === 13 && t.charCodeAt(q + 1) === 10) return ok(q, 2, found);
+        if (isSpace(c)) return ok(q, 1, found);
+        if (isCjkMark(ch)) return ok(q, 0, found);
+        return -1;
+      };
+      // an occurrence at P may follow a mark (and closers) before P: start the search there
+      find = (P, found) => {
+        let p0 = P;
+        while (p0 > 0 && isCloser(t.charCodeAt(p0 - 1))) p0--;
+        if (p0 > 0 && isSentenceMark(t.charCodeAt(p0 - 1))) p0--;
+        for (let m = p0; m < n; m++) {
+          if (!isSentenceMark(t.charCodeAt(m))) continue;
+          const q = after(m, found);
+          if (q >= P) return q;
+        }
+        return -1;
+      };
+    }
+    // a literal can split a pair only if it starts with a low or ends with a high surrogate
+    const plain =
+      typeof sep === 'string' &&
+      sep.length > 0 &&
+      !(sep.charCodeAt(0) >= 0xdc00 && sep.charCodeAt(0) <= 0xdfff) &&
+      !(sep.charCodeAt(sep.length - 1) >= 0xd800 && sep.charCodeAt(sep.length - 1) <= 0xdbff);
+    const finder = new Finder(t, find, plain ? (sep as string) : undefined);
+    this.#finders[i] = finder;
+    return finder;
+  }
+
+  /** True when separator `i` occurs wholly inside [s, e) (LangChain's `text.includes(separator)`). */
+  occursIn(i: number, s: number, e: number): boolean {
+    const f = this.#finder(i);
+    this.ops += f.cover(s, e);
+    for (let k = f.lowerBound(s); k < f.count && f.pos[k] < e; k++) {
+      this.ops++;
+      if (f.pos[k] + f.len[k] <= e) return true;
+    }
+    return false;
+  }
+
+  /**
+   * The separator LangChain's `_splitText` picks for [s, e) from `level` on: the first
+   * that occurs inside the range, or the grapheme kind when it comes first; -1 when none
+   * occurs (then the range is split into grapheme clusters, chunkwise's last resort).
+   */
+  choose(level: number, s: number, e: number): number {
+    for (let i = level; i < this.separators.length; i++) {
+      if (isGraphemeSeparator(this.separators[i])) return i;
+      if (this.occursIn(i, s, e)) return i;
+    }
+    return -1;
+  }
+
+  /** Pieces of [s, e) split on separator `i` (-1 or the grapheme kind: grapheme clusters). */
+  pieces(i: number, s: number, e: number): Pieces {
+    if (i < 0 || isGraphemeSeparator(this.separators[i])) {
+      const b = graphemeBounds(this.text, s, e);
+      this.ops += b.length;
+      const count = Math.max(0, b.length - 1);
+      return { starts: b.subarray(0, count), ends: b.subarray(1), count };
+    }
+    const f = this.#finder(i);
+    this.ops += f.cover(s, e);
+    const first = f.lowerBound(s);
+    let last = first;
+    while (last < f.count && f.pos[last] < e) last++;
+    // at most one piece per occurrence, plus the last
+    const starts = new Int32Array(last - first + 1);
+    const ends = new Int32Array(last - first + 1);
+    let count = 0;
+    const push = (a: number, b: number): void => {
+      starts[count] = a;
+      ends[count] = b;
+      count++;
+    };
+    const keep = this.placement;
+    let cursor = s;
+    for (let k = first; k < last; k++) {
+      this.ops++;
+      const p = f.pos[k];
+      const q = p + f.len[k];
+      if (q > e) continue;
+      if (keep === 'start') {
+        // lookahead split: every occurrence after the start is a cut (overlapping ones too)
+        if (p > cursor) {
+          push(cursor, p);
+          cursor = p;
+        }
+      } else {
+        if (p < cursor) continue; // non-overlapping matches, as String.split
+        if (keep === 'end') {
+          if (q > cursor && q < e) {
+            push(cursor, q);
+            cursor = q;
+          }
+        } else {
+          if (p > cursor) push(cursor, p);
+          cursor = q;
+        }
+      }
+    }
+    if (cursor < e) push(cursor, e);
+    return { starts, ends, count };
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * The one stream driver. A streamable strategy is a {@link StreamPlan}: a `step` that
+ * plans the text held so far and says which chunks are decided and how much text it
+ * still needs. The driver feeds it the stream piece by piece, assembles the decided
+ * chunks (ids, token counts, metadata: `src/plan/assemble.ts`) and drops the text no
+ * later chunk needs; the whole-string `chunk(text)` is the same `step` called once with
+ * `final: true` — so a stream and a whole-string call give the same chunks by
+ * construction. Core module: no Node built-ins.
+ * @module
+ */
+import type { Chunk } from '../core/chunk.js';
+import { Assembler, type PlannedChunk } from '../plan/assemble.js';
+import { textPieces, type TextSource } from './source.js';
+
+/** What one step decided. */
+export interface StepResult<S> {
+  /** Chunks decided, in order, with offsets relative to the step's `text`. */
+  chunks: PlannedChunk[];
+  /**
+   * Offset in `text` before which no later chunk needs text: the driver drops it. Must
+   * not lie after the end of a chunk not yet returned. With `final`, ignored.
+   */
+  keep: number;
+  /** State for the next step. */
+  state: S;
+}
+
+/**
+ * A streamable strategy's planning, as steps over the held text.
+ *
+ * `step(text, offset, state, final)` plans `text` — the stream from offset `offset` on,
+ * as much as has arrived — and returns the chunks that no later text can change, with
+ * the carried state. With `final` the text is complete and every remaining chunk is
+ * returned. A strategy makes `chunk(whole)` equal to its stream by building both on
+ * `step`: {@link planWhole} is `step(whole, 0, initial(), true)`.
+ */
+export interface StreamPlan<S> {
+  /** The state before any text. */
+  initial(): S;
+  step(text: string, offset: number, state: S, final: boolean): StepResult<S>;
+  /**
+   * Code units the held text must grow by before the next non-final step is worth
+   * trying, given how much is held (default: held / 2, so re-planning a long section
+   * that yields nothing stays linear overall while short held text is tried at every
+   * piece; a plan whose steps are incremental returns 0: a step per piece).
+   */
+  growth?(held: number): number;
+}
+
+/** Default growth: half of what is held. */
+const defaultGrowth = (held: number): number => held >> 1;
+
+/**
+ * The chunks of a whole text: one final step.
+ * @param assembler assembles the spans (its index and hash state start fresh).
+ */
+export function planWhole<S>(text: string, plan: StreamPlan<S>, assembler: Assembler): Chunk[] {
+  if (text.length === 0) return [];
+  return assembler.add(text, plan.step(text, 0, plan.initial(), true).chunks);
+}
+
+/**
+ * Drives `plan` over a text stream: yields every chunk as soon as it is decided, with
+ * offsets into the whole stream; memory is what the plan keeps plus one piece.
+ * @param source `ReadableStream<string>` or (async) iterable of string pieces, split anywhere.
+ * @throws {InvalidInputError} for a source that is not a stream/iterable or a piece that is not a string.
+ */
+export async function* streamPlan<S>(source: TextSource, plan: StreamPlan<S>, assembler: Assembler): AsyncGenerator<Chunk> {
+  const growth = plan.growth ?? defaultGrowth;
+  let state = plan.initial();
+  let buf = '';
+  let bufStart = 0;
+  let next = 0; // buffer length at which the next step is tried
+  for await (const piece of textPieces(source)) {
+    if (piece.length === 0) continue;
+    buf += piece;
+    if (buf.length < next) continue;
+    const r = plan.step(buf, bufStart, state, false);
+    state = r.state;
+    if (r.chunks.length) yield* assembler.add(buf, r.chunks, bufStart);
+    if (r.keep > 0) {
+      assembler.advance(buf, bufStart + r.keep, bufStart);
+      buf = buf.slice(r.keep);
+      bufStart += r.keep;
+    }
+    next = buf.length + growth(buf.length);
+  }
+  if (buf.length === 0) return;
+  const r = plan.step(buf, bufStart, state, true);
+  if (r.chunks.length) yield* assembler.add(buf, r.chunks, bufStart);
+}
