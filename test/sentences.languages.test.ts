@@ -35,6 +35,9 @@ const FALSE_SPLITS: Record<string, Case[]> = {
     ['Some fruits, e.g. Apples and pears, keep well. Others do not.', ['Some fruits, e.g. Apples and pears, keep well.', 'Others do not.']],
     ['J. R. R. Tolkien wrote the book. It sold well.', ['J. R. R. Tolkien wrote the book.', 'It sold well.']],
     ['The result (see Fig. 2 Above) was clear. Good.', ['The result (see Fig. 2 Above) was clear.', 'Good.']],
+    // "P." is "page" before a number, and an initial otherwise
+    ['The owner John P. McConnell sent a letter. It arrived.', ['The owner John P. McConnell sent a letter.', 'It arrived.']],
+    ['He served under Maj. Gen. Earl Van Dorn that year. Then he left.', ['He served under Maj. Gen. Earl Van Dorn that year.', 'Then he left.']],
   ],
   nl: [
     ['Gebruik bijv. Markdown-koppen voor de structuur. Dat helpt.', ['Gebruik bijv. Markdown-koppen voor de structuur.', 'Dat helpt.']],

@@ -63,7 +63,7 @@ export const ABBREVIATIONS: Readonly<Record<'en' | 'nl' | 'fr' | 'de', Abbreviat
   en: {
     always: set(`${LATIN} mr. mrs. ms. messrs. prof. approx. dept. univ. assn. esp. incl. excl. resp.`),
     beforeNumber: set('no. nos. fig. figs. vol. vols. p. pp. sec. secs. ch. chap. eq. eqs. art. ref. refs. tab. ca. est. jan. feb. mar. apr. jun. jul. aug. sep. sept. oct. nov. dec.'),
-    beforeName: set('dr. st. mt. ft. gen. gov. sen. rep. col. lt. capt. sgt. rev. hon. pres. supt. adm. cmdr.'),
+    beforeName: set('dr. st. mt. ft. gen. gov. sen. rep. col. lt. maj. brig. capt. sgt. cpl. pvt. lieut. rev. hon. pres. supt. adm. cmdr.'),
     functionWords: STOPWORDS_BY_LANGUAGE.en,
   },
   nl: {

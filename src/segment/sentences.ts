@@ -95,12 +95,13 @@ function isFalseBreak(text: string, start: number, bodyEnd: number, next: number
   // the word before: whole when the tail holds three words or starts the body
   const before = words.length >= 2 && (words.length >= 3 || tailStart === start) ? words[words.length - 2].replace(OPENERS, '') : '';
   if (before && rules.always.has(`${before.toLowerCase()} ${lower}`)) return true; // "et al.", "p. ex."
-  if (rules.afterNumber?.has(lower)) return /\d$/.test(before);
+  // context rules: where the context does not hold, the word may still be an initial ("John P. McConnell")
+  if (rules.afterNumber?.has(lower) && /\d$/.test(before)) return true;
   const nextWord = firstWord(head);
-  if (rules.beforeNumber.has(lower)) return /^\d/.test(nextWord);
+  if (rules.beforeNumber.has(lower) && /^\d/.test(nextWord)) return true;
   if (rules.beforeName.has(lower)) {
     if (caseless) return true;
-    return /^\p{Lu}/u.test(nextWord) && !rules.functionWords.has(nextWord.toLowerCase().normalize('NFD').replace(MARKS, '').replace(/\P{L}+$/u, ''));
+    if (/^\p{Lu}/u.test(nextWord) && !rules.functionWords.has(nextWord.toLowerCase().normalize('NFD').replace(MARKS, '').replace(/\P{L}+$/u, ''))) return true;
   }
   // a German ordinal before a month or an ordinal noun: "am 3. Oktober", "im 19. Jahrhundert"
   if (rules.ordinalNouns && /^\d{1,2}\.$/.test(last) && rules.ordinalNouns.test(nextWord.toLowerCase().replace(/[,;:]+$/, ''))) return true;
