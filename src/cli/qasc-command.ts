@@ -10,8 +10,9 @@ import { QueryAdaptiveChunker, type QascChunk, type QascParams } from '../retrie
 import { FixedSizeChunker } from '../strategies/fixed-size.js';
 import { ENCODINGS } from '../size/index.js';
 import { loadEmbedder } from '../node/embedders.js';
-import { readSource } from './io.js';
+import { Output, readSource } from './io.js';
 import { parseIntegerArg, parseNumberArg } from './semantic-options.js';
+import { DEFAULT_EXTENSIONS, expandInputs, parseExtensions } from './inputs.js';
 
 /** Options of `chunkwise qasc`, as commander parses them. */
 export interface QascCommandOptions {
@@ -37,6 +38,8 @@ export interface QascCommandOptions {
   maxChunkSize?: number;
   minSimilarity?: number;
   locale: string;
+  /** Extensions a directory walk picks (default .md, .txt). */
+  ext?: string[];
 }
 
 /** The QASC parameters (QascParams) the command line can set, by option name. */
@@ -47,7 +50,7 @@ export function addQascCommand(program: Command): void {
   program
     .command('qasc')
     .description('query-adaptive semantic chunking: the chunks of the files that answer --query, best first')
-    .argument('<files...>', 'files to search; - reads stdin')
+    .argument('<files...>', 'files, directories (walked recursively) or globs to search; - reads stdin')
     .requiredOption('-q, --query <text>', 'the question')
     .option('-k, --top-k <n>', 'chunks to print', parseIntegerArg, 3)
     .addOption(new Option('--mode <mode>', 'hybrid: QASC inside the top --candidates pre-chunks of all files; whole: QASC over each whole file').choices(['hybrid', 'whole']).default('hybrid'))
@@ -70,8 +73,10 @@ export function addQascCommand(program: Command): void {
     .option('--min-similarity <cos>', 'seeds also need this absolute similarity (default none)', parseNumberArg)
     .option('--locale <bcp47>', 'locale for sentence segmentation, or auto to detect it per file', 'auto')
     .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'jsonl']).default('text'))
+    .option('--ext <list>', 'extensions picked when walking a directory (comma-separated)', parseExtensions, DEFAULT_EXTENSIONS)
     .action(async (files: string[], o: QascCommandOptions) => {
-      process.stdout.write(await runQasc(files, o));
+      const text = await runQasc(files, o);
+      await Output.writeWith(undefined, (output) => output.write(text));
     });
 }
 
@@ -79,10 +84,11 @@ export function addQascCommand(program: Command): void {
 export type QascCommandResult = QascChunk & { documentId: string };
 
 /** Runs `chunkwise qasc` and returns what it prints. */
-export async function runQasc(files: string[], o: QascCommandOptions): Promise<string> {
+export async function runQasc(inputs: string[], o: QascCommandOptions): Promise<string> {
   const embedder = await loadEmbedder(o.embedder);
   const qasc: QascParams = {};
   for (const key of PARAMS) if (o[key] !== undefined) (qasc as Record<string, unknown>)[key] = o[key];
+  const files = await expandInputs(inputs, o.ext ?? DEFAULT_EXTENSIONS);
   const sources = [];
   for (const file of files) sources.push(await readSource(file));
   let results: QascCommandResult[];

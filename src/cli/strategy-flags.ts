@@ -63,7 +63,7 @@ export function strategyFlags(): StrategyFlag[] {
 function parserOf(name: string, spec: OptionSpec): ((value: string) => unknown) | undefined {
   switch (spec.type) {
     case 'integer':
-      return parseIntegerArg;
+      return spec.infinity ? (value) => (/^(infinity|inf)$/i.test(value.trim()) ? Infinity : parseIntegerArg(value)) : parseIntegerArg;
     case 'number':
       return parseNumberArg;
     case 'json':

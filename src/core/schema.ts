@@ -20,6 +20,8 @@ export interface OptionSpec {
   readonly default?: unknown;
   /** How docs and `--help` show a computed default (e.g. `min(64, ⌊chunkSize/8⌋)`). */
   readonly defaultDoc?: string;
+  /** An `integer` option that also takes `Infinity` (no limit; `Infinity` on the command line). */
+  readonly infinity?: boolean;
   /** Inclusive bounds of `integer` and `number` options. */
   readonly min?: number;
   readonly max?: number;
@@ -108,9 +110,10 @@ function typeProblem(spec: OptionSpec, value: unknown, resolved: Record<string, 
   if (spec.alsoAccepts?.some((t) => (t === 'function' ? typeof value === 'function' : typeof value === 'object' && value !== null))) return undefined;
   switch (spec.type) {
     case 'integer': {
+      if (spec.infinity && value === Infinity) return undefined;
       const min = spec.min ?? -Infinity;
       const max = Math.min(spec.max ?? Infinity, 0x7fffffff);
-      if (typeof value !== 'number' || !Number.isInteger(value)) return `must be an integer${bounds(spec)}`;
+      if (typeof value !== 'number' || !Number.isInteger(value)) return `must be an integer${bounds(spec)}${spec.infinity ? ' or Infinity' : ''}`;
       if (value < min || value > max) return `must be an integer${bounds(spec, max)}`;
       return undefined;
     }
@@ -194,6 +197,7 @@ export function defaultText(spec: OptionSpec): string {
   if (spec.defaultDoc !== undefined) return spec.defaultDoc;
   if (spec.default === undefined) return '—';
   if (typeof spec.default === 'function') return '(computed)';
+  if (spec.default === Infinity) return '`Infinity`';
   if (typeof spec.default === 'string') return `\`'${spec.default}'\``;
   return `\`${describe(spec.default)}\``;
 }

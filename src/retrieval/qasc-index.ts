@@ -9,7 +9,7 @@ import { chunkId, hashText } from '../core/chunk.js';
 import { HashingEmbedder } from '../embedders/hashing-embedder.js';
 import type { Embedder } from '../embedders/types.js';
 import { InvalidInputError, InvalidOptionError } from '../core/errors.js';
-import { requireInteger, requireOneOf } from '../core/options.js';
+import { integerOption, requireInteger, requireOneOf } from '../core/options.js';
 import type { Chunker } from '../strategies/registry.js';
 import { FixedSizeChunker } from '../strategies/fixed-size.js';
 import {
@@ -214,7 +214,7 @@ export class QascIndex {
    */
   async query(query: string, options: { topK?: number; maxResults?: number } = {}): Promise<QascResult[]> {
     if (typeof query !== 'string') throw new InvalidInputError('query must be a string', query);
-    const k = requireInteger('topK', options.topK ?? 5, 1);
+    const k = integerOption('topK', options.topK, 5, 1);
     const maxResults = options.maxResults === undefined ? Infinity : requireInteger('maxResults', options.maxResults, 1);
     if (this.chunkCount === 0) return [];
     const d = this.embedder.dimension;

@@ -12,7 +12,7 @@ import { chunkId, hashText, type Chunk, type ChunkMetadata } from '../core/chunk
 import { HashingEmbedder } from '../embedders/hashing-embedder.js';
 import type { Embedder } from '../embedders/types.js';
 import { EmbeddingError, InvalidInputError, InvalidOptionError } from '../core/errors.js';
-import { requireInteger, requireNumber, requireOneOf } from '../core/options.js';
+import { integerOption, localeOption, numberOption, requireInteger, requireOneOf } from '../core/options.js';
 import { getTokenizer } from '../size/tokens.js';
 import { ENCODINGS } from '../size/index.js';
 import type { Tokenizer } from '../size/types.js';
@@ -105,17 +105,17 @@ export const QASC_DEFAULTS: ResolvedQascParams = {
  *   lambda ≥ 0; kappa finite; minSimilarity in [−1, 1] (or −Infinity); window `fixed` or `adaptive`.
  */
 export function resolveQascParams(o: QascParams = {}): ResolvedQascParams {
-  const minSimilarity = o.minSimilarity === undefined || o.minSimilarity === -Infinity ? -Infinity : requireNumber('minSimilarity', o.minSimilarity, -1, 1);
+  const minSimilarity = o.minSimilarity === undefined || o.minSimilarity === -Infinity ? -Infinity : numberOption('minSimilarity', o.minSimilarity, 0, -1, 1);
   return {
-    p: requireNumber('p', o.p ?? QASC_DEFAULTS.p, 0, 100),
-    m: requireInteger('m', o.m ?? QASC_DEFAULTS.m, 0),
-    lambda: requireNumber('lambda', o.lambda ?? QASC_DEFAULTS.lambda, 0),
-    kappa: requireNumber('kappa', o.kappa ?? QASC_DEFAULTS.kappa),
+    p: numberOption('p', o.p, QASC_DEFAULTS.p, 0, 100),
+    m: integerOption('m', o.m, QASC_DEFAULTS.m, 0),
+    lambda: numberOption('lambda', o.lambda, QASC_DEFAULTS.lambda, 0),
+    kappa: numberOption('kappa', o.kappa, QASC_DEFAULTS.kappa),
     window: requireOneOf('window', o.window ?? QASC_DEFAULTS.window, ['fixed', 'adaptive'] as const),
-    secondaryPercentile: requireNumber('secondaryPercentile', o.secondaryPercentile ?? QASC_DEFAULTS.secondaryPercentile, 0, 100),
-    maxRadius: requireInteger('maxRadius', o.maxRadius ?? QASC_DEFAULTS.maxRadius, 0),
-    alignDistance: requireInteger('alignDistance', o.alignDistance ?? QASC_DEFAULTS.alignDistance, 0),
-    maxChunkSize: requireInteger('maxChunkSize', o.maxChunkSize ?? QASC_DEFAULTS.maxChunkSize, 1),
+    secondaryPercentile: numberOption('secondaryPercentile', o.secondaryPercentile, QASC_DEFAULTS.secondaryPercentile, 0, 100),
+    maxRadius: integerOption('maxRadius', o.maxRadius, QASC_DEFAULTS.maxRadius, 0),
+    alignDistance: integerOption('alignDistance', o.alignDistance, QASC_DEFAULTS.alignDistance, 0),
+    maxChunkSize: integerOption('maxChunkSize', o.maxChunkSize, QASC_DEFAULTS.maxChunkSize, 1),
     minSimilarity,
   };
 }
@@ -440,19 +440,11 @@ export function qascStructure(text: string, doc: SentenceAnalysis, tokenizer: To
 }
 
 /**
- * Validates a QASC locale option: `auto` or a BCP 47 tag.
- * @throws {InvalidOptionError} for anything else.
+ * Validates a QASC locale option: `auto` (also when left out) or a BCP 47 tag ({@link localeOption}).
+ * @throws {InvalidOptionError} for anything else (including `null`).
  */
 export function resolveQascLocale(locale: unknown): string {
-  const value = locale ?? 'auto';
-  if (value === 'auto') return value;
-  try {
-    if (typeof value !== 'string') throw new RangeError();
-    new Intl.Segmenter(value, { granularity: 'sentence' });
-  } catch {
-    throw new InvalidOptionError('locale', value, 'auto or a BCP 47 language tag such as en, nl, fr, de');
-  }
-  return value;
+  return locale === undefined || locale === 'auto' ? 'auto' : localeOption('locale', locale);
 }
 
 /**
