@@ -104,12 +104,12 @@ describe('embed usage errors and --vector-format', () => {
   const seed = seeds[0];
   it('exit 2 for a bad sink spec, --sink with --out or npy, --table without --sink, a bad vector format', () => {
     for (const [args, message] of [
-      [['--sink', 'mongo:./x'], 'chunkwise: Invalid option sink: "mongo:./x" (lancedb:<dir> or pglite:<dir>)\n'],
-      [['--sink', 'lancedb:'], 'chunkwise: Invalid option sink: "lancedb:" (lancedb:<dir> or pglite:<dir>)\n'],
+      [['--sink', 'mongo:./x'], 'chunkwise: invalid option --sink: "mongo:./x" (lancedb:<dir> or pglite:<dir>)\n'],
+      [['--sink', 'lancedb:'], 'chunkwise: invalid option --sink: "lancedb:" (lancedb:<dir> or pglite:<dir>)\n'],
       [['--sink', `pglite:${tmp}/u`, '--out', join(tmp, 'x.jsonl')], 'chunkwise: --sink writes to the store: leave out --out and --format npy\n'],
       [['--table', 'docs'], 'chunkwise: --table names a table of --sink: give --sink lancedb:<dir> or pglite:<dir>\n'],
-      [['--sink', `lancedb:${tmp}/u`, '--table', 'no-dash'], /^chunkwise: Invalid option table: "no-dash"/],
-      [['--vector-format', 'hex'], /argument 'hex' is invalid\. Allowed choices are base64, array/],
+      [['--sink', `lancedb:${tmp}/u`, '--table', 'no-dash'], /^chunkwise: invalid option --table: "no-dash"/],
+      [['--vector-format', 'hex'], /^chunkwise: invalid option --vector-format: "hex" \(one of base64, array\)/],
     ] as const) {
       const r = run(['embed', seed, ...args]);
       expect(r.code, args.join(' ')).toBe(2);

@@ -80,7 +80,11 @@ export function showsInOrder(stdout: string, outputs: string[]): string | undefi
   return undefined;
 }
 
-const files = ['README.md', ...readdirSync(join(repoRoot, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`), 'src/embedders/README.md'];
+/** Docs whose examples another test runs (with their optional packages resolved there). */
+const OWN_RUNNER: Readonly<Record<string, string>> = { 'docs/integrations.md': 'test/integrations-docs.test.ts' };
+const files = ['README.md', ...readdirSync(join(repoRoot, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`), 'src/embedders/README.md'].filter(
+  (f) => !OWN_RUNNER[f],
+);
 const all = files.flatMap((f) => examples(f, readFileSync(join(repoRoot, f), 'utf8')));
 
 /** A folder that looks like the repository (entries linked), with ../shared beside it. */
@@ -159,6 +163,12 @@ async function runExample(example: Example, work: string) {
 }
 
 describe('documented examples', () => {
+  it('docs run by another test have that test', () => {
+    for (const [doc, runner] of Object.entries(OWN_RUNNER)) {
+      expect(readFileSync(join(repoRoot, runner), 'utf8'), `${runner} runs ${doc}`).toContain(doc.replace('docs/', ''));
+    }
+  });
+
   it('finds the examples of every doc, and every skipped one says why', () => {
     expect(all.length).toBeGreaterThan(35);
     for (const f of ['README.md', 'docs/qasc.md', 'docs/late-chunking.md', 'src/embedders/README.md']) expect(all.some((e) => e.file === f && !e.skip), f).toBe(true);

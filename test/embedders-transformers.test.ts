@@ -103,7 +103,7 @@ describe('TransformersJsEmbedder', () => {
     records.forEach((x, i) => x.vector.forEach((v: number, j: number) => expect(v).toBeCloseTo(direct[i * 16 + j], 5)));
     const missing = spawnSync(process.execPath, [cliBin, 'embed', seed, '--embedder', `transformers:${join(dir, 'nope')}`], { encoding: 'utf8' });
     expect(missing.status).toBe(1);
-    expect(missing.stderr).toMatch(/^chunkwise: Could not load model from ".*nope"/);
+    expect(missing.stderr).toMatch(/^chunkwise: could not load model from ".*nope"/);
     expect(missing.stderr.trim().split('\n').length).toBe(1);
   });
 

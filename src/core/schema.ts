@@ -111,10 +111,9 @@ function typeProblem(spec: OptionSpec, value: unknown, resolved: Record<string, 
   switch (spec.type) {
     case 'integer': {
       if (spec.infinity && value === Infinity) return undefined;
-      const min = spec.min ?? -Infinity;
-      const max = Math.min(spec.max ?? Infinity, 0x7fffffff);
       if (typeof value !== 'number' || !Number.isInteger(value)) return `must be an integer${bounds(spec)}${spec.infinity ? ' or Infinity' : ''}`;
-      if (value < min || value > max) return `must be an integer${bounds(spec, max)}`;
+      if (value < (spec.min ?? -Infinity) || value > (spec.max ?? Infinity)) return `must be an integer${bounds(spec)}`;
+      if (value > 0x7fffffff) return 'must be at most 2147483647';
       return undefined;
     }
     case 'number': {
@@ -138,7 +137,8 @@ function typeProblem(spec: OptionSpec, value: unknown, resolved: Record<string, 
   void resolved;
 }
 
-function bounds(spec: OptionSpec, max = spec.max): string {
+function bounds(spec: OptionSpec): string {
+  const max = spec.max;
   const lo = spec.min !== undefined ? `≥ ${spec.min}` : '';
   const hi = max !== undefined && max !== Infinity ? `≤ ${max}` : '';
   return lo && hi ? ` in [${spec.min}, ${max}]` : lo || hi ? ` ${lo || hi}` : '';

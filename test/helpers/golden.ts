@@ -102,6 +102,7 @@ export const GOLDEN_SETTINGS: Record<string, Setting[]> = {
   markdown: standard({ chunkSize: 128, chunkOverlap: 16, contextualHeaders: true }, { chunkSize: 24, chunkOverlap: 4 }),
   'parent-child': standard({ parentSize: 512, childSize: 64, childOverlap: 8 }, { parentSize: 64, childSize: 16, childOverlap: 4 }),
   semantic: standard({ maxChunkSize: 128 }, { maxChunkSize: 16, bufferSize: 0, breakpoint: 'gradient' }),
+  'cluster-semantic': standard({ maxChunkSize: 128, pieceSize: 32 }, { maxChunkSize: 24, pieceSize: 8 }),
   late: [
     { name: 'default', options: {}, inputs: 'small' },
     { name: 'small', options: { chunkSize: 128, chunkOverlap: 16 }, inputs: 'small' },
