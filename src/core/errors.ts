@@ -103,3 +103,36 @@ export class InvalidDatasetError extends ChunkwiseError {
     this.where = where;
   }
 }
+
+/**
+ * An optional peer dependency that a feature needs is not installed (or cannot be
+ * imported in this runtime). `packageName` names the package to install, e.g.
+ * `onnxruntime-web` for `OnnxEmbedder` (`npm install onnxruntime-web`).
+ */
+export class MissingDependencyError extends ChunkwiseError {
+  readonly packageName: string;
+  constructor(packageName: string, feature: string, cause?: unknown) {
+    super(
+      `${feature} needs the package ${packageName}, which could not be imported` +
+        (cause === undefined ? '' : ` (${String((cause as Error)?.message ?? cause)})`) +
+        `: install it with npm install ${packageName}`,
+    );
+    this.packageName = packageName;
+  }
+}
+
+/**
+ * A tree-sitter grammar (or web-tree-sitter's own runtime `.wasm`) could not be loaded:
+ * a missing file or URL, bytes that are not a grammar, or a grammar built for another
+ * tree-sitter ABI than the runtime reads. `language` names the grammar, `source` what
+ * was being loaded (a path, a URL, `bytes`).
+ */
+export class GrammarLoadError extends ChunkwiseError {
+  readonly language: string;
+  readonly source: string;
+  constructor(language: string, source: string, reason: string) {
+    super(`Could not load the ${language} grammar from ${describe(source)}: ${reason}`);
+    this.language = language;
+    this.source = source;
+  }
+}

@@ -6,6 +6,9 @@
  * @module
  */
 import { ModelLoadError } from '../core/errors.js';
+import { importNodeHelper, isNode } from '../core/runtime.js';
+
+export { importNodeHelper, isNode } from '../core/runtime.js';
 
 /** Which ONNX Runtime runs the model. */
 export type OnnxBackend = 'web' | 'node';
@@ -40,22 +43,6 @@ export interface OrtModule {
   InferenceSession: { create(model: Uint8Array, options?: Record<string, unknown>): Promise<OrtSession> };
   Tensor: new (type: string, data: unknown, dims: readonly number[]) => OrtTensor;
   env: { wasm?: { numThreads?: number; wasmPaths?: unknown; proxy?: boolean }; logLevel?: string };
-}
-
-/** True in Node (not in browsers or edge runtimes that only imitate parts of it). */
-export function isNode(): boolean {
-  const p = (globalThis as { process?: { versions?: { node?: string }; release?: { name?: string } } }).process;
-  return typeof p?.versions?.node === 'string' && p.release?.name === 'node';
-}
-
-/**
- * Imports a Node-only helper from `src/node/` (the specifier is computed so that
- * bundlers for browsers do not follow it).
- * @internal
- */
-export async function importNodeHelper<T>(name: string): Promise<T> {
-  const spec = `../node/${name}.js`;
-  return (await import(/* @vite-ignore */ spec)) as T;
 }
 
 /** Options of {@link loadOrt}. */
