@@ -62,7 +62,7 @@ export const CODE_SCHEMA: StrategySchema = {
     filename: { type: 'string', doc: 'the file path: chooses the language by extension and heads the context header', cli: { placeholder: '<path>' } },
     contextHeaders: { type: 'boolean', default: false, doc: 'prefix embedText with a context header: file, imports, enclosing signatures (text unchanged)' },
     grammar: { type: 'json', cli: false, doc: 'the grammar .wasm: bytes, a URL or path, or a WebAssembly.Module', check: wasmSourceProblem },
-    grammarBase: { type: 'string', doc: 'a URL or folder of tree-sitter-<grammar>.wasm files (default in Node: the tree-sitter-wasms package)', cli: { placeholder: '<url|dir>' } },
+    grammarBase: { type: 'string', doc: 'a URL or folder of tree-sitter-<grammar>.wasm files (default in Node: the tree-sitter-wasms package)', cli: { placeholder: '<url-or-dir>' } },
     treeSitterWasm: { type: 'json', cli: false, doc: "web-tree-sitter's tree-sitter.wasm: bytes, a URL or a WebAssembly.Module", check: wasmSourceProblem },
     ...UNIT_OPTIONS,
   },
