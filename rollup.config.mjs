@@ -25,6 +25,7 @@ import commonjs from '@rollup/plugin-commonjs';
 const root = dirname(fileURLToPath(import.meta.url));
 const dist = join(root, 'dist');
 const index = join(dist, 'src', 'index.js');
+const codeEntry = join(dist, 'src', 'code.js');
 const bindings = join(dist, 'bindings', 'index.js');
 const bpeBindings = join(dist, 'bindings', 'bpe.js');
 const inlineWasm = join(dist, 'bindings', 'generated', 'kernels-wasm.js');
@@ -33,6 +34,8 @@ const inlineWasm = join(dist, 'bindings', 'generated', 'kernels-wasm.js');
 function entries(extra) {
   const wrappers = {
     'entry:index': `export * from ${JSON.stringify(index)};\n`,
+    // chunkwise/code for browsers: web-tree-sitter bundled in; importing it also makes the registry's code entry use it
+    'entry:code': `export * from ${JSON.stringify(codeEntry)};\n`,
     'entry:workerd':
       `import wasm from 'chunkwise-wasm-module:./chunkwise.wasm';\n` +
       `import bpeWasm from 'chunkwise-wasm-module:./bpe.wasm';\n` +
@@ -52,6 +55,8 @@ function entries(extra) {
       if (id in wrappers) return id;
       if (id.startsWith('chunkwise-wasm-module:')) return { id: id.slice('chunkwise-wasm-module:'.length), external: true };
       if (id === 'onnxruntime-web') return { id, external: true };
+      // web-tree-sitter's Node-only branches (never taken in a browser)
+      if (id === 'fs/promises' || id === 'module' || id === 'fs' || id === 'path' || id === 'url') return { id, external: true };
       return extra?.resolveId?.(id) ?? null;
     },
     load(id) {
@@ -90,6 +95,14 @@ const onwarn = (warning, warn) => {
 };
 
 export default [
+  // dist/bundle/code/code.js: chunkwise/code for browsers and workers, web-tree-sitter inside (a chunk it
+  // imports on first use); a build of its own, so the root bundles stay one file and free of tree-sitter
+  {
+    input: { code: 'entry:code' },
+    plugins: [entries(), resolve(), commonjs()],
+    output: { dir: join(dist, 'bundle', 'code'), format: 'es', chunkFileNames: 'chunks/[name]-[hash].js', sourcemap: false },
+    onwarn,
+  },
   {
     input: { index: 'entry:index' },
     plugins: [entries(), resolve(), commonjs()],

@@ -95,11 +95,16 @@ export interface CodeModule {
   CodeChunker: { create(options: CodeChunkerOptions): Promise<{ chunk(text: string): Chunk[] }> };
 }
 
-let provided: CodeModule | undefined;
+/**
+ * Where `./code.js` leaves itself when evaluated: a global slot, so that a separately
+ * bundled `chunkwise/code` (browsers) reaches the root bundle's registry too.
+ */
+const SLOT = Symbol.for('chunkwise.code');
+const slot = globalThis as { [SLOT]?: CodeModule };
 
 /** Called by `./code.js` when it is evaluated: the registry's `code` entry uses it from then on. @internal */
 export function provideCodeModule(module: CodeModule): void {
-  provided = module;
+  slot[SLOT] ??= module;
 }
 
 /** `import(path)` with a specifier bundlers do not follow (it keeps web-tree-sitter out of the root entry's graph). */
@@ -109,10 +114,10 @@ async function importModule<T>(path: string): Promise<T> {
 
 /** The implementation of the code strategy, imported on first use. */
 async function loadCodeModule(): Promise<CodeModule> {
-  if (provided) return provided;
+  if (slot[SLOT]) return slot[SLOT];
   try {
     const m = await importModule<CodeModule>('./code.js');
-    return (provided ??= m);
+    return (slot[SLOT] ??= m);
   } catch (cause) {
     throw new MissingDependencyError(
       'web-tree-sitter',
