@@ -360,6 +360,15 @@ function schedule(ms = 300) {
 // ---------------------------------------------------------------------------------------
 // Chunking and rendering
 
+/**
+ * The code strategy in the page: chunkwise/code (dist/bundle/code, web-tree-sitter inside)
+ * imported on first use, grammars from the served tree-sitter-wasms folder (web/serve.mjs).
+ */
+async function codeLoading() {
+  await import('/bundle/code/code.js');
+  return { grammarBase: `${location.origin}/grammars/`, treeSitterWasm: `${location.origin}/wts/tree-sitter.wasm` };
+}
+
 async function chunkColumn(col, text) {
   const t0 = performance.now();
   col.dirty = false;
@@ -367,7 +376,9 @@ async function chunkColumn(col, text) {
     const { options, extraKeys } = columnSettings(col);
     col.settings = { options, extraKeys };
     const d = state.strategies.get(col.strategy);
-    col.chunks = await cw.createChunker(col.strategy, d.usesEmbedder ? { ...options, embedder: embedder() } : options).chunk(text);
+    let chosen = d.usesEmbedder ? { ...options, embedder: embedder() } : options;
+    if (col.strategy === 'code') chosen = { ...(await codeLoading()), ...chosen };
+    col.chunks = await cw.createChunker(col.strategy, chosen).chunk(text);
     col.error = null;
   } catch (error) {
     col.chunks = [];
