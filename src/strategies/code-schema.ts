@@ -121,7 +121,7 @@ async function loadCodeModule(): Promise<CodeModule> {
   } catch (cause) {
     throw new MissingDependencyError(
       'web-tree-sitter',
-      "The code strategy (import 'chunkwise/code' where the package's files are not beside this module: browsers, edge runtimes)",
+      "The code strategy (in browsers and edge runtimes, load the chunkwise/code entry first: the implementation is not beside this bundle)",
       cause,
     );
   }
