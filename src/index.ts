@@ -9,17 +9,15 @@ export * from './core/errors.js';
 export * from './core/chunk.js';
 export * from './size/index.js';
 export type { Embedder, TokenEmbedder, TokenEmbeddings } from './embedders/types.js';
-export {
-  HashingEmbedder,
-  OnnxEmbedder,
-  StaticEmbedder,
-  poolTokenSpans,
-  type HashingEmbedderOptions,
-  type OnnxEmbedderOptions,
-  type StaticEmbedderOptions,
-} from './embedders/index.js';
+// ONNX embedders and Hugging Face tokenizers: `chunkwise/onnx`.
+export { HashingEmbedder, type HashingEmbedderOptions } from './embedders/hashing-embedder.js';
+export { StaticEmbedder, type StaticEmbedderOptions } from './embedders/static-embedder.js';
+export { poolTokenSpans } from './embedders/pool-spans.js';
+export { OpenAIEmbedder, EmbeddingRequestError, OPENAI_MODEL_DIMENSIONS, type OpenAIEmbedderOptions, type RetryEvent } from './embedders/openai.js';
+export { writeChunks, sinkRows, type Sink, type SinkRow, type SinkMatch, type SinkChunk, type WriteChunksOptions, type WriteChunksResult } from './sinks/index.js';
 export { initBpe, setBpeModule } from '../bindings/bpe.js';
-export { WasmBpeTokenizer, getWasmBpeTokenizer, WASM_BPE_ENCODINGS, type WasmBpeEncoding } from './size/wasm-bpe.js';
+export { setRankTable, type RankTableSource } from '../bindings/bpe-ranks.js';
+export { WasmBpeTokenizer, getWasmBpeTokenizer, loadTokenizer, WASM_BPE_ENCODINGS, type WasmBpeEncoding } from './size/wasm-bpe.js';
 export { SlidingWindowChunker, type SlidingWindowOptions, type UnitOptions } from './strategies/sliding-window.js';
 export { FixedSizeChunker, type FixedSizeOptions } from './strategies/fixed-size.js';
 export { SentenceChunker, type SentenceChunkerOptions } from './strategies/sentence.js';
@@ -37,11 +35,10 @@ export { MarkdownChunker, parseMarkdown, type MarkdownOptions, type MarkdownChun
 export { ParentChildChunker, looksLikeMarkdown, type ParentChildOptions, type ParentChildResult } from './compose/parent-child.js';
 export { trimSpan, trimSpanWithin, type TextSpan } from './core/text.js';
 export { registerFallback, fallbackNames, resolveFallback, slidingSpanSplitter, recursiveSpanSplitter, type SpanSplitter as FallbackSpanSplitter, type SpanSplitterFactory, type SpanSplitterOptions } from './compose/span-splitters.js';
-export { createChunker, registerStrategy, strategies, strategyNames, type Chunker, type StrategyDefinition, type StrategyOptions } from './strategies/registry.js';
+export { createChunker, registerStrategy, strategies, strategyNames, strategyDefinition, type Chunker, type StrategyDefinition, type StrategyOptions } from './strategies/registry.js';
 export { RollingHash, PrefixIds } from './core/ids.js';
 export {
   chunkStream,
-  chunkSections,
   isStreamingChunker,
   textPieces,
   charCut,
@@ -49,7 +46,6 @@ export {
   tiktokenCut,
   safeCutFor,
   type StreamingChunker,
-  type SectionBreak,
   type SafeCut,
   type TextSource,
 } from './stream/index.js';
@@ -71,6 +67,7 @@ export {
   normalizeRows,
   type KernelsSource,
 } from '../bindings/index.js';
+export { ClusterSemanticChunker, DEFAULT_SECTION_SIZE, type ClusterSemanticOptions } from './strategies/cluster-semantic.js';
 export { SemanticChunker, breakpointThreshold, fixedSizeSplitter, recursiveSplitter, BREAKPOINT_TYPES, BREAKPOINT_DEFAULTS, type BreakpointType, type SemanticOptions, type Span, type SpanSplitter } from './strategies/semantic.js';
 export {
   QueryAdaptiveChunker,
@@ -90,8 +87,7 @@ export {
   type QascOptions,
   type PreparedDocument,
 } from './retrieval/qasc.js';
-export { QascIndex, type QascIndexOptions, type QascResult } from './retrieval/qasc-index.js';
+// The QASC index (hybrid retrieval) and evaluation: `chunkwise/evaluation`.
 export { LateChunker, embedDocumentTokens, type LateOptions, type LateChunk, type MacroWindow, type DocumentTokens } from './compose/late.js';
 export { sentenceSpans, paragraphBreaks, type SentenceSpans } from './segment/sentence-spans.js';
 export { WasmMatrix } from './retrieval/wasm-matrix.js';
-export * from './evaluation/index.js';

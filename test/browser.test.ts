@@ -4,11 +4,13 @@
  * (test/runtimes/harness.mjs: every registered strategy on the seeds and the
  * state_of_the_union corpus, HashingEmbedder bytes, kernels) and its JSON must equal
  * Node's byte for byte — with the inline bundle (`await initKernels()`) and with the
- * asset bundle (`await initKernels(url of chunkwise.wasm)`). The code strategy runs on the
- * 12 source fixtures through dist/bundle/code/code.js (chunkwise/code with web-tree-sitter),
- * its grammars fetched from the served tree-sitter-wasms folder. Embedding strategies, once
- * registered, also run with the ONNX fixture model through onnxruntime-web.
- * Without /usr/bin/chromium: fails when CI=true, skips locally.
+ * asset bundle (`await initKernels(url of chunkwise.wasm)`); the rank tables come from
+ * the bundle's lazy chunks (`await loadTokenizer(encoding)`). Embedding strategies also
+ * run with the ONNX fixture model through onnxruntime-web (the bundle's `onnx.js` entry). The
+ * code strategy runs on the 12 source fixtures through the bundle's `code.js` entry
+ * (web-tree-sitter in its own chunk), grammars fetched from the served tree-sitter-wasms folder.
+ * Without /usr/bin/chromium (or the file CHROMIUM_PATH names): fails when CI=true, skips
+ * otherwise.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -22,20 +24,26 @@ import { CHROMIUM, CHROMIUM_ARGS, chromiumAvailable, firstDifference, nodeRefere
 const run = chromiumAvailable();
 const EMBEDDING = /semantic|qasc|late/;
 
-/** The page: loads a bundle, initialises the kernels, runs the harness, exposes the JSON. */
-function page(bundle: string, init: string): string {
+/**
+ * The page: loads a bundle, initialises the kernels and both tokenizers (their rank
+ * tables are lazy chunks of the bundle), runs the harness, exposes the JSON.
+ */
+function page(dir: string, init: string): string {
   return `<!doctype html><meta charset="utf-8"><title>chunkwise runtime test</title>
 <script type="importmap">{"imports":{"onnxruntime-web":"/ort/ort.bundle.min.mjs"}}</script>
 <script type="module">
-import * as api from ${JSON.stringify(bundle)};
-import '/bundle/code/code.js'; // chunkwise/code: the registry's code strategy uses it
+import * as api from ${JSON.stringify(dir + 'index.js')};
+import ${JSON.stringify(dir + 'code.js')}; // chunkwise/code: the registry's code strategy uses it
 import { runWorkload } from '/harness.mjs';
 try {
   await api.initKernels(${init});
+  await api.loadTokenizer('cl100k_base');
+  await api.loadTokenizer('o200k_base');
   const docs = await (await fetch('/docs.json')).json();
   const embedders = {};
   if (api.strategyNames().some((n) => ${EMBEDDING}.test(n))) {
-    embedders.onnx = await api.OnnxEmbedder.load(location.origin + '/model/', { backend: 'web', wasmPaths: location.origin + '/ort/' });
+    const { OnnxEmbedder } = await import(${JSON.stringify(dir + 'onnx.js')});
+    embedders.onnx = await OnnxEmbedder.load(location.origin + '/model/', { backend: 'web', wasmPaths: location.origin + '/ort/' });
   }
   const code = { grammarBase: location.origin + '/grammars/', treeSitterWasm: location.origin + '/wts/tree-sitter.wasm' };
   window.__result = await runWorkload(api, docs, embedders, { code });
@@ -49,7 +57,12 @@ describe('without Chromium', () => {
   it('CI=true fails with a clear message; locally the browser tests skip', () => {
     expect(() => chromiumAvailable('/nonexistent/chromium', { CI: 'true' })).toThrow(/\/nonexistent\/chromium is missing: install it with apt-get install -y chromium/);
     expect(chromiumAvailable('/nonexistent/chromium', {})).toBe(false);
-    expect(chromiumAvailable(CHROMIUM, { CI: 'true' })).toBe(existsSync(CHROMIUM));
+    expect(chromiumAvailable('/nonexistent/chromium', { CI: 'false' })).toBe(false);
+    // an executable that exists runs the tests, with or without CI
+    expect(chromiumAvailable(process.execPath, { CI: 'true' })).toBe(true);
+    expect(chromiumAvailable(process.execPath, {})).toBe(true);
+    // this run: Chromium (or CHROMIUM_PATH) present → the tests run; missing → they skip (CI unset)
+    expect(run).toBe(existsSync(CHROMIUM));
   });
 });
 
@@ -78,8 +91,8 @@ describe.skipIf(!run)('browser bundles in Chromium', () => {
         '/wts/': join(repoRoot, 'node_modules', 'web-tree-sitter'),
       },
       {
-        '/inline.html': { type: 'text/html', body: page('/bundle/inline/index.js', '') },
-        '/asset.html': { type: 'text/html', body: page('/bundle/asset/index.js', "'/bundle/asset/chunkwise.wasm'") },
+        '/inline.html': { type: 'text/html', body: page('/bundle/inline/', '') },
+        '/asset.html': { type: 'text/html', body: page('/bundle/asset/', "'/bundle/asset/chunkwise.wasm'") },
         '/harness.mjs': { type: 'text/javascript', body: readFileSync(join(repoRoot, 'test', 'runtimes', 'harness.mjs')) },
         '/docs.json': { type: 'application/json', body: JSON.stringify(docs) },
       },
@@ -93,7 +106,8 @@ describe.skipIf(!run)('browser bundles in Chromium', () => {
     const needsModel = (api.strategyNames() as string[]).some((n) => EMBEDDING.test(n));
     if (needsModel) {
       const { runWorkload } = await import(join(repoRoot, 'test', 'runtimes', 'harness.mjs'));
-      const onnx = await api.OnnxEmbedder.load(modelDir, { backend: 'web' });
+      const { OnnxEmbedder } = await import(join(repoRoot, 'dist', 'src', 'onnx.js'));
+      const onnx = await OnnxEmbedder.load(modelDir, { backend: 'web' });
       expected = await runWorkload(api, docs, { onnx });
     } else expected = await nodeReference(docs);
   });

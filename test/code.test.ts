@@ -39,7 +39,7 @@ describe('grammars', () => {
     const abis: Record<string, number> = {};
     for (const spec of CODE_LANGUAGES) {
       const language = await Language.load(readFileSync(join(grammarsDir, `tree-sitter-${spec.grammar}.wasm`)));
-      abis[spec.name] = language.abiVersion;
+      abis[spec.name] = (language as unknown as { abiVersion: number }).abiVersion;
       const file = FIXTURES.find((f) => languageForPath(f)?.name === spec.name)!;
       const chunker = await CodeChunker.create({ filename: file, chunkSize: 64 });
       expect(chunker.language).toBe(spec.name);

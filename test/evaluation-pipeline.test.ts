@@ -4,12 +4,9 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mapToOffsets } from '../bench/peers.js';
+import { FixedSizeChunker, HashingEmbedder, InvalidDatasetError, InvalidOptionError, type Embedder } from '../src/index.js';
 import {
   DenseIndex,
-  FixedSizeChunker,
-  HashingEmbedder,
-  InvalidDatasetError,
-  InvalidOptionError,
   checkQuestions,
   chunkerFromSpec,
   corpusIdFromPath,
@@ -19,10 +16,9 @@ import {
   parseQuestionsCsv,
   parseStrategySpec,
   recallIouSvg,
-  type Embedder,
   type EvalQuestion,
   type IndexedSpan,
-} from '../src/index.js';
+} from '../src/evaluation/index.js';
 import { readCorpora, readQuestions } from '../src/node/index.js';
 import { cliBin, corporaDir, sharedDir, sharedFiles } from './helpers/paths.js';
 
@@ -232,12 +228,12 @@ describe('chunkwise eval (CLI)', () => {
   it('usage errors exit 2 with one line, unreadable files exit 1', () => {
     const bad = run(['--corpora', corpus, '--questions', csv, '--strategy', 'fixed:8:8']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/^chunkwise: Invalid option chunkOverlap: 8/);
+    expect(bad.stderr).toMatch(/^chunkwise: invalid option chunkOverlap: 8/);
     const none = run(['--corpora', corpus, '--questions', csv]);
     expect(none.code).toBe(2);
     const missing = run(['--corpora', join(dir, 'nope.txt'), '--questions', csv, '--strategy', 'fixed:8:0']);
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toMatch(/ENOENT/);
+    expect(missing.stderr).toMatch(/^chunkwise: cannot read .*nope.txt: no such file or directory\n$/);
     const wrongCorpus = run(['--corpora', csv, '--questions', csv, '--strategy', 'fixed:8:0']);
     expect(wrongCorpus.code).toBe(2);
     expect(wrongCorpus.stderr).toMatch(/corpus_id "fruit" has no corpus/);

@@ -7,13 +7,15 @@
  *   `onnxruntime-web`.
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { builtinModules } from 'node:module';
-import { join, relative } from 'node:path';
+import { join, posix, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from './helpers/paths.js';
 
-const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
+const pkgText = readFileSync(join(repoRoot, 'package.json'), 'utf8');
+const pkg = JSON.parse(pkgText);
 
 function targets(value: unknown): string[] {
   if (typeof value === 'string') return [value];
@@ -35,23 +37,85 @@ export function importSpecifiers(code: string): string[] {
   return [...specs];
 }
 
+describe('the packed package.json', () => {
+  it('has no prepare script (it builds a git checkout; an installed tarball listed it as an install script to approve)', () => {
+    // packed from a copy, so the checkout's package.json is never changed while other tests run
+    const dir = mkdtempSync(join(tmpdir(), 'chunkwise-pack-'));
+    const copy = join(dir, 'chunkwise');
+    try {
+      for (const entry of ['package.json', 'scripts/pack-manifest.mjs', 'README.md', 'docs', 'dist/src', 'dist/bindings', 'dist/bundle', 'build', 'src/embedders/README.md', 'bench/RESULTS.md']) {
+        cpSync(join(repoRoot, entry), join(copy, entry), { recursive: true });
+      }
+      // prepack strips `prepare`, postpack restores the file; --ignore-scripts would skip both
+      execFileSync('npm', ['pack', '--pack-destination', dir, '--json'], { cwd: copy, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, npm_config_ignore_scripts: '' } });
+      const tgz = readdirSync(dir).find((f) => f.endsWith('.tgz'))!;
+      const packed = JSON.parse(execFileSync('tar', ['-xzOf', join(dir, tgz), 'package/package.json'], { encoding: 'utf8' }));
+      expect(pkg.scripts.prepare).toBe('npm run build');
+      expect(packed.scripts.prepare).toBeUndefined();
+      expect(packed.scripts.build).toBe(pkg.scripts.build);
+      expect(readFileSync(join(copy, 'package.json'), 'utf8')).toBe(pkgText); // restored after packing
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('npm pack --dry-run', () => {
   const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
   const files: string[] = JSON.parse(out)[0].files.map((f: { path: string }) => f.path);
 
   it('holds every exports target, the bin, the bundles and the wasm', () => {
     const needed = [...targets(pkg.exports), ...targets(pkg.bin)].map((t) => t.replace(/^\.\//, ''));
-    expect(needed).toEqual(expect.arrayContaining(['dist/bundle/inline/index.js', 'dist/bundle/asset/workerd.js', 'dist/bundle/asset/edge.js']));
+    expect(needed).toEqual(
+      expect.arrayContaining([
+        'dist/src/index.js',
+        'dist/runtime/workerd.js',
+        'dist/runtime/edge.js',
+        'dist/src/onnx.js',
+        'dist/src/evaluation/index.js',
+        'dist/src/encodings/cl100k_base.js',
+        'dist/bindings/generated/ranks/cl100k_base.bpe',
+        'dist/bindings/generated/ranks/o200k_base.bpe',
+      ]),
+    );
     for (const file of needed) expect(files, file).toContain(file);
-    for (const file of ['build/chunkwise.wasm', 'dist/bundle/asset/chunkwise.wasm', 'dist/bundle/asset/index.js', 'dist/src/index.d.ts', 'dist/src/node/index.js', 'README.md', 'package.json']) {
+    for (const file of [
+      'build/chunkwise.wasm',
+      'build/bpe.wasm',
+      'dist/bundle/inline/index.js',
+      'dist/bundle/asset/chunkwise.wasm',
+      'dist/bundle/asset/index.js',
+      'dist/src/index.d.ts',
+      'dist/src/node/index.js',
+      'README.md',
+      'package.json',
+    ]) {
       expect(files, file).toContain(file);
     }
   });
 
-  it('holds no tests, benches, TypeScript sources or source maps', () => {
+  it('holds every file the packed Markdown links to (docs, images, src/embedders/README.md, bench/RESULTS.md)', () => {
+    const markdown = files.filter((f) => f.endsWith('.md'));
+    expect(markdown).toEqual(expect.arrayContaining(['README.md', 'docs/qasc.md', 'src/embedders/README.md', 'bench/RESULTS.md']));
+    const missing: string[] = [];
+    let links = 0;
+    for (const file of markdown) {
+      const text = readFileSync(join(repoRoot, file), 'utf8');
+      for (const m of text.matchAll(/\]\(([^)\s#]+)(?:#[^)]*)?\)/g)) {
+        if (/^[a-z]+:/.test(m[1])) continue; // https:, mailto:
+        links++;
+        const target = posix.normalize(posix.join(posix.dirname(file), m[1]));
+        if (!files.includes(target)) missing.push(`${file} → ${m[1]}`);
+      }
+    }
+    expect(links).toBeGreaterThan(15);
+    expect(missing).toEqual([]);
+  });
+
+  it('holds no tests, benches, TypeScript sources or source maps (Markdown docs aside)', () => {
     const bad = files.filter(
       (f) =>
-        /^(src|test|bench|assembly|scripts|web|bindings|\.ci)\//.test(f) ||
+        (/^(src|test|bench|assembly|scripts|web|bindings|\.ci)\//.test(f) && !/^(src\/embedders\/README|bench\/RESULTS)\.md$/.test(f)) ||
         /^dist\/(test|bench)\//.test(f) ||
         (f.endsWith('.ts') && !f.endsWith('.d.ts')) ||
         f.endsWith('.map') ||
@@ -63,12 +127,21 @@ describe('npm pack --dry-run', () => {
 
 describe('bundles for browsers and edge runtimes', () => {
   const bundleDir = join(repoRoot, 'dist', 'bundle');
-  const jsFiles = walk(bundleDir).filter((f) => f.endsWith('.js'));
+  const runtimeDir = join(repoRoot, 'dist', 'runtime');
+  const jsFiles = [...walk(bundleDir), ...walk(runtimeDir)].filter((f) => f.endsWith('.js'));
   const nodeBuiltins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 
   it('exist for every variant', () => {
-    expect(jsFiles.map((f) => relative(bundleDir, f)).sort()).toEqual(
-      expect.arrayContaining(['asset/edge.js', 'asset/index.js', 'asset/workerd.js', 'inline/index.js']),
+    expect(jsFiles.map((f) => relative(join(repoRoot, 'dist'), f)).sort()).toEqual(
+      expect.arrayContaining([
+        'bundle/asset/index.js',
+        'bundle/asset/onnx.js',
+        'bundle/inline/index.js',
+        'bundle/inline/onnx.js',
+        'bundle/inline/encodings/cl100k_base.js',
+        'runtime/edge.js',
+        'runtime/workerd.js',
+      ]),
     );
   });
 
@@ -76,8 +149,8 @@ describe('bundles for browsers and edge runtimes', () => {
   // `await import("module")`, `import("fs/promises")`, `createRequire(import.meta.url)` then
   // `require("fs")`; bundlers leave dynamic imports of built-ins for browsers external. It is
   // checked to be that branch and nothing else.
-  const TREE_SITTER = /^code\/chunks\/tree-sitter-[\w-]+\.js$/;
-  it.each(jsFiles.map((f) => [relative(bundleDir, f), f]))('%s imports no Node built-in and calls no require(', (name, file) => {
+  const TREE_SITTER = /^bundle\/(inline|asset)\/chunks\/tree-sitter-[\w-]+\.js$/;
+  it.each(jsFiles.map((f) => [relative(join(repoRoot, 'dist'), f), f]))('%s imports no Node built-in and calls no require(', (name, file) => {
     let code = readFileSync(file, 'utf8');
     if (TREE_SITTER.test(name)) {
       const before = code;
@@ -85,7 +158,8 @@ describe('bundles for browsers and edge runtimes', () => {
         .replace(/await import\(['"]fs\/promises['"]\)/g, '')
         .replace(/await import\(['"]module['"]\)/g, '')
         .replace(/var require = createRequire\(import\.meta\.url\);/g, '')
-        .replace(/require\("(fs|path|url)"\)/g, '');
+        .replace(/require\("(fs|path|url)"\)/g, '')
+        .replace(/\/\/ \(import "e" "f"[^\n]*/g, ''); // a WebAssembly text comment, not an import
       expect(code).not.toBe(before);
       expect(code).toMatch(/ENVIRONMENT_IS_NODE/);
     }

@@ -3,6 +3,7 @@
 // all in the browser through the browser bundle (dist/bundle/inline) and its
 // WebAssembly kernels. Served by web/serve.mjs (`npm run web`).
 import * as cw from '/bundle/inline/index.js';
+import * as ev from '/bundle/inline/evaluation.js';
 import { describeStrategy } from './options.js';
 import { alignBands, histogram, lostText, parsePastedQuestions } from './compare.js';
 import { cliSnippet, typescriptSnippet } from './snippet.js';
@@ -361,11 +362,11 @@ function schedule(ms = 300) {
 // Chunking and rendering
 
 /**
- * The code strategy in the page: chunkwise/code (dist/bundle/code, web-tree-sitter inside)
+ * The code strategy in the page: chunkwise/code (dist/bundle/inline/code.js; web-tree-sitter in a chunk of its own)
  * imported on first use, grammars from the served tree-sitter-wasms folder (web/serve.mjs).
  */
 async function codeLoading() {
-  await import('/bundle/code/code.js');
+  await import('/bundle/inline/code.js');
   return { grammarBase: `${location.origin}/grammars/`, treeSitterWasm: `${location.origin}/wts/tree-sitter.wasm` };
 }
 
@@ -376,6 +377,9 @@ async function chunkColumn(col, text) {
     const { options, extraKeys } = columnSettings(col);
     col.settings = { options, extraKeys };
     const d = state.strategies.get(col.strategy);
+    // Each encoding's rank table is a lazy chunk of the bundle, fetched the first time it is used.
+    const encoding = options.encoding ?? 'cl100k_base';
+    if (cw.isEncodingName(encoding)) await cw.loadTokenizer(encoding);
     let chosen = d.usesEmbedder ? { ...options, embedder: embedder() } : options;
     if (col.strategy === 'code') chosen = { ...(await codeLoading()), ...chosen };
     col.chunks = await cw.createChunker(col.strategy, chosen).chunk(text);
@@ -662,13 +666,13 @@ function moveFocus(event) {
 function readQuestions(text) {
   const pasted = els.questions.value;
   if (/^\uFEFF?question,/.test(pasted) && /^[^\n]*references/.test(pasted)) {
-    const all = cw.parseQuestionsCsv(pasted, 'pasted CSV');
-    const id = cw.corpusIdFromPath(sourceName());
+    const all = ev.parseQuestionsCsv(pasted, 'pasted CSV');
+    const id = ev.corpusIdFromPath(sourceName());
     const ids = [...new Set(all.map((q) => q.corpusId))];
     const mine = ids.length === 1 ? all : all.filter((q) => q.corpusId === id);
     const problems = mine.length === all.length ? [] : [{ line: 0, message: `${all.length - mine.length} questions of other corpora (${ids.filter((x) => x !== id).join(', ')}) left out; this document is ${JSON.stringify(id)}` }];
     const questions = mine.map((q) => ({ ...q, corpusId: CORPUS }));
-    cw.checkQuestions(questions, [{ id: CORPUS, text }]);
+    ev.checkQuestions(questions, [{ id: CORPUS, text }]);
     return { questions, problems };
   }
   return parsePastedQuestions(pasted, text, CORPUS);
@@ -716,8 +720,8 @@ async function evaluate() {
         continue;
       }
       // the library's own path: chunkCorpora (spans from the chunks) and evaluateSpans
-      const spans = await cw.chunkCorpora({ chunk: () => col.shown }, [{ id: CORPUS, text }]);
-      const result = await cw.evaluateSpans(spans, questions, embedder(), { name: columnLabel(col), k });
+      const spans = await ev.chunkCorpora({ chunk: () => col.shown }, [{ id: CORPUS, text }]);
+      const result = await ev.evaluateSpans(spans, questions, embedder(), { name: columnLabel(col), k });
       const scored = { column: state.columns.indexOf(col), ...result, ms: performance.now() - t0 };
       col.evaluated = { key, result: scored };
       results.push(scored);
@@ -896,7 +900,7 @@ function columnsFromUrl(params) {
   const specs = params.getAll('s');
   if (!specs.length) return [{ strategy: 'fixed' }, { strategy: 'recursive' }];
   return specs.slice(0, MAX_COLUMNS).map((spec) => {
-    const s = cw.parseStrategySpec(spec);
+    const s = ev.parseStrategySpec(spec);
     const d = state.strategies.get(s.name);
     if (!d) return { strategy: s.name };
     const fields = new Set(d.options.map((f) => f.name));
@@ -909,6 +913,7 @@ function columnsFromUrl(params) {
 
 async function main() {
   await cw.initKernels();
+  await cw.loadTokenizer('cl100k_base'); // the default encoding (token units, tokenCount) before the first chunker
   state.embedders.set('hashing', new cw.HashingEmbedder());
   const params = new URLSearchParams(location.search);
   await loadModels();

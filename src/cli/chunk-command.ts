@@ -7,7 +7,7 @@ import { InvalidOptionError } from '../core/errors.js';
 import { chunkFilesWithWorkers } from '../node/batch.js';
 import { AUTO_STRATEGY, chunkFileRecords, FileChunkers, walkExtensions } from '../node/chunk-file.js';
 import { createChunker, type StrategyOptions } from '../strategies/registry.js';
-import { createProgress, Output, sourceSizes } from './io.js';
+import { createProgress, Output, progressWanted, sourceSizes } from './io.js';
 import { semanticOptionsFromCli } from './semantic-options.js';
 import { UsageError } from './usage-error.js';
 import { strategyOptionsFromFlags } from './strategy-flags.js';
@@ -19,6 +19,10 @@ export interface ChunkCommandOptions {
   strategy: string;
   format: 'jsonl' | 'json';
   out?: string;
+  /** `--quiet`: nothing on stderr but errors. */
+  quiet?: boolean;
+  /** False with `--no-progress`. */
+  progress?: boolean;
   /** Worker threads for many files (default 1: no workers). */
   workers?: number;
   /** Extensions a directory walk picks (default .md, .txt). */
@@ -51,8 +55,8 @@ export { chunkRecord } from '../node/chunk-file.js';
  * Runs `chunkwise chunk`. Inputs are files, directories (walked for `--ext`, default
  * .md/.txt, for `code` source files, for `auto` every strategy's extensions) and globs
  * (see inputs.ts). `--strategy auto` chooses per file by extension (`.md` markdown,
- * source files code, …, else fixed); `code` takes each file's name for its language. Every file is streamed through the chunker when
- * the strategy streams (sliding, fixed: output identical to chunking the whole text).
+ * source files code, …, else fixed); `code` takes each file's name for its language.
+ * Every file is streamed through the chunker when the strategy streams (sliding, fixed: output identical to chunking the whole text).
  * With `--workers N` > 1, files are spread over N worker threads; the output is
  * byte-identical to the single-process run.
  * Throws UnreadableFileError / ChunkwiseError for the CLI to map to exit codes.
@@ -69,29 +73,29 @@ export async function runChunk(inputs: string[], o: ChunkCommandOptions): Promis
   }
   const files = await expandInputs(inputs, o.ext ?? walkExtensions(o.strategy, DEFAULT_EXTENSIONS));
   const sizes = await sourceSizes(files);
-  const progress = createProgress(sizes.reduce((a, b) => a + b, 0), files.length);
-  const output = new Output(o.out);
-  const writer = new RecordWriter(output, o.format);
+  const progress = createProgress(sizes.reduce((a, b) => a + b, 0), files.length, progressWanted(o));
   try {
-    await writer.begin();
-    if (workers > 1 && files.length > 1 && !files.includes('-')) {
-      await chunkFilesWithWorkers(files, {
-        strategy: o.strategy,
-        options: strategyOptions,
-        workers,
-        write: (records) => writer.write(records),
-        progress,
-        sizes,
-      });
-    } else {
-      for (let f = 0; f < files.length; f++) {
-        await chunkFileRecords(chunkers.for(files[f]), files[f], (records) => writer.write(records));
-        progress.advance(sizes[f], files[f]);
+    await Output.writeWith(o.out, async (output) => {
+      const writer = new RecordWriter(output, o.format);
+      await writer.begin();
+      if (workers > 1 && files.length > 1 && !files.includes('-')) {
+        await chunkFilesWithWorkers(files, {
+          strategy: o.strategy,
+          options: strategyOptions,
+          workers,
+          write: (records) => writer.write(records),
+          progress,
+          sizes,
+        });
+      } else {
+        for (let f = 0; f < files.length; f++) {
+          await chunkFileRecords(chunkers.for(files[f]), files[f], (records) => writer.write(records));
+          progress.advance(sizes[f], files[f]);
+        }
       }
-    }
-    await writer.end();
+      await writer.end();
+    });
   } finally {
     progress.stop();
-    await output.close();
   }
 }

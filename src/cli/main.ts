@@ -15,15 +15,19 @@
  *   chunkwise eval --corpora <files...> --questions <csv> --strategy <name:size:overlap>… [--embedder hashing] [--top-k 5]
  *     [--per-corpus] [--json FILE] [--svg FILE] [--out FILE]
  *
- * Exit codes: 0 success; 1 a file could not be read or written; 2 a usage error
- * (unknown option, bad value), reported in one line on stderr without a stack trace.
+ * Exit codes: 0 success; 1 a file could not be read or written (or a model loaded); 2 a
+ * usage error (unknown option, bad value). Either is one line on stderr in one style
+ * (`chunkwise: …`, see errors.ts), without a stack trace; every command takes `--quiet`
+ * and `--no-progress`.
  * @module
  */
 import { Command, CommanderError, Option } from 'commander';
-import { ChunkwiseError, ModelLoadError } from '../core/errors.js';
+import { ChunkwiseError, ModelLoadError, SinkError } from '../core/errors.js';
 import { runChunk, type ChunkCommandOptions } from './chunk-command.js';
 import { runEval, type EvalCommandOptions } from './eval-command.js';
-import { UnreadableFileError } from './io.js';
+import { UnreadableFileError, UnwritableFileError } from './io.js';
+import { cliMessage, fsReason } from './errors.js';
+import { addQuietOptions } from './quiet.js';
 import { runEmbed, type EmbedCommandOptions } from './embed-cli.js';
 import { UsageError } from './usage-error.js';
 import { DEFAULT_EXTENSIONS, parseExtensions } from './inputs.js';
@@ -47,7 +51,10 @@ export function buildProgram(): Command {
     .version('0.1.0')
     .exitOverride()
     .showSuggestionAfterError(true)
-    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+    .configureOutput({
+      writeErr: (s) => process.stderr.write(s),
+      outputError: (s, write) => write(`chunkwise: ${cliMessage(s)}\n`),
+    });
 
   const chunkCommand = program
     .command('chunk')
@@ -68,10 +75,14 @@ export function buildProgram(): Command {
     .argument('<files...>', 'files to chunk and embed; - reads stdin')
     .addOption(new Option('-s, --strategy <name>', 'chunking strategy').choices(strategyNames()).default('fixed'));
   addStrategyFlags(embedCommand)
-    .option('--embedder <spec>', 'hashing | hashing:<dim> | onnx:<folder> | static:<folder>', 'hashing')
+    .option('--embedder <spec>', 'hashing | hashing:<dim> | onnx:<folder> | static:<folder> | openai:<model> | transformers:<folder>', 'hashing')
+    .option('--sink <spec>', 'write chunks and vectors to a vector store instead: lancedb:<dir> or pglite:<dir> (upserts; a changed file replaces its chunks)')
+    .option('--table <name>', 'table of --sink (default chunks)')
+    .addOption(new Option('--vector-format <format>', 'JSONL vectors: base64 of little-endian float32, or arrays of numbers').choices(['base64', 'array']).default('base64'))
     .option('--batch-size <n>', 'chunks per embedding call', parseIntegerArg, 64)
     .addOption(new Option('-f, --format <format>', 'output format').choices(['jsonl', 'npy']).default('jsonl'))
     .option('-o, --out <file>', 'write to a file instead of stdout (required for npy)')
+    .option('--ext <list>', 'extensions picked when walking a directory (comma-separated)', parseExtensions, DEFAULT_EXTENSIONS)
     .action(async (files: string[], options: EmbedCommandOptions) => {
       await runEmbed(files, options);
     });
@@ -94,12 +105,18 @@ export function buildProgram(): Command {
       if (!options.strategy?.length) throw new UsageError('give at least one --strategy, e.g. --strategy fixed:400:200');
       await runEval(options);
     });
+  for (const command of program.commands) addQuietOptions(command);
   return program;
 }
 
 /** Runs the CLI with `argv` (as process.argv) and returns the exit code. */
 export async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
+  let running: Command = program;
+  program.hook('preAction', (_program, command) => {
+    running = command;
+  });
+  const report = (message: string) => process.stderr.write(`chunkwise: ${cliMessage(message, running.options)}\n`);
   try {
     await program.parseAsync(argv);
     return 0;
@@ -108,16 +125,23 @@ export async function main(argv: string[]): Promise<number> {
       // help and version exit 0; commander has already printed its message
       return error.exitCode === 0 ? 0 : 2;
     }
-    if (error instanceof UnreadableFileError || error instanceof ModelLoadError) {
+    // the reader of stdout went away (`| head`): nothing more to write, not an error
+    if (error instanceof UnwritableFileError && error.path === '-' && error.code === 'EPIPE') return 0;
+    if (error instanceof UnreadableFileError || error instanceof UnwritableFileError || error instanceof ModelLoadError) {
+      report(error.message);
+      return 1;
+    }
+    if (error instanceof SinkError) {
       process.stderr.write(`chunkwise: ${error.message}\n`);
       return 1;
     }
     if (error instanceof UsageError || error instanceof ChunkwiseError) {
-      process.stderr.write(`chunkwise: ${error.message}\n`);
+      report(error.message);
       return 2;
     }
     if (error instanceof Error && 'code' in error && typeof (error as NodeJS.ErrnoException).code === 'string') {
-      process.stderr.write(`chunkwise: ${error.message}\n`);
+      const path = (error as NodeJS.ErrnoException).path;
+      report(path ? `${path}: ${fsReason(error)}` : fsReason(error));
       return 1;
     }
     throw error;

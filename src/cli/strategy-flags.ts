@@ -32,6 +32,8 @@ export interface StrategyFlag {
   flag: string;
   spec: OptionSpec;
   strategies: string[];
+  /** Each strategy's spec of the option (defaults may differ: semantic 512, cluster-semantic 400). */
+  specs: OptionSpec[];
 }
 
 /** Short forms kept from before the flags were generated. */
@@ -52,7 +54,8 @@ export function strategyFlags(): StrategyFlag[] {
       if (seen) {
         if (seen.spec.type !== spec.type) throw new Error(`option ${name}: ${seen.strategies[0]} says ${seen.spec.type}, ${definition.name} says ${spec.type}`);
         seen.strategies.push(definition.name);
-      } else byName.set(name, { name, flag, spec, strategies: [definition.name] });
+        seen.specs.push(spec);
+      } else byName.set(name, { name, flag, spec, strategies: [definition.name], specs: [spec] });
     }
     for (const alias of Object.keys(definition.aliases ?? {})) byName.get(alias)?.strategies.push(definition.name);
   }
@@ -63,7 +66,7 @@ export function strategyFlags(): StrategyFlag[] {
 function parserOf(name: string, spec: OptionSpec): ((value: string) => unknown) | undefined {
   switch (spec.type) {
     case 'integer':
-      return parseIntegerArg;
+      return spec.infinity ? (value) => (/^(infinity|inf)$/i.test(value.trim()) ? Infinity : parseIntegerArg(value)) : parseIntegerArg;
     case 'number':
       return parseNumberArg;
     case 'json':
@@ -97,7 +100,13 @@ export function addStrategyFlags(command: Command): Command {
     const flags = `${SHORT[f.name] ? SHORT[f.name] + ', ' : ''}${f.flag}${ph ? ' ' + ph : ''}`;
     // name the strategies of an option only a few take (unit, encoding … are everyone's)
     const who = f.strategies.length <= 3 ? ` (${f.strategies.join(', ')})` : '';
-    const def = f.spec.cli && f.spec.cli.negate ? '' : defaultText(f.spec).replace(/`/g, '');
+    const defaults = f.specs.map((spec) => defaultText(spec).replace(/`/g, ''));
+    const def =
+      f.spec.cli && f.spec.cli.negate
+        ? ''
+        : defaults.every((d) => d === defaults[0])
+          ? defaults[0]
+          : defaults.map((d, k) => `${d} (${f.strategies[k]})`).join(', ');
     const option = new Option(flags, `${f.spec.doc.replace(/`/g, '')}${who}${def && def !== '—' ? ` [default: ${def}]` : ''}`);
     const parse = parserOf(f.name, f.spec);
     if (parse) option.argParser(parse);

@@ -105,6 +105,23 @@ export class InvalidDatasetError extends ChunkwiseError {
 }
 
 /**
+ * An encoding's rank table is not loaded and this runtime cannot read it from the
+ * package synchronously (browsers, web workers, workerd, Vercel Edge; Node reads it on
+ * first use). `encoding` names it. Load it first: `await loadTokenizer(encoding)`, or
+ * `import 'chunkwise/encodings/<encoding>'` to bundle it for synchronous use.
+ */
+export class EncodingNotLoadedError extends WasmError {
+  readonly encoding: string;
+  constructor(encoding: string) {
+    super(
+      `The ${encoding} rank table is not loaded: call await loadTokenizer(${JSON.stringify(encoding)}) first, ` +
+        `or bundle it for synchronous use with the side-effect module chunkwise/encodings/${encoding}`,
+    );
+    this.encoding = encoding;
+  }
+}
+
+/**
  * An optional peer dependency that a feature needs is not installed (or cannot be
  * imported in this runtime). `packageName` names the package to install, e.g.
  * `onnxruntime-web` for `OnnxEmbedder` (`npm install onnxruntime-web`).
@@ -135,4 +152,25 @@ export class GrammarLoadError extends ChunkwiseError {
     this.language = language;
     this.source = source;
   }
+}
+
+/**
+ * A vector store (sink) could not be used: it cannot be opened or created (a path that
+ * is a file, no permission, a missing optional package, a server without pgvector), or
+ * an existing table disagrees with what is written (vector dimension, missing
+ * columns). `store` names the store (`lancedb:<dir>`, `pglite:<dir>`, a table). The
+ * message is one line; the CLI exits 1 with it.
+ */
+export class SinkError extends ChunkwiseError {
+  readonly store: string;
+  constructor(store: string, reason: string) {
+    super(`${store}: ${reason}`);
+    this.store = store;
+  }
+}
+
+/** The first line of an error's message (engines' messages can carry a backtrace). */
+export function firstLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split('\n', 1)[0].trim();
 }

@@ -12,7 +12,6 @@
  * the root entry reaches it only through the registry's lazy entry or `chunkwise/code`.
  * @module
  */
-import type { Language as TSLanguage, Parser as TSParser } from 'web-tree-sitter';
 import type { Chunk } from '../core/chunk.js';
 import { GrammarLoadError, MissingDependencyError } from '../core/errors.js';
 import { importNodeHelper, isNode } from '../core/runtime.js';
@@ -36,7 +35,7 @@ import {
 } from '../segment/code.js';
 import type { CodeLanguageSpec } from '../segment/code-languages.js';
 import { rangeMeasure, type RangeMeasure } from '../size/measure.js';
-import { resolveUnits, type ResolvedUnits } from '../size/resolve.js';
+import { innerUnitOptions, resolveUnits, type ResolvedUnits } from '../size/resolve.js';
 import { CODE_SCHEMA, provideCodeModule, resolveCodeLanguage, type CodeChunkerOptions, type WasmSource } from './code-schema.js';
 import { RecursiveChunker } from './recursive.js';
 
@@ -44,7 +43,22 @@ export { CODE_SCHEMA, type CodeChunkerOptions, type WasmSource } from './code-sc
 export { CODE_LANGUAGES, CODE_EXTENSIONS, languageForPath, type CodeLanguageSpec } from '../segment/code-languages.js';
 export type { SyntaxDefinition } from '../segment/code.js';
 
-type TreeSitter = typeof import('web-tree-sitter');
+/**
+ * The part of web-tree-sitter 0.25 the chunker uses, declared here: web-tree-sitter's own
+ * types are an ambient `declare module`, which clashes with another copy's (LlamaIndex
+ * depends on web-tree-sitter 0.24) wherever both are in one program.
+ */
+interface TSLanguage {
+  readonly abiVersion: number;
+}
+interface TSParser {
+  setLanguage(language: TSLanguage): void;
+  parse(text: string): { rootNode: unknown; delete(): void } | null;
+}
+interface TreeSitter {
+  Parser: { new (): TSParser; init(options?: Record<string, unknown>): Promise<void> };
+  Language: { load(input: Uint8Array): Promise<TSLanguage> };
+}
 
 /** Metadata of a code chunk, after the common fields. */
 export interface CodeChunkMetadata {
@@ -84,7 +98,7 @@ function loadRuntime(source: WasmSource | undefined): Promise<TreeSitter> {
   runtime ??= (async () => {
     let ts: TreeSitter;
     try {
-      ts = await import('web-tree-sitter');
+      ts = (await import('web-tree-sitter')) as unknown as TreeSitter;
     } catch (cause) {
       throw new MissingDependencyError('web-tree-sitter', 'The code strategy', cause);
     }
@@ -349,8 +363,7 @@ export class CodeChunker {
   recursive(budget: number): RecursiveChunker {
     let r = this.#recursive.get(budget);
     if (!r) {
-      const u = this.#resolved;
-      r = new RecursiveChunker({ chunkSize: budget, chunkOverlap: 0, unit: u.unit, encoding: u.encoding, tokenizer: u.tokenizer, countTokens: false });
+      r = new RecursiveChunker({ chunkSize: budget, chunkOverlap: 0, ...innerUnitOptions(this.#resolved) });
       this.#recursive.set(budget, r);
     }
     return r;

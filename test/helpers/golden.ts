@@ -21,7 +21,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { createChunker, hashText, OnnxEmbedder, QueryAdaptiveChunker, strategies, type Chunk } from '../../src/index.js';
+import { createChunker, hashText, QueryAdaptiveChunker, strategies, type Chunk } from '../../src/index.js';
+import { OnnxEmbedder } from '../../src/onnx.js';
 import { makeEncoderOnnx, writeOnnxFolder } from './embedder-fixtures.js';
 import { corporaDir, markdownDir, repoRoot, seedsDir, sharedFiles } from './paths.js';
 
@@ -112,6 +113,7 @@ export const GOLDEN_SETTINGS: Record<string, Setting[]> = {
     { name: 'small', options: { chunkSize: 64, contextHeaders: true }, inputs: 'code' },
     { name: 'tiny', options: { chunkSize: 16 }, inputs: 'code' },
   ],
+  'cluster-semantic': standard({ maxChunkSize: 128, pieceSize: 32 }, { maxChunkSize: 24, pieceSize: 8 }),
   late: [
     { name: 'default', options: {}, inputs: 'small' },
     { name: 'small', options: { chunkSize: 128, chunkOverlap: 16 }, inputs: 'small' },
