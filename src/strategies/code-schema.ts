@@ -40,12 +40,9 @@ export interface CodeChunkerOptions extends UnitOptions {
   treeSitterWasm?: WasmSource;
 }
 
-const isWasmSource = (v: unknown) =>
-  typeof v === 'string' ||
-  v instanceof Uint8Array ||
-  v instanceof ArrayBuffer ||
-  v instanceof URL ||
-  (typeof WebAssembly !== 'undefined' && v instanceof WebAssembly.Module);
+/** The built-in type of a value by its tag, so that values from another realm (an edge runtime's VM) pass too. */
+export const tagOf = (v: unknown): string => Object.prototype.toString.call(v).slice(8, -1);
+const isWasmSource = (v: unknown) => typeof v === 'string' || v instanceof URL || ['Uint8Array', 'ArrayBuffer', 'WebAssembly.Module'].includes(tagOf(v));
 const wasmSourceProblem = (v: unknown) => (isWasmSource(v) ? undefined : 'must be bytes (Uint8Array, ArrayBuffer), a URL or path, or a WebAssembly.Module');
 
 /** The options schema of the code strategy. */

@@ -36,7 +36,7 @@ import {
 import type { CodeLanguageSpec } from '../segment/code-languages.js';
 import { rangeMeasure, type RangeMeasure } from '../size/measure.js';
 import { innerUnitOptions, resolveUnits, type ResolvedUnits } from '../size/resolve.js';
-import { CODE_SCHEMA, provideCodeModule, resolveCodeLanguage, type CodeChunkerOptions, type WasmSource } from './code-schema.js';
+import { CODE_SCHEMA, provideCodeModule, resolveCodeLanguage, tagOf, type CodeChunkerOptions, type WasmSource } from './code-schema.js';
 import { RecursiveChunker } from './recursive.js';
 
 export { CODE_SCHEMA, type CodeChunkerOptions, type WasmSource } from './code-schema.js';
@@ -89,9 +89,10 @@ const CODE_UNITS_PER_TOKEN_CAP = 16;
 let runtime: Promise<TreeSitter> | undefined;
 
 /** Bytes of an ArrayBuffer or Uint8Array source. */
-const bytesOf = (s: Uint8Array | ArrayBuffer) => (s instanceof Uint8Array ? s : new Uint8Array(s));
-// (not a type guard: WebAssembly.Module's type is empty, so a guard would narrow every object away)
-const isModule = (s: unknown): boolean => typeof WebAssembly !== 'undefined' && s instanceof WebAssembly.Module;
+const bytesOf = (s: Uint8Array | ArrayBuffer) => (tagOf(s) === 'Uint8Array' ? (s as Uint8Array) : new Uint8Array(s));
+// by tag, not instanceof: a module compiled in another realm (an edge runtime's VM) is one too
+// (and not a type guard: WebAssembly.Module's type is empty, so a guard would narrow every object away)
+const isModule = (s: unknown): boolean => tagOf(s) === 'WebAssembly.Module';
 
 /** web-tree-sitter, initialised once per process (its WebAssembly module is a singleton: the first source given wins). */
 function loadRuntime(source: WasmSource | undefined): Promise<TreeSitter> {
@@ -113,7 +114,7 @@ function loadRuntime(source: WasmSource | undefined): Promise<TreeSitter> {
     } else if (typeof source === 'object' && !(source instanceof URL)) init.wasmBinary = bytesOf(source as Uint8Array);
     else if (source !== undefined) init.locateFile = () => String(source);
     try {
-      await ts.Parser.init(init);
+      await withWorkerLocation(() => ts.Parser.init(init));
     } catch (cause) {
       throw new GrammarLoadError('tree-sitter runtime', source === undefined ? 'web-tree-sitter/tree-sitter.wasm' : describeSource(source), String((cause as Error)?.message ?? cause));
     }
@@ -121,6 +122,23 @@ function loadRuntime(source: WasmSource | undefined): Promise<TreeSitter> {
   })();
   runtime.catch(() => (runtime = undefined));
   return runtime;
+}
+
+/**
+ * Runs `init` with a stand-in `self.location` where a WorkerGlobalScope has none
+ * (workerd): web-tree-sitter 0.25's Emscripten loader reads `self.location.href` in any
+ * worker scope to find its own files, which it does not need when given the compiled
+ * module (`instantiateWasm`).
+ */
+async function withWorkerLocation<T>(init: () => Promise<T>): Promise<T> {
+  const g = globalThis as { WorkerGlobalScope?: unknown; location?: unknown };
+  if (g.WorkerGlobalScope === undefined || g.location !== undefined) return init();
+  Object.defineProperty(globalThis, 'location', { value: { href: '' }, configurable: true, writable: true });
+  try {
+    return await init();
+  } finally {
+    delete g.location;
+  }
 }
 
 function describeSource(s: WasmSource): string {
@@ -137,6 +155,7 @@ const byObject = new WeakMap<object, Promise<TSLanguage>>();
 function loadGrammar(ts: TreeSitter, spec: CodeLanguageSpec, o: CodeChunkerOptions): Promise<TSLanguage> {
   const source = o.grammar ?? (o.grammarBase !== undefined ? joinUrl(o.grammarBase, `tree-sitter-${spec.grammar}.wasm`) : undefined);
   if (source !== undefined && typeof source === 'object' && !(source instanceof URL)) {
+    // bytes or a module: cached by identity
     let p = byObject.get(source);
     if (!p) byObject.set(source, (p = grammarFrom(ts, spec, source)));
     return p;

@@ -17,7 +17,7 @@ export const CASES = {
     { unit: 'word', chunkSize: 80, chunkOverlap: 10, countTokens: false },
   ],
   // the code strategy runs only on source documents (those with a `language`), in the
-  // runtimes whose test passes them (the browser's); its loading options come from `extra.code`
+  // runtimes whose test passes them; its loading options come from `extra.code`
   code: [{ chunkSize: 200, contextHeaders: true }],
   // Runtimes other than Node load both encodings' rank tables before the workload
   // (loadTokenizer, or the static chunkwise/encodings/<encoding> modules).
@@ -40,7 +40,8 @@ function describeError(error) {
  * @param embedders `{ name: Embedder }` for the embedding strategies; HashingEmbedder is
  *   always included as `hashing`
  * @param extra `{ code }`: options of the code strategy this runtime needs to load its
- *   grammars (`grammarBase`, `treeSitterWasm`), not recorded in the output
+ *   grammars (`grammarBase`, `grammar`, `treeSitterWasm`), or a function of the document
+ *   giving them; not recorded in the output
  * @returns a JSON string
  */
 export async function runWorkload(api, docs, embedders = {}, extra = {}) {
@@ -58,7 +59,8 @@ export async function runWorkload(api, docs, embedders = {}, extra = {}) {
           if ((name === 'code') !== (doc.language !== undefined)) continue;
           const entry = { strategy: name, options, embedder: embedderName, doc: doc.name };
           try {
-            const chunker = api.createChunker(name, name === 'code' ? { ...full, ...extra.code, language: doc.language, filename: doc.name } : full);
+            const loading = typeof extra.code === 'function' ? extra.code(doc) : extra.code;
+            const chunker = api.createChunker(name, name === 'code' ? { ...full, ...loading, language: doc.language, filename: doc.name } : full);
             entry.chunks = await chunker.chunk(doc.text);
           } catch (error) {
             Object.assign(entry, describeError(error));
