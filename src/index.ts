@@ -30,7 +30,8 @@ export {
   type SeparatorKind,
   type KeepSeparator,
 } from './strategies/recursive.js';
-export { splitSentences, ABBREVIATIONS, type SentenceOptions } from './segment/sentences.js';
+export { splitSentences, isCaseless, ABBREVIATIONS, NEUTRAL_RULES, rulesFor, type AbbreviationRules, type SentenceOptions } from './segment/sentences.js';
+export { detectLocale } from './segment/locale.js';
 export { MarkdownChunker, parseMarkdown, type MarkdownOptions, type MarkdownChunkMetadata, type MarkdownChunk } from './strategies/markdown.js';
 export { ParentChildChunker, looksLikeMarkdown, type ParentChildOptions, type ParentChildResult } from './compose/parent-child.js';
 export { trimSpan, trimSpanWithin, type TextSpan } from './core/text.js';
@@ -72,6 +73,8 @@ export { SemanticChunker, breakpointThreshold, fixedSizeSplitter, recursiveSplit
 export {
   QueryAdaptiveChunker,
   planQasc,
+  spanScore,
+  analyzeSentences,
   resolveQascParams,
   QASC_DEFAULTS,
   WASM_QASC_KERNELS,
@@ -85,9 +88,12 @@ export {
   type QascChunk,
   type QascChunkMetadata,
   type QascOptions,
+  type QascStructure,
+  type SentenceAnalysis,
   type PreparedDocument,
 } from './retrieval/qasc.js';
 // The QASC index (hybrid retrieval) and evaluation: `chunkwise/evaluation`.
 export { LateChunker, embedDocumentTokens, type LateOptions, type LateChunk, type MacroWindow, type DocumentTokens } from './compose/late.js';
 export { sentenceSpans, paragraphBreaks, type SentenceSpans } from './segment/sentence-spans.js';
+export { headingSentences, snapToBreaks, type SentenceStructure } from './segment/structure.js';
 export { WasmMatrix } from './retrieval/wasm-matrix.js';
