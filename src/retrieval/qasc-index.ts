@@ -10,6 +10,7 @@ import type { Embedder } from '../embedders/types.js';
 import { InvalidInputError, InvalidOptionError } from '../core/errors.js';
 import type { PlannedChunk } from '../plan/assemble.js';
 import { integerOption, requireInteger, requireOneOf } from '../core/options.js';
+import { rejectUnknownOptions, UnknownOptionError } from '../core/schema.js';
 import type { Chunker } from '../strategies/registry.js';
 import { FixedSizeChunker } from '../strategies/fixed-size.js';
 import {
@@ -22,6 +23,8 @@ import {
   resolveQascLocale,
   resolveQascParams,
   resolveQascTokenizer,
+  requireQuery,
+  QASC_PARAM_NAMES,
   type QascChunk,
   type QascParams,
   type QascSpan,
@@ -131,6 +134,19 @@ export class QascIndex {
 
   /** @throws {InvalidOptionError} for a QASC parameter out of range, a bad locale or encoding, or an embedder/chunker without the needed method. */
   constructor(options: QascIndexOptions = {}) {
+    for (const key of Object.keys(options ?? {})) {
+      if (key in QASC_PARAM_NAMES) throw new UnknownOptionError(key, (options as Record<string, unknown>)[key], 'QascIndex', `qasc.${key}`, ['qasc: { ' + key + ' }'], '');
+    }
+    rejectUnknownOptions<QascIndexOptions>('QascIndex', options, {
+      embedder: true,
+      chunker: true,
+      locale: true,
+      encoding: true,
+      tokenizer: true,
+      qasc: true,
+      rank: true,
+      explain: true,
+    });
     this.embedder = options.embedder ?? new HashingEmbedder();
     if (typeof this.embedder?.embed !== 'function') throw new InvalidOptionError('embedder', options.embedder, 'an Embedder with embed(texts)');
     this.tokenizer = resolveQascTokenizer(options.encoding, options.tokenizer);
@@ -226,7 +242,8 @@ export class QascIndex {
    * @throws {InvalidInputError} when query is not a string; {@link InvalidOptionError} for a bad topK.
    */
   async query(query: string, options: { topK?: number; maxResults?: number } = {}): Promise<QascResult[]> {
-    if (typeof query !== 'string') throw new InvalidInputError('query must be a string', query);
+    requireQuery(query);
+    rejectUnknownOptions<{ topK?: number; maxResults?: number }>('query()', options, { topK: true, maxResults: true });
     const k = integerOption('topK', options.topK, 5, 1);
     const maxResults = options.maxResults === undefined ? Infinity : requireInteger('maxResults', options.maxResults, 1);
     if (this.chunkCount === 0) return [];
