@@ -114,7 +114,8 @@ export function addStrategyFlags(command: Command): Command {
         : defaults.every((d) => d === defaults[0])
           ? defaults[0]
           : defaults.map((d, k) => `${d} (${f.strategies[k]})`).join(', ');
-    const option = new Option(flags, `${f.spec.doc.replace(/`/g, '')}${who}${def && def !== '—' ? ` [default: ${def}]` : ''}`);
+    const doc = (f.spec.cli && f.spec.cli.negateDoc) || f.spec.doc;
+    const option = new Option(flags, `${doc.replace(/`/g, '')}${who}${def && def !== '—' ? ` [default: ${def}]` : ''}`);
     const parse = parserOf(f.name, f.spec);
     if (parse) option.argParser(parse);
     if (f.spec.type === 'enum' && !f.spec.values!.some((v) => typeof v === 'boolean')) option.choices(f.spec.values!.map(String));

@@ -40,9 +40,10 @@ export interface OptionSpec {
   /**
    * CLI: `false` for API-only options; otherwise overrides of the generated flag: `flag`
    * (default `--kebab-name`), `placeholder` (`<n>`, `<name>` …), `negate` for a boolean
-   * that defaults to true and is switched off by a `--no-…` flag.
+   * that defaults to true and is switched off by a `--no-…` flag, `negateDoc` what that
+   * flag does (its help line; `doc` describes the option).
    */
-  readonly cli?: false | { readonly flag?: string; readonly placeholder?: string; readonly negate?: boolean };
+  readonly cli?: false | { readonly flag?: string; readonly placeholder?: string; readonly negate?: boolean; readonly negateDoc?: string };
 }
 
 /** A strategy's options: name → spec, in the order they are resolved and documented. */

@@ -72,7 +72,7 @@ export const UNIT_OPTIONS: OptionsSchema = {
     type: 'boolean',
     default: true,
     doc: 'fill `tokenCount` for char and word units (costs one tokenizer pass); false gives -1',
-    cli: { flag: '--no-token-count', negate: true },
+    cli: { flag: '--no-token-count', negate: true, negateDoc: 'leave tokenCount at -1 with char and word units (saves the tokenizer pass)' },
   },
 };
 
