@@ -13,6 +13,7 @@ import type { TokenEmbedder } from '../embedders/types.js';
 import { RECURSIVE_SCHEMA, RecursiveChunker, type RecursiveOptions } from './recursive.js';
 import { SENTENCE_SCHEMA, SentenceChunker, type SentenceChunkerOptions } from './sentence.js';
 import { MARKDOWN_SCHEMA, MarkdownChunker, type MarkdownOptions } from './markdown.js';
+import { HTML_SCHEMA, HtmlChunker, type HtmlOptions } from './html.js';
 import { PARENT_CHILD_SCHEMA, ParentChildChunker, type ParentChildOptions } from '../compose/parent-child.js';
 import type { TextSource } from '../stream/source.js';
 import { resolveOptions, suggestOption, type StrategySchema } from '../core/schema.js';
@@ -112,6 +113,22 @@ function normalizeOptions(definition: StrategyDefinition, options: unknown): Str
   return out as StrategyOptions;
 }
 
+/**
+ * The strategy `--strategy auto` picks for a file: the registered strategy whose
+ * `extensions` hold the file's extension (case-insensitive: `.md` → markdown, `.html` /
+ * `.htm` / `.xhtml` → html, `.txt` → recursive …), else `fallback`.
+ * @param path a file name or path (`/` or `\\` separated)
+ * @param fallback the strategy for any other file (the CLI's default, `fixed`)
+ */
+export function strategyForFile(path: string, fallback = 'fixed'): string {
+  const name = path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1).toLowerCase();
+  const dot = name.lastIndexOf('.');
+  if (dot <= 0) return fallback;
+  const ext = name.slice(dot);
+  for (const d of registry.values()) if (d.extensions?.includes(ext)) return d.name;
+  return fallback;
+}
+
 /** The definition of a registered strategy, or undefined. */
 export function strategyDefinition(name: string): StrategyDefinition | undefined {
   return registry.get(name);
@@ -155,6 +172,14 @@ registerStrategy({
   budget: SIZE_OVERLAP,
   extensions: ['.md', '.markdown', '.mdx'],
   create: (o) => new MarkdownChunker(o as MarkdownOptions),
+});
+registerStrategy({
+  name: 'html',
+  description: 'HTML by blocks: heading paths, whole lists, pre blocks and tables (over-long tables by labelled rows), landmarks (nav, aside, page header/footer) dropped; chunkSize units of visible text',
+  schema: HTML_SCHEMA,
+  budget: SIZE_OVERLAP,
+  extensions: ['.html', '.htm', '.xhtml'],
+  create: (o) => new HtmlChunker(o as HtmlOptions),
 });
 registerStrategy({
   name: 'parent-child',

@@ -27,6 +27,8 @@ import { corporaDir, markdownDir, repoRoot, seedsDir, sharedFiles } from './path
 
 export const goldenDir = join(repoRoot, 'test', 'golden');
 export const fixturesDir = join(goldenDir, 'fixtures');
+/** HTML pages (made by test/helpers/html-pages.ts from shared/eval/markdown, and one broken by hand): inputs of the html strategy only. */
+export const htmlPagesDir = join(goldenDir, 'html');
 
 /** An input of the golden runs. */
 export interface GoldenInput {
@@ -46,13 +48,14 @@ const KNOWN_DEFECTS: Record<string, Record<string, string>> = {
   },
 };
 
-/** Every golden input: the 4 corpora, the 4 Markdown chapters, the 5 seeds and the fixtures. */
+/** Every golden input: the 4 corpora, the 4 Markdown chapters, the 5 seeds, the fixtures and the HTML pages. */
 export function goldenInputs(): GoldenInput[] {
   const groups: Array<[string, string, string]> = [
     ['corpora', corporaDir, '.md'],
     ['markdown', markdownDir, '.md'],
     ['seeds', seedsDir, '.txt'],
     ['fixtures', fixturesDir, ''],
+    ['html', htmlPagesDir, '.html'],
   ];
   return groups.flatMap(([group, dir, ext]) =>
     sharedFiles(dir, ext)
@@ -65,9 +68,12 @@ export function goldenInputs(): GoldenInput[] {
 }
 
 /** Which inputs a setting runs on. */
-type InputSet = 'all' | 'no-large' | 'small' | 'fixtures';
+type InputSet = 'all' | 'no-large' | 'small' | 'fixtures' | 'pages';
 const LARGE = new Set(['corpora/finance.md', 'corpora/pubmed.md']);
 function inSet(set: InputSet, name: string): boolean {
+  // the HTML pages are the html strategy's ('pages': the pages and the fixtures); the other strategies' runs stay as recorded
+  if (name.startsWith('html/')) return set === 'pages';
+  if (set === 'pages') return name.startsWith('fixtures/');
   if (set === 'all') return true;
   if (set === 'no-large') return !LARGE.has(name);
   if (set === 'fixtures') return name.startsWith('fixtures/');
@@ -102,6 +108,14 @@ export const GOLDEN_SETTINGS: Record<string, Setting[]> = {
   markdown: standard({ chunkSize: 128, chunkOverlap: 16, contextualHeaders: true }, { chunkSize: 24, chunkOverlap: 4 }),
   'parent-child': standard({ parentSize: 512, childSize: 64, childOverlap: 8 }, { parentSize: 64, childSize: 16, childOverlap: 4 }),
   semantic: standard({ maxChunkSize: 128 }, { maxChunkSize: 16, bufferSize: 0, breakpoint: 'gradient' }),
+  html: [
+    // plain text too (the seeds and fixtures: text with no markup is one run of inline content)
+    { name: 'default', options: {}, inputs: 'small' },
+    { name: 'pages', options: {}, inputs: 'pages' },
+    { name: 'small', options: { chunkSize: 128, chunkOverlap: 16 }, inputs: 'pages' },
+    { name: 'tiny', options: { chunkSize: 24, chunkOverlap: 4 }, inputs: 'pages' },
+    { name: 'keep landmarks', options: { chunkSize: 128, chunkOverlap: 16, drop: [] }, inputs: 'pages' },
+  ],
   late: [
     { name: 'default', options: {}, inputs: 'small' },
     { name: 'small', options: { chunkSize: 128, chunkOverlap: 16 }, inputs: 'small' },
