@@ -54,8 +54,8 @@ describe('chunkwise chunk --strategy sentence|recursive', () => {
     [['--separators', 'not json'], /separators/],
     [['--separators', '[]'], /non-empty/],
     [['--keep-separator', 'maybe'], /keep-separator/],
-    [['--chunk-size', '10', '--chunk-overlap', '10'], /chunkOverlap: 10/],
-    [['--overlap-sentences', '-1', '-s', 'sentence'], /overlapSentences: -1/],
+    [['--chunk-size', '10', '--chunk-overlap', '10'], /--chunk-overlap: 10/],
+    [['--overlap-sentences', '-1', '-s', 'sentence'], /--overlap-sentences: -1/],
   ])('bad value %j exits 2 with one line', (args, message) => {
     const r = run(['chunk', '-', '-s', 'recursive', ...args], 'Some text.');
     expect(r.code).toBe(2);

@@ -76,9 +76,9 @@ describe('CLI behaviour', () => {
 
   const usage: [string, string[], RegExp][] = [
     ['a non-integer size', ['chunk', '-', '--chunk-size', 'abc'], /chunk-size.*abc/],
-    ['a zero window', ['chunk', '-', '--strategy', 'sliding', '--window-size', '0'], /windowSize: 0/],
+    ['a zero window', ['chunk', '-', '--strategy', 'sliding', '--window-size', '0'], /--window-size: 0 \(must be an integer ≥ 1\)/],
     ['stride > windowSize', ['chunk', '-', '--strategy', 'sliding', '--window-size', '4', '--stride', '5'], /stride: 5/],
-    ['overlap ≥ size', ['chunk', '-', '--chunk-size', '10', '--chunk-overlap', '10'], /chunkOverlap: 10/],
+    ['overlap ≥ size', ['chunk', '-', '--chunk-size', '10', '--chunk-overlap', '10'], /^chunkwise: invalid option --chunk-overlap: 10 \(must be < --chunk-size \(10\)\)\n$/],
     ['an unknown strategy', ['chunk', '-', '--strategy', 'nope'], /nope/],
     ['an unknown unit', ['chunk', '-', '--unit', 'sentence'], /sentence/],
     ['an unknown option', ['chunk', '-', '--bogus'], /bogus/],
@@ -98,7 +98,7 @@ describe('CLI behaviour', () => {
   it('an unreadable file: exit 1 naming the file', () => {
     const r = run(['chunk', '/nonexistent/file.txt']);
     expect(r.code).toBe(1);
-    expect(r.stderr.trim()).toBe('chunkwise: cannot read /nonexistent/file.txt: ENOENT');
+    expect(r.stderr.trim()).toBe('chunkwise: cannot read /nonexistent/file.txt: no such file or directory');
   });
 
   it('a directory without .md/.txt files: exit 1 naming it (directories with such files are walked, issue 7)', () => {

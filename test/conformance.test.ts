@@ -196,13 +196,12 @@ const CASES: Record<string, StrategyCase> = {
     // docs/html.md: the budget holds for embedText; nothing visible in the kept content is lost
     invariants: (text, o) => ({ budgetOn: 'embedText', visible: visibleChars(text, (o.drop as string[] | undefined) ?? ['nav', 'aside', 'header', 'footer']) }),
   },
-  late: {
-    ...FIXED,
-    knownError: {
-      match: /keeps fewer than 2 tokens/,
-      why: 'known defect (issue 16): text the fixture tokenizer keeps as one [UNK] stretch (a URL, "?&=#") stops the macro windows',
-    },
+  'cluster-semantic': {
+    units: UNITS,
+    options: (unit, p, size) => ({ unit, maxChunkSize: size, pieceSize: Math.max(1, Math.floor(size / (2 + p.small))), sectionSize: p.flag ? size * 4 : 2048 }),
+    budget: (o) => o.maxChunkSize as number,
   },
+  late: FIXED,
 };
 
 /** Late chunking's token-level model (the ONNX fixture); the others need none. */
@@ -300,7 +299,6 @@ const DOCUMENTS: Array<[string, () => string]> = [
 const DOC_PARAMS: Params = { size: 48, frac: 0.2, small: 1, flag: true, countTokens: true, pick: 0 };
 /** Documents a known defect breaks for a strategy, with the reason (each has its it.fails test below). */
 const DOC_DEFECTS: Record<string, Record<string, string>> = {
-  late: { 'fixtures/emoji.txt': 'known defect (issue 16): text the fixture tokenizer keeps as one token stops late chunking' },
 };
 
 // ---------------------------------------------------------------- the suite
@@ -519,7 +517,7 @@ describe('defects (issue 16 and found by this suite): it.fails until fixed, then
   });
 
   // late chunking: a stretch the model's tokenizer keeps as one token (here a long URL) and the macro windows stop
-  it.fails('late: a long URL stops late chunking with "keeps fewer than 2 tokens"', async () => {
+  it('fixed (issue 16): late: a long URL no longer stops late chunking with "keeps fewer than 2 tokens"', async () => {
     const text = read(fixturesDir, 'emoji.txt');
     const chunks = await build('late', { unit: 'token', chunkSize: 64, chunkOverlap: 0 }).chunk(text);
     expectInvariants(text, chunks, { unit: 'token', budget: 64 });

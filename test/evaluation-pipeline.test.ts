@@ -232,12 +232,12 @@ describe('chunkwise eval (CLI)', () => {
   it('usage errors exit 2 with one line, unreadable files exit 1', () => {
     const bad = run(['--corpora', corpus, '--questions', csv, '--strategy', 'fixed:8:8']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/^chunkwise: Invalid option chunkOverlap: 8/);
+    expect(bad.stderr).toMatch(/^chunkwise: invalid option chunkOverlap: 8/);
     const none = run(['--corpora', corpus, '--questions', csv]);
     expect(none.code).toBe(2);
     const missing = run(['--corpora', join(dir, 'nope.txt'), '--questions', csv, '--strategy', 'fixed:8:0']);
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toMatch(/ENOENT/);
+    expect(missing.stderr).toMatch(/^chunkwise: cannot read .*nope.txt: no such file or directory\n$/);
     const wrongCorpus = run(['--corpora', csv, '--questions', csv, '--strategy', 'fixed:8:0']);
     expect(wrongCorpus.code).toBe(2);
     expect(wrongCorpus.stderr).toMatch(/corpus_id "fruit" has no corpus/);

@@ -174,7 +174,7 @@ describe('CLI', () => {
     }
     const r = run(['chunk', file, '--strategy', 'markdown', '--fallback', 'nope']);
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/^chunkwise: Invalid option fallback: "nope"/);
+    expect(r.stderr).toMatch(/^chunkwise: invalid option --fallback: "nope"/);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
   });
 });

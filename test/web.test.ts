@@ -367,7 +367,7 @@ describe.skipIf(!run)('web page', () => {
     expect(await page.textContent('#unavailable')).toContain(`late (${reason})`);
     // fields of the default columns, named as the API names them, each with a label
     const fields = await page.$$eval('.column:nth-child(1) [data-option]', (is: Any[]) => is.map((i) => [i.dataset.option, Boolean(i.closest('label'))]));
-    expect(fields).toEqual([['unit', true], ['encoding', true], ['chunkSize', true], ['chunkOverlap', true]]);
+    expect(fields).toEqual([['unit', true], ['encoding', true], ['chunkSize', true], ['chunkOverlap', true], ['countTokens', true]]); // the fixed strategy's schema (tokenizer: API only)
     await page.close();
   });
 

@@ -6,19 +6,19 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { ChunkwiseError } from '../core/errors.js';
-import { createChunker } from '../strategies/registry.js';
+import type { Chunker } from '../strategies/registry.js';
 import { UnreadableFileError } from '../cli/io.js';
-import { chunkFileRecords } from './chunk-file.js';
+import { chunkerPicker, chunkFileRecords } from './chunk-file.js';
 import type { BatchWorkerData, FromWorker, ToWorker } from './batch.js';
 
 const data = workerData as BatchWorkerData;
 const port = parentPort!;
 const post = (message: FromWorker) => port.postMessage(message);
 
-let chunker: ReturnType<typeof createChunker> | undefined;
+let chunkerOf: ((file: string) => Chunker) | undefined;
 let setupError: unknown;
 try {
-  chunker = createChunker(data.strategy, data.options);
+  chunkerOf = chunkerPicker(data.strategy, data.options);
 } catch (error) {
   setupError = error;
 }
@@ -36,8 +36,8 @@ port.on('message', async (message: ToWorker) => {
   }
   const { i, name } = message;
   try {
-    if (!chunker) throw setupError;
-    const chunks = await chunkFileRecords(chunker, name, (records) => post({ type: 'records', i, records }), data.batchChars);
+    if (!chunkerOf) throw setupError;
+    const chunks = await chunkFileRecords(chunkerOf(name), name, (records) => post({ type: 'records', i, records }), data.batchChars);
     post({ type: 'done', i, chunks });
   } catch (error) {
     post({ ...describeError(error), i });

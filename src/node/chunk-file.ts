@@ -8,7 +8,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { chunkRecord, type Chunk } from '../core/chunk.js';
-import type { Chunker } from '../strategies/registry.js';
+import { createChunker, strategyForFile, type Chunker, type StrategyOptions } from '../strategies/registry.js';
 import { isStreamingChunker } from '../stream/index.js';
 import { UnreadableFileError } from '../cli/io.js';
 
@@ -48,7 +48,8 @@ export async function* filePieces(name: string, blockBytes = 1 << 20): AsyncGene
 /**
  * Chunks the file `name` with `chunker` and hands its records (JSON strings, one per
  * chunk, in order) to `sink` in batches of about `batchChars` characters, awaiting each
- * (back-pressure). `source` is the name written in each record.
+ * (back-pressure); the first chunk's record is handed over alone, as soon as it is decided.
+ * `source` is the name written in each record.
  * @returns the number of chunks.
  * @throws {UnreadableFileError} when the file cannot be read; chunker errors as thrown.
  */
@@ -66,7 +67,8 @@ export async function chunkFileRecords(
     batch.push(line);
     size += line.length;
     count++;
-    if (size >= batchChars) {
+    // the first chunk goes out at once (a reader sees output start); then batches
+    if (size >= batchChars || count === 1) {
       const b = batch;
       batch = [];
       size = 0;
@@ -82,4 +84,33 @@ export async function chunkFileRecords(
   }
   if (batch.length > 0) await sink(batch);
   return count;
+}
+
+/** The strategy name that picks a strategy per file by its extension (`--strategy auto`). */
+export const AUTO = 'auto';
+
+/**
+ * The chunker of each file: `strategy`'s for every file, or with `strategy` `auto` the
+ * strategy {@link strategyForFile} names for the file's extension (`.md` → markdown,
+ * `.html` → html, other files → `fallback`), each built once, with its entry of
+ * `options` (`auto`: options by strategy name, as `autoStrategyOptions` makes them).
+ * @throws {InvalidOptionError} for invalid options (auto: of any strategy it may pick), at once.
+ */
+export function chunkerPicker(
+  strategy: string,
+  options: StrategyOptions | Readonly<Record<string, StrategyOptions>>,
+  fallback = 'fixed',
+): (file: string) => Chunker {
+  if (strategy !== AUTO) {
+    const chunker = createChunker(strategy, options as StrategyOptions);
+    return () => chunker;
+  }
+  const byName = options as Readonly<Record<string, StrategyOptions>>;
+  const chunkers = new Map(Object.entries(byName).map(([name, o]) => [name, createChunker(name, o)]));
+  return (file) => {
+    const name = file === '-' ? fallback : strategyForFile(file, fallback);
+    let chunker = chunkers.get(name);
+    if (!chunker) chunkers.set(name, (chunker = createChunker(name, byName[name] ?? {})));
+    return chunker;
+  };
 }

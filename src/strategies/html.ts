@@ -27,7 +27,7 @@ import { pack, type PackLevel, type PackStats } from '../plan/pack.js';
 import { LANDMARKS, outlineHtml, type DroppedRegion, type HtmlBlock, type HtmlOutline, type Landmark } from '../segment/html.js';
 import { columnLabels, labelledRow, TableRowsLevel } from '../segment/tables.js';
 import { rangeMeasure, type RangeMeasure } from '../size/measure.js';
-import { resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
+import { innerUnitOptions, resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
 import { defaultOverlap, RecursiveChunker } from './recursive.js';
 
 export { LANDMARKS, type DroppedRegion, type Landmark };
@@ -152,14 +152,7 @@ export class HtmlChunker {
     this.#resolved = resolveUnits(o);
     this.unit = this.#resolved.unit;
     this.encoding = this.#resolved.encoding;
-    this.#recursive = new RecursiveChunker({
-      chunkSize: o.chunkSize,
-      chunkOverlap: o.chunkOverlap,
-      unit: o.unit,
-      encoding: o.encoding,
-      tokenizer: o.tokenizer,
-      countTokens: false,
-    });
+    this.#recursive = new RecursiveChunker({ ...innerUnitOptions(this.#resolved, options.tokenizer), chunkSize: o.chunkSize, chunkOverlap: o.chunkOverlap });
   }
 
   /**

@@ -8,6 +8,7 @@ import { FIXED_SCHEMA, FixedSizeChunker, type FixedSizeOptions } from './fixed-s
 import { SLIDING_SCHEMA, SlidingWindowChunker, type SlidingWindowOptions } from './sliding-window.js';
 import { InvalidOptionError } from '../core/errors.js';
 import { SEMANTIC_SCHEMA, SemanticChunker, type SemanticOptions } from './semantic.js';
+import { CLUSTER_SEMANTIC_SCHEMA, ClusterSemanticChunker, type ClusterSemanticOptions } from './cluster-semantic.js';
 import { LateChunker } from '../compose/late.js';
 import type { TokenEmbedder } from '../embedders/types.js';
 import { RECURSIVE_SCHEMA, RecursiveChunker, type RecursiveOptions } from './recursive.js';
@@ -211,6 +212,14 @@ export const LATE_SCHEMA: StrategySchema = {
   },
 };
 
+registerStrategy({
+  name: 'cluster-semantic',
+  description: "Chroma's ClusterSemanticChunker: ~50-token pieces (recursive splitter) embedded, chunk boundaries by dynamic programming maximising within-chunk similarity; maxChunkSize (or chunkSize) caps chunks",
+  schema: CLUSTER_SEMANTIC_SCHEMA,
+  budget: { size: 'maxChunkSize' },
+  aliases: { chunkSize: 'maxChunkSize' },
+  create: (o) => new ClusterSemanticChunker(o as ClusterSemanticOptions),
+});
 registerStrategy({
   name: 'late',
   description: 'late chunking: spans from another strategy (spans, default fixed), vectors pooled from one pass of a token-level model (needs embedder)',

@@ -199,7 +199,7 @@ export class SemanticChunker {
   /** Size of `text` in the chunker's unit. */
   #size(text: string): number {
     const { unit, units, tokenizer } = this.#resolved;
-    return unit === 'token' ? tokenizer!.count(text) : units.count(text);
+    return unit === 'token' ? tokenizer!.count(text) : units.size(text);
   }
 
   /**
@@ -349,7 +349,8 @@ function splitterOf(make: (maxChunkSize: number) => { spans(text: string): Plann
 
 /** The unit options a splitter's chunker takes: the semantic chunker's unit, no overlap, no token counts. */
 function splitterUnits(options: UnitOptions, chunkSize: number) {
-  return { unit: options.unit, encoding: options.encoding, tokenizer: options.tokenizer, chunkSize, chunkOverlap: 0, countTokens: false };
+  const { unit, encoding, tokenizer, sizer, lengthFunction } = options;
+  return { unit, encoding, tokenizer, sizer, lengthFunction, chunkSize, chunkOverlap: 0, countTokens: false };
 }
 
 /**

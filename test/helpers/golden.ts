@@ -116,6 +116,7 @@ export const GOLDEN_SETTINGS: Record<string, Setting[]> = {
     { name: 'tiny', options: { chunkSize: 24, chunkOverlap: 4 }, inputs: 'pages' },
     { name: 'keep landmarks', options: { chunkSize: 128, chunkOverlap: 16, drop: [] }, inputs: 'pages' },
   ],
+  'cluster-semantic': standard({ maxChunkSize: 128, pieceSize: 32 }, { maxChunkSize: 24, pieceSize: 8 }),
   late: [
     { name: 'default', options: {}, inputs: 'small' },
     { name: 'small', options: { chunkSize: 128, chunkOverlap: 16 }, inputs: 'small' },
