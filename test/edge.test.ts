@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from './helpers/paths.js';
-import { firstDifference, nodeReference, workloadDocs, type Doc } from './runtimes/support.js';
+import { firstDifference, htmlChunksOf, nodeReference, strategiesWithoutChunks, workloadDocs, type Doc } from './runtimes/support.js';
 
 const asset = join(repoRoot, 'dist', 'bundle', 'asset');
 const harness = join(repoRoot, 'test', 'runtimes', 'harness.mjs');
@@ -57,7 +57,9 @@ describe('workerd (miniflare)', () => {
   it('the workerd bundle gives Node’s JSON byte for byte', async () => {
     const { status, body: got } = await workerd;
     expect(status, got.slice(0, 2000)).toBe(200);
-    expect(JSON.parse(got).strategies).toEqual(expect.arrayContaining(['sliding', 'fixed']));
+    expect(JSON.parse(got).strategies).toEqual(expect.arrayContaining(['sliding', 'fixed', 'html']));
+    expect(htmlChunksOf(got).filter((c) => c.metadata.headingPath.length > 1).length).toBeGreaterThan(5);
+    expect(strategiesWithoutChunks(got)).toEqual(['late']);
     expect(got === expected, firstDifference(got, expected)).toBe(true);
   });
 });
