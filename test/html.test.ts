@@ -133,6 +133,15 @@ describe('HtmlChunker: worked examples', () => {
     check(html, kept, 'char', 500, []);
   });
 
+  it('visibleSpans: where the visible text of the kept content lies; every character of it is in a chunk', () => {
+    const html = '<nav>Menu</nav><p>Caf&eacute; <b>bar</b></p><script>x()</script><p>End.</p>';
+    const chunker = new HtmlChunker({ unit: 'char', chunkSize: 6 });
+    const spans = chunker.visibleSpans(html);
+    expect(spans.map((s) => html.slice(s.start, s.end))).toEqual(['Caf&eacute;', 'bar', 'End.']);
+    const chunks = chunker.chunk(html);
+    for (const s of spans) for (let i = s.start; i < s.end; i++) if (/\S/.test(html[i])) expect(chunks.some((c) => c.start <= i && i < c.end)).toBe(true);
+  });
+
   it('the budget holds for embedText (the visible text), not for the markup around it', () => {
     const html = '<div class="a-very-long-class-name another-class"><p data-x="1234567890">short text here</p></div>'.repeat(20);
     const chunks = new HtmlChunker({ unit: 'token', chunkSize: 16 }).chunk(html);

@@ -367,10 +367,14 @@ async function chunkColumn(col, text) {
     const { options, extraKeys } = columnSettings(col);
     col.settings = { options, extraKeys };
     const d = state.strategies.get(col.strategy);
-    col.chunks = await cw.createChunker(col.strategy, d.usesEmbedder ? { ...options, embedder: embedder() } : options).chunk(text);
+    const chunker = cw.createChunker(col.strategy, d.usesEmbedder ? { ...options, embedder: embedder() } : options);
+    col.chunks = await chunker.chunk(text);
+    // a chunker that keeps only part of its input (HTML: the visible text of the kept content) says which
+    col.kept = typeof chunker.visibleSpans === 'function' ? chunker.visibleSpans(text) : undefined;
     col.error = null;
   } catch (error) {
     col.chunks = [];
+    col.kept = undefined;
     col.error = error;
   }
   col.ms = performance.now() - t0;
@@ -379,7 +383,7 @@ async function chunkColumn(col, text) {
     // parents and children: show what gets embedded (chunks that carry a parentId)
     col.level = col.levels.length > 1 ? (col.chunks.find((c) => c.metadata.parentId !== undefined)?.metadata.level ?? col.levels[0]) : '';
   }
-  col.lost = lostText(text, col.chunks);
+  col.lost = lostText(text, col.chunks, col.kept);
   applyLevel(col);
 }
 

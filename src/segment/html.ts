@@ -160,6 +160,19 @@ export class VisibleMap {
     this.#srcLen.push(srcLen);
   }
 
+  /** The source spans the visible text comes from, in order, adjacent ones merged: `[start, end)` pairs. */
+  sourceSpans(): { start: number; end: number }[] {
+    const out: { start: number; end: number }[] = [];
+    for (let k = 0; k < this.#v.length; k++) {
+      const start = this.#src.data[k];
+      const end = start + this.#srcLen.data[k];
+      const last = out[out.length - 1];
+      if (last && last.end === start) last.end = end;
+      else out.push({ start, end });
+    }
+    return out;
+  }
+
   /** Index of the last segment starting at or before `v`, or −1. */
   #find(v: number): number {
     const starts = this.#v.data;

@@ -165,6 +165,16 @@ export class HtmlChunker {
   }
 
   /**
+   * Where the visible text of the kept content lies in `html`: source spans `[start, end)`
+   * in order (markup, hidden elements and dropped landmarks lie between them). Every
+   * non-whitespace character in them lies in a chunk ("nothing visible lost"); the web
+   * page counts lost text within them.
+   */
+  visibleSpans(html: string): { start: number; end: number }[] {
+    return this.outline(html).map.sourceSpans();
+  }
+
+  /**
    * Chunks `html`. Empty, whitespace-only or invisible content gives no chunks.
    * @throws {InvalidInputError} when `html` is not a string.
    */
