@@ -329,16 +329,30 @@ class TreeBuilder {
     if (top.end < end) top.end = end;
   }
 
+  /** Lower-case names seen so far, by their source spelling (most documents use a few dozen). */
+  readonly #names = new Map<string, string>();
+
+  /** The lower-case tag or attribute name at `[start, end)`. */
+  #name(start: number, end: number): string {
+    const raw = this.source.slice(start, end);
+    let name = this.#names.get(raw);
+    if (name === undefined) {
+      name = raw.toLowerCase();
+      if (this.#names.size < 4096) this.#names.set(raw, name);
+    }
+    return name;
+  }
+
   /** The callbacks htmlparser2's Tokenizer calls. */
   callbacks(): ConstructorParameters<typeof Tokenizer>[1] {
     const src = this.source;
     return {
       onopentagname: (start, endIndex) => {
-        this.#tag = src.slice(start, endIndex).toLowerCase();
+        this.#tag = this.#name(start, endIndex);
         this.#tagStart = start - 1;
       },
       onattribname: (start, endIndex) => {
-        this.#attrName = src.slice(start, endIndex).toLowerCase();
+        this.#attrName = this.#name(start, endIndex);
         this.#attrValue = '';
       },
       onattribdata: (start, endIndex) => {
@@ -362,7 +376,7 @@ class TreeBuilder {
         this.#cursor = endIndex + 1;
       },
       onclosetag: (start, endIndex) => {
-        this.#close(src.slice(start, endIndex).toLowerCase(), endIndex);
+        this.#close(this.#name(start, endIndex), endIndex);
         const gt = src.indexOf('>', endIndex);
         this.#cursor = gt < 0 ? src.length : gt + 1;
       },
