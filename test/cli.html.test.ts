@@ -85,6 +85,13 @@ describe('chunkwise chunk --strategy auto', () => {
     expect(workers.stdout).toBe(single.stdout);
   });
 
+  it('embed --strategy auto chunks each file as chunk does', () => {
+    const embedded = records(run(['embed', dir, '--strategy', 'auto', '--ext', 'md,html', '--unit', 'word', '--chunk-size', '60', '--embedder', 'hashing:16']).stdout);
+    const chunked = records(run(['chunk', dir, '--strategy', 'auto', '--ext', 'md,html', '--unit', 'word', '--chunk-size', '60']).stdout);
+    expect(embedded.map((c) => [c.source, c.metadata.strategy, c.start, c.end])).toEqual(chunked.map((c) => [c.source, c.metadata.strategy, c.start, c.end]));
+    expect(new Set(embedded.map((c) => c.metadata.strategy))).toEqual(new Set(['markdown', 'html']));
+  });
+
   it('passes each flag to the strategies that take it; one that none takes is a usage error', () => {
     const r = run([...args, '--contextual-headers', '--drop', '[]']);
     expect(r.code).toBe(0);
