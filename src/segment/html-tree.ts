@@ -254,7 +254,7 @@ class TreeBuilder {
   }
 
   /** A start tag, after its attributes; `selfClosing` for `<x/>` (honoured in SVG and MathML only). */
-  #open_(endIndex: number, selfClosing: boolean): void {
+  #openElement(endIndex: number, selfClosing: boolean): void {
     const tag = this.#tag;
     const attrs = this.#attrs;
     this.#attrs = undefined;
@@ -296,7 +296,7 @@ class TreeBuilder {
         // </br> is a <br>
         this.#tag = 'br';
         this.#tagStart = this.#cursor;
-        this.#open_(end - 1, false);
+        this.#openElement(end - 1, false);
       }
       return;
     }
@@ -368,11 +368,11 @@ class TreeBuilder {
         }
       },
       onopentagend: (endIndex) => {
-        this.#open_(endIndex, false);
+        this.#openElement(endIndex, false);
         this.#cursor = endIndex + 1;
       },
       onselfclosingtag: (endIndex) => {
-        this.#open_(endIndex, true);
+        this.#openElement(endIndex, true);
         this.#cursor = endIndex + 1;
       },
       onclosetag: (start, endIndex) => {
