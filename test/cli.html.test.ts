@@ -1,6 +1,7 @@
 /**
  * The CLI with HTML (issue 13): `--strategy html` with its flags, and `--strategy auto`
- * choosing by extension (.md markdown, .html/.htm html, .txt recursive, else fixed),
+ * choosing by extension (.md markdown, .html/.htm html, source files code, .txt recursive,
+ * else fixed) in chunk and embed,
  * the same in worker threads; flags no chosen strategy takes are usage errors (exit 2).
  * Runs the compiled CLI (dist/).
  */
@@ -32,6 +33,7 @@ copyFileSync(join(pages, 'broken.html'), join(dir, 'broken.htm'));
 copyFileSync(join(repoRoot, 'docs', 'recursive.md'), join(dir, 'recursive.md'));
 writeFileSync(join(dir, 'notes.txt'), 'A plain text file.\n\nWith two paragraphs.\n');
 writeFileSync(join(dir, 'data.csv'), 'a,b\n1,2\n');
+copyFileSync(join(repoRoot, 'test', 'fixtures', 'code', 'stats.py'), join(dir, 'stats.py'));
 
 describe('chunkwise chunk --strategy html', () => {
   it('chunks a page with the budget on embedText; the records carry embedText, headingPath, tableRows', () => {
@@ -58,7 +60,7 @@ describe('chunkwise chunk --strategy html', () => {
 });
 
 describe('chunkwise chunk --strategy auto', () => {
-  const args = ['chunk', dir, '--strategy', 'auto', '--ext', 'md,html,htm,txt,csv', '--unit', 'word', '--chunk-size', '60'];
+  const args = ['chunk', dir, '--strategy', 'auto', '--ext', 'md,html,htm,txt,csv,py', '--unit', 'word', '--chunk-size', '60'];
   it('picks each file’s strategy by its extension', () => {
     const r = run(args);
     expect(r.stderr).toBe('');
@@ -75,7 +77,27 @@ describe('chunkwise chunk --strategy auto', () => {
       'notes.txt': ['recursive'],
       'recursive.md': ['markdown'],
       'salaris.html': ['html'],
+      'stats.py': ['code'],
     });
+  });
+
+  it('without --ext walks every strategy’s extensions: one picker for html, markdown, code and text, in chunk and embed', () => {
+    const walk = ['--strategy', 'auto', '--unit', 'word', '--chunk-size', '60'];
+    const r = run(['chunk', dir, ...walk]);
+    expect(r.stderr).toBe('');
+    const chunked = records(r.stdout);
+    const picked = Object.fromEntries(chunked.map((c) => [c.source.slice(dir.length + 1), c.metadata.strategy]));
+    // data.csv has no strategy's extension, so the walk leaves it out
+    expect(picked).toEqual({ 'broken.htm': 'html', 'notes.txt': 'recursive', 'recursive.md': 'markdown', 'salaris.html': 'html', 'stats.py': 'code' });
+    expect(chunked.find((c) => c.source.endsWith('stats.py'))!.metadata.language).toBe('python');
+    const embedded = records(run(['embed', dir, ...walk, '--embedder', 'hashing:16']).stdout);
+    expect(embedded.map((c) => [c.source, c.metadata.strategy, c.start, c.end])).toEqual(chunked.map((c) => [c.source, c.metadata.strategy, c.start, c.end]));
+  });
+
+  it('--embedder with auto is a usage error (no strategy it picks takes one)', () => {
+    const bad = run(['chunk', dir, '--strategy', 'auto', '--embedder', 'hashing']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe('chunkwise: --strategy auto picks no strategy that takes an --embedder\n');
   });
 
   it('gives the same output in worker threads', () => {
@@ -101,6 +123,6 @@ describe('chunkwise chunk --strategy auto', () => {
     expect(records(r.stdout).some((c) => c.metadata.strategy === 'html' && c.embedText!.includes('Home › Werken bij'))).toBe(true);
     const bad = run([...args, '--window-size', '5']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toBe('chunkwise: --window-size is not an option of any strategy --strategy auto picks (recursive, markdown, html, fixed)\n');
+    expect(bad.stderr).toBe('chunkwise: --window-size is not an option of any strategy --strategy auto picks (recursive, markdown, html, code, fixed)\n');
   });
 });

@@ -196,6 +196,18 @@ const CASES: Record<string, StrategyCase> = {
     // docs/html.md: the budget holds for embedText; nothing visible in the kept content is lost
     invariants: (text, o) => ({ budgetOn: 'embedText', visible: visibleChars(text, (o.drop as string[] | undefined) ?? ['nav', 'aside', 'header', 'footer']) }),
   },
+  code: {
+    units: UNITS,
+    // generated prose parsed as code: tree-sitter's error recovery on every run
+    options: (unit, p, size) => ({
+      unit,
+      chunkSize: size,
+      language: (['typescript', 'python', 'go', 'ruby'] as const)[p.pick],
+      contextHeaders: p.flag,
+      ...(p.flag ? { filename: 'src/generated.txt' } : {}),
+    }),
+    budget: (o) => o.chunkSize as number,
+  },
   'cluster-semantic': {
     units: UNITS,
     options: (unit, p, size) => ({ unit, maxChunkSize: size, pieceSize: Math.max(1, Math.floor(size / (2 + p.small))), sectionSize: p.flag ? size * 4 : 2048 }),

@@ -187,7 +187,12 @@ describe('HtmlChunker: worked examples', () => {
     expect(strategyForFile('dir/Page.HTM')).toBe('html');
     expect(strategyForFile('a.xhtml')).toBe('html');
     expect(strategyForFile('README.md')).toBe('markdown');
+    expect(strategyForFile('guide.markdown')).toBe('markdown');
+    expect(strategyForFile('src\\cli\\main.ts')).toBe('code');
+    expect(strategyForFile('lib/stats.PY')).toBe('code');
     expect(strategyForFile('notes.txt')).toBe('recursive');
+    expect(strategyForFile('.html')).toBe('fixed');
+    expect(strategyForFile('Makefile')).toBe('fixed');
     expect(strategyForFile('data.csv')).toBe('fixed');
     expect(strategyForFile('data.csv', 'sentence')).toBe('sentence');
   });

@@ -5,7 +5,7 @@
  */
 import { InvalidOptionError } from '../core/errors.js';
 import { chunkFilesWithWorkers } from '../node/batch.js';
-import { AUTO, chunkerPicker, chunkFileRecords } from '../node/chunk-file.js';
+import { AUTO_STRATEGY, chunkFileRecords, FileChunkers, walkExtensions } from '../node/chunk-file.js';
 import type { StrategyOptions } from '../strategies/registry.js';
 import { createProgress, Output, progressWanted, sourceSizes } from './io.js';
 import { semanticOptionsFromCli } from './semantic-options.js';
@@ -43,24 +43,27 @@ export { chunkRecord } from '../node/chunk-file.js';
 
 /**
  * Runs `chunkwise chunk`. Inputs are files, directories (walked for `--ext`, default
- * .md/.txt) and globs (see inputs.ts). Every file is streamed through the chunker when
- * the strategy streams (sliding, fixed: output identical to chunking the whole text).
+ * .md/.txt, for `code` source files, for `auto` every strategy's extensions) and globs
+ * (see inputs.ts). `--strategy auto` chooses per file by extension (`.md` markdown,
+ * `.html`/`.htm` html, source files code, `.txt` recursive, else fixed: `FileChunkers`)
+ * and gives each the flags it takes; `code` takes each file's name for its language.
+ * Every file is streamed through the chunker when the strategy streams (sliding, fixed: output identical to chunking the whole text).
  * With `--workers N` > 1, files are spread over N worker threads; the output is
  * byte-identical to the single-process run.
  * Throws UnreadableFileError / ChunkwiseError for the CLI to map to exit codes.
  */
 export async function runChunk(inputs: string[], o: ChunkCommandOptions): Promise<void> {
   const semantic = await semanticOptionsFromCli(o);
-  if (o.strategy === AUTO && Object.keys(semantic).length > 0) throw new UsageError('--strategy auto picks no strategy that takes an --embedder');
+  if (o.strategy === AUTO_STRATEGY && Object.keys(semantic).length > 0) throw new UsageError('--strategy auto picks no strategy that takes an --embedder');
   // auto: each file's strategy by its extension, with the flags it takes
-  const strategyOptions = o.strategy === AUTO ? autoStrategyOptions(o) : { ...strategyOptionsFromCli(o), ...semantic };
-  const chunkerOf = chunkerPicker(o.strategy, strategyOptions); // validates options before any work
+  const strategyOptions = o.strategy === AUTO_STRATEGY ? autoStrategyOptions(o) : { ...strategyOptionsFromCli(o), ...semantic };
+  const chunkers = new FileChunkers(o.strategy, strategyOptions).check(); // validates options before any work
   const workers = o.workers ?? 1;
   if (!Number.isInteger(workers) || workers < 1) throw new InvalidOptionError('workers', workers, 'must be an integer ≥ 1');
   if (workers > 1 && semantic.embedder !== undefined) {
     throw new UsageError('--workers > 1 cannot share a loaded --embedder between threads; use --workers 1');
   }
-  const files = await expandInputs(inputs, o.ext ?? DEFAULT_EXTENSIONS);
+  const files = await expandInputs(inputs, o.ext ?? walkExtensions(o.strategy, DEFAULT_EXTENSIONS));
   const sizes = await sourceSizes(files);
   const progress = createProgress(sizes.reduce((a, b) => a + b, 0), files.length, progressWanted(o));
   try {
@@ -78,7 +81,7 @@ export async function runChunk(inputs: string[], o: ChunkCommandOptions): Promis
         });
       } else {
         for (let f = 0; f < files.length; f++) {
-          await chunkFileRecords(chunkerOf(files[f]), files[f], (records) => writer.write(records));
+          await chunkFileRecords(chunkers.for(files[f]), files[f], (records) => writer.write(records));
           progress.advance(sizes[f], files[f]);
         }
       }

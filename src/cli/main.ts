@@ -41,11 +41,9 @@ export { UsageError };
 
 export { parseIntegerArg } from './strategy-flags.js';
 
-
-
 /** `--strategy`: a registered strategy, or `auto` (each file's by its extension: `strategyForFile`). */
 function strategyOption(): Option {
-  return new Option('-s, --strategy <name>', 'chunking strategy; auto: by file extension (.md markdown, .html/.htm html, .txt recursive …, else fixed)')
+  return new Option('-s, --strategy <name>', 'chunking strategy; auto: by file extension (.md markdown, .html/.htm html, source files code, .txt recursive, else fixed)')
     .choices([...strategyNames(), 'auto'])
     .default('fixed');
 }
@@ -73,7 +71,7 @@ export function buildProgram(): Command {
     .addOption(new Option('-f, --format <format>', 'output format').choices(['jsonl', 'json']).default('jsonl'))
     .option('-o, --out <file>', 'write to a file instead of stdout')
     .option('-w, --workers <n>', 'worker threads for many files (output order stays the files\' sorted order)', parseIntegerArg, 1)
-    .option('--ext <list>', 'extensions picked when walking a directory (comma-separated)', parseExtensions, DEFAULT_EXTENSIONS)
+    .option('--ext <list>', `extensions picked when walking a directory (comma-separated) [default: ${DEFAULT_EXTENSIONS.join(',')}; code: source files; auto: every strategy's]`, parseExtensions)
     .action(async (files: string[], options: ChunkCommandOptions) => {
       await runChunk(files, options);
     });
@@ -90,7 +88,7 @@ export function buildProgram(): Command {
     .option('--batch-size <n>', 'chunks per embedding call', parseIntegerArg, 64)
     .addOption(new Option('-f, --format <format>', 'output format').choices(['jsonl', 'npy']).default('jsonl'))
     .option('-o, --out <file>', 'write to a file instead of stdout (required for npy)')
-    .option('--ext <list>', 'extensions picked when walking a directory (comma-separated)', parseExtensions, DEFAULT_EXTENSIONS)
+    .option('--ext <list>', `extensions picked when walking a directory (comma-separated) [default: ${DEFAULT_EXTENSIONS.join(',')}; code: source files; auto: every strategy's]`, parseExtensions)
     .action(async (files: string[], options: EmbedCommandOptions) => {
       await runEmbed(files, options);
     });

@@ -125,10 +125,11 @@ export function addStrategyFlags(command: Command): Command {
 export function strategyOptionsFromFlags(strategy: string, values: Record<string, unknown>): StrategyOptions {
   const definition = strategyDefinition(strategy);
   const out: StrategyOptions = {};
+  // `auto` (a strategy per file) is not a strategy: its options come from autoStrategyOptions
   if (!definition) return out;
   const own = new Set([...Object.keys(definition.schema.options), ...Object.keys(definition.aliases ?? {})]);
   // a pass-through strategy (late) also takes its span strategy's options
-  if (definition.passThrough) {
+  if (definition?.passThrough) {
     const spans = strategyDefinition(String(values.spans ?? 'fixed'));
     for (const k of Object.keys(spans?.schema.options ?? {})) own.add(k);
   }
@@ -161,7 +162,7 @@ function givenFlags(values: Record<string, unknown>): { flag: StrategyFlag; valu
  * `--strategy auto`: the options of each strategy a file may get (every registered
  * strategy with `extensions`, and `fallback` for other files), each with the given flags
  * its schema takes (`--chunk-size` goes to all of them, `--contextual-headers` to
- * markdown only).
+ * markdown only, `--drop` to html, `--context-headers` to code).
  * @throws {UsageError} for a flag none of them takes.
  */
 export function autoStrategyOptions(values: Record<string, unknown>, fallback = 'fixed'): Record<string, StrategyOptions> {
@@ -169,7 +170,8 @@ export function autoStrategyOptions(values: Record<string, unknown>, fallback = 
   const given = givenFlags(values);
   const out: Record<string, StrategyOptions> = {};
   for (const name of names) {
-    const own = strategyDefinition(name)?.schema.options ?? {};
+    const definition = strategyDefinition(name);
+    const own = { ...definition?.schema.options, ...definition?.aliases };
     out[name] = Object.fromEntries(given.filter((g) => g.flag.name in own).map((g) => [g.flag.name, g.value])) as StrategyOptions;
   }
   for (const { flag } of given) {

@@ -13,7 +13,7 @@ import { UnreadableFileError, type Progress } from '../cli/io.js';
 
 /** Data each worker starts with. */
 export interface BatchWorkerData {
-  /** A strategy name, or `auto` (see `chunkerPicker`). */
+  /** A strategy name, or `auto` (see `FileChunkers`). */
   strategy: string;
   /** Its options (`auto`: options by strategy name). */
   options: StrategyOptions | Record<string, StrategyOptions>;
@@ -32,7 +32,7 @@ export type FromWorker =
 
 /** Options of {@link chunkFilesWithWorkers}. */
 export interface BatchOptions {
-  /** A strategy name, or `auto` (see `chunkerPicker`). */
+  /** A strategy name, or `auto` (see `FileChunkers`). */
   strategy: string;
   options: StrategyOptions | Record<string, StrategyOptions>;
   /** Worker threads, an integer ≥ 1 (no more are started than there are files). */

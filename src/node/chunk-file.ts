@@ -8,7 +8,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { chunkRecord, type Chunk } from '../core/chunk.js';
-import { createChunker, strategyForFile, type Chunker, type StrategyOptions } from '../strategies/registry.js';
+import { createChunker, strategies, strategyDefinition, strategyForFile, type Chunker, type StrategyOptions } from '../strategies/registry.js';
 import { isStreamingChunker } from '../stream/index.js';
 import { UnreadableFileError } from '../cli/io.js';
 
@@ -86,31 +86,74 @@ export async function chunkFileRecords(
   return count;
 }
 
-/** The strategy name that picks a strategy per file by its extension (`--strategy auto`). */
-export const AUTO = 'auto';
+/** The pseudo-strategy that picks a strategy per file by its extension (`--strategy auto`). */
+export const AUTO_STRATEGY = 'auto';
 
 /**
- * The chunker of each file: `strategy`'s for every file, or with `strategy` `auto` the
- * strategy {@link strategyForFile} names for the file's extension (`.md` → markdown,
- * `.html` → html, other files → `fallback`), each built once, with its entry of
- * `options` (`auto`: options by strategy name, as `autoStrategyOptions` makes them).
- * @throws {InvalidOptionError} for invalid options (auto: of any strategy it may pick), at once.
+ * The extensions a directory walk picks when `--ext` is not given: the strategy's own
+ * (`code`: source files; `html`: .html, .htm, .xhtml), for `auto` every registered
+ * strategy's, plus `defaults` (.md and .txt).
  */
-export function chunkerPicker(
-  strategy: string,
-  options: StrategyOptions | Readonly<Record<string, StrategyOptions>>,
-  fallback = 'fixed',
-): (file: string) => Chunker {
-  if (strategy !== AUTO) {
-    const chunker = createChunker(strategy, options as StrategyOptions);
-    return () => chunker;
+export function walkExtensions(strategy: string, defaults: readonly string[]): string[] {
+  const own = strategy === AUTO_STRATEGY ? strategies().flatMap((s) => s.extensions ?? []) : (strategyDefinition(strategy)?.extensions ?? []);
+  return strategy === AUTO_STRATEGY || own.length === 0 ? [...new Set([...defaults, ...own])] : [...own];
+}
+
+/**
+ * Options of {@link FileChunkers}: the strategy's options, or for `auto` the options of
+ * each strategy it may pick, by strategy name (as `autoStrategyOptions` in the CLI makes
+ * them: each gets the given flags its schema takes).
+ */
+export type FileChunkerOptions = StrategyOptions | Readonly<Record<string, StrategyOptions>>;
+
+/**
+ * The chunker of each file: one per strategy, except that `auto` chooses the strategy by
+ * the file's extension ({@link strategyForFile}: `.md` → markdown, `.html`/`.htm` → html,
+ * source extensions → code, `.txt` → recursive, other files and stdin → `fallback`) with
+ * that strategy's entry of the options, and the code strategy gets the file's name (its
+ * language and context header) unless `filename` is given.
+ */
+export class FileChunkers {
+  readonly #cache = new Map<string, Chunker>();
+  readonly #byName: Readonly<Record<string, StrategyOptions>>;
+  constructor(
+    readonly strategy: string,
+    options: FileChunkerOptions,
+    readonly fallback = 'fixed',
+  ) {
+    this.#byName = strategy === AUTO_STRATEGY ? (options as Readonly<Record<string, StrategyOptions>>) : { [strategy]: options as StrategyOptions };
   }
-  const byName = options as Readonly<Record<string, StrategyOptions>>;
-  const chunkers = new Map(Object.entries(byName).map(([name, o]) => [name, createChunker(name, o)]));
-  return (file) => {
-    const name = file === '-' ? fallback : strategyForFile(file, fallback);
-    let chunker = chunkers.get(name);
-    if (!chunker) chunkers.set(name, (chunker = createChunker(name, byName[name] ?? {})));
+
+  /**
+   * Builds every strategy's chunker once, so bad options fail before any work (`code`,
+   * which takes its language from each file, with a stand-in language when none is given).
+   * @throws {InvalidOptionError} for options a strategy rejects.
+   */
+  check(): this {
+    for (const [name, o] of Object.entries(this.#byName)) {
+      createChunker(name, name === 'code' && o.language === undefined && o.filename === undefined ? { ...o, language: 'typescript' } : o);
+    }
+    return this;
+  }
+
+  /** The strategy and options for `file` (`-`: stdin). */
+  plan(file: string): { strategy: string; options: StrategyOptions } {
+    const strategy = this.strategy === AUTO_STRATEGY ? (file === '-' ? this.fallback : strategyForFile(file, this.fallback)) : this.strategy;
+    let options = this.#byName[strategy] ?? {};
+    if (strategy === 'code' && options.filename === undefined && file !== '-') options = { ...options, filename: file };
+    return { strategy, options };
+  }
+
+  /**
+   * The chunker for `file`.
+   * @throws {InvalidOptionError} for options the chosen strategy rejects (code: a file of
+   *   no known language without `language`).
+   */
+  for(file: string): Chunker {
+    const { strategy, options } = this.plan(file);
+    if (strategy === 'code' && options.filename !== this.#byName.code?.filename) return createChunker(strategy, options);
+    let chunker = this.#cache.get(strategy);
+    if (!chunker) this.#cache.set(strategy, (chunker = createChunker(strategy, options)));
     return chunker;
-  };
+  }
 }

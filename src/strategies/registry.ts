@@ -18,6 +18,8 @@ import { HTML_SCHEMA, HtmlChunker, type HtmlOptions } from './html.js';
 import { PARENT_CHILD_SCHEMA, ParentChildChunker, type ParentChildOptions } from '../compose/parent-child.js';
 import type { TextSource } from '../stream/source.js';
 import { resolveOptions, suggestOption, type StrategySchema } from '../core/schema.js';
+import { CODE_SCHEMA, LazyCodeChunker, type CodeChunkerOptions } from './code-schema.js';
+import { CODE_EXTENSIONS, extensionOf } from '../segment/code-languages.js';
 
 /** Anything that turns a text into chunks (synchronously or not). */
 export interface Chunker {
@@ -117,15 +119,13 @@ function normalizeOptions(definition: StrategyDefinition, options: unknown): Str
 /**
  * The strategy `--strategy auto` picks for a file: the registered strategy whose
  * `extensions` hold the file's extension (case-insensitive: `.md` → markdown, `.html` /
- * `.htm` / `.xhtml` → html, `.txt` → recursive …), else `fallback`.
+ * `.htm` / `.xhtml` → html, source extensions → code, `.txt` → recursive), else `fallback`.
  * @param path a file name or path (`/` or `\\` separated)
  * @param fallback the strategy for any other file (the CLI's default, `fixed`)
  */
 export function strategyForFile(path: string, fallback = 'fixed'): string {
-  const name = path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1).toLowerCase();
-  const dot = name.lastIndexOf('.');
-  if (dot <= 0) return fallback;
-  const ext = name.slice(dot);
+  const ext = extensionOf(path);
+  if (!ext) return fallback;
   for (const d of registry.values()) if (d.extensions?.includes(ext)) return d.name;
   return fallback;
 }
@@ -196,6 +196,16 @@ registerStrategy({
   budget: { size: 'maxChunkSize' },
   aliases: { chunkSize: 'maxChunkSize' },
   create: (o) => new SemanticChunker(o as SemanticOptions),
+});
+
+registerStrategy({
+  name: 'code',
+  description: 'source code by syntax (tree-sitter): whole functions, classes and statements where they fit, split at child statements where not; symbol paths, line ranges',
+  schema: CODE_SCHEMA,
+  budget: { size: 'chunkSize' },
+  extensions: CODE_EXTENSIONS,
+  // tree-sitter loads on the first chunk() (a Promise): the root entry never imports it
+  create: (o) => new LazyCodeChunker(o as CodeChunkerOptions),
 });
 
 /** The options of late chunking itself; the rest go to its span strategy. */

@@ -30,10 +30,12 @@ export const goldenDir = join(repoRoot, 'test', 'golden');
 export const fixturesDir = join(goldenDir, 'fixtures');
 /** HTML pages (made by test/helpers/html-pages.ts from shared/eval/markdown, and one broken by hand): inputs of the html strategy only. */
 export const htmlPagesDir = join(goldenDir, 'html');
+/** Source files of the 12 languages of the code strategy (its golden inputs, and only its). */
+export const codeFixturesDir = join(goldenDir, '..', 'fixtures', 'code');
 
 /** An input of the golden runs. */
 export interface GoldenInput {
-  /** `corpora/…`, `markdown/…`, `seeds/…` or `fixtures/…`. */
+  /** `corpora/…`, `markdown/…`, `seeds/…`, `fixtures/…`, `html/…` or `code/…`. */
   name: string;
   text: string;
 }
@@ -49,7 +51,7 @@ const KNOWN_DEFECTS: Record<string, Record<string, string>> = {
   },
 };
 
-/** Every golden input: the 4 corpora, the 4 Markdown chapters, the 5 seeds, the fixtures and the HTML pages. */
+/** Every golden input: the 4 corpora, the 4 Markdown chapters, the 5 seeds, the fixtures, the HTML pages and the code fixtures. */
 export function goldenInputs(): GoldenInput[] {
   const groups: Array<[string, string, string]> = [
     ['corpora', corporaDir, '.md'],
@@ -57,6 +59,7 @@ export function goldenInputs(): GoldenInput[] {
     ['seeds', seedsDir, '.txt'],
     ['fixtures', fixturesDir, ''],
     ['html', htmlPagesDir, '.html'],
+    ['code', codeFixturesDir, ''],
   ];
   return groups.flatMap(([group, dir, ext]) =>
     sharedFiles(dir, ext)
@@ -69,9 +72,11 @@ export function goldenInputs(): GoldenInput[] {
 }
 
 /** Which inputs a setting runs on. */
-type InputSet = 'all' | 'no-large' | 'small' | 'fixtures' | 'pages';
+type InputSet = 'all' | 'no-large' | 'small' | 'fixtures' | 'pages' | 'code';
 const LARGE = new Set(['corpora/finance.md', 'corpora/pubmed.md']);
 function inSet(set: InputSet, name: string): boolean {
+  // the source files are the code strategy's inputs, and the code strategy takes only them
+  if (name.startsWith('code/') || set === 'code') return set === 'code' && name.startsWith('code/');
   // the HTML pages are the html strategy's ('pages': the pages and the fixtures); the other strategies' runs stay as recorded
   if (name.startsWith('html/')) return set === 'pages';
   if (set === 'pages') return name.startsWith('fixtures/');
@@ -116,6 +121,11 @@ export const GOLDEN_SETTINGS: Record<string, Setting[]> = {
     { name: 'small', options: { chunkSize: 128, chunkOverlap: 16 }, inputs: 'pages' },
     { name: 'tiny', options: { chunkSize: 24, chunkOverlap: 4 }, inputs: 'pages' },
     { name: 'keep landmarks', options: { chunkSize: 128, chunkOverlap: 16, drop: [] }, inputs: 'pages' },
+  ],
+  code: [
+    { name: 'default', options: {}, inputs: 'code' },
+    { name: 'small', options: { chunkSize: 64, contextHeaders: true }, inputs: 'code' },
+    { name: 'tiny', options: { chunkSize: 16 }, inputs: 'code' },
   ],
   'cluster-semantic': standard({ maxChunkSize: 128, pieceSize: 32 }, { maxChunkSize: 24, pieceSize: 8 }),
   late: [
@@ -276,15 +286,17 @@ export async function computeStrategy(strategy: string, inputs: GoldenInput[], o
       if (strategy === 'late' && !options.lateEmbedder) throw new Error('late chunking needs options.lateEmbedder');
       for (const input of inputs) {
         if (!inSet(setting.inputs, input.name)) continue;
+        // the code strategy takes the language from the file name, as the CLI gives it
+        const own = strategy === 'code' ? { ...recorded, filename: input.name.slice('code/'.length) } : recorded;
         const head = {
           input: input.name,
           setting: setting.name,
-          options: recorded,
+          options: own,
           sourceHash: hashText(input.text),
           length: input.text.length,
           ...(KNOWN_DEFECTS[input.name]?.[strategy] ? { knownDefects: KNOWN_DEFECTS[input.name][strategy] } : {}),
         };
-        const result = await attempt(() => createChunker(strategy, chunkerOptions).chunk(input.text));
+        const result = await attempt(() => createChunker(strategy, strategy === 'code' ? own : chunkerOptions).chunk(input.text));
         runs.push(result.error !== undefined ? { ...head, error: result.error } : encodeRun(head, input.text, result.chunks!));
       }
     }
