@@ -17,6 +17,9 @@
  * Speed: both splitters over all pages in one tinybench run, and the parsers alone
  * (htmlparser2's Parser, chunkwise's tree on htmlparser2's Tokenizer, parse5 with source
  * locations), plus one document nested 20,000 deep.
+ * Linear work (runHtmlLinearBench): the work count `lastOperations` of every shape of
+ * test/helpers/html-pages.ts `LINEAR_SHAPES` at 5,000 and 50,000 elements (what
+ * test/html.test.ts asserts), and the time at 50,000 and 500,000 elements.
  * Run: npx tsx bench/html.bench.ts (or npm run bench -- html)
  * @module
  */
@@ -27,7 +30,7 @@ import { Parser } from 'htmlparser2';
 import { parse } from 'parse5';
 import { HtmlChunker } from '../src/index.js';
 import { parseHtmlTree } from '../src/segment/html-tree.js';
-import { docsSitePage, navHeavyPage, salaryTablePage } from '../test/helpers/html-pages.js';
+import { docsSitePage, LINEAR_SHAPES, navHeavyPage, salaryTablePage } from '../test/helpers/html-pages.js';
 import { squeezed, visibleChars, visibleIn } from '../test/helpers/html-visible.js';
 import { mapToOffsets } from './peers.js';
 import { repoRoot, runTasks, table, utf8Bytes } from './util.js';
@@ -179,6 +182,31 @@ export async function runHtmlBench(): Promise<string> {
   ].join('\n');
 }
 
+/** Work counts and times of the HTML chunker on documents of 5,000 to 500,000 elements. */
+export async function runHtmlLinearBench(): Promise<string> {
+  const rows = ['| document | work at 5,000 elements | at 50,000 | × | ms at 50,000 | ms at 500,000 | × |', '|---|---:|---:|---:|---:|---:|---:|'];
+  for (const [name, make] of Object.entries(LINEAR_SHAPES)) {
+    const run = (n: number) => {
+      const chunker = new HtmlChunker({ unit: 'char', chunkSize: 64 });
+      const html = make(n);
+      chunker.chunk(html); // warm-up
+      const t0 = performance.now();
+      chunker.chunk(html);
+      return { ops: chunker.lastOperations, ms: performance.now() - t0 };
+    };
+    const [a, b, c] = [run(5_000), run(50_000), run(500_000)];
+    rows.push(`| ${name} | ${a.ops.toLocaleString('en')} | ${b.ops.toLocaleString('en')} | ${(b.ops / a.ops).toFixed(2)} | ${b.ms.toFixed(0)} | ${c.ms.toFixed(0)} | ${(c.ms / b.ms).toFixed(1)} |`);
+  }
+  return [
+    'HtmlChunker (char units, chunkSize 64); work = `lastOperations` (tokenizer events, tree and walk steps, packer steps and measures), deterministic; times from one run after a warm-up, noisy:',
+    '',
+    rows.join('\n'),
+  ].join('\n');
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  runHtmlBench().then((md) => console.log(md));
+  runHtmlBench()
+    .then((md) => console.log(md))
+    .then(runHtmlLinearBench)
+    .then((md) => console.log(md));
 }

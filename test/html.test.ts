@@ -13,7 +13,7 @@ import { UnknownOptionError } from '../src/core/schema.js';
 import { strategyForFile } from '../src/strategies/registry.js';
 import { columnLabels, labelledRow } from '../src/segment/tables.js';
 import { parseHtmlTree } from '../src/segment/html-tree.js';
-import { docsSitePage, navHeavyPage, salaryTablePage } from './helpers/html-pages.js';
+import { docsSitePage, LINEAR_SHAPES, navHeavyPage, salaryTablePage } from './helpers/html-pages.js';
 import { visibleChars } from './helpers/html-visible.js';
 import { expectInvariants, findViolations, referenceTokens } from './helpers/invariants.js';
 import { markdownDir, repoRoot } from './helpers/paths.js';
@@ -286,20 +286,7 @@ describe('HtmlChunker: invalid HTML', () => {
 
 describe('HtmlChunker: linear work on documents of 50,000 elements', () => {
   // work counted by the chunker (tokenizer events, tree and walk steps, packer steps and measures): deterministic, not timed
-  const shapes: Record<string, (n: number) => string> = {
-    'flat paragraphs': (n) => '<p>alpha beta gamma</p>'.repeat(n),
-    'divs nested n deep': (n) => '<div>'.repeat(n) + 'x' + '</div>'.repeat(n),
-    'unclosed divs': (n) => '<div>x '.repeat(n),
-    'spans then as many stray </div>': (n) => '<span>a '.repeat(n / 2) + '</div>'.repeat(n / 2),
-    'unclosed list items': (n) => '<ul>' + '<li>item '.repeat(n),
-    'lists nested n/2 deep': (n) => '<ul><li>x '.repeat(n / 2),
-    'a table of n/3 rows': (n) => '<table><tr><th>A<th>B' + '<tr><td>a<td>b'.repeat(n / 3) + '</table>',
-    'unclosed <b>': (n) => '<b>x '.repeat(n) + '</p>',
-    'labelled sections nested n deep': (n) => '<section aria-label="s">x '.repeat(n),
-    'headings and paragraphs': (n) => '<h1>a</h1><h2>b</h2><h3>c</h3><p>d</p>'.repeat(n / 4),
-    'tables nested in cells': (n) => '<table><tr><td>x '.repeat(n / 3),
-  };
-  for (const [name, make] of Object.entries(shapes)) {
+  for (const [name, make] of Object.entries(LINEAR_SHAPES)) {
     it(`${name}: 10× the elements, 10× the work (±5 %)`, () => {
       const work = (n: number) => {
         const chunker = new HtmlChunker({ unit: 'char', chunkSize: 64 });

@@ -223,3 +223,25 @@ ${footerCols}
 </html>
 `;
 }
+
+/**
+ * Documents of `n` elements in shapes that make a naive HTML pipeline quadratic (deep
+ * nesting, unclosed and stray tags, long tables, nested scopes): the HTML chunker's
+ * linear-work test (`lastOperations` for 5,000 and 50,000 elements) and its bench.
+ * (Repeat counts of `n / k` are floored.)
+ */
+export const LINEAR_SHAPES: Readonly<Record<string, (n: number) => string>> = {
+  'flat paragraphs': (n) => '<p>alpha beta gamma</p>'.repeat(n),
+  'divs nested n deep': (n) => '<div>'.repeat(n) + 'x' + '</div>'.repeat(n),
+  'unclosed divs': (n) => '<div>x '.repeat(n),
+  'spans then as many stray </div>': (n) => '<span>a '.repeat(n / 2) + '</div>'.repeat(n / 2),
+  'unclosed list items': (n) => '<ul>' + '<li>item '.repeat(n),
+  'lists nested n/2 deep': (n) => '<ul><li>x '.repeat(n / 2),
+  'a table of n/3 rows': (n) => '<table><tr><th>A<th>B' + '<tr><td>a<td>b'.repeat(n / 3) + '</table>',
+  'unclosed <b>': (n) => '<b>x '.repeat(n) + '</p>',
+  'labelled sections nested n deep': (n) => '<section aria-label="s">x '.repeat(n),
+  'articles nested n/3 deep, a heading in each': (n) => '<article><h2>t</h2><p>x</p>'.repeat(n / 3),
+  'headings and paragraphs': (n) => '<h1>a</h1><h2>b</h2><h3>c</h3><p>d</p>'.repeat(n / 4),
+  'tables nested in cells': (n) => '<table><tr><td>x '.repeat(n / 3),
+  'formatting in the cells of one row': (n) => '<table><tr>' + '<td><b><i>x</i></b></td>'.repeat(n / 3) + '</tr></table>',
+};
