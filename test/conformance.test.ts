@@ -62,7 +62,8 @@ const htmlFragment = fc.constantFrom(
   '<table><tr><td>$</td></tr>$<tr><td>$</td></tr></table>', '<pre><code>$\n  $\n\n$</code></pre>', '<blockquote><p>$</p><p>$</p></blockquote>',
   '<figure><pre>$</pre><figcaption>$</figcaption></figure>',
   `<script>var s = "${HIDDEN} </div>";</script>`, `<style>.x{content:"${HIDDEN}"}</style>`, `<template><p>${HIDDEN}</p></template>`,
-  `<noscript>${HIDDEN}</noscript>`, `<div hidden>${HIDDEN}</div>`, `<span style="display: none">${HIDDEN}</span>`, `<dialog>${HIDDEN}</dialog>`,
+  `<noscript>${HIDDEN}</noscript>`, `<table><tr><th>$<th>$<style>th{content:"${HIDDEN}"}</style><tr><td>$<script>"${HIDDEN}"</script><td>$<tr><td><template>${HIDDEN}</template>$<td>$<noscript>${HIDDEN}</noscript></table>`,
+  `<div hidden>${HIDDEN}</div>`, `<span style="display: none">${HIDDEN}</span>`, `<dialog>${HIDDEN}</dialog>`,
   '<nav><a href="#">$</a> $</nav>', '<aside>$</aside>', '<header>$</header>', '<footer>$</footer>', '<div role="navigation">$</div>',
   '<article><header><h2>$</h2></header><p>$</p><footer>$</footer></article>', '<section aria-label="$"><p>$</p></section>', '<section><h4>$</h4>$</section>',
   '<main><h2>$</h2><div><div>$</div></div></main>', '<div>$', '</div>', '</span>', '</p>', '<br>', '<!-- $ -->', '<img alt="$">', '<a href="?a=1&amp;b=2">$</a>',
@@ -126,6 +127,8 @@ interface StrategyCase {
   documents?: Array<[string, () => string]>;
   /** Invariant options of its kind (what the budget is measured on, what "nothing lost" means). */
   invariants?(text: string, options: Record<string, unknown>): Partial<InvariantOptions>;
+  /** Checks of its kind on the chunks beyond the shared invariants (throws on a failure). */
+  check?(text: string, chunks: readonly Chunk[], options: Record<string, unknown>): void;
 }
 
 const overlapBelow = (size: number, frac: number) => Math.min(size - 1, Math.floor(size * frac));
@@ -195,6 +198,10 @@ const CASES: Record<string, StrategyCase> = {
     ],
     // docs/html.md: the budget holds for embedText; nothing visible in the kept content is lost
     invariants: (text, o) => ({ budgetOn: 'embedText', visible: visibleChars(text, (o.drop as string[] | undefined) ?? ['nav', 'aside', 'header', 'footer']) }),
+    // script, style, template, noscript and hidden elements never reach embedText, table row parts (checked as a subsequence above) included
+    check: (_, chunks) => {
+      for (const c of chunks) expect(c.embedText, `embedText of [${c.start}, ${c.end})`).not.toContain(HIDDEN);
+    },
   },
   code: {
     units: UNITS,
@@ -265,6 +272,7 @@ async function conforms(strategy: string, unit: Unit, p: Params, text: string): 
       skip: c.knownDefects?.(unit, options),
       ...c.invariants?.(text, options),
     });
+    c.check?.(text, chunks, options);
     // deterministic: the same instance again, and a new one
     expect(await chunker.chunk(text)).toEqual(chunks);
     expect(await build(strategy, options).chunk(text)).toEqual(chunks);

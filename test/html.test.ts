@@ -83,6 +83,43 @@ describe('HtmlChunker: worked examples', () => {
     ]);
   });
 
+  it('heading paths: h1–h6 nest by rank, a skipped rank nests under the nearest higher one, a higher rank closes the deeper ones', () => {
+    const html =
+      '<h1>A</h1><p>a</p><h2>B</h2><p>b</p><h3>C</h3><p>c</p><h4>D</h4><p>d</p><h5>E</h5><p>e</p><h6>F</h6><p>f</p>' +
+      '<h3>G</h3><p>g</p><h2>H</h2><p>h</p><h4>I</h4><p>i</p><h1>J</h1><p>j</p>';
+    const chunks = new HtmlChunker({ unit: 'char', chunkSize: 1000 }).chunk(html);
+    expect(chunks.map((c) => [c.metadata.headingPath.join(' > '), c.embedText])).toEqual([
+      ['A', 'A\na'],
+      ['A > B', 'B\nb'],
+      ['A > B > C', 'C\nc'],
+      ['A > B > C > D', 'D\nd'],
+      ['A > B > C > D > E', 'E\ne'],
+      ['A > B > C > D > E > F', 'F\nf'],
+      ['A > B > G', 'G\ng'],
+      ['A > H', 'H\nh'],
+      ['A > H > I', 'I\ni'],
+      ['J', 'J\nj'],
+    ]);
+  });
+
+  it('heading paths by section nesting: an h1 in a nested section nests by depth, not rank; a section without heading or label keeps the outer path and ends with it', () => {
+    const nested = '<h1>Doc</h1><section><h1>A</h1><p>a</p><section><h1>B</h1><p>b</p></section><p>a2</p></section><section><h2>C</h2><p>c</p></section><p>end</p>';
+    expect(new HtmlChunker({ unit: 'char', chunkSize: 1000 }).chunk(nested).map((c) => [c.metadata.headingPath, c.embedText])).toEqual([
+      [['Doc', 'A'], 'Doc\nA\na'],
+      [['Doc', 'A', 'B'], 'B\nb'],
+      [['Doc', 'A'], 'a2'],
+      [['Doc', 'C'], 'C\nc'],
+      [['Doc'], 'end'],
+    ]);
+    const unnamed = '<h1>Doc</h1><h2>Part</h2><section><p>unnamed</p><h3>Inside</h3><p>i</p></section><p>after</p><article title="Note"><p>n</p></article>';
+    expect(new HtmlChunker({ unit: 'char', chunkSize: 1000 }).chunk(unnamed).map((c) => [c.metadata.headingPath, c.embedText])).toEqual([
+      [['Doc', 'Part'], 'Doc\nPart\nunnamed'],
+      [['Doc', 'Part', 'Inside'], 'Inside\ni'],
+      [['Doc', 'Part'], 'after'],
+      [['Doc', 'Part', 'Note'], 'n'],
+    ]);
+  });
+
   it('a chunk never crosses a change of heading path; headings directly followed by deeper ones start its first chunk', () => {
     const html = '<h1>Guide</h1><h2>Install</h2><p>Run npm ci.</p><h2>Use</h2><p>Import it.</p><h2>Empty</h2><h2>Last</h2><p>End.</p>';
     const chunks = new HtmlChunker({ unit: 'char', chunkSize: 1000 }).chunk(html);
