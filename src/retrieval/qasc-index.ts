@@ -31,6 +31,16 @@ import {
 import type { Tokenizer } from '../size/types.js';
 import { WasmMatrix } from './wasm-matrix.js';
 
+/**
+ * Candidate pre-chunks to read per result returned in hybrid mode: 4 (k results from the
+ * top 4k pre-chunks; `QascRetriever`'s default and the CLI's). QASC returns parts of its
+ * candidates, so it reads more candidates than it returns results. Chosen on one corpus
+ * (wikitexts) with both evaluation embedders (hashing, GloVe) and `rank: 'fused'`: the
+ * highest IoU whose recall is not below fixed 200/0's, over 1k … 6k (docs/qasc.md,
+ * "Hybrid mode choices"; `scripts/qasc-variants.ts`).
+ */
+export const QASC_CANDIDATES_PER_RESULT = 4;
+
 /** Options of {@link QascIndex}. */
 export interface QascIndexOptions {
   /** Embeds chunks, sentences and queries. Default `new HashingEmbedder()`. */
@@ -46,13 +56,16 @@ export interface QascIndexOptions {
   /** QASC parameters (p, m, lambda, kappa, window, secondaryPercentile, maxRadius, alignDistance, maxChunkSize, minSimilarity); defaults {@link QASC_DEFAULTS}. */
   qasc?: QascParams;
   /**
-   * How results are ranked across candidates: `seed` (default): by the similarity of the
-   * chunk's best seed sentence to the query — in hybrid mode the retriever ranks the
-   * chunks QASC pre-selected (the paper's "voorgeselecteerde naalden"), and chunkwise's
-   * retriever is the sentence index; `score`: by S, as in whole-document mode (SPEC step 6).
-   * Ties by the candidate pre-chunk's similarity.
+   * How results are ranked across candidates. `fused` (default): by
+   * {@link QascResult.seedScore} + {@link QascResult.candidateScore}, the sum of the two
+   * stages' cosines with the query (CombSUM, Fox & Shaw 1994): the sentence index's (the
+   * chunk's best seed) and the pre-chunk index's (the best candidate it lies in) — the
+   * seed's hybrid architecture retrieves candidates first and QASC re-chunks them, so both
+   * stages' evidence ranks the result (docs/qasc.md, "Hybrid mode choices"). `seed`: by
+   * the best seed's similarity alone; `score`: by S, as in whole-document mode (SPEC
+   * step 6). Ties by the candidate's similarity, then by position.
    */
-  rank?: 'seed' | 'score';
+  rank?: 'fused' | 'seed' | 'score';
   /** Put the explanation in each result's metadata. Default false. */
   explain?: boolean;
 }
@@ -88,7 +101,8 @@ interface IndexedDocument extends SentenceAnalysis {
  * document into sentence ranges (a candidate covers the sentences it overlaps; touching
  * or overlapping ranges join), takes τ (and τ₂) as percentiles of the sims of all
  * candidate sentences (one threshold per query, so scores compare across documents), and
- * runs QASC steps 2–5 ({@link planQasc}) inside each range. Results, best S first, carry
+ * runs QASC steps 2–5 ({@link planQasc}) inside each range. Results, ranked by the best
+ * seed's plus the best candidate's similarity ({@link QascIndexOptions.rank}), carry
  * their `documentId` and offsets into that document (`text === document.slice(start, end)`).
  *
  * @example
@@ -105,7 +119,7 @@ export class QascIndex {
   /** `auto` or a BCP 47 tag. */
   readonly locale: string;
   readonly tokenizer: Tokenizer;
-  readonly rank: 'seed' | 'score';
+  readonly rank: 'fused' | 'seed' | 'score';
   readonly explain: boolean;
   readonly #chunker: Chunker;
   readonly #docs: IndexedDocument[] = [];
@@ -125,7 +139,7 @@ export class QascIndex {
     if (typeof this.#chunker?.chunk !== 'function') throw new InvalidOptionError('chunker', options.chunker, 'a Chunker with chunk(text)');
     this.params = resolveQascParams(options.qasc ?? {});
     this.locale = resolveQascLocale(options.locale);
-    this.rank = requireOneOf('rank', options.rank ?? 'seed', ['seed', 'score'] as const);
+    this.rank = requireOneOf('rank', options.rank ?? 'fused', ['fused', 'seed', 'score'] as const);
     this.explain = options.explain ?? false;
   }
 
@@ -288,7 +302,12 @@ export class QascIndex {
       const chunks = assembleQasc(doc.text, found.map((f) => f.planned), this.tokenizer);
       chunks.forEach((c, i) => results.push({ ...c, ...found[i].extra }));
     }
-    const key = this.rank === 'seed' ? (x: QascResult) => x.seedScore : (x: QascResult) => x.metadata.score;
+    const key =
+      this.rank === 'fused'
+        ? (x: QascResult) => x.seedScore + x.candidateScore
+        : this.rank === 'seed'
+          ? (x: QascResult) => x.seedScore
+          : (x: QascResult) => x.metadata.score;
     results.sort((x, y) => key(y) - key(x) || y.candidateScore - x.candidateScore || x.start - y.start);
     const out = results.slice(0, maxResults);
     out.forEach((c, i) => (c.index = i));
