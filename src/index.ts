@@ -33,6 +33,9 @@ export {
 export { splitSentences, isCaseless, ABBREVIATIONS, NEUTRAL_RULES, rulesFor, type AbbreviationRules, type SentenceOptions } from './segment/sentences.js';
 export { detectLocale } from './segment/locale.js';
 export { MarkdownChunker, parseMarkdown, type MarkdownOptions, type MarkdownChunkMetadata, type MarkdownChunk } from './strategies/markdown.js';
+export { HtmlChunker, HTML_SCHEMA, LANDMARKS, type HtmlOptions, type HtmlChunk, type HtmlChunkMetadata, type DroppedRegion, type Landmark } from './strategies/html.js';
+export type { HtmlOutline, HtmlBlock, HtmlBlockKind, HtmlTableInfo, HtmlTableRow } from './segment/html.js';
+export { columnLabels, labelledRow, tablePartText, TableRowsLevel, type HeaderCell } from './segment/tables.js';
 export { ParentChildChunker, looksLikeMarkdown, type ParentChildOptions, type ParentChildResult } from './compose/parent-child.js';
 export { trimSpan, trimSpanWithin, type TextSpan } from './core/text.js';
 export { registerFallback, fallbackNames, resolveFallback, slidingSpanSplitter, recursiveSpanSplitter, type SpanSplitter as FallbackSpanSplitter, type SpanSplitterFactory, type SpanSplitterOptions } from './compose/span-splitters.js';

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeEncoderOnnx, writeOnnxFolder } from './helpers/embedder-fixtures.js';
 import { repoRoot } from './helpers/paths.js';
-import { CHROMIUM, CHROMIUM_ARGS, chromiumAvailable, firstDifference, nodeReference, serveStatic, workloadDocs, type Doc } from './runtimes/support.js';
+import { CHROMIUM, CHROMIUM_ARGS, chromiumAvailable, firstDifference, htmlChunksOf, nodeReference, strategiesWithoutChunks, serveStatic, workloadDocs, type Doc } from './runtimes/support.js';
 
 const run = chromiumAvailable();
 const EMBEDDING = /semantic|qasc|late/;
@@ -137,7 +137,9 @@ describe.skipIf(!run)('browser bundles in Chromium', () => {
   it('the inline bundle gives Node’s JSON byte for byte', async () => {
     const got = await pages.inline;
     const parsed = JSON.parse(got);
-    expect(parsed.strategies).toEqual(expect.arrayContaining(['sliding', 'fixed']));
+    expect(parsed.strategies).toEqual(expect.arrayContaining(['sliding', 'fixed', 'html']));
+    expect(htmlChunksOf(got).filter((c) => c.metadata.headingPath.length > 1).length).toBeGreaterThan(5);
+    expect(strategiesWithoutChunks(got)).toEqual(['late']);
     // Every strategy on every document, and real chunks (not an error list).
     expect(parsed.results.filter((r: { chunks?: unknown[] }) => r.chunks && r.chunks.length > 0).length).toBeGreaterThanOrEqual(5 * docs.filter((d) => !d.language).length);
     // the code strategy in the browser: every source file chunked (12 grammars loaded), none an error

@@ -19,6 +19,8 @@ import { createChunker, QueryAdaptiveChunker, strategies, type Chunk, type Chunk
 import { fixturesDir, loadLateEmbedder } from './helpers/golden.js';
 import { expectInvariants, expectStreamEqual, findViolations, referenceTokens, streamDifferences, type Check, type InvariantOptions, type Unit } from './helpers/invariants.js';
 import { corporaDir, markdownDir, seedsDir } from './helpers/paths.js';
+import { docsSitePage, navHeavyPage, salaryTablePage } from './helpers/html-pages.js';
+import { visibleChars } from './helpers/html-visible.js';
 import { collect, fourKiB, splitAt, webStream } from './helpers/stream.js';
 
 /** Fixed seed and modest runs; `CONFORMANCE_SEED` / `CONFORMANCE_RUNS` widen a hunt without editing the file. */
@@ -48,6 +50,42 @@ const textArb = fc
   .chain((parts) =>
     fc.tuple(fc.constantFrom('\n', '\r\n'), fc.nat({ max: 7 })).map(([eol, bom]) => (bom === 0 ? '\ufeff' : '') + parts.join('').replace(/\n/g, eol)),
   );
+
+/** Text no visible element may show: it stands only in script, style, template, noscript and hidden elements. */
+const HIDDEN = 'QXHIDDENQX';
+/** HTML fragments with a hole (`$`) for prose: valid, with omitted end tags (`p`, `li`, `td`, `tr`), and stray end tags. */
+const htmlFragment = fc.constantFrom(
+  '<p>$', '<p>$ <b>$</b> &amp; $</p>', '<p>$<br>$</p>', '<h1>$</h1>', '<h2>$</h2>', '<h3>$ <em>$</em></h3>', '<h6>$</h6>',
+  '<ul><li>$<li>$</ul>', '<ol><li>$<ul><li>$</li></ul></li><li><p>$</p><p>$</p></li></ol>', '<dl><dt>$<dd>$</dl>',
+  '<table><tr><th>$<th>$<tr><td>$<td>$<tr><td>$<td>$</table>',
+  '<table><caption>$</caption><thead><tr><th colspan="2">$</th><th>$</th></tr></thead><tbody><tr><td>$</td><td>$</td><td>$</td></tr><tr><td>$</td><td></td><td>$</td></tr></tbody></table>',
+  '<table><tr><td>$</td></tr>$<tr><td>$</td></tr></table>', '<pre><code>$\n  $\n\n$</code></pre>', '<blockquote><p>$</p><p>$</p></blockquote>',
+  '<figure><pre>$</pre><figcaption>$</figcaption></figure>',
+  `<script>var s = "${HIDDEN} </div>";</script>`, `<style>.x{content:"${HIDDEN}"}</style>`, `<template><p>${HIDDEN}</p></template>`,
+  `<noscript>${HIDDEN}</noscript>`, `<table><tr><th>$<th>$<style>th{content:"${HIDDEN}"}</style><tr><td>$<script>"${HIDDEN}"</script><td>$<tr><td><template>${HIDDEN}</template>$<td>$<noscript>${HIDDEN}</noscript></table>`,
+  `<div hidden>${HIDDEN}</div>`, `<span style="display: none">${HIDDEN}</span>`, `<dialog>${HIDDEN}</dialog>`,
+  '<nav><a href="#">$</a> $</nav>', '<aside>$</aside>', '<header>$</header>', '<footer>$</footer>', '<div role="navigation">$</div>',
+  '<article><header><h2>$</h2></header><p>$</p><footer>$</footer></article>', '<section aria-label="$"><p>$</p></section>', '<section><h4>$</h4>$</section>',
+  '<main><h2>$</h2><div><div>$</div></div></main>', '<div>$', '</div>', '</span>', '</p>', '<br>', '<!-- $ -->', '<img alt="$">', '<a href="?a=1&amp;b=2">$</a>',
+  '&nbsp;', '&#x1F600;', '&notit;', '&bogus;', '&lt;tag&gt;', 'x < y', '<|endoftext|>', '<textarea>$</textarea>', '<span>$</span>', '<div><span>$<div>$</div>$</span></div>',
+);
+/** A prose piece for a fragment's holes (no markup of its own). */
+const prose = fc.array(fc.tuple(word, separator).map(([w, sep]) => w + sep), { minLength: 1, maxLength: 6 }).map((ws) => ws.join('').replace(/[<&]/g, ' '));
+/** HTML documents: fragments filled with prose, prose between them, an optional doctype and page wrapper, CRLF or LF. */
+const htmlArb = fc
+  .tuple(
+    fc.array(fc.oneof({ weight: 3, arbitrary: fc.tuple(htmlFragment, fc.array(prose, { minLength: 6, maxLength: 6 })) }, { weight: 1, arbitrary: prose.map((p) => [p, []] as [string, string[]]) }), { maxLength: 30 }),
+    fc.nat({ max: 3 }),
+    fc.constantFrom('\n', '\r\n'),
+  )
+  .map(([parts, wrap, eol]) => {
+    const body = parts.map(([f, holes]) => { let k = 0; return f.replace(/\$/g, () => holes[k++] ?? 'x'); }).join('\n');
+    const page =
+      wrap === 0 ? body
+      : wrap === 1 ? `<!DOCTYPE html>\n${body}`
+      : `<!DOCTYPE html>\n<html><head><title>${HIDDEN}</title><style>p{}</style></head>\n<body>\n${body}\n</body></html>${wrap === 3 ? '\ntrailing text' : ''}`;
+    return page.replace(/\n/g, eol);
+  });
 
 /** Sizes and switches one generated configuration draws from. */
 interface Params {
@@ -83,6 +121,14 @@ interface StrategyCase {
   avoid?: { when(text: string): boolean; why: string };
   /** What a known defect throws on generated text: the run is skipped with `fc.pre` (an it.fails test below shows it). */
   knownError?: { match: RegExp; why: string };
+  /** The generated input (default: prose with Markdown-ish lines). */
+  input?: fc.Arbitrary<string>;
+  /** Real documents of its own kind, checked besides the shared ones. */
+  documents?: Array<[string, () => string]>;
+  /** Invariant options of its kind (what the budget is measured on, what "nothing lost" means). */
+  invariants?(text: string, options: Record<string, unknown>): Partial<InvariantOptions>;
+  /** Checks of its kind on the chunks beyond the shared invariants (throws on a failure). */
+  check?(text: string, chunks: readonly Chunk[], options: Record<string, unknown>): void;
 }
 
 const overlapBelow = (size: number, frac: number) => Math.min(size - 1, Math.floor(size * frac));
@@ -139,6 +185,23 @@ const CASES: Record<string, StrategyCase> = {
       minChunkSize: p.flag ? Math.floor(size * p.frac) : 0,
     }),
     budget: (o) => o.maxChunkSize as number,
+  },
+  html: {
+    units: UNITS,
+    options: (unit, p, size) => ({ unit, chunkSize: size, chunkOverlap: Math.floor((size * p.frac) / 2), drop: p.flag ? undefined : [] }),
+    budget: (o) => o.chunkSize as number,
+    input: htmlArb,
+    documents: [
+      ['HTML: docs page of markdown/ch08-02-strings.md', () => docsSitePage('Strings', read(markdownDir, 'ch08-02-strings.md'), ['Strings', 'Vectors'])],
+      ['HTML: salary table, 400 rows', () => salaryTablePage(400)],
+      ['HTML: navigation-heavy page', () => navHeavyPage()],
+    ],
+    // docs/html.md: the budget holds for embedText; nothing visible in the kept content is lost
+    invariants: (text, o) => ({ budgetOn: 'embedText', visible: visibleChars(text, (o.drop as string[] | undefined) ?? ['nav', 'aside', 'header', 'footer']) }),
+    // script, style, template, noscript and hidden elements never reach embedText, table row parts (checked as a subsequence above) included
+    check: (_, chunks) => {
+      for (const c of chunks) expect(c.embedText, `embedText of [${c.start}, ${c.end})`).not.toContain(HIDDEN);
+    },
   },
   code: {
     units: UNITS,
@@ -207,7 +270,9 @@ async function conforms(strategy: string, unit: Unit, p: Params, text: string): 
       level: c.level,
       tokenCounts: p.countTokens,
       skip: c.knownDefects?.(unit, options),
+      ...c.invariants?.(text, options),
     });
+    c.check?.(text, chunks, options);
     // deterministic: the same instance again, and a new one
     expect(await chunker.chunk(text)).toEqual(chunks);
     expect(await build(strategy, options).chunk(text)).toEqual(chunks);
@@ -273,7 +338,7 @@ describe('conformance of every registered strategy', () => {
       for (const unit of c.units) {
         it(`${unit} units, generated text: slices, indices, nothing lost, budgets, token counts, deterministic`, async () => {
           await fc.assert(
-            fc.asyncProperty(textArb, paramsArb, async (text, p) => {
+            fc.asyncProperty(c.input ?? textArb, paramsArb, async (text, p) => {
               if (c.avoid) fc.pre(!c.avoid.when(text));
               fc.pre(await conforms(name, unit, p, text));
             }),
@@ -288,7 +353,7 @@ describe('conformance of every registered strategy', () => {
         for (const unit of c.units) {
           it(`${unit} units: chunkStream over random splits (inside surrogate pairs and CRLF too) equals chunk(wholeText)`, async () => {
             await fc.assert(
-              fc.asyncProperty(textArb, paramsArb, fc.array(fc.nat({ max: 2000 }), { maxLength: 30 }), fc.boolean(), async (text, p, cuts, asWeb) => {
+              fc.asyncProperty(c.input ?? textArb, paramsArb, fc.array(fc.nat({ max: 2000 }), { maxLength: 30 }), fc.boolean(), async (text, p, cuts, asWeb) => {
                 if (c.avoid) fc.pre(!c.avoid.when(text));
                 await streamConforms(name, unit, p, text, cuts, asWeb);
               }),
@@ -299,7 +364,7 @@ describe('conformance of every registered strategy', () => {
       }
 
       it(`real documents, every unit${streams ? ', streamed in 4 KiB and random pieces' : ''}`, async () => {
-        for (const [doc, load] of DOCUMENTS) {
+        for (const [doc, load] of [...DOCUMENTS, ...(c.documents ?? [])]) {
           if (DOC_DEFECTS[name]?.[doc]) continue; // shown by an it.fails test below
           const text = load();
           for (const unit of c.units) {

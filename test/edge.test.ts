@@ -19,7 +19,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from './helpers/paths.js';
-import { bundleLikeDeploy, firstDifference, nodeReference, workloadDocs, type Doc } from './runtimes/support.js';
+import { bundleLikeDeploy, firstDifference, htmlChunksOf, nodeReference, strategiesWithoutChunks, workloadDocs, type Doc } from './runtimes/support.js';
 
 const harness = join(repoRoot, 'test', 'runtimes', 'harness.mjs');
 /** web-tree-sitter's Node branch (`import("fs/promises")`, `import("module")`), never taken here. */
@@ -72,7 +72,9 @@ describe('workerd (miniflare)', () => {
   it('the workerd bundle gives Node’s JSON byte for byte', async () => {
     const { status, body: got } = await workerd;
     expect(status, got.slice(0, 2000)).toBe(200);
-    expect(JSON.parse(got).strategies).toEqual(expect.arrayContaining(['sliding', 'fixed']));
+    expect(JSON.parse(got).strategies).toEqual(expect.arrayContaining(['sliding', 'fixed', 'html']));
+    expect(htmlChunksOf(got).filter((c) => c.metadata.headingPath.length > 1).length).toBeGreaterThan(5);
+    expect(strategiesWithoutChunks(got)).toEqual(['late']);
     expectCodeChunked(got);
     expect(got === expected, firstDifference(got, expected)).toBe(true);
   });
@@ -110,6 +112,8 @@ globalThis.__run = async (docsJson) => { await api.loadTokenizer('cl100k_base');
     // No Node globals leak into the runtime the bundle ran in.
     expect(runtime.evaluate('typeof process + typeof require + typeof Buffer')).toBe('undefinedundefinedundefined');
     const got = (await runtime.evaluate(`__run(${JSON.stringify(JSON.stringify(docs))})`)) as string;
+    expect(htmlChunksOf(got).filter((c) => c.metadata.headingPath.length > 1).length).toBeGreaterThan(5);
+    expect(strategiesWithoutChunks(got)).toEqual(['late']);
     expectCodeChunked(got);
     expect(got === expected, firstDifference(got, expected)).toBe(true);
   });

@@ -267,6 +267,25 @@ describe.skipIf(!run)('web page', () => {
     await page.close();
   });
 
+  it('an HTML file opened in the page: html chunks as in Node; markup, scripts and dropped landmarks are not lost text', async () => {
+    const file = join(repoRoot, 'test', 'golden', 'html', 'docs-page.html');
+    const html = readFileSync(file, 'utf8');
+    const page = await open('?s=html:unit=word:chunkSize=80&s=recursive:unit=word:chunkSize=80:chunkOverlap=0');
+    expect(await page.getAttribute('#file', 'accept')).toContain('.html');
+    await page.setInputFiles('#file', file);
+    await page.waitForFunction((n: number) => (document.querySelector('#text') as HTMLTextAreaElement).value.length === n, html.length);
+    await settle(page);
+    const [h, r] = await columns(page);
+    expect(h.error).toBeNull();
+    expect(h.chunks).toEqual(plain(api.createChunker('html', h.options).chunk(html)));
+    expect(h.chunks.some((c: Any) => c.metadata.headingPath.length === 2)).toBe(true);
+    // lost text counts the visible text of the kept content only (the chunker's visibleSpans)
+    const lost = await page.$$eval('.stats', (ss: Any[]) => ss.map((s) => s.dataset.lost));
+    expect(lost).toEqual(['0', '0']);
+    expect(r.chunks.length).toBeGreaterThan(0);
+    await page.close();
+  });
+
   it('the evaluation on a 500 KB document with pasted questions equals evaluateSpans in Node', async () => {
     const text = readFileSync(join(corporaDir, 'pubmed.md'), 'utf8');
     expect(text.length).toBeGreaterThan(490_000);

@@ -382,10 +382,14 @@ async function chunkColumn(col, text) {
     if (cw.isEncodingName(encoding)) await cw.loadTokenizer(encoding);
     let chosen = d.usesEmbedder ? { ...options, embedder: embedder() } : options;
     if (col.strategy === 'code') chosen = { ...(await codeLoading()), ...chosen };
-    col.chunks = await cw.createChunker(col.strategy, chosen).chunk(text);
+    const chunker = cw.createChunker(col.strategy, chosen);
+    col.chunks = await chunker.chunk(text);
+    // a chunker that keeps only part of its input (HTML: the visible text of the kept content) says which
+    col.kept = typeof chunker.visibleSpans === 'function' ? chunker.visibleSpans(text) : undefined;
     col.error = null;
   } catch (error) {
     col.chunks = [];
+    col.kept = undefined;
     col.error = error;
   }
   col.ms = performance.now() - t0;
@@ -394,7 +398,7 @@ async function chunkColumn(col, text) {
     // parents and children: show what gets embedded (chunks that carry a parentId)
     col.level = col.levels.length > 1 ? (col.chunks.find((c) => c.metadata.parentId !== undefined)?.metadata.level ?? col.levels[0]) : '';
   }
-  col.lost = lostText(text, col.chunks);
+  col.lost = lostText(text, col.chunks, col.kept);
   applyLevel(col);
 }
 

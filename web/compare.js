@@ -38,20 +38,37 @@ export function alignBands(textLength, columns) {
 
 /**
  * Text in no chunk: the gaps between the union of the chunks, and the non-whitespace
- * characters (code points) in them.
+ * characters (code points) in them. With `kept` (sorted source spans, e.g. an HTML
+ * chunker's `visibleSpans`: the visible text of the kept content), only characters in
+ * those spans count: markup and dropped regions are not lost text.
  * @returns `{ ranges: [{ start, end, chars }], chars }` (ranges hold non-whitespace only)
  */
-export function lostText(text, chunks) {
+export function lostText(text, chunks, kept) {
   const spans = chunks.map((c) => [c.start, c.end]).sort((a, b) => a[0] - b[0]);
   const ranges = [];
   let chars = 0;
   let at = 0;
+  let k = 0; // the first kept span that may reach into the next gap
+  const count = (from, to) => (text.slice(from, to).match(/\S/gu) ?? []).length;
   const gap = (from, to) => {
     if (to <= from) return;
-    const n = (text.slice(from, to).match(/\S/gu) ?? []).length;
-    if (n > 0) {
-      ranges.push({ start: from, end: to, chars: n });
-      chars += n;
+    if (!kept) {
+      const n = count(from, to);
+      if (n > 0) {
+        ranges.push({ start: from, end: to, chars: n });
+        chars += n;
+      }
+      return;
+    }
+    while (k < kept.length && kept[k].end <= from) k++;
+    for (let j = k; j < kept.length && kept[j].start < to; j++) {
+      const s = Math.max(from, kept[j].start);
+      const e = Math.min(to, kept[j].end);
+      const n = count(s, e);
+      if (n > 0) {
+        ranges.push({ start: s, end: e, chars: n });
+        chars += n;
+      }
     }
   };
   for (const [s, e] of spans) {

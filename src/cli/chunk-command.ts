@@ -6,11 +6,11 @@
 import { InvalidOptionError } from '../core/errors.js';
 import { chunkFilesWithWorkers } from '../node/batch.js';
 import { AUTO_STRATEGY, chunkFileRecords, FileChunkers, walkExtensions } from '../node/chunk-file.js';
-import { createChunker, type StrategyOptions } from '../strategies/registry.js';
+import type { StrategyOptions } from '../strategies/registry.js';
 import { createProgress, Output, progressWanted, sourceSizes } from './io.js';
 import { semanticOptionsFromCli } from './semantic-options.js';
 import { UsageError } from './usage-error.js';
-import { strategyOptionsFromFlags } from './strategy-flags.js';
+import { autoStrategyOptions, strategyOptionsFromFlags } from './strategy-flags.js';
 import { DEFAULT_EXTENSIONS, expandInputs } from './inputs.js';
 import { RecordWriter } from './record-writer.js';
 
@@ -39,23 +39,14 @@ export function strategyOptionsFromCli(o: ChunkCommandOptions): StrategyOptions 
   return strategyOptionsFromFlags(o.strategy, o);
 }
 
-/**
- * Builds the chunker once to validate the options before any work; `auto` and `code`
- * choose per file (`code` needs a file's extension unless `--language` is given, so it
- * is checked here with a stand-in language).
- */
-function validateChunker(strategy: string, options: StrategyOptions): void {
-  if (strategy === AUTO_STRATEGY) return;
-  createChunker(strategy, strategy === 'code' && options.language === undefined && options.filename === undefined ? { ...options, language: 'typescript' } : options);
-}
-
 export { chunkRecord } from '../node/chunk-file.js';
 
 /**
  * Runs `chunkwise chunk`. Inputs are files, directories (walked for `--ext`, default
  * .md/.txt, for `code` source files, for `auto` every strategy's extensions) and globs
  * (see inputs.ts). `--strategy auto` chooses per file by extension (`.md` markdown,
- * source files code, …, else fixed); `code` takes each file's name for its language.
+ * `.html`/`.htm` html, source files code, `.txt` recursive, else fixed: `FileChunkers`)
+ * and gives each the flags it takes; `code` takes each file's name for its language.
  * Every file is streamed through the chunker when the strategy streams (sliding, fixed: output identical to chunking the whole text).
  * With `--workers N` > 1, files are spread over N worker threads; the output is
  * byte-identical to the single-process run.
@@ -63,9 +54,10 @@ export { chunkRecord } from '../node/chunk-file.js';
  */
 export async function runChunk(inputs: string[], o: ChunkCommandOptions): Promise<void> {
   const semantic = await semanticOptionsFromCli(o);
-  const strategyOptions = { ...strategyOptionsFromCli(o), ...semantic };
-  validateChunker(o.strategy, strategyOptions); // before any work
-  const chunkers = new FileChunkers(o.strategy, strategyOptions);
+  if (o.strategy === AUTO_STRATEGY && Object.keys(semantic).length > 0) throw new UsageError('--strategy auto picks no strategy that takes an --embedder');
+  // auto: each file's strategy by its extension, with the flags it takes
+  const strategyOptions = o.strategy === AUTO_STRATEGY ? autoStrategyOptions(o) : { ...strategyOptionsFromCli(o), ...semantic };
+  const chunkers = new FileChunkers(o.strategy, strategyOptions).check(); // validates options before any work
   const workers = o.workers ?? 1;
   if (!Number.isInteger(workers) || workers < 1) throw new InvalidOptionError('workers', workers, 'must be an integer ≥ 1');
   if (workers > 1 && semantic.embedder !== undefined) {

@@ -10,7 +10,8 @@ import cliProgress from 'cli-progress';
 import type { Chunk } from '../core/chunk.js';
 import { UsageError } from './usage-error.js';
 import { openCliSink, prepareCliSink, writeCliSink } from './sink-cli.js';
-import { createChunker } from '../strategies/registry.js';
+import { AUTO_STRATEGY, FileChunkers, walkExtensions } from '../node/chunk-file.js';
+import { autoStrategyOptions } from './strategy-flags.js';
 import { loadEmbedder } from '../node/embedders.js';
 import { f32ToBase64, npyBytes } from '../node/embed-command.js';
 import { chunkRecord, strategyOptionsFromCli, type ChunkCommandOptions } from './chunk-command.js';
@@ -41,14 +42,15 @@ export async function runEmbed(inputs: string[], o: EmbedCommandOptions): Promis
     throw new UsageError('--format npy writes binary data: give --out FILE.npy');
   }
   const sink = await openCliSink(o);
-  const chunker = createChunker(o.strategy, strategyOptionsFromCli(o));
-  const files = await expandInputs(inputs, o.ext ?? DEFAULT_EXTENSIONS);
+  // auto: each file's strategy by its extension, as `chunk --strategy auto`
+  const chunkers = new FileChunkers(o.strategy, o.strategy === AUTO_STRATEGY ? autoStrategyOptions(o) : strategyOptionsFromCli(o)).check();
+  const files = await expandInputs(inputs, o.ext ?? walkExtensions(o.strategy, DEFAULT_EXTENSIONS));
   const output = await Output.open(o.out);
   const embedder = await loadEmbedder(o.embedder);
   const all: { chunk: Chunk; source: string }[] = [];
   for (const file of files) {
     const source = await readSource(file);
-    for (const chunk of await chunker.chunk(source.text)) all.push({ chunk, source: source.name });
+    for (const chunk of await chunkers.for(file).chunk(source.text)) all.push({ chunk, source: source.name });
   }
   const d = embedder.dimension;
   if (sink) await prepareCliSink(sink, d);

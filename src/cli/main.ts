@@ -41,7 +41,12 @@ export { UsageError };
 
 export { parseIntegerArg } from './strategy-flags.js';
 
-
+/** `--strategy`: a registered strategy, or `auto` (each file's by its extension: `strategyForFile`). */
+function strategyOption(): Option {
+  return new Option('-s, --strategy <name>', 'chunking strategy; auto: by file extension (.md markdown, .html/.htm html, source files code, .txt recursive, else fixed)')
+    .choices([...strategyNames(), 'auto'])
+    .default('fixed');
+}
 
 /** Builds the program (exported for tests). */
 export function buildProgram(): Command {
@@ -61,7 +66,7 @@ export function buildProgram(): Command {
     .command('chunk')
     .description('chunk files (or stdin for -) and write one chunk per line (JSONL) or a JSON array')
     .argument('<files...>', 'files, directories (walked recursively) or globs to chunk; - reads stdin')
-    .addOption(new Option('-s, --strategy <name>', 'chunking strategy; auto: by file extension (.md markdown, source files code, …, else fixed)').choices([...strategyNames(), 'auto']).default('fixed'));
+    .addOption(strategyOption());
   addStrategyFlags(chunkCommand)
     .addOption(new Option('-f, --format <format>', 'output format').choices(['jsonl', 'json']).default('jsonl'))
     .option('-o, --out <file>', 'write to a file instead of stdout')
@@ -74,7 +79,7 @@ export function buildProgram(): Command {
     .command('embed')
     .description('chunk files, embed every chunk, write chunks with vectors (JSONL, base64 float32) or an .npy matrix')
     .argument('<files...>', 'files to chunk and embed; - reads stdin')
-    .addOption(new Option('-s, --strategy <name>', 'chunking strategy').choices(strategyNames()).default('fixed'));
+    .addOption(strategyOption());
   addStrategyFlags(embedCommand)
     .option('--embedder <spec>', 'hashing | hashing:<dim> | onnx:<folder> | static:<folder> | openai:<model> | transformers:<folder>', 'hashing')
     .option('--sink <spec>', 'write chunks and vectors to a vector store instead: lancedb:<dir> or pglite:<dir> (upserts; a changed file replaces its chunks)')
@@ -83,7 +88,7 @@ export function buildProgram(): Command {
     .option('--batch-size <n>', 'chunks per embedding call', parseIntegerArg, 64)
     .addOption(new Option('-f, --format <format>', 'output format').choices(['jsonl', 'npy']).default('jsonl'))
     .option('-o, --out <file>', 'write to a file instead of stdout (required for npy)')
-    .option('--ext <list>', 'extensions picked when walking a directory (comma-separated)', parseExtensions, DEFAULT_EXTENSIONS)
+    .option('--ext <list>', `extensions picked when walking a directory (comma-separated) [default: ${DEFAULT_EXTENSIONS.join(',')}; code: source files; auto: every strategy's]`, parseExtensions)
     .action(async (files: string[], options: EmbedCommandOptions) => {
       await runEmbed(files, options);
     });

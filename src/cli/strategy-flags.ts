@@ -133,30 +133,57 @@ export function addStrategyFlags(command: Command): Command {
 export function strategyOptionsFromFlags(strategy: string, values: Record<string, unknown>): StrategyOptions {
   const definition = strategyDefinition(strategy);
   const out: StrategyOptions = {};
-  // `auto` (a strategy per file) takes every strategy's flags; each file's strategy reads those it knows
-  if (!definition && strategy !== 'auto') return out;
-  const own = new Set(
-    definition ? [...Object.keys(definition.schema.options), ...Object.keys(definition.aliases ?? {})] : strategyFlags().map((f) => f.name),
-  );
+  // `auto` (a strategy per file) is not a strategy: its options come from autoStrategyOptions
+  if (!definition) return out;
+  const own = new Set([...Object.keys(definition.schema.options), ...Object.keys(definition.aliases ?? {})]);
   // a pass-through strategy (late) also takes its span strategy's options
   if (definition?.passThrough) {
     const spans = strategyDefinition(String(values.spans ?? 'fixed'));
     for (const k of Object.keys(spans?.schema.options ?? {})) own.add(k);
   }
+  for (const { flag, value } of givenFlags(values)) {
+    if (!own.has(flag.name)) {
+      const flags = strategyFlags()
+        .filter((g) => own.has(g.name))
+        .map((g) => g.flag);
+      throw new UsageError(`${flag.flag} is not an option of the ${strategy} strategy (its options: ${flags.join(' ')})`);
+    }
+    out[flag.name] = value;
+  }
+  return out;
+}
+
+/** The generated flags given in parsed CLI values, with their option values (negated booleans: `false`). */
+function givenFlags(values: Record<string, unknown>): { flag: StrategyFlag; value: unknown }[] {
+  const out: { flag: StrategyFlag; value: unknown }[] = [];
   for (const f of strategyFlags()) {
     const negate = f.spec.cli && f.spec.cli.negate;
     // commander keeps a `--no-x` flag under `x` (true unless given)
     const key = negate ? f.flag.replace(/^--no-/, '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()) : f.name;
     const value = values[key];
-    const given = negate ? value === false : value !== undefined;
-    if (!given) continue;
-    if (!own.has(f.name)) {
-      const flags = strategyFlags()
-        .filter((g) => own.has(g.name))
-        .map((g) => g.flag);
-      throw new UsageError(`${f.flag} is not an option of the ${strategy} strategy (its options: ${flags.join(' ')})`);
-    }
-    out[f.name] = negate ? false : value;
+    if (negate ? value === false : value !== undefined) out.push({ flag: f, value: negate ? false : value });
+  }
+  return out;
+}
+
+/**
+ * `--strategy auto`: the options of each strategy a file may get (every registered
+ * strategy with `extensions`, and `fallback` for other files), each with the given flags
+ * its schema takes (`--chunk-size` goes to all of them, `--contextual-headers` to
+ * markdown only, `--drop` to html, `--context-headers` to code).
+ * @throws {UsageError} for a flag none of them takes.
+ */
+export function autoStrategyOptions(values: Record<string, unknown>, fallback = 'fixed'): Record<string, StrategyOptions> {
+  const names = [...new Set([...strategies().filter((d) => d.extensions?.length).map((d) => d.name), fallback])];
+  const given = givenFlags(values);
+  const out: Record<string, StrategyOptions> = {};
+  for (const name of names) {
+    const definition = strategyDefinition(name);
+    const own = { ...definition?.schema.options, ...definition?.aliases };
+    out[name] = Object.fromEntries(given.filter((g) => g.flag.name in own).map((g) => [g.flag.name, g.value])) as StrategyOptions;
+  }
+  for (const { flag } of given) {
+    if (!names.some((n) => flag.name in out[n])) throw new UsageError(`${flag.flag} is not an option of any strategy --strategy auto picks (${names.join(', ')})`);
   }
   return out;
 }

@@ -36,11 +36,13 @@ export interface Chunk {
   end: number;
   tokenCount: number;
   /**
-   * Derived text to embed in place of `text`, where the two differ: a table part
-   * rewritten row by row with its header lines repeated, or `text` prefixed with its
+   * Derived text to embed in place of `text`, where the two differ: the visible text of
+   * an HTML chunk, a table part rewritten row by row with its header lines repeated, or
+   * `text` prefixed with its
    * heading path (contextual header). Absent when the text to embed is `text` itself.
    * `text` always stays the exact source slice; whatever embeds chunks must use
-   * `embedText ?? text` explicitly (see `embedChunks`). Budgets hold for both.
+   * `embedText ?? text` explicitly (see `embedChunks`). Budgets hold for both, except
+   * for HTML, whose budget is on `embedText` (the visible text; `text` keeps the markup).
    */
   embedText?: string;
   metadata: ChunkMetadata;

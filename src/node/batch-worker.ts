@@ -15,7 +15,8 @@ const data = workerData as BatchWorkerData;
 const port = parentPort!;
 const post = (message: FromWorker) => port.postMessage(message);
 
-// the chunker of each file (one per strategy; `auto` and `code` choose per file)
+// the chunker of each file (one per strategy; `auto` and `code` choose per file); the
+// options were checked in the main thread (FileChunkers.check)
 const chunkers = new FileChunkers(data.strategy, data.options);
 
 function describeError(error: unknown): FromWorker & { type: 'error' } {

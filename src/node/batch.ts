@@ -13,8 +13,10 @@ import { UnreadableFileError, type Progress } from '../cli/io.js';
 
 /** Data each worker starts with. */
 export interface BatchWorkerData {
+  /** A strategy name, or `auto` (see `FileChunkers`). */
   strategy: string;
-  options: StrategyOptions;
+  /** Its options (`auto`: options by strategy name). */
+  options: StrategyOptions | Record<string, StrategyOptions>;
   /** Characters of records per message. */
   batchChars: number;
 }
@@ -30,8 +32,9 @@ export type FromWorker =
 
 /** Options of {@link chunkFilesWithWorkers}. */
 export interface BatchOptions {
+  /** A strategy name, or `auto` (see `FileChunkers`). */
   strategy: string;
-  options: StrategyOptions;
+  options: StrategyOptions | Record<string, StrategyOptions>;
   /** Worker threads, an integer ≥ 1 (no more are started than there are files). */
   workers: number;
   /** Receives each file's records in file order; awaited (back-pressure). */

@@ -8,8 +8,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { chunkRecord, type Chunk } from '../core/chunk.js';
-import { createChunker, strategies, strategyDefinition, type Chunker, type StrategyOptions } from '../strategies/registry.js';
-import { extensionOf } from '../segment/code-languages.js';
+import { createChunker, strategies, strategyDefinition, strategyForFile, type Chunker, type StrategyOptions } from '../strategies/registry.js';
 import { isStreamingChunker } from '../stream/index.js';
 import { UnreadableFileError } from '../cli/io.js';
 
@@ -87,23 +86,13 @@ export async function chunkFileRecords(
   return count;
 }
 
-/** The pseudo-strategy that picks a strategy per file by its extension. */
+/** The pseudo-strategy that picks a strategy per file by its extension (`--strategy auto`). */
 export const AUTO_STRATEGY = 'auto';
 
 /**
- * The strategy `--strategy auto` chooses for `file`: the first registered strategy whose
- * `extensions` hold the file's extension (`.md` → markdown, `.txt` → recursive, source
- * extensions → code, …), else `fallback` (stdin, other extensions).
- */
-export function autoStrategy(file: string, fallback = 'fixed'): string {
-  const ext = file === '-' ? '' : extensionOf(file);
-  if (!ext) return fallback;
-  return strategies().find((s) => s.extensions?.includes(ext))?.name ?? fallback;
-}
-
-/**
  * The extensions a directory walk picks when `--ext` is not given: the strategy's own
- * (`code`: source files), for `auto` every registered strategy's, plus `.md` and `.txt`.
+ * (`code`: source files; `html`: .html, .htm, .xhtml), for `auto` every registered
+ * strategy's, plus `defaults` (.md and .txt).
  */
 export function walkExtensions(strategy: string, defaults: readonly string[]): string[] {
   const own = strategy === AUTO_STRATEGY ? strategies().flatMap((s) => s.extensions ?? []) : (strategyDefinition(strategy)?.extensions ?? []);
@@ -111,26 +100,46 @@ export function walkExtensions(strategy: string, defaults: readonly string[]): s
 }
 
 /**
+ * Options of {@link FileChunkers}: the strategy's options, or for `auto` the options of
+ * each strategy it may pick, by strategy name (as `autoStrategyOptions` in the CLI makes
+ * them: each gets the given flags its schema takes).
+ */
+export type FileChunkerOptions = StrategyOptions | Readonly<Record<string, StrategyOptions>>;
+
+/**
  * The chunker of each file: one per strategy, except that `auto` chooses the strategy by
- * the file's extension (and passes it the options it takes), and the code strategy gets
- * the file's name (its language and context header) unless `filename` is given.
+ * the file's extension ({@link strategyForFile}: `.md` → markdown, `.html`/`.htm` → html,
+ * source extensions → code, `.txt` → recursive, other files and stdin → `fallback`) with
+ * that strategy's entry of the options, and the code strategy gets the file's name (its
+ * language and context header) unless `filename` is given.
  */
 export class FileChunkers {
   readonly #cache = new Map<string, Chunker>();
+  readonly #byName: Readonly<Record<string, StrategyOptions>>;
   constructor(
     readonly strategy: string,
-    readonly options: StrategyOptions,
-  ) {}
+    options: FileChunkerOptions,
+    readonly fallback = 'fixed',
+  ) {
+    this.#byName = strategy === AUTO_STRATEGY ? (options as Readonly<Record<string, StrategyOptions>>) : { [strategy]: options as StrategyOptions };
+  }
 
-  /** The strategy and options for `file`. */
-  plan(file: string): { strategy: string; options: StrategyOptions } {
-    const strategy = this.strategy === AUTO_STRATEGY ? autoStrategy(file) : this.strategy;
-    let options = this.options;
-    if (this.strategy === AUTO_STRATEGY) {
-      const def = strategyDefinition(strategy);
-      const takes = new Set([...Object.keys(def?.schema.options ?? {}), ...Object.keys(def?.aliases ?? {})]);
-      options = Object.fromEntries(Object.entries(options).filter(([k]) => takes.has(k))) as StrategyOptions;
+  /**
+   * Builds every strategy's chunker once, so bad options fail before any work (`code`,
+   * which takes its language from each file, with a stand-in language when none is given).
+   * @throws {InvalidOptionError} for options a strategy rejects.
+   */
+  check(): this {
+    for (const [name, o] of Object.entries(this.#byName)) {
+      createChunker(name, name === 'code' && o.language === undefined && o.filename === undefined ? { ...o, language: 'typescript' } : o);
     }
+    return this;
+  }
+
+  /** The strategy and options for `file` (`-`: stdin). */
+  plan(file: string): { strategy: string; options: StrategyOptions } {
+    const strategy = this.strategy === AUTO_STRATEGY ? (file === '-' ? this.fallback : strategyForFile(file, this.fallback)) : this.strategy;
+    let options = this.#byName[strategy] ?? {};
     if (strategy === 'code' && options.filename === undefined && file !== '-') options = { ...options, filename: file };
     return { strategy, options };
   }
@@ -142,7 +151,7 @@ export class FileChunkers {
    */
   for(file: string): Chunker {
     const { strategy, options } = this.plan(file);
-    if (strategy === 'code' && options.filename !== this.options.filename) return createChunker(strategy, options);
+    if (strategy === 'code' && options.filename !== this.#byName.code?.filename) return createChunker(strategy, options);
     let chunker = this.#cache.get(strategy);
     if (!chunker) this.#cache.set(strategy, (chunker = createChunker(strategy, options)));
     return chunker;

@@ -14,11 +14,12 @@ import type { TokenEmbedder } from '../embedders/types.js';
 import { RECURSIVE_SCHEMA, RecursiveChunker, type RecursiveOptions } from './recursive.js';
 import { SENTENCE_SCHEMA, SentenceChunker, type SentenceChunkerOptions } from './sentence.js';
 import { MARKDOWN_SCHEMA, MarkdownChunker, type MarkdownOptions } from './markdown.js';
+import { HTML_SCHEMA, HtmlChunker, type HtmlOptions } from './html.js';
 import { PARENT_CHILD_SCHEMA, ParentChildChunker, type ParentChildOptions } from '../compose/parent-child.js';
 import type { TextSource } from '../stream/source.js';
 import { resolveOptions, suggestOption, type StrategySchema } from '../core/schema.js';
 import { CODE_SCHEMA, LazyCodeChunker, type CodeChunkerOptions } from './code-schema.js';
-import { CODE_EXTENSIONS } from '../segment/code-languages.js';
+import { CODE_EXTENSIONS, extensionOf } from '../segment/code-languages.js';
 
 /** Anything that turns a text into chunks (synchronously or not). */
 export interface Chunker {
@@ -115,6 +116,20 @@ function normalizeOptions(definition: StrategyDefinition, options: unknown): Str
   return out as StrategyOptions;
 }
 
+/**
+ * The strategy `--strategy auto` picks for a file: the registered strategy whose
+ * `extensions` hold the file's extension (case-insensitive: `.md` → markdown, `.html` /
+ * `.htm` / `.xhtml` → html, source extensions → code, `.txt` → recursive), else `fallback`.
+ * @param path a file name or path (`/` or `\\` separated)
+ * @param fallback the strategy for any other file (the CLI's default, `fixed`)
+ */
+export function strategyForFile(path: string, fallback = 'fixed'): string {
+  const ext = extensionOf(path);
+  if (!ext) return fallback;
+  for (const d of registry.values()) if (d.extensions?.includes(ext)) return d.name;
+  return fallback;
+}
+
 /** The definition of a registered strategy, or undefined. */
 export function strategyDefinition(name: string): StrategyDefinition | undefined {
   return registry.get(name);
@@ -158,6 +173,14 @@ registerStrategy({
   budget: SIZE_OVERLAP,
   extensions: ['.md', '.markdown', '.mdx'],
   create: (o) => new MarkdownChunker(o as MarkdownOptions),
+});
+registerStrategy({
+  name: 'html',
+  description: 'HTML by blocks: heading paths, whole lists, pre blocks and tables (over-long tables by labelled rows), landmarks (nav, aside, page header/footer) dropped; chunkSize units of visible text',
+  schema: HTML_SCHEMA,
+  budget: SIZE_OVERLAP,
+  extensions: ['.html', '.htm', '.xhtml'],
+  create: (o) => new HtmlChunker(o as HtmlOptions),
 });
 registerStrategy({
   name: 'parent-child',

@@ -28,12 +28,14 @@ import { corporaDir, markdownDir, repoRoot, seedsDir, sharedFiles } from './path
 
 export const goldenDir = join(repoRoot, 'test', 'golden');
 export const fixturesDir = join(goldenDir, 'fixtures');
+/** HTML pages (made by test/helpers/html-pages.ts from shared/eval/markdown, and one broken by hand): inputs of the html strategy only. */
+export const htmlPagesDir = join(goldenDir, 'html');
 /** Source files of the 12 languages of the code strategy (its golden inputs, and only its). */
 export const codeFixturesDir = join(goldenDir, '..', 'fixtures', 'code');
 
 /** An input of the golden runs. */
 export interface GoldenInput {
-  /** `corpora/…`, `markdown/…`, `seeds/…` or `fixtures/…`. */
+  /** `corpora/…`, `markdown/…`, `seeds/…`, `fixtures/…`, `html/…` or `code/…`. */
   name: string;
   text: string;
 }
@@ -49,13 +51,14 @@ const KNOWN_DEFECTS: Record<string, Record<string, string>> = {
   },
 };
 
-/** Every golden input: the 4 corpora, the 4 Markdown chapters, the 5 seeds and the fixtures. */
+/** Every golden input: the 4 corpora, the 4 Markdown chapters, the 5 seeds, the fixtures, the HTML pages and the code fixtures. */
 export function goldenInputs(): GoldenInput[] {
   const groups: Array<[string, string, string]> = [
     ['corpora', corporaDir, '.md'],
     ['markdown', markdownDir, '.md'],
     ['seeds', seedsDir, '.txt'],
     ['fixtures', fixturesDir, ''],
+    ['html', htmlPagesDir, '.html'],
     ['code', codeFixturesDir, ''],
   ];
   return groups.flatMap(([group, dir, ext]) =>
@@ -69,11 +72,14 @@ export function goldenInputs(): GoldenInput[] {
 }
 
 /** Which inputs a setting runs on. */
-type InputSet = 'all' | 'no-large' | 'small' | 'fixtures' | 'code';
+type InputSet = 'all' | 'no-large' | 'small' | 'fixtures' | 'pages' | 'code';
 const LARGE = new Set(['corpora/finance.md', 'corpora/pubmed.md']);
 function inSet(set: InputSet, name: string): boolean {
   // the source files are the code strategy's inputs, and the code strategy takes only them
   if (name.startsWith('code/') || set === 'code') return set === 'code' && name.startsWith('code/');
+  // the HTML pages are the html strategy's ('pages': the pages and the fixtures); the other strategies' runs stay as recorded
+  if (name.startsWith('html/')) return set === 'pages';
+  if (set === 'pages') return name.startsWith('fixtures/');
   if (set === 'all') return true;
   if (set === 'no-large') return !LARGE.has(name);
   if (set === 'fixtures') return name.startsWith('fixtures/');
@@ -108,6 +114,14 @@ export const GOLDEN_SETTINGS: Record<string, Setting[]> = {
   markdown: standard({ chunkSize: 128, chunkOverlap: 16, contextualHeaders: true }, { chunkSize: 24, chunkOverlap: 4 }),
   'parent-child': standard({ parentSize: 512, childSize: 64, childOverlap: 8 }, { parentSize: 64, childSize: 16, childOverlap: 4 }),
   semantic: standard({ maxChunkSize: 128 }, { maxChunkSize: 16, bufferSize: 0, breakpoint: 'gradient' }),
+  html: [
+    // plain text too (the seeds and fixtures: text with no markup is one run of inline content)
+    { name: 'default', options: {}, inputs: 'small' },
+    { name: 'pages', options: {}, inputs: 'pages' },
+    { name: 'small', options: { chunkSize: 128, chunkOverlap: 16 }, inputs: 'pages' },
+    { name: 'tiny', options: { chunkSize: 24, chunkOverlap: 4 }, inputs: 'pages' },
+    { name: 'keep landmarks', options: { chunkSize: 128, chunkOverlap: 16, drop: [] }, inputs: 'pages' },
+  ],
   code: [
     { name: 'default', options: {}, inputs: 'code' },
     { name: 'small', options: { chunkSize: 64, contextHeaders: true }, inputs: 'code' },

@@ -9,7 +9,14 @@
  *   `budget`: that size is ≤ the budget unless `metadata.oversized` is set (and `embedText`,
  *   where present, holds the budget too: `embedBudget`); `tokenCount`: the cl100k_base count of `text`
  *   (−1 allowed only with countTokens false, for char and word units);
- * - `blank`: no chunk is empty or whitespace only; `repeat`: no span appears twice in a level.
+ * - `blank`: no chunk is empty or whitespace only; `repeat`: no span appears twice in a level;
+ * - for HTML (`visible`: the visible characters of the kept content, found by parse5 in
+ *   `./html-visible.ts`, and `budgetOn: 'embedText'`), as docs/html.md states it: `lost`
+ *   asks that every *visible* character's source offset lie in a chunk (markup, hidden
+ *   elements and dropped landmarks need not); `visible` that each chunk's `embedText`
+ *   hold exactly the visible characters of its span, whitespace and `|` aside (a table
+ *   part: all of them, in order, among its header labels); the budget holds for
+ *   `embedText`, which every chunk carries.
  *
  * Sizes are measured here independently of `src/`: code points, runs of `\S`, and
  * js-tiktoken's own BPE. {@link findViolations} lists what is wrong (so a test can show the
@@ -20,11 +27,12 @@ import { isDeepStrictEqual } from 'node:util';
 import { Tiktoken } from 'js-tiktoken/lite';
 import cl100k_base from 'js-tiktoken/ranks/cl100k_base';
 import type { Chunk } from '../../src/index.js';
+import { isSubsequence, squeezed, visibleIn, type VisibleChars } from './html-visible.js';
 
 export type Unit = 'char' | 'word' | 'token';
 
 /** The names of the checks, as {@link Violation.check} reports them. */
-export const CHECKS = ['slice', 'offsets', 'index', 'lost', 'unitCount', 'budget', 'embedBudget', 'tokenCount', 'blank', 'repeat'] as const;
+export const CHECKS = ['slice', 'offsets', 'index', 'lost', 'unitCount', 'budget', 'embedBudget', 'tokenCount', 'blank', 'repeat', 'visible'] as const;
 export type Check = (typeof CHECKS)[number];
 
 /** A token counter by js-tiktoken itself over `ranks` (special-token strings as ordinary text), built on first use. */
@@ -59,6 +67,13 @@ export interface InvariantOptions {
   tokenCounts?: boolean;
   /** The level a chunk belongs to: `index` counts and spans must be unique within one. Default: one level. */
   level?: (chunk: Chunk) => string;
+  /**
+   * What the budget is measured on: `text` (default; `embedText` too where present) or
+   * `embedText` only (HTML: the visible text; every chunk must carry one).
+   */
+  budgetOn?: 'text' | 'embedText';
+  /** HTML: the visible characters of the kept content; `lost` and `visible` are checked against them. */
+  visible?: VisibleChars;
   /**
    * Checks left out, each with the reason (a known defect that another test shows with
    * `it.fails`, or a query-time strategy for `lost`). Never silent: the reason is the value.
@@ -127,12 +142,20 @@ export function findViolations(source: string, chunks: readonly Chunk[], options
       const size = options.unit === 'token' ? tokensOfText() : measure(options.unit, c.text);
       if (unitCount !== size) at('unitCount', `metadata.unitCount ${String(unitCount)}, but the text has ${size} ${options.unit} units`);
       const budget = typeof options.budget === 'function' ? options.budget(c) : options.budget;
+      if (options.budgetOn === 'embedText' && c.embedText === undefined) at('embedBudget', 'no embedText, which the budget is measured on');
       if (budget !== undefined && !c.metadata?.oversized) {
-        if (size > budget) at('budget', `${size} ${options.unit} units > budget ${budget}, not flagged oversized`);
+        if (size > budget && options.budgetOn !== 'embedText') at('budget', `${size} ${options.unit} units > budget ${budget}, not flagged oversized`);
         if (c.embedText !== undefined) {
           const embedSize = measure(options.unit, c.embedText, tokens);
           if (embedSize > budget) at('embedBudget', `embedText has ${embedSize} ${options.unit} units > budget ${budget}, not flagged oversized`);
         }
+      }
+    }
+    if (options.visible && typeof c.embedText === 'string' && c.text === source.slice(c.start, c.end)) {
+      const seen = visibleIn(options.visible, c.start, c.end);
+      const embed = squeezed(c.embedText);
+      if (c.metadata?.tableRows !== undefined ? !isSubsequence(seen, embed) : seen !== embed) {
+        at('visible', `embedText ${snippet(embed)} does not hold the visible text of its span ${snippet(seen)}`);
       }
     }
     const minusOne = options.tokenCounts === false && options.unit !== 'token';
@@ -144,9 +167,13 @@ export function findViolations(source: string, chunks: readonly Chunk[], options
   if (on('lost')) {
     let depth = 0;
     const lost: number[] = [];
+    const visible = options.visible?.positions;
+    let next = 0; // the next visible character to look for
     for (let i = 0; i < source.length; i++) {
       depth += covered[i];
-      if (depth === 0 && !/\s/.test(source[i])) lost.push(i);
+      if (visible) {
+        for (; next < visible.length && visible[next] === i; next++) if (depth === 0) lost.push(i);
+      } else if (depth === 0 && !/\s/.test(source[i])) lost.push(i);
     }
     if (lost.length) {
       const first = lost[0];

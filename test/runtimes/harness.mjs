@@ -21,10 +21,18 @@ export const CASES = {
   code: [{ chunkSize: 200, contextHeaders: true }],
   // Runtimes other than Node load both encodings' rank tables before the workload
   // (loadTokenizer, or the static chunkwise/encodings/<encoding> modules).
-  // Strategies built in parallel (sentence, recursive, markdown, parent-child, semantic,
-  // qasc…) run with their defaults plus the options below; each reads what it knows.
-  '*': [{ chunkSize: 200, query: 'How does a sliding window chunker choose its stride?' }],
+  html: [
+    { unit: 'token', chunkSize: 128 },
+    { unit: 'word', chunkSize: 60, drop: [] },
+  ],
+  // The other strategies (sentence, recursive, markdown, parent-child, semantic …) run with
+  // their defaults plus a budget of 200 under the name the registry gives it (`budget.size`;
+  // unknown options are errors).
+  '*': [{ size: 200 }],
 };
+
+/** QASC's query (query time, outside the registry). */
+const QUERY = 'How does a sliding window chunker choose its stride?';
 
 /** Strategies whose chunks depend on an embedder: run once per embedder given. */
 const EMBEDDING = /semantic|qasc|late/;
@@ -49,7 +57,8 @@ export async function runWorkload(api, docs, embedders = {}, extra = {}) {
   const results = [];
   const names = api.strategyNames();
   for (const name of names) {
-    const optionSets = CASES[name] ?? CASES['*'];
+    const budget = api.strategies().find((d) => d.name === name)?.budget?.size ?? 'chunkSize';
+    const optionSets = CASES[name] ?? CASES['*'].map((o) => ({ [budget]: o.size }));
     const embedderNames = EMBEDDING.test(name) ? Object.keys(allEmbedders) : [null];
     for (const options of optionSets) {
       for (const embedderName of embedderNames) {
@@ -74,7 +83,7 @@ export async function runWorkload(api, docs, embedders = {}, extra = {}) {
   if (api.QueryAdaptiveChunker) {
     for (const [embedderName, embedder] of Object.entries(allEmbedders)) {
       for (const doc of docs.filter((d) => d.language === undefined)) {
-        const entry = { strategy: 'qasc', query: CASES['*'][0].query, embedder: embedderName, doc: doc.name };
+        const entry = { strategy: 'qasc', query: QUERY, embedder: embedderName, doc: doc.name };
         try {
           entry.chunks = await new api.QueryAdaptiveChunker({ embedder, explain: true }).query(doc.text, entry.query);
         } catch (error) {

@@ -16,10 +16,14 @@ export interface Doc {
   language?: string;
 }
 
-/** The seeds and the state_of_the_union corpus; with `code`, also the 12 source files of test/fixtures/code. */
+/**
+ * The seeds, the state_of_the_union corpus and an HTML page (the html strategy's parser in
+ * every runtime); with `code`, also the 12 source files of test/fixtures/code.
+ */
 export function workloadDocs(options: { code?: boolean } = {}): Doc[] {
   const docs: Doc[] = sharedFiles(seedsDir, '.txt').map((f) => ({ name: f.slice(seedsDir.length + 1), text: readFileSync(f, 'utf8') }));
   docs.push({ name: 'state_of_the_union.md', text: readFileSync(join(corporaDir, 'state_of_the_union.md'), 'utf8') });
+  docs.push({ name: 'docs-page.html', text: readFileSync(join(repoRoot, 'test', 'golden', 'html', 'docs-page.html'), 'utf8') });
   if (options.code) {
     const dir = join(repoRoot, 'test', 'fixtures', 'code');
     for (const f of readdirSync(dir).sort()) docs.push({ name: `code/${f}`, text: readFileSync(join(dir, f), 'utf8'), language: CODE_LANGUAGE_BY_EXT[extname(f)] });
@@ -111,4 +115,24 @@ export function firstDifference(a: string, b: string): string {
   let i = 0;
   while (i < a.length && i < b.length && a[i] === b[i]) i++;
   return `lengths ${a.length} vs ${b.length}; first difference at ${i}: …${JSON.stringify(a.slice(Math.max(0, i - 80), i + 80))} vs …${JSON.stringify(b.slice(Math.max(0, i - 80), i + 80))}`;
+}
+
+/**
+ * The html strategy ran on the HTML page and made real chunks (its parser works in the
+ * runtime; byte identity with Node is the caller's check).
+ */
+export function htmlChunksOf(json: string): { metadata: { headingPath: string[] }; embedText: string }[] {
+  const parsed = JSON.parse(json) as { results: { strategy: string; doc: string; chunks?: { metadata: { headingPath: string[] }; embedText: string }[]; error?: string }[] };
+  const run = parsed.results.find((r) => r.strategy === 'html' && r.doc === 'docs-page.html');
+  if (!run?.chunks) throw new Error(`html on docs-page.html: ${run?.error ?? 'not run'}`);
+  return run.chunks;
+}
+
+/**
+ * The strategies of the workload that made no chunks (an error or nothing) on some
+ * document: only late chunking, which needs a token-level model the workload lacks, may.
+ */
+export function strategiesWithoutChunks(json: string): string[] {
+  const parsed = JSON.parse(json) as { results: { strategy: string; chunks?: unknown[] }[] };
+  return [...new Set(parsed.results.filter((r) => !r.chunks?.length).map((r) => r.strategy))];
 }
