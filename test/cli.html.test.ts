@@ -94,6 +94,19 @@ describe('chunkwise chunk --strategy auto', () => {
     expect(embedded.map((c) => [c.source, c.metadata.strategy, c.start, c.end])).toEqual(chunked.map((c) => [c.source, c.metadata.strategy, c.start, c.end]));
   });
 
+  it('a text strategy walks .md and .txt (as --help says) plus its own; html and code walk only their own kind', () => {
+    const sources = (strategy: string) =>
+      records(run(['chunk', dir, '--strategy', strategy, '--unit', 'word', '--chunk-size', '60']).stdout)
+        .map((c) => c.source.slice(dir.length + 1))
+        .filter((s, i, all) => all.indexOf(s) === i);
+    // recursive walked only notes.txt and markdown only recursive.md: half the files a user expects
+    expect(sources('recursive')).toEqual(['notes.txt', 'recursive.md']);
+    expect(sources('markdown')).toEqual(['notes.txt', 'recursive.md']);
+    expect(sources('fixed')).toEqual(['notes.txt', 'recursive.md']);
+    expect(sources('html')).toEqual(['broken.htm', 'salaris.html']);
+    expect(sources('code')).toEqual(['stats.py']);
+  });
+
   it('--embedder with auto is a usage error (no strategy it picks takes one)', () => {
     const bad = run(['chunk', dir, '--strategy', 'auto', '--embedder', 'hashing']);
     expect(bad.code).toBe(2);

@@ -90,13 +90,16 @@ export async function chunkFileRecords(
 export const AUTO_STRATEGY = 'auto';
 
 /**
- * The extensions a directory walk picks when `--ext` is not given: the strategy's own
- * (`code`: source files; `html`: .html, .htm, .xhtml), for `auto` every registered
- * strategy's, plus `defaults` (.md and .txt).
+ * The extensions a directory walk picks when `--ext` is not given: `defaults` (.md and
+ * .txt) plus the strategy's own for a text strategy (recursive: .txt; markdown: .md,
+ * .markdown, .mdx), only its own for a strategy of another kind of file (`code`: source
+ * files; `html`: .html, .htm, .xhtml), and for `auto` every registered strategy's plus
+ * `defaults`.
  */
 export function walkExtensions(strategy: string, defaults: readonly string[]): string[] {
   const own = strategy === AUTO_STRATEGY ? strategies().flatMap((s) => s.extensions ?? []) : (strategyDefinition(strategy)?.extensions ?? []);
-  return strategy === AUTO_STRATEGY || own.length === 0 ? [...new Set([...defaults, ...own])] : [...own];
+  const textStrategy = strategy === AUTO_STRATEGY || own.length === 0 || own.some((e) => defaults.includes(e));
+  return textStrategy ? [...new Set([...defaults, ...own])] : [...own];
 }
 
 /**
