@@ -33,7 +33,16 @@ export {
   type KeepSeparator,
 } from './strategies/recursive.js';
 export { splitSentences, ABBREVIATIONS, type SentenceOptions } from './segment/sentences.js';
-export { MarkdownChunker, parseMarkdown, type MarkdownOptions, type MarkdownChunkMetadata, type MarkdownChunk } from './strategies/markdown.js';
+export {
+  MarkdownChunker,
+  MARKDOWN_SCHEMA,
+  markdownBlocks,
+  type MarkdownBlock,
+  type MarkdownBlockType,
+  type MarkdownOptions,
+  type MarkdownChunkMetadata,
+  type MarkdownChunk,
+} from './strategies/markdown.js';
 export { ParentChildChunker, looksLikeMarkdown, type ParentChildOptions, type ParentChildResult } from './compose/parent-child.js';
 export { trimSpan, trimSpanWithin, type TextSpan } from './core/text.js';
 export { registerFallback, fallbackNames, resolveFallback, slidingSpanSplitter, recursiveSpanSplitter, type SpanSplitter as FallbackSpanSplitter, type SpanSplitterFactory, type SpanSplitterOptions } from './compose/span-splitters.js';

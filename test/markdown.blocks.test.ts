@@ -159,12 +159,14 @@ describe('heading text equals mdast-util-to-string over generated inline Markdow
     fc.assert(
       fc.property(fc.array(piece, { minLength: 1, maxLength: 12 }), fc.boolean(), fc.boolean(), (parts, spaced, setext) => {
         const h = parts.join(spaced ? ' ' : '');
-        const head = setext ? `${h.replace(/^[\s>#=+*-]+|\|/g, '') || 'x'}\n${h.replace(/^[\s>#=+*\d-]+|\|/g, '') || 'y'}  \nz\n===` : `# ${h}`;
+        // setext lines start with a letter (never a block start) and hold no pipe (no table)
+        const line = 'a' + h.replace(/\|/g, '');
+        const head = setext ? `${line}\n${line}  \nz\n===` : `# ${h}`;
         const text = `${head}\n\ntext\n\n[x]: /u\n[^1]: note\n`;
         const ours = ourShapes(text);
         const theirs = mdastShapes(text);
-        if (theirs[0]?.type === 'heading' && ours[0]?.type === 'heading') expect(ours[0].text).toBe(theirs[0].text);
-        else expect(ours[0]).toEqual(theirs[0]);
+        expect(theirs[0].type).toBe('heading');
+        expect(ours[0]).toEqual(theirs[0]);
       }),
       { numRuns: 1500 },
     );

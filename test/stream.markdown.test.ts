@@ -99,12 +99,22 @@ describe('MarkdownChunker.chunkStream equals chunk()', () => {
     expect(new MarkdownChunker({ unit: 'word', chunkSize: 3 }).chunk(docs[0])[0].metadata.headingPath).toEqual(['A x']);
   });
 
-  it('an unclosed front matter fence (micromark then reads block quotes as paragraphs): equal', async () => {
+  it('an unclosed front matter fence is a thematic break (CommonMark; micromark read the rest as paragraphs): equal', async () => {
     const text = '---\n# Title\n> # quoted heading\n\n# Next\n\n- a list\n';
     const chunker = new MarkdownChunker({ unit: 'word', chunkSize: 2 });
     const whole = chunker.chunk(text);
-    expect(whole.map((c) => c.metadata.blockTypes[0])).toContain('paragraph');
+    expect(new MarkdownChunker({ unit: 'word', chunkSize: 50 }).chunk(text).map((c) => c.metadata.blockTypes)).toEqual([
+      ['thematicBreak'],
+      ['heading', 'blockquote'],
+      ['heading', 'list'],
+    ]);
     expect(await collect(chunker.chunkStream(text.split(/(?<=\n)/)))).toEqual(whole);
+    expect(await collect(chunker.chunkStream(text.split('')))).toEqual(whole);
+    // closed after the stream has gone on: front matter after all, held until then
+    const closed = '---\ntitle: x\n# not a heading\n---\n# A\n\ntext\n';
+    const c2 = chunker.chunk(closed);
+    expect(c2[0].metadata.blockTypes).toEqual(['yaml']);
+    expect(await collect(chunker.chunkStream(closed.split('')))).toEqual(c2);
   });
 
   it('ids are prefix hashes (worked example)', () => {

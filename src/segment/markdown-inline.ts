@@ -909,6 +909,9 @@ class InlineParser {
         this.out[opener.piece] = this.out[opener.piece].slice(use);
         this.out[closer.piece] = this.out[closer.piece].slice(use);
         pairs.push([idx[oi], idx[ci]]);
+        // micromark's rule of three reads the runs' remaining lengths: an opener whose
+        // length changed may now fit closers an earlier search ruled out below it
+        for (const [key, f] of openersBottom) if (f >= oi) openersBottom.delete(key);
         for (let k = oi + 1; k < ci; k++) alive[k] = false;
         if (opener.count === 0) alive[oi] = false;
         if (closer.count === 0) alive[ci] = false;

@@ -86,6 +86,8 @@ export interface MarkdownScan {
 export interface ScanOptions {
   /** Scan `text[0, end)` only (default: all of it). */
   end?: number;
+  /** More text may follow the scanned part (a stream): an unclosed front matter fence is then undecided. */
+  partial?: boolean;
   /** Recognise front matter and a leading U+FEFF at offset 0 (default true). */
   documentStart?: boolean;
   /** Definitions known from text before `text` (a stream's earlier sections). */
@@ -332,9 +334,10 @@ class Scanner {
     if (t.charCodeAt(pos + 1) !== c || t.charCodeAt(pos + 2) !== c) return pos;
     let e = this.#terminator(pos);
     for (let i = pos + 3; i < e; i++) if (!isSpaceTab(t.charCodeAt(i))) return pos;
+    const partial = this.#opts.partial === true;
     if (e >= this.n) {
-      // an opening fence needs a line ending; one at the end of the scanned part may be followed by more
-      if (this.n < t.length) this.openFrontMatter = true;
+      // an opening fence needs a line ending; one at the end of a partial scan may get one
+      if (partial) this.openFrontMatter = true;
       return pos;
     }
     let p = e + (t.charCodeAt(e) === 13 && t.charCodeAt(e + 1) === 10 ? 2 : 1);
@@ -344,8 +347,8 @@ class Scanner {
       if (t.charCodeAt(p) === c && t.charCodeAt(p + 1) === c && t.charCodeAt(p + 2) === c && p + 3 <= e) {
         let ok = true;
         for (let i = p + 3; i < e; i++) if (!isSpaceTab(t.charCodeAt(i))) ok = false;
-        // a fence on the last scanned line of a partial scan may go on (`---x` …): not decided
-        if (ok && (e < this.n || this.n === t.length)) {
+        // a fence on the last line of a partial scan may go on (`---x` …): not decided
+        if (ok && (e < this.n || !partial)) {
           this.doc.out!.push({ type: c === 45 ? 'yaml' : 'toml', start: pos, end: p + 3 });
           return e >= this.n ? this.n : e + (t.charCodeAt(e) === 13 && t.charCodeAt(e + 1) === 10 ? 2 : 1);
         }
@@ -353,7 +356,7 @@ class Scanner {
       if (e >= this.n) break;
       p = e + (t.charCodeAt(e) === 13 && t.charCodeAt(e + 1) === 10 ? 2 : 1);
     }
-    if (this.n < t.length) this.openFrontMatter = true;
+    if (partial) this.openFrontMatter = true;
     this.#nl = this.#cr = -2; // the searches ran ahead: restart them
     return pos;
   }
