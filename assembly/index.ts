@@ -3,7 +3,8 @@
 // allocates, so the module runs with the stub runtime.
 export { windowCount, planWindows } from './kernels/windows';
 export { mergeIntervals } from './kernels/intervals';
-export { dotF32, cosineMatVec, cosineNeighbours, normalizeRows } from './kernels/cosine';
+export { dotF32, cosineMatVec, cosineNeighbours, normalizeRows, bandDots, meanPairDot } from './kernels/cosine';
+export { clusterSegments } from './kernels/cluster';
 export { selectF64, percentileF32, percentileInPlaceF64 } from './kernels/percentile';
 export { decayScore, decayScores } from './kernels/decay';
 export { topK } from './kernels/topk';

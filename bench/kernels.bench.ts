@@ -21,6 +21,7 @@ import { pathToFileURL } from 'node:url';
 import * as wasm from '../bindings/index.js';
 import { Kernels, kernelsWasmBytes } from '../bindings/index.js';
 import * as ref from '../src/kernels/reference.js';
+import { mulberry32 as rng } from '../src/core/random.js';
 
 const D = 384;
 const SIZES = [1_000, 10_000, 100_000];
@@ -31,17 +32,6 @@ export interface KernelBenchRow {
   n: number;
   wasmOps: number;
   tsOps: number;
-}
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 let sink = 0;
@@ -135,7 +125,8 @@ function cases(n: number, noCopy: Kernels): Case[] {
   ];
 }
 
-function opsPerSecond(bench: Bench, name: string): number {
+/** ops/s of a completed tinybench task (1000 / mean latency in ms). */
+export function opsPerSecond(bench: Bench, name: string): number {
   const task = bench.getTask(name);
   const result = task?.result;
   if (!result || !('period' in result) || result.state !== 'completed') {

@@ -257,6 +257,79 @@ export function topK(scores: F32In, kCount: number): Int32Array {
   });
 }
 
+/**
+ * Banded similarities of an n × d row-major matrix whose rows are unit vectors (so a
+ * dot product is the cosine): out[i·w + k] = M[i] · M[i − k] for 1 ≤ k < w and k ≤ i,
+ * every other entry 0. Returns a Float32Array of n·w (n = ⌊matrix.length / d⌋). The
+ * similarity matrix of cluster-semantic chunking, kept to the w − 1 diagonals a chunk of
+ * at most w pieces can use (O(n·w·d), never n²).
+ * @throws {WasmError} when d or w is not an integer ≥ 1.
+ */
+export function bandDots(matrix: F32In, d: number, w: number): Float32Array {
+  requirePositive('d', d);
+  requirePositive('w', w);
+  const k = getKernels();
+  return k.job(() => {
+    const m = f32In(k, matrix);
+    const n = Math.floor(m.length / d);
+    const out = k.allocF32(n * w);
+    k.exports.bandDots(m.ptr, n, d, w, out.ptr);
+    return out.toArray();
+  });
+}
+
+/**
+ * Mean dot product over all pairs i < j of the rows of an n × d row-major matrix, in
+ * O(n·d) (|Σ M[i]|² − Σ |M[i]|²) / (n·(n − 1)), sums in f64; 0 when n < 2. For unit rows:
+ * the mean of the off-diagonal similarity matrix, which Chroma's ClusterSemanticChunker
+ * subtracts before its DP.
+ * @throws {WasmError} when d is not an integer ≥ 1.
+ */
+export function meanPairDot(matrix: F32In, d: number): number {
+  requirePositive('d', d);
+  const k = getKernels();
+  return k.job(() => {
+    const m = f32In(k, matrix);
+    const scratch = k.allocF64(d);
+    return k.exports.meanPairDot(m.ptr, Math.floor(m.length / d), d, scratch.ptr);
+  });
+}
+
+/** The DP table of {@link clusterSegments}: per piece i, the best chunk ending at i starts at `start[i]`; `dp[i]` is the best total reward of pieces 0…i. */
+export interface ClusterSegmentation {
+  start: Int32Array;
+  dp: Float64Array;
+}
+
+/**
+ * Cluster-semantic segmentation (Chroma's ClusterSemanticChunker `_optimal_segmentation`)
+ * over n = lo.length pieces: dp[i] = max over j in [L(i), i] of reward(j, i) + dp[j − 1]
+ * (dp[−1] = 0), reward(j, i) = Σ over a ≠ b in [j, i] of (S(a, b) − mu), with
+ * S(i, i − k) = band[i·w + k] as {@link bandDots} lays it out and
+ * L(i) = min(i, max(lo[i], L(i − 1), i − w + 1, 0)). Ties go to the shorter last chunk.
+ * O(n·w) in f64. Backtrack from i = n − 1: a chunk [start[i], i], then i = start[i] − 1.
+ * @throws {WasmError} when w is not an integer ≥ 1 or band holds fewer than n·w floats.
+ */
+export function clusterSegments(band: F32In, w: number, mu: number, lo: I32In): ClusterSegmentation {
+  requirePositive('w', w);
+  const k = getKernels();
+  return k.job(() => {
+    const l = i32In(k, lo);
+    const n = l.length;
+    const b = f32In(k, band);
+    if (b.length < n * w) throw new WasmError(`clusterSegments: band holds ${b.length} floats, expected ${n} × ${w}`);
+    const start = k.allocI32(n);
+    const dp = k.allocF64(n);
+    const reward = k.allocF64(n);
+    k.exports.clusterSegments(b.ptr, n, w, mu, l.ptr, start.ptr, dp.ptr, reward.ptr);
+    return { start: start.toArray(), dp: dp.toArray() };
+  });
+}
+
+function requirePositive(name: string, v: number): void {
+  if (!Number.isInteger(v) || v < 1) throw new WasmError(`${name} must be an integer ≥ 1, got ${String(v)}`);
+}
+
 /** Scales each row of an n × d matrix in WASM memory to unit length, in place. */
 export function normalizeRows(matrix: WasmArray<Float32ArrayConstructor>, d: number): void {
   const n = d > 0 ? Math.floor(matrix.length / d) : 0;

@@ -36,6 +36,9 @@ export interface KernelExports {
   cosineMatVec(matPtr: number, n: number, d: number, vecPtr: number, outPtr: number, normalized: number): void;
   cosineNeighbours(matPtr: number, n: number, d: number, outPtr: number, normalized: number): void;
   normalizeRows(matPtr: number, n: number, d: number): void;
+  bandDots(matPtr: number, n: number, d: number, w: number, outPtr: number): void;
+  meanPairDot(matPtr: number, n: number, d: number, scratchPtr: number): number;
+  clusterSegments(bandPtr: number, n: number, w: number, mu: number, loPtr: number, startPtr: number, dpPtr: number, rewardPtr: number): void;
   selectF64(ptr: number, n: number, k: number): void;
   percentileF32(valuesPtr: number, n: number, p: number, scratchPtr: number): number;
   percentileInPlaceF64(ptr: number, n: number, p: number): number;

@@ -2,25 +2,35 @@
  * The full evaluation table (dev-only; `npm run eval`): every registered chunkwise
  * strategy and every peer (bench/peers.ts) at the report's settings (800/400, 400/200,
  * 400/0, 200/0 tokens of cl100k_base), one index over the four corpora of
- * ../shared/eval per row, the same embedder and k for all.
+ * ../shared/eval per row, the same embedder and k for all — once with the lexical
+ * HashingEmbedder and once with GloVe 6B 100d (../shared/models/glove-6b-100d, static).
+ * Strategies that embed while chunking (semantic, cluster-semantic) use the row's
+ * embedder. Each row is compared with LangChain's RecursiveCharacterTextSplitter at the
+ * same size and overlap: paired bootstrap 95 % intervals of the recall and IoU differences
+ * (10,000 resamples of the questions, seed 1).
  *
- * Writes docs/evaluation-results.json, docs/evaluation-recall-iou.svg, and the tables
- * between the `<!-- results:start -->` / `<!-- results:end -->` markers of
- * docs/evaluation.md; prints the tables too.
+ * Writes docs/evaluation-results.json, docs/evaluation-recall-iou.svg (hashing),
+ * docs/evaluation-recall-iou-glove.svg and the tables between the `<!-- results:start -->`
+ * / `<!-- results:end -->` markers of docs/evaluation.md. These files hold no date,
+ * machine or timing, so a rerun of unchanged code writes them byte for byte
+ * (test/evaluation-table.test.ts checks the cheap rows); timings go to stdout and
+ * out/evaluation-timings.md.
  *
- *   npx tsx scripts/eval-all.ts [--embedder hashing] [--k 5] [--only fixed,langchain]
+ *   npx tsx scripts/eval-all.ts [--embedder hashing|glove|<spec>] [--k 5] [--only fixed,langchain]
+ * (`--embedder` or `--only` print the tables without writing the tracked files.)
  * @module
  */
-import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import os from 'node:os';
+import { pathToFileURL } from 'node:url';
 import { chonkieRecursive, langchainRecursive, langchainToken, peerSpans, type Peer } from '../bench/peers.js';
 import { repoRoot, sharedDir } from '../bench/util.js';
 import {
   QascRetriever,
-  evaluateRetriever,
   chunkerFromSpec,
+  compareToBaselines,
   evaluateChunker,
+  evaluateRetriever,
   evaluateSpans,
   markdownTable,
   parseStrategySpec,
@@ -28,11 +38,16 @@ import {
   recallIouSvg,
   resultsJson,
   strategyNames,
+  strategyDefinition,
+  type Corpus,
+  type Embedder,
+  type EvalQuestion,
   type ReportRow,
 } from '../src/index.js';
 import { embeddingProgress, loadEmbedder, readCorpora, readQuestions } from '../src/node/index.js';
 
-const SETTINGS: [number, number][] = [
+/** The report's settings: [size, overlap] in cl100k_base tokens. */
+export const SETTINGS: [number, number][] = [
   [800, 400],
   [400, 200],
   [400, 0],
@@ -40,37 +55,62 @@ const SETTINGS: [number, number][] = [
 ];
 /** Query-time strategies are evaluated as retrievers (hybrid QASC), not as chunk indexes. */
 const QUERY_TIME = new Set(['qasc']);
+/** The baseline every row is compared with, at the same size and overlap. */
+export const BASELINE = 'langchain RecursiveCharacterTextSplitter';
+/** The embedders of the full run: a label for the docs and a spec for loadEmbedder. */
+export const EMBEDDERS = [
+  { label: 'hashing', spec: 'hashing', svg: 'evaluation-recall-iou.svg' },
+  { label: 'glove', spec: `static:${join(sharedDir, 'models', 'glove-6b-100d')}`, svg: 'evaluation-recall-iou-glove.svg' },
+];
 
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
-}
-
-async function main(): Promise<void> {
-  const embedderSpec = arg('embedder', 'hashing');
-  const k = Number(arg('k', '5'));
-  const only = arg('only', '').split(',').filter(Boolean);
-  const wanted = (name: string) => only.length === 0 || only.some((o) => name.includes(o));
+/** The evaluation data: the four corpora and the questions of ../shared/eval. */
+export async function evaluationData(): Promise<{ corpora: Corpus[]; questions: EvalQuestion[] }> {
   const evalDir = join(sharedDir, 'eval');
   const corpora = await readCorpora(['state_of_the_union', 'wikitexts', 'pubmed', 'finance'].map((c) => join(evalDir, 'corpora', `${c}.md`)));
   const questions = await readQuestions(join(evalDir, 'questions.csv'));
-  const embedder = await loadEmbedder(embedderSpec);
+  return { corpora, questions };
+}
+
+/** What {@link evaluationRows} runs. */
+export interface RowOptions {
+  /** Label of the embedder in the rows (`hashing`, `glove`). */
+  label: string;
+  embedder: Embedder;
+  corpora: readonly Corpus[];
+  questions: readonly EvalQuestion[];
+  k?: number;
+  /** Which rows to run, by strategy or peer name; default all. */
+  wanted?: (name: string) => boolean;
+  /** Called with each row as it is done. */
+  onRow?: (row: ReportRow) => void;
+  /** Show progress bars (default true). */
+  progress?: boolean;
+}
+
+/**
+ * Evaluates every registered strategy at {@link SETTINGS}, QASC hybrid, and the peers,
+ * with one embedder; returns the rows (in the table's order, baselines compared) and the
+ * strategies that refused the settings.
+ */
+export async function evaluationRows(o: RowOptions): Promise<{ rows: ReportRow[]; skipped: string[] }> {
+  const k = o.k ?? 5;
+  const wanted = o.wanted ?? (() => true);
+  const { corpora, questions, embedder } = o;
   const rows: ReportRow[] = [];
   const skipped: string[] = [];
-  const started = Date.now();
-  const log = (row: ReportRow) => {
-    const r = row.result;
-    const t = r.timings!;
-    process.stderr.write(
-      `${row.strategy} ${row.size}/${row.overlap}: ${r.chunks} chunks, recall ${(r.overall.recall.mean * 100).toFixed(1)}, IoU ${(r.overall.iou.mean * 100).toFixed(2)} ` +
-        `(chunk ${((t.chunkMs ?? 0) / 1000).toFixed(1)} s, embed ${((t.embedMs ?? 0) / 1000).toFixed(1)} s, retrieve ${(t.retrieveMs / 1000).toFixed(1)} s)\n`,
-    );
+  const bar = (name: string) => (o.progress === false ? { update: () => {}, stop: () => {} } : embeddingProgress(name));
+  const add = (row: ReportRow) => {
+    row.embedder = o.label;
+    rows.push(row);
+    o.onRow?.(row);
   };
 
   for (const name of strategyNames()) {
     if (QUERY_TIME.has(name) || !wanted(name)) continue;
     for (const [size, overlap] of SETTINGS) {
       const spec = parseStrategySpec(`${name}:${size}:${overlap}`);
+      // strategies that embed while chunking use the row's embedder
+      if (strategyDefinition(name)?.schema.options.embedder) spec.options.embedder = embedder;
       let chunker;
       try {
         chunker = chunkerFromSpec(spec);
@@ -78,18 +118,16 @@ async function main(): Promise<void> {
         skipped.push(`${spec.spec}: ${(error as Error).message}`);
         continue;
       }
-      const bar = embeddingProgress(spec.spec);
-      const result = await evaluateChunker(chunker, corpora, questions, embedder, { name: spec.spec, k, onProgress: bar.update });
-      bar.stop();
-      const row = { result, strategy: `chunkwise ${name}`, size, overlap };
-      rows.push(row);
-      log(row);
+      const b = bar(spec.spec);
+      const result = await evaluateChunker(chunker, corpora, questions, embedder, { name: spec.spec, k, onProgress: b.update });
+      b.stop();
+      add({ result, strategy: `chunkwise ${name}`, size, overlap });
     }
   }
 
   // QASC hybrid (SPEC section 2): candidates = the top k fixed-size pre-chunks, QASC inside them, best k QASC chunks retrieved
   if (wanted('qasc')) {
-    for (const [size, overlap] of SETTINGS.filter(([, o]) => o === 0)) {
+    for (const [size, overlap] of SETTINGS.filter(([, ov]) => ov === 0)) {
       const t0 = performance.now();
       const retriever = await QascRetriever.build(corpora, {
         name: `qasc hybrid ${size}/${overlap}`,
@@ -100,9 +138,7 @@ async function main(): Promise<void> {
       const result = await evaluateRetriever(retriever, questions, { k });
       result.chunks = retriever.index.chunkCount;
       result.timings = { chunkMs, retrieveMs: result.timings!.retrieveMs };
-      const row = { result, strategy: 'chunkwise qasc hybrid (fixed pre-chunks)', size, overlap };
-      rows.push(row);
-      log(row);
+      add({ result, strategy: 'chunkwise qasc hybrid (fixed pre-chunks)', size, overlap });
     }
   }
 
@@ -115,19 +151,20 @@ async function main(): Promise<void> {
     const t0 = performance.now();
     const mapping = await peerSpans(peer, corpora);
     const chunkMs = performance.now() - t0;
-    const bar = embeddingProgress(`${peer.name} ${peer.size}/${peer.overlap}`);
-    const result = await evaluateSpans(mapping.spans, questions, embedder, { name: peer.name, k, onProgress: bar.update });
-    bar.stop();
+    const b = bar(`${peer.name} ${peer.size}/${peer.overlap}`);
+    const result = await evaluateSpans(mapping.spans, questions, embedder, { name: peer.name, k, onProgress: b.update });
+    b.stop();
     result.timings = { ...result.timings!, chunkMs };
     const { spans, ...counts } = mapping;
     result.notes = { ...counts, chunksFromLibrary: spans.length + counts.notFound };
-    const row = { result, strategy: peer.name, size: peer.size, overlap: peer.overlap };
-    rows.push(row);
-    log(row);
+    add({ result, strategy: peer.name, size: peer.size, overlap: peer.overlap });
   }
+  compareToBaselines(rows, (r) => r.strategy === BASELINE);
+  return { rows, skipped };
+}
 
-  const seconds = (Date.now() - started) / 1000;
-  const machine = `${os.cpus()[0]?.model ?? 'unknown CPU'} × ${os.cpus().length}, ${os.platform()} ${os.release()}, Node ${process.version}`;
+/** The Markdown of one embedder's results: the main table (with the comparisons), the chart, per corpus, the peers' offset mapping. */
+export function resultsSection(label: string, rows: readonly ReportRow[], skipped: readonly string[], info: { k: number; questions: number; corpora: number; svg?: string }): string {
   const mapRows = rows.filter((r) => r.result.notes);
   const mappingTable = [
     '| peer | size | overlap | chunks | offsets from library | exact search | ambiguous | repaired (U+FFFD/space trimmed) | out of order | not found |',
@@ -137,42 +174,86 @@ async function main(): Promise<void> {
       return `| ${r.strategy} | ${r.size} | ${r.overlap} | ${n.chunksFromLibrary} | ${n.fromLibrary} | ${n.exact} | ${n.ambiguous} | ${n.repaired} | ${n.outOfOrder} | ${n.notFound} |`;
     }),
   ].join('\n');
-  const timingTable = [
-    '| strategy | size | overlap | chunking s | embedding s | retrieval s |',
-    '|---|---:|---:|---:|---:|---:|',
-    ...rows.map((r) => {
-      const t = r.result.timings!;
-      return `| ${r.strategy} | ${r.size} | ${r.overlap} | ${((t.chunkMs ?? 0) / 1000).toFixed(1)} | ${((t.embedMs ?? 0) / 1000).toFixed(1)} | ${(t.retrieveMs / 1000).toFixed(2)} |`;
-    }),
-  ].join('\n');
-  const md = [
-    `Run: \`npm run eval\` (${new Date().toISOString().slice(0, 10)}; embedder \`${embedderSpec}\`; k = ${k}; ${questions.length} questions over ${corpora.length} corpora; ${seconds.toFixed(0)} s in total on ${machine}).`,
+  return [
+    `### Embedder: ${label}`,
     '',
-    'Means ± population standard deviations over all questions, in percent. Sizes and overlaps in cl100k_base tokens; "mean chunk tokens" counted with cl100k_base on the indexed text.',
+    `k = ${info.k}; ${info.questions} questions over ${info.corpora} corpora. Means ± population standard deviations over all questions, in percent. Sizes and overlaps in cl100k_base tokens; "mean chunk tokens" counted with cl100k_base on the indexed text. ` +
+      `Δ columns: the row minus ${BASELINE} at the same size and overlap, mean over questions in percentage points, with a paired bootstrap 95 % interval (10,000 resamples of the questions, seed 1); **bold** where the interval excludes 0.`,
     '',
     markdownTable(rows),
     '',
-    '![Recall against IoU](evaluation-recall-iou.svg)',
-    '',
-    '#### Per corpus (means, recall / precision / IoU %)',
+    ...(info.svg ? [`![Recall against IoU, ${label} embedder](${info.svg})`, ''] : []),
+    `#### Per corpus (${label}; means, recall / precision / IoU %)`,
     '',
     perCorpusTable(rows),
     '',
-    '#### Mapping peers\' chunk texts back to offsets',
-    '',
-    mappingTable,
-    '',
-    '#### Time per row (chunking all corpora, embedding the chunks, retrieving for all questions)',
-    '',
-    timingTable,
-    ...(skipped.length ? ['', 'Skipped (the strategy refused these options):', '', ...skipped.map((s) => `- ${s}`)] : []),
+    ...(mapRows.length ? [`#### Mapping peers' chunk texts back to offsets (${label} run)`, '', mappingTable, ''] : []),
+    ...(skipped.length ? ['Skipped (the strategy refused these options):', '', ...skipped.map((s) => `- ${s}`), ''] : []),
   ].join('\n');
-  process.stdout.write(md + '\n');
+}
 
-  if (only.length === 0) {
+/** Chunking, embedding and retrieval time per row (not in the tracked files: it changes on every run). */
+export function timingTable(rows: readonly ReportRow[]): string {
+  return [
+    '| embedder | strategy | size | overlap | chunking s | embedding s | retrieval s |',
+    '|---|---|---:|---:|---:|---:|---:|',
+    ...rows.map((r) => {
+      const t = r.result.timings!;
+      return `| ${r.embedder ?? ''} | ${r.strategy} | ${r.size} | ${r.overlap} | ${((t.chunkMs ?? 0) / 1000).toFixed(1)} | ${((t.embedMs ?? 0) / 1000).toFixed(1)} | ${(t.retrieveMs / 1000).toFixed(2)} |`;
+    }),
+  ].join('\n');
+}
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : undefined;
+}
+
+async function main(): Promise<void> {
+  const embedderArg = arg('embedder');
+  const k = Number(arg('k') ?? '5');
+  const only = (arg('only') ?? '').split(',').filter(Boolean);
+  const wanted = (name: string) => only.length === 0 || only.some((o) => name.includes(o));
+  const full = only.length === 0 && embedderArg === undefined && k === 5;
+  const runs = embedderArg === undefined ? EMBEDDERS : [EMBEDDERS.find((e) => e.label === embedderArg) ?? { label: embedderArg, spec: embedderArg, svg: '' }];
+  const { corpora, questions } = await evaluationData();
+  const started = Date.now();
+  const sections: string[] = [];
+  const allRows: ReportRow[] = [];
+  for (const run of runs) {
+    const embedder = await loadEmbedder(run.spec);
+    const { rows, skipped } = await evaluationRows({
+      label: run.label,
+      embedder,
+      corpora,
+      questions,
+      k,
+      wanted,
+      onRow: (row) => {
+        const r = row.result;
+        const t = r.timings!;
+        process.stderr.write(
+          `${run.label} ${row.strategy} ${row.size}/${row.overlap}: ${r.chunks} chunks, recall ${(r.overall.recall.mean * 100).toFixed(1)}, IoU ${(r.overall.iou.mean * 100).toFixed(2)} ` +
+            `(chunk ${((t.chunkMs ?? 0) / 1000).toFixed(1)} s, embed ${((t.embedMs ?? 0) / 1000).toFixed(1)} s, retrieve ${(t.retrieveMs / 1000).toFixed(1)} s)\n`,
+        );
+      },
+    });
+    allRows.push(...rows);
+    sections.push(resultsSection(run.label, rows, skipped, { k, questions: questions.length, corpora: corpora.length, svg: run.svg || undefined }));
+    if (full) {
+      const svg = recallIouSvg(rows, { title: `Recall against IoU — ${run.label} embedder, k = ${k}, ${questions.length} questions` });
+      writeFileSync(join(repoRoot, 'docs', run.svg), svg + '\n');
+    }
+  }
+  const md = ['Run: `npm run eval` (both embedders; the files it writes hold no date, machine or timing).', '', ...sections].join('\n');
+  const timings = `Time per row (${((Date.now() - started) / 1000).toFixed(0)} s in total; chunking all corpora, embedding the chunks, retrieving for all questions):\n\n${timingTable(allRows)}\n`;
+  process.stdout.write(`${md}\n${timings}`);
+  mkdirSync(join(repoRoot, 'out'), { recursive: true });
+  writeFileSync(join(repoRoot, 'out', 'evaluation-timings.md'), timings);
+
+  if (full) {
     const docs = join(repoRoot, 'docs');
-    writeFileSync(join(docs, 'evaluation-results.json'), resultsJson(rows, { perQuestion: false }) + '\n');
-    writeFileSync(join(docs, 'evaluation-recall-iou.svg'), recallIouSvg(rows, { title: `Recall against IoU — ${embedderSpec} embedder, k = ${k}, ${questions.length} questions` }) + '\n');
+    writeFileSync(join(docs, 'evaluation-results.json'), resultsJson(allRows, { perQuestion: false, timings: false }) + '\n');
     const docPath = join(docs, 'evaluation.md');
     if (existsSync(docPath)) {
       const doc = readFileSync(docPath, 'utf8');
@@ -182,7 +263,9 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error) => {
-  process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
-  process.exit(1);
-});
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((error) => {
+    process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
+    process.exit(1);
+  });
+}

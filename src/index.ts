@@ -17,7 +17,13 @@ export {
   type HashingEmbedderOptions,
   type OnnxEmbedderOptions,
   type StaticEmbedderOptions,
+  OpenAIEmbedder,
+  EmbeddingRequestError,
+  OPENAI_MODEL_DIMENSIONS,
+  type OpenAIEmbedderOptions,
+  type RetryEvent,
 } from './embedders/index.js';
+export { writeChunks, sinkRows, type Sink, type SinkRow, type SinkMatch, type SinkChunk, type WriteChunksOptions, type WriteChunksResult } from './sinks/index.js';
 export { initBpe, setBpeModule } from '../bindings/bpe.js';
 export { WasmBpeTokenizer, getWasmBpeTokenizer, WASM_BPE_ENCODINGS, type WasmBpeEncoding } from './size/wasm-bpe.js';
 export { SlidingWindowChunker, type SlidingWindowOptions, type UnitOptions } from './strategies/sliding-window.js';
@@ -46,11 +52,10 @@ export {
 export { ParentChildChunker, looksLikeMarkdown, type ParentChildOptions, type ParentChildResult } from './compose/parent-child.js';
 export { trimSpan, trimSpanWithin, type TextSpan } from './core/text.js';
 export { registerFallback, fallbackNames, resolveFallback, slidingSpanSplitter, recursiveSpanSplitter, type SpanSplitter as FallbackSpanSplitter, type SpanSplitterFactory, type SpanSplitterOptions } from './compose/span-splitters.js';
-export { createChunker, registerStrategy, strategies, strategyNames, type Chunker, type StrategyDefinition, type StrategyOptions } from './strategies/registry.js';
+export { createChunker, registerStrategy, strategies, strategyNames, strategyDefinition, type Chunker, type StrategyDefinition, type StrategyOptions } from './strategies/registry.js';
 export { RollingHash, PrefixIds } from './core/ids.js';
 export {
   chunkStream,
-  chunkSections,
   isStreamingChunker,
   textPieces,
   charCut,
@@ -58,7 +63,6 @@ export {
   tiktokenCut,
   safeCutFor,
   type StreamingChunker,
-  type SectionBreak,
   type SafeCut,
   type TextSource,
 } from './stream/index.js';
@@ -80,6 +84,7 @@ export {
   normalizeRows,
   type KernelsSource,
 } from '../bindings/index.js';
+export { ClusterSemanticChunker, DEFAULT_SECTION_SIZE, type ClusterSemanticOptions } from './strategies/cluster-semantic.js';
 export { SemanticChunker, breakpointThreshold, fixedSizeSplitter, recursiveSplitter, BREAKPOINT_TYPES, BREAKPOINT_DEFAULTS, type BreakpointType, type SemanticOptions, type Span, type SpanSplitter } from './strategies/semantic.js';
 export {
   QueryAdaptiveChunker,

@@ -89,7 +89,7 @@ describe('chunkwise chunk <dir> --workers N', () => {
   it('an unreadable file among many: exit 1 naming it, with workers too', () => {
     const r = run(['chunk', folder.dir, join(folder.dir, 'missing.md'), '--workers', '2', '--unit', 'word']);
     expect(r.code).toBe(1);
-    expect(r.stderr.trim()).toBe(`chunkwise: cannot read ${join(folder.dir, 'missing.md')}: ENOENT`);
+    expect(r.stderr.trim()).toBe(`chunkwise: cannot read ${join(folder.dir, 'missing.md')}: no such file or directory`);
   });
 });
 

@@ -6,7 +6,8 @@
  * Node's byte for byte — with the inline bundle (`await initKernels()`) and with the
  * asset bundle (`await initKernels(url of chunkwise.wasm)`). Embedding strategies, once
  * registered, also run with the ONNX fixture model through onnxruntime-web.
- * Without /usr/bin/chromium: fails when CI=true, skips locally.
+ * Without /usr/bin/chromium (or the file CHROMIUM_PATH names): fails when CI=true, skips
+ * otherwise.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -45,7 +46,12 @@ describe('without Chromium', () => {
   it('CI=true fails with a clear message; locally the browser tests skip', () => {
     expect(() => chromiumAvailable('/nonexistent/chromium', { CI: 'true' })).toThrow(/\/nonexistent\/chromium is missing: install it with apt-get install -y chromium/);
     expect(chromiumAvailable('/nonexistent/chromium', {})).toBe(false);
-    expect(chromiumAvailable(CHROMIUM, { CI: 'true' })).toBe(existsSync(CHROMIUM));
+    expect(chromiumAvailable('/nonexistent/chromium', { CI: 'false' })).toBe(false);
+    // an executable that exists runs the tests, with or without CI
+    expect(chromiumAvailable(process.execPath, { CI: 'true' })).toBe(true);
+    expect(chromiumAvailable(process.execPath, {})).toBe(true);
+    // this run: Chromium (or CHROMIUM_PATH) present → the tests run; missing → they skip (CI unset)
+    expect(run).toBe(existsSync(CHROMIUM));
   });
 });
 

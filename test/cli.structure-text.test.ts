@@ -6,6 +6,8 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Chunk } from '../src/index.js';
+import { expectInvariants } from './helpers/invariants.js';
 import { cliBin, corporaDir, seedsDir, sharedFiles } from './helpers/paths.js';
 
 function run(args: string[], input?: string) {
@@ -24,8 +26,13 @@ describe('chunkwise chunk --strategy sentence|recursive', () => {
     expect(r.code).toBe(0);
     const out = records(r.stdout);
     expect(out.length).toBeGreaterThan(100);
+    expectInvariants(text, out as unknown as Chunk[], {
+      unit: 'char',
+      budget: 400,
+      tokenCounts: false,
+      skip: { repeat: "LangChain's merge repeats a chunk where the overlap is large (it.fails in test/conformance.test.ts)" },
+    });
     for (const c of out) {
-      expect(text.slice(c.start, c.end)).toBe(c.text);
       expect(c.metadata).toMatchObject({ strategy: 'recursive', unit: 'char' });
       expect(c.metadata.unitCount as number).toBeLessThanOrEqual(400);
     }
@@ -37,7 +44,7 @@ describe('chunkwise chunk --strategy sentence|recursive', () => {
     const r = run(['chunk', file, '-s', 'sentence', '--chunk-size', '60', '--overlap-sentences', '1', '--locale', 'nl']);
     expect(r.code).toBe(0);
     const out = records(r.stdout);
-    for (const c of out) expect(text.slice(c.start, c.end)).toBe(c.text);
+    expectInvariants(text, out as unknown as Chunk[], { unit: 'token', budget: 60 });
     expect(out.some((c) => c.metadata.overlapSentences === 1)).toBe(true);
     expect(out.some((c) => c.text.includes('Venstergrootte — de Lengte van elke Chunk, gemeten in Tokens (bv. 512 Tokens).'))).toBe(true);
     expect(out.every((c) => !c.text.endsWith("(bv."))).toBe(true);
@@ -47,8 +54,8 @@ describe('chunkwise chunk --strategy sentence|recursive', () => {
     [['--separators', 'not json'], /separators/],
     [['--separators', '[]'], /non-empty/],
     [['--keep-separator', 'maybe'], /keep-separator/],
-    [['--chunk-size', '10', '--chunk-overlap', '10'], /chunkOverlap: 10/],
-    [['--overlap-sentences', '-1', '-s', 'sentence'], /overlapSentences: -1/],
+    [['--chunk-size', '10', '--chunk-overlap', '10'], /--chunk-overlap: 10/],
+    [['--overlap-sentences', '-1', '-s', 'sentence'], /--overlap-sentences: -1/],
   ])('bad value %j exits 2 with one line', (args, message) => {
     const r = run(['chunk', '-', '-s', 'recursive', ...args], 'Some text.');
     expect(r.code).toBe(2);

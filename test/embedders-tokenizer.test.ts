@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ModelLoadError } from '../src/core/errors.js';
 import { HfTokenizer } from '../src/embedders/index.js';
@@ -42,6 +43,48 @@ describe('HfTokenizer offsets (UTF-16, by alignment)', () => {
     expect(t.inner.encode(text).tokens).toEqual(['[CLS]', 'quick', '[UNK]', 'fox', ',', 'the', 'dog', '##s', '[SEP]']);
     expect(spans).toEqual(['', 'QUICK', '🦊', 'Fóx', ',', 'the', 'dog', 's', '']);
     expect(e.truncated).toBe(false);
+  });
+
+  it('WordPiece: a run the vocabulary lacks ([[[[, ……) gives one span per [UNK], not one span then empty ones', () => {
+    const t = new HfTokenizer(makeTokenizerJson());
+    // the BERT pre-tokenizer splits punctuation into one word per character; WordPiece maps each to [UNK]
+    const a = spansOf(t, 'a [[[[ b');
+    expect(t.inner.encode('a [[[[ b').tokens).toEqual(['[CLS]', 'a', '[UNK]', '[UNK]', '[UNK]', '[UNK]', 'b', '[SEP]']);
+    expect(a.spans).toEqual(['', 'a', '[', '[', '[', '[', 'b', '']);
+    expect([...a.e.offsets.slice(4, 12)]).toEqual([2, 3, 3, 4, 4, 5, 5, 6]);
+    expect(spansOf(t, 'the …… fox').spans).toEqual(['', 'the', '…', '…', 'fox', '']);
+    expect(spansOf(t, 'the [[[[').spans).toEqual(['', 'the', '[', '[', '[', '[', '']);
+    expect(spansOf(t, 'foxé[[').spans).toEqual(['', 'fox', 'é', '[', '[', '']);
+    // a word WordPiece cannot spell is one [UNK] for the whole word, even where a later token's text occurs inside it
+    expect(spansOf(t, 'fo🦊x xylo').spans).toEqual(['', 'fo🦊x', 'x', 'y', 'l', 'o', '']);
+    expect(spansOf(t, '🦊🦊🦊 fox').spans).toEqual(['', '🦊🦊🦊', 'fox', '']);
+    // special tokens written in the text are matched before lowercasing
+    expect(spansOf(t, 'a [SEP] b [UNK] c').spans).toEqual(['', 'a', '[SEP]', 'b', '[UNK]', 'c', '']);
+  });
+
+  it('offsets are ordered, within the text, and cover every non-space character once (fast-check)', () => {
+    const t = new HfTokenizer(makeTokenizerJson());
+    const alphabet = ['a', 'fox', ' ', '  ', '[', '…', '🦊', 'é', ',', 'qq', '\n'];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...alphabet), { maxLength: 40 }), (parts) => {
+        const text = parts.join('');
+        const { e } = spansOf(t, text, 1000);
+        let prev = 0;
+        let covered = 0;
+        for (let i = 0; i < e.ids.length; i++) {
+          const [s, f] = [e.offsets[2 * i], e.offsets[2 * i + 1]];
+          expect(s).toBeGreaterThanOrEqual(prev);
+          expect(f).toBeGreaterThanOrEqual(s);
+          expect(f).toBeLessThanOrEqual(text.length);
+          if (e.special[i]) expect(f).toBe(s);
+          else expect(f).toBeGreaterThan(s); // every content token has its own text
+          covered += text.slice(s, f).replace(/\s/g, '').length;
+          prev = f;
+        }
+        expect(covered).toBe(text.replace(/\s/g, '').length);
+      }),
+      { numRuns: 300, seed: 16 },
+    );
   });
 
   it('Unigram with Metaspace: bare "▁" pieces are zero-width, words map back to the text', () => {

@@ -75,16 +75,22 @@ describe('questions CSV', () => {
 });
 
 describe('strategy specs', () => {
-  it('name:size:overlap sets the standard names of every strategy', () => {
-    expect(parseStrategySpec('fixed:800:400')).toMatchObject({
+  it("name:size:overlap sets the strategy's own budget options (from its registry entry)", () => {
+    expect(parseStrategySpec('fixed:800:400')).toEqual({
+      spec: 'fixed:800:400',
       name: 'fixed',
       size: 800,
       overlap: 400,
-      options: { unit: 'token', chunkSize: 800, chunkOverlap: 400, windowSize: 800, stride: 400 },
+      options: { unit: 'token', chunkSize: 800, chunkOverlap: 400 },
     });
-    expect(parseStrategySpec('recursive:400').options).toMatchObject({ chunkSize: 400, chunkOverlap: 0, stride: 400 });
-    expect(parseStrategySpec('semantic:400:0:breakpoint=percentile:threshold=95:unit=char').options).toMatchObject({ breakpoint: 'percentile', threshold: 95, unit: 'char' });
+    expect(parseStrategySpec('sliding:512:256').options).toEqual({ unit: 'token', windowSize: 512, stride: 256 });
+    expect(parseStrategySpec('recursive:400').options).toEqual({ unit: 'token', chunkSize: 400, chunkOverlap: 0 });
+    expect(parseStrategySpec('semantic:400:0:breakpoint=percentile:threshold=95:unit=char').options).toEqual({ unit: 'char', breakpoint: 'percentile', threshold: 95, maxChunkSize: 400 });
+    expect(parseStrategySpec('sentence:300').options).toEqual({ unit: 'token', chunkSize: 300 });
+    expect(() => parseStrategySpec('sentence:300:50')).toThrow(/sentence takes no overlap; write sentence:300/);
     expect(parseStrategySpec('sentence').size).toBeUndefined();
+    // every spec builds its chunker: no option another strategy reads is passed
+    for (const spec of ['fixed:64:8', 'sliding:64:32', 'recursive:64:8', 'sentence:64', 'markdown:64:8', 'parent-child:64:8', 'semantic:64:0']) expect(chunkerFromSpec(spec)).toBeDefined();
   });
 
   it('bad specs and unknown strategies are InvalidOptionError', () => {
@@ -226,12 +232,12 @@ describe('chunkwise eval (CLI)', () => {
   it('usage errors exit 2 with one line, unreadable files exit 1', () => {
     const bad = run(['--corpora', corpus, '--questions', csv, '--strategy', 'fixed:8:8']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/^chunkwise: Invalid option chunkOverlap: 8/);
+    expect(bad.stderr).toMatch(/^chunkwise: invalid option chunkOverlap: 8/);
     const none = run(['--corpora', corpus, '--questions', csv]);
     expect(none.code).toBe(2);
     const missing = run(['--corpora', join(dir, 'nope.txt'), '--questions', csv, '--strategy', 'fixed:8:0']);
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toMatch(/ENOENT/);
+    expect(missing.stderr).toMatch(/^chunkwise: cannot read .*nope.txt: no such file or directory\n$/);
     const wrongCorpus = run(['--corpora', csv, '--questions', csv, '--strategy', 'fixed:8:0']);
     expect(wrongCorpus.code).toBe(2);
     expect(wrongCorpus.stderr).toMatch(/corpus_id "fruit" has no corpus/);

@@ -414,3 +414,140 @@ describe('topK', () => {
   });
 });
 
+
+describe('cluster-semantic kernels (bandDots, meanPairDot, clusterSegments)', () => {
+  /** n × d unit rows (some zero rows), w the band width. */
+  const unitMatrix = fc
+    .record({ n: fc.integer({ min: 0, max: 30 }), d: fc.integer({ min: 1, max: 67 }), w: fc.integer({ min: 1, max: 9 }) })
+    .chain(({ n, d, w }) =>
+      fc.record({
+        n: fc.constant(n),
+        d: fc.constant(d),
+        w: fc.constant(w),
+        matrix: fc.array(component, { minLength: n * d, maxLength: n * d }).map((m) => unitRows(Float32Array.from(m), d)),
+      }),
+    );
+
+  it('bandDots matches the reference within 1e-5, zero outside the band', () => {
+    fc.assert(
+      fc.property(unitMatrix, ({ n, d, w, matrix }) => {
+        const got = wasm.bandDots(matrix, d, w);
+        expectClose(got, ref.bandDots(matrix, d, w), 1e-5);
+        for (let i = 0; i < n; i++) {
+          expect(got[i * w]).toBe(0);
+          for (let k = i + 1; k < w; k++) expect(got[i * w + k]).toBe(0);
+          // and the band is the similarity of the rows it names
+          for (let k = 1; k < w && k <= i; k++) {
+            let s = 0;
+            for (let j = 0; j < d; j++) s += matrix[i * d + j] * matrix[(i - k) * d + j];
+            expect(Math.abs(got[i * w + k] - s)).toBeLessThan(1e-5);
+          }
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('meanPairDot equals the reference bit for bit and the mean over all pairs within 1e-9', () => {
+    fc.assert(
+      fc.property(unitMatrix, ({ n, d, matrix }) => {
+        const got = wasm.meanPairDot(matrix, d);
+        expect(got).toBe(ref.meanPairDot(matrix, d));
+        let sum = 0;
+        for (let a = 0; a < n; a++) for (let b = a + 1; b < n; b++) for (let j = 0; j < d; j++) sum += matrix[a * d + j] * matrix[b * d + j];
+        const mean = n < 2 ? 0 : sum / ((n * (n - 1)) / 2);
+        expect(Math.abs(got - mean)).toBeLessThan(1e-9);
+      }),
+      RUNS,
+    );
+  });
+
+  /** A band of n × w similarities in [−1, 1], a mean, and caller lower bounds (not necessarily sorted). */
+  const dpInput = fc
+    .record({ n: fc.integer({ min: 0, max: 40 }), w: fc.integer({ min: 1, max: 10 }) })
+    .chain(({ n, w }) =>
+      fc.record({
+        n: fc.constant(n),
+        w: fc.constant(w),
+        band: fc.array(fc.float({ min: -1, max: 1, noNaN: true }), { minLength: n * w, maxLength: n * w }),
+        mu: fc.oneof(fc.constant(0), fc.double({ min: -0.5, max: 0.9, noNaN: true })),
+        lo: fc.array(fc.integer({ min: -2, max: 40 }), { minLength: n, maxLength: n }),
+      }),
+    )
+    .map((x) => ({ ...x, band: Float32Array.from(x.band), lo: Int32Array.from(x.lo) }));
+
+  it('clusterSegments: WASM equals the reference bit for bit', () => {
+    fc.assert(
+      fc.property(dpInput, ({ band, w, mu, lo }) => {
+        const got = wasm.clusterSegments(band, w, mu, lo);
+        const expected = ref.clusterSegments(band, w, mu, lo);
+        expect(got.start).toEqual(expected.start);
+        expect(got.dp).toEqual(expected.dp);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  /** reward(j, i) summed from the definition: every ordered pair a ≠ b in [j, i]. */
+  function rewardOf(band: Float32Array, w: number, mu: number, j: number, i: number): number {
+    let r = 0;
+    for (let a = j; a <= i; a++) for (let b = j; b <= i; b++) if (a !== b) r += band[Math.max(a, b) * w + Math.abs(a - b)] - mu;
+    return r;
+  }
+
+  it('clusterSegments: dp[n − 1] is the best total over every allowed segmentation (n ≤ 10), and backtracking reaches it', () => {
+    const small = dpInput.filter(({ n }) => n <= 10);
+    fc.assert(
+      fc.property(small, ({ n, band, w, mu, lo }) => {
+        const { start, dp } = ref.clusterSegments(band, w, mu, lo);
+        if (n === 0) return;
+        // the lower bounds as the kernel makes them
+        const L: number[] = [];
+        for (let i = 0, prev = 0; i < n; i++) L.push((prev = Math.max(0, Math.min(i, Math.max(lo[i], prev, i - w + 1)))));
+        let best = -Infinity;
+        for (let mask = 0; mask < 1 << (n - 1); mask++) {
+          // bit b set: a chunk ends after piece b
+          let total = 0;
+          let ok = true;
+          for (let j = 0, i = 0; i < n; i++) {
+            if (i === n - 1 || mask & (1 << i)) {
+              if (j < L[i]) ok = false;
+              total += rewardOf(band, w, mu, j, i);
+              j = i + 1;
+            }
+          }
+          if (ok) best = Math.max(best, total);
+        }
+        expect(Math.abs(dp[n - 1] - best)).toBeLessThan(1e-9);
+        let total = 0;
+        for (let i = n - 1; i >= 0; i = start[i] - 1) {
+          expect(start[i]).toBeGreaterThanOrEqual(L[i]);
+          expect(start[i]).toBeLessThanOrEqual(i);
+          total += rewardOf(band, w, mu, start[i], i);
+        }
+        expect(Math.abs(total - dp[n - 1])).toBeLessThan(1e-9);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('hand-checked: three pieces, S01 = 0.75, S02 = 0.125, S12 = 0.25, mu = 0.375', () => {
+    // M = S − mu: M01 = 0.375, M02 = −0.25, M12 = −0.125.
+    // i = 0: [0] → dp 0.
+    // i = 1: [1] + dp0 = 0; [0,1] = 2·0.375 = 0.75 → dp1 = 0.75, start 0.
+    // i = 2: [2] + dp1 = 0.75; [1,2] + dp0 = 2·(−0.125) = −0.25; [0,2] = 2·(0.375 − 0.25 − 0.125) = 0 → dp2 = 0.75, start 2.
+    const band = Float32Array.of(0, 0, 0, 0, 0.75, 0, 0, 0.25, 0.125); // w = 3: row i holds S(i, i − k), k = 0, 1, 2
+    for (const f of [wasm.clusterSegments, ref.clusterSegments]) {
+      expect(f(band, 3, 0.375, [0, 0, 0])).toEqual({ start: Int32Array.of(0, 0, 2), dp: Float64Array.of(0, 0.75, 0.75) });
+      // w = 2 (two pieces at most): [0, 2] is not allowed, the result is the same
+      expect(f(Float32Array.of(0, 0, 0, 0.75, 0, 0.25), 2, 0.375, [0, 0, 0])).toEqual({ start: Int32Array.of(0, 0, 2), dp: Float64Array.of(0, 0.75, 0.75) });
+      // lo forbids [0, 1]: piece 1 alone, then [1, 2] (−0.25) loses to [2] alone (0)
+      expect(f(band, 3, 0.375, [0, 1, 0])).toEqual({ start: Int32Array.of(0, 1, 2), dp: Float64Array.of(0, 0, 0) });
+      // every S equal to mu: all segmentations score 0, ties go to the shortest last chunk
+      expect(f(new Float32Array(9).fill(0.5), 3, 0.5, [0, 0, 0]).start).toEqual(Int32Array.of(0, 1, 2));
+      expect(f(new Float32Array(0), 3, 0, [])).toEqual({ start: new Int32Array(0), dp: new Float64Array(0) });
+    }
+    expect(() => wasm.clusterSegments(band, 4, 0, [0, 0, 0])).toThrow(/band holds 9 floats, expected 3 × 4/);
+    expect(() => wasm.bandDots(band, 0, 2)).toThrow(/d must be an integer ≥ 1/);
+  });
+});

@@ -17,6 +17,7 @@ import {
   writeOnnxFolder,
   type EncoderWeights,
 } from './helpers/embedder-fixtures.js';
+import { expectInvariants } from './helpers/invariants.js';
 import { seedsDir } from './helpers/paths.js';
 
 const D = 16;
@@ -45,6 +46,14 @@ function maxAbs(a: ArrayLike<number>, b: ArrayLike<number>): number {
   return m;
 }
 
+/** The normalised mean of rows from..to (inclusive) of a T × D matrix. */
+function meanRows(m: ArrayLike<number>, from: number, to: number): Float64Array {
+  const v = new Float64Array(D);
+  for (let t = from; t <= to; t++) for (let j = 0; j < D; j++) v[j] += m[t * D + j];
+  normalizeRowsRef(v, D);
+  return v;
+}
+
 /** A chunker that returns the given spans. */
 const spans = (list: Array<[number, number]>) => ({
   chunk: (text: string): Chunk[] =>
@@ -63,12 +72,7 @@ describe('LateChunker with the attention fixture (one pass)', () => {
     const ids = tok.encode(text).ids;
     expect(ids).toHaveLength(11);
     const ref = referenceEncoder(encW, ids);
-    const mean = (from: number, to: number) => {
-      const v = new Float64Array(D);
-      for (let t = from; t <= to; t++) for (let j = 0; j < D; j++) v[j] += ref[t * D + j];
-      normalizeRowsRef(v, D);
-      return v;
-    };
+    const mean = (from: number, to: number) => meanRows(ref, from, to);
     expect(maxAbs(chunks[0].vector, mean(1, 4))).toBeLessThan(1e-5);
     expect(maxAbs(chunks[1].vector, mean(5, 9))).toBeLessThan(1e-5);
     // the same from the model's own document pass, to f32 rounding
@@ -162,11 +166,49 @@ describe('LateChunker on documents longer than the model (macro windows)', () =>
     const late = new LateChunker({ embedder, chunker: new FixedSizeChunker({ chunkSize: 64, chunkOverlap: 0 }) });
     const chunks = await late.chunk(nl);
     expect(chunks.length).toBeGreaterThan(10);
+    expectInvariants(nl, chunks, { unit: 'token', budget: 64 });
     for (const c of chunks) {
-      expect(c.text).toBe(nl.slice(c.start, c.end));
       let norm = 0;
       for (const x of c.vector) norm += x * x;
       expect(norm).toBeCloseTo(1, 4); // no chunk lost its tokens
+    }
+  });
+});
+
+describe('LateChunker over runs the vocabulary lacks ([UNK] runs)', () => {
+  it('one pass: each span of a [[[[ run pools its own [UNK] tokens (was: one token for the run, the next span empty)', async () => {
+    const text = 'a [[[[ b';
+    const late = new LateChunker({ embedder, chunker: spans([[0, 4], [4, 8]]) });
+    const chunks = await late.chunk(text);
+    // tokens: [CLS] a [UNK] [UNK] [UNK] [UNK] b [SEP]; "a [[" = tokens 1..3, "[[ b" = tokens 4..6
+    const enc = tok.encode(text);
+    expect(enc.tokens).toEqual(['[CLS]', 'a', '[UNK]', '[UNK]', '[UNK]', '[UNK]', 'b', '[SEP]']);
+    const ids = enc.ids;
+    const ref = referenceEncoder(encW, ids);
+    const mean = (from: number, to: number) => meanRows(ref, from, to);
+    expect(maxAbs(chunks[0].vector, mean(1, 3))).toBeLessThan(1e-5);
+    expect(maxAbs(chunks[1].vector, mean(4, 6))).toBeLessThan(1e-5);
+  });
+
+  it.each([
+    ['a run of [', 'the fox sat. ' + '['.repeat(120) + ' the dog sat.', '['],
+    ['a run of …', 'the fox sat. ' + '…'.repeat(120) + ' the dog sat.', '…'],
+    ['[[[[ words', 'the fox. ' + '[[[[ '.repeat(40) + 'the end.', '['],
+  ])('macro windows through %s: every character its own token, every chunk a unit vector', async (_name, text, ch) => {
+    const doc = await embedDocumentTokens(embedder, text, 0.25);
+    expect(doc.windows.length).toBeGreaterThan(3); // 120 [UNK] tokens, the model reads 32
+    const T = doc.offsets.length / 2;
+    const got = Array.from({ length: T }, (_, t) => text.slice(doc.offsets[2 * t], doc.offsets[2 * t + 1]));
+    const tokens: string[] = tok.encode(text, { add_special_tokens: false }).tokens;
+    expect(got).toEqual(tokens.map((t) => (t === '[UNK]' ? ch : t.replace(/^##/, ''))));
+    expect(got.filter((g) => g === ch)).toHaveLength([...text].filter((c) => c === ch).length);
+    const late = new LateChunker({ embedder, chunker: new FixedSizeChunker({ unit: 'char', chunkSize: 20, chunkOverlap: 0 }) });
+    const chunks = await late.chunk(text);
+    expect(chunks.length).toBeGreaterThan(5);
+    for (const c of chunks) {
+      let norm = 0;
+      for (const x of c.vector) norm += x * x;
+      expect(norm).toBeCloseTo(1, 4);
     }
   });
 });

@@ -7,7 +7,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { countWords, getTokenizer, markdownBlocks, MarkdownChunker, type Chunk, type MarkdownBlock, type UnitKind } from '../src/index.js';
+import { markdownBlocks, MarkdownChunker, type Chunk, type MarkdownBlock, type UnitKind } from '../src/index.js';
+import { expectInvariants } from './helpers/invariants.js';
 
 const word = fc.constantFrom('alpha', 'beta', 'Gamma', 'δέλτα', '日本語', '😀', 'x/y', '`code`', '**bold**', 'a_b', '#', '|', '-', '1.', '>', 'end.');
 const words = (min: number, max: number) => fc.array(word, { minLength: min, maxLength: max }).map((a) => a.join(' '));
@@ -64,30 +65,10 @@ const markdown = fc
     return text.replace(/\n/g, eol);
   });
 
-function counter(unit: UnitKind): (s: string) => number {
-  if (unit === 'word') return countWords;
-  if (unit === 'char') return (s) => [...s].length;
-  const tok = getTokenizer('cl100k_base');
-  return (s) => tok.count(s);
-}
-
 function check(text: string, chunks: Chunk[], unit: UnitKind, chunkSize: number): void {
-  const count = counter(unit);
-  const covered = new Uint8Array(text.length);
-  for (const c of chunks) {
-    expect(text.slice(c.start, c.end)).toBe(c.text);
-    expect(c.text.length).toBeGreaterThan(0);
-    expect(c.metadata.unitCount).toBe(count(c.text));
-    if (!c.metadata.oversized) {
-      expect(count(c.text)).toBeLessThanOrEqual(chunkSize);
-      if (c.embedText !== undefined) expect(count(c.embedText)).toBeLessThanOrEqual(chunkSize);
-    }
-    expect(Array.isArray(c.metadata.headingPath)).toBe(true);
-    for (let i = c.start; i < c.end; i++) covered[i] = 1;
-  }
-  for (let i = 0; i < text.length; i++) {
-    if (!covered[i] && /\S/.test(text[i])) throw new Error(`lost ${JSON.stringify(text[i])} at ${i} of ${JSON.stringify(text)}`);
-  }
+  // slices, indices, nothing lost, unitCount, budgets on text and embedText, token counts (test/helpers/invariants.ts)
+  expectInvariants(text, chunks, { unit, budget: chunkSize });
+  for (const c of chunks) expect(Array.isArray(c.metadata.headingPath)).toBe(true);
   // chunks are in order and never cross a CRLF
   for (let k = 1; k < chunks.length; k++) expect(chunks[k].start).toBeGreaterThanOrEqual(chunks[k - 1].start);
   for (const c of chunks) expect(text[c.start - 1] === '\r' && text[c.start] === '\n').toBe(false);

@@ -6,13 +6,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { Tiktoken } from 'js-tiktoken/lite';
-import cl100k from 'js-tiktoken/ranks/cl100k_base';
 import { describe, expect, it } from 'vitest';
 import { markdownBlocks, MarkdownChunker, type Chunk, type MarkdownBlock } from '../src/index.js';
+import { expectInvariants } from './helpers/invariants.js';
 import { markdownDir, sharedFiles } from './helpers/paths.js';
-
-const enc = new Tiktoken(cl100k);
 
 const FENCE = /^(?:[ \t]*>)*[ \t]{0,3}(`{3,}|~{3,})/;
 
@@ -84,23 +81,15 @@ describe('the four Markdown chapters', () => {
         expect(new Set(chunksPaths(headings)).size).toBeGreaterThan(2);
         const chunks: Chunk[] = new MarkdownChunker({ chunkSize }).chunk(text);
         expect(chunks.length).toBeGreaterThan(chunkSize === 128 ? 10 : 5);
-        const covered = new Uint8Array(text.length);
+        // slices, nothing lost, tokenCount, budgets on the exact text and embedText unless flagged
+        expectInvariants(text, chunks, { unit: 'token', budget: chunkSize });
         for (const c of chunks) {
-          expect(text.slice(c.start, c.end)).toBe(c.text);
-          for (let i = c.start; i < c.end; i++) covered[i] = 1;
-          // budgets on the exact text (and embedText), unless flagged
-          expect(c.tokenCount).toBe(enc.encode(c.text).length);
-          if (!c.metadata.oversized) {
-            expect(c.tokenCount).toBeLessThanOrEqual(chunkSize);
-            if (c.embedText !== undefined) expect(enc.encode(c.embedText).length).toBeLessThanOrEqual(chunkSize);
-          }
           // even number of fence lines, unless the chunk is one oversized block
           const fenceLines = c.text.split('\n').filter((l) => FENCE.test(l)).length;
           if (!c.metadata.oversized) expect(fenceLines % 2, c.text).toBe(0);
           // heading path = the headings above the chunk's end (a chunk never crosses a heading)
           expect(c.metadata.headingPath).toEqual(pathAt(headings, c.end));
         }
-        for (let i = 0; i < text.length; i++) if (!covered[i] && /\S/.test(text[i])) throw new Error(`lost char at ${i}`);
         // no fenced code block cut, no table row split
         for (const code of codes) expect(chunks.some((c) => c.start <= code.start && c.end >= code.end)).toBe(true);
         for (const row of rows) expect(chunks.some((c) => c.start <= row.start && c.end >= row.end)).toBe(true);

@@ -3,8 +3,6 @@
  * (headings inside code, skipped levels, `/` in headings, setext headings, CRLF / CR,
  * tables cut for size, exact budgets, linear time) and bad input.
  */
-import { Tiktoken } from 'js-tiktoken/lite';
-import cl100k from 'js-tiktoken/ranks/cl100k_base';
 import { describe, expect, it } from 'vitest';
 import {
   countWords,
@@ -19,22 +17,19 @@ import {
 } from '../src/index.js';
 import { embedChunks } from '../src/node/index.js';
 import type { Embedder } from '../src/embedders/types.js';
-
-const enc = new Tiktoken(cl100k);
+import { expectInvariants } from './helpers/invariants.js';
 
 /**
- * Offsets slice back; no chunk starts with a line break or ends with whitespace (a chunk
- * may start with the one space its first token holds); every non-whitespace char covered.
+ * The shared invariants (test/helpers/invariants.ts: slices, indices, nothing lost, token
+ * counts …), and: no chunk starts with a line break or ends with whitespace (a chunk may
+ * start with the one space its first token holds).
  */
 function checkInvariants(text: string, chunks: Chunk[]): void {
-  const covered = new Uint8Array(text.length);
+  expectInvariants(text, chunks);
   for (const c of chunks) {
-    expect(text.slice(c.start, c.end)).toBe(c.text);
     expect(c.text).toBe(c.text.trimEnd());
     expect(c.text).toMatch(/^[ \t]?\S/);
-    for (let i = c.start; i < c.end; i++) covered[i] = 1;
   }
-  for (let i = 0; i < text.length; i++) if (!covered[i] && /\S/.test(text[i])) throw new Error(`lost ${JSON.stringify(text[i])} at ${i}`);
 }
 
 const paths = (chunks: MarkdownChunk[]) => chunks.map((c) => c.metadata.headingPath);
@@ -345,12 +340,9 @@ describe('budgets on the exact emitted text (tokens)', () => {
     const doc = '# Guide\n\n' + Array.from({ length: 30 }, (_, i) => section(i)).join('\n\n');
     for (const chunkSize of [24, 64]) {
       const chunks = new MarkdownChunker({ chunkSize, contextualHeaders: true }).chunk(doc);
-      for (const c of chunks) {
-        expect(c.tokenCount).toBe(enc.encode(c.text).length);
-        if (c.metadata.oversized) continue;
-        expect(enc.encode(c.text).length).toBeLessThanOrEqual(chunkSize);
-        expect(enc.encode(c.embedText!).length).toBeLessThanOrEqual(chunkSize);
-      }
+      // tokenCount, and the budget on text and embedText (js-tiktoken in the shared checker)
+      expectInvariants(doc, chunks, { unit: 'token', budget: chunkSize });
+      for (const c of chunks) if (!c.metadata.oversized) expect(c.embedText).toBeDefined();
       checkInvariants(doc, chunks);
     }
   });

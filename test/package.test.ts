@@ -7,13 +7,15 @@
  *   `onnxruntime-web`.
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { builtinModules } from 'node:module';
-import { join, relative } from 'node:path';
+import { join, posix, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from './helpers/paths.js';
 
-const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
+const pkgText = readFileSync(join(repoRoot, 'package.json'), 'utf8');
+const pkg = JSON.parse(pkgText);
 
 function targets(value: unknown): string[] {
   if (typeof value === 'string') return [value];
@@ -35,6 +37,29 @@ export function importSpecifiers(code: string): string[] {
   return [...specs];
 }
 
+describe('the packed package.json', () => {
+  it('has no prepare script (it builds a git checkout; an installed tarball listed it as an install script to approve)', () => {
+    // packed from a copy, so the checkout's package.json is never changed while other tests run
+    const dir = mkdtempSync(join(tmpdir(), 'chunkwise-pack-'));
+    const copy = join(dir, 'chunkwise');
+    try {
+      for (const entry of ['package.json', 'scripts/pack-manifest.mjs', 'README.md', 'docs', 'dist/src', 'dist/bindings', 'dist/bundle', 'build', 'src/embedders/README.md', 'bench/RESULTS.md']) {
+        cpSync(join(repoRoot, entry), join(copy, entry), { recursive: true });
+      }
+      // prepack strips `prepare`, postpack restores the file; --ignore-scripts would skip both
+      execFileSync('npm', ['pack', '--pack-destination', dir, '--json'], { cwd: copy, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, npm_config_ignore_scripts: '' } });
+      const tgz = readdirSync(dir).find((f) => f.endsWith('.tgz'))!;
+      const packed = JSON.parse(execFileSync('tar', ['-xzOf', join(dir, tgz), 'package/package.json'], { encoding: 'utf8' }));
+      expect(pkg.scripts.prepare).toBe('npm run build');
+      expect(packed.scripts.prepare).toBeUndefined();
+      expect(packed.scripts.build).toBe(pkg.scripts.build);
+      expect(readFileSync(join(copy, 'package.json'), 'utf8')).toBe(pkgText); // restored after packing
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('npm pack --dry-run', () => {
   const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
   const files: string[] = JSON.parse(out)[0].files.map((f: { path: string }) => f.path);
@@ -48,10 +73,28 @@ describe('npm pack --dry-run', () => {
     }
   });
 
-  it('holds no tests, benches, TypeScript sources or source maps', () => {
+  it('holds every file the packed Markdown links to (docs, images, src/embedders/README.md, bench/RESULTS.md)', () => {
+    const markdown = files.filter((f) => f.endsWith('.md'));
+    expect(markdown).toEqual(expect.arrayContaining(['README.md', 'docs/qasc.md', 'src/embedders/README.md', 'bench/RESULTS.md']));
+    const missing: string[] = [];
+    let links = 0;
+    for (const file of markdown) {
+      const text = readFileSync(join(repoRoot, file), 'utf8');
+      for (const m of text.matchAll(/\]\(([^)\s#]+)(?:#[^)]*)?\)/g)) {
+        if (/^[a-z]+:/.test(m[1])) continue; // https:, mailto:
+        links++;
+        const target = posix.normalize(posix.join(posix.dirname(file), m[1]));
+        if (!files.includes(target)) missing.push(`${file} → ${m[1]}`);
+      }
+    }
+    expect(links).toBeGreaterThan(15);
+    expect(missing).toEqual([]);
+  });
+
+  it('holds no tests, benches, TypeScript sources or source maps (Markdown docs aside)', () => {
     const bad = files.filter(
       (f) =>
-        /^(src|test|bench|assembly|scripts|web|bindings|\.ci)\//.test(f) ||
+        (/^(src|test|bench|assembly|scripts|web|bindings|\.ci)\//.test(f) && !/^(src\/embedders\/README|bench\/RESULTS)\.md$/.test(f)) ||
         /^dist\/(test|bench)\//.test(f) ||
         (f.endsWith('.ts') && !f.endsWith('.d.ts')) ||
         f.endsWith('.map') ||

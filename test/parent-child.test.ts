@@ -7,22 +7,14 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { Tiktoken } from 'js-tiktoken/lite';
-import cl100k from 'js-tiktoken/ranks/cl100k_base';
 import { describe, expect, it } from 'vitest';
-import { countWords, getTokenizer, InvalidOptionError, looksLikeMarkdown, ParentChildChunker, trimSpanWithin, type Chunk } from '../src/index.js';
+import { getTokenizer, InvalidOptionError, looksLikeMarkdown, ParentChildChunker, trimSpanWithin, type Chunk } from '../src/index.js';
+import { expectInvariants, referenceTokens, type Unit } from './helpers/invariants.js';
 import { cliBin, corporaDir, markdownDir } from './helpers/paths.js';
 
-const enc = new Tiktoken(cl100k);
-
-function checkLevel(text: string, chunks: Chunk[], size: number, count: (s: string) => number): void {
-  const covered = new Uint8Array(text.length);
-  for (const c of chunks) {
-    expect(text.slice(c.start, c.end)).toBe(c.text);
-    if (!c.metadata.oversized) expect(count(c.text)).toBeLessThanOrEqual(size);
-    for (let i = c.start; i < c.end; i++) covered[i] = 1;
-  }
-  for (let i = 0; i < text.length; i++) if (!covered[i] && /\S/.test(text[i])) throw new Error(`lost ${JSON.stringify(text[i])} at ${i}`);
+/** One level's chunks against the shared invariants (test/helpers/invariants.ts), budget `size` in `unit`. */
+function checkLevel(text: string, chunks: Chunk[], size: number, unit: Unit): void {
+  expectInvariants(text, chunks, { unit, budget: size });
 }
 
 describe('worked example (words)', () => {
@@ -62,9 +54,9 @@ describe('real documents', () => {
     const text = readFileSync(join(markdownDir, 'ch09-02-recoverable-errors-with-result.md'), 'utf8');
     expect(looksLikeMarkdown(text)).toBe(true);
     const { parents, children, getParent } = new ParentChildChunker({ parentSize: 1024, childSize: 128, childOverlap: 16 }).split(text);
-    const tokens = (s: string) => enc.encode(s).length;
-    checkLevel(text, parents, 1024, tokens);
-    checkLevel(text, children, 128, tokens);
+    const tokens = referenceTokens;
+    checkLevel(text, parents, 1024, 'token');
+    checkLevel(text, children, 128, 'token');
     expect(parents.length).toBeGreaterThan(3);
     expect(children.length).toBeGreaterThan(parents.length * 4);
     for (const c of children) {
@@ -82,9 +74,8 @@ describe('real documents', () => {
     const text = readFileSync(join(corporaDir, 'state_of_the_union.md'), 'utf8').slice(0, 60_000);
     expect(looksLikeMarkdown(text)).toBe(false);
     const { parents, children } = new ParentChildChunker({ parentSize: 1200, childSize: 150, childOverlap: 20 }).split(text);
-    const tokens = (s: string) => enc.encode(s).length;
-    checkLevel(text, parents, 1200, tokens);
-    checkLevel(text, children, 150, tokens);
+    checkLevel(text, parents, 1200, 'token');
+    checkLevel(text, children, 150, 'token');
     expect(parents.every((p) => p.metadata.markdown === false)).toBe(true);
   });
 
@@ -95,8 +86,8 @@ describe('real documents', () => {
         const childSize = Math.min(cs, parentSize);
         const pc = new ParentChildChunker({ unit: 'word', parentSize, childSize, childOverlap: Math.floor(childSize / 3) });
         const { parents, children, getParent } = pc.split(text);
-        checkLevel(text, parents, parentSize, countWords);
-        checkLevel(text, children, childSize, countWords);
+        checkLevel(text, parents, parentSize, 'word');
+        checkLevel(text, children, childSize, 'word');
         for (const c of children) expect(getParent(c.metadata.parentId as string)).toBeDefined();
       }),
       { numRuns: 60 },
@@ -169,7 +160,7 @@ describe('CLI', () => {
     for (const x of records) {
       expect(text.slice(x.start, x.end)).toBe(x.text);
       expect(x.embedText).toBe(x.metadata.headingPath.join(' > ') + '\n\n' + x.text);
-      expect(enc.encode(x.embedText).length).toBeLessThanOrEqual(200);
+      expect(referenceTokens(x.embedText)).toBeLessThanOrEqual(200);
     }
   });
 
@@ -183,7 +174,7 @@ describe('CLI', () => {
     }
     const r = run(['chunk', file, '--strategy', 'markdown', '--fallback', 'nope']);
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/^chunkwise: Invalid option fallback: "nope"/);
+    expect(r.stderr).toMatch(/^chunkwise: invalid option --fallback: "nope"/);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
   });
 });

@@ -6,7 +6,7 @@ import { breakpointThreshold, SemanticChunker } from '../src/strategies/semantic
 import { sentenceSpans } from '../src/segment/sentence-spans.js';
 import { InvalidInputError, InvalidOptionError } from '../src/core/errors.js';
 import { getUnits } from '../src/size/index.js';
-import { getTokenizer } from '../src/size/tokens.js';
+import { expectInvariants } from './helpers/invariants.js';
 import { corporaDir } from './helpers/paths.js';
 import { hashVector, StubEmbedder } from './helpers/stub-embedders.js';
 
@@ -158,27 +158,21 @@ describe('SemanticChunker properties (stub embedder, generated text)', () => {
   });
 
   it('chunks are exact slices, in order, disjoint, cover every non-whitespace character, and hold maxChunkSize', async () => {
-    const tok = getTokenizer('cl100k_base');
     await fc.assert(
       fc.asyncProperty(doc, options, async (text, o) => {
         const embedder = new StubEmbedder(8, (t) => (o.zero && t.length % 3 === 0 ? new Float32Array(8) : hashVector(t, 8)));
         const minChunkSize = Math.floor(o.minFrac * o.maxChunkSize);
         const chunker = new SemanticChunker({ embedder, unit: o.unit, maxChunkSize: o.maxChunkSize, minChunkSize, bufferSize: o.bufferSize, breakpoint: o.breakpoint });
         const chunks = await chunker.chunk(text);
-        const covered = new Uint8Array(text.length);
+        // slices, indices, nothing lost, unitCount, maxChunkSize unless flagged, tokenCount (shared checker)
+        expectInvariants(text, chunks, { unit: o.unit, budget: o.maxChunkSize });
         let prevEnd = 0;
-        const size = (t: string) => (o.unit === 'token' ? tok.count(t) : getUnits(o.unit).count(t));
         for (const c of chunks) {
-          expect(c.text).toBe(text.slice(c.start, c.end));
           expect(c.start).toBeGreaterThanOrEqual(prevEnd);
           expect(c.end).toBeGreaterThan(c.start);
           prevEnd = c.end;
-          covered.fill(1, c.start, c.end);
-          if (!c.metadata.oversized) expect(size(c.text)).toBeLessThanOrEqual(o.maxChunkSize);
-          else expect(o.unit).toBe('token'); // only a token unit can be indivisible past the budget
-          expect(c.metadata.unitCount).toBe(size(c.text));
+          if (c.metadata.oversized) expect(o.unit).toBe('token'); // only a token unit can be indivisible past the budget
         }
-        for (let i = 0; i < text.length; i++) if (!/\s/.test(text[i]) && !covered[i]) throw new Error(`char ${i} lost`);
       }),
       { numRuns: 150, seed: 5 },
     );
@@ -207,9 +201,7 @@ describe('SemanticChunker on wikitexts.md with the default HashingEmbedder', () 
         `${near} within ±1 sentence (random ${((3 * boundaries.length) / (s.count - 1)).toFixed(3)})`,
     );
     expect(rate).toBeGreaterThan(2 * randomRate);
-    for (const c of chunks) {
-      expect(c.text).toBe(text.slice(c.start, c.end));
-      expect(c.tokenCount).toBeLessThanOrEqual(512);
-    }
+    expectInvariants(text, chunks, { unit: 'token', budget: 512 });
+    for (const c of chunks) expect(c.tokenCount).toBeLessThanOrEqual(512);
   }, 60_000);
 });

@@ -2,9 +2,11 @@
 // `npm run web`: serves chunkwise's web page on http://127.0.0.1:<port>/ (PORT, default
 // 8080): web/ at /, the browser bundles (dist/bundle, made by `npm run build`) at
 // /bundle/, onnxruntime-web's files at /ort/, and in a checkout ../shared at /shared/
-// (so `?doc=/shared/seeds/<file>` opens a seed article). Local use only: it listens on
-// 127.0.0.1 and serves nothing outside those folders.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+// (so `?doc=/shared/seeds/<file>` opens a seed article), and /models.json: the static
+// embedding models (Model2Vec layout: model.safetensors + tokenizer.json) found in
+// ../shared/models/, which the page can load with StaticEmbedder. Local use only: it
+// listens on 127.0.0.1 and serves nothing outside those folders.
+import { createReadStream, existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { dirname, extname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +18,7 @@ const mounts = [
   ['/shared/', resolve(root, '..', 'shared')],
   ['/', join(root, 'web')],
 ];
+const modelsDir = resolve(root, '..', 'shared', 'models');
 const types = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -25,8 +28,23 @@ const types = {
   '.wasm': 'application/wasm',
   '.md': 'text/plain; charset=utf-8',
   '.txt': 'text/plain; charset=utf-8',
+  '.tsv': 'text/tab-separated-values; charset=utf-8',
+  '.csv': 'text/csv; charset=utf-8',
   '.png': 'image/png',
 };
+
+/**
+ * The static models under ../shared/models/: `{ name, url, path }` per folder holding
+ * model.safetensors and tokenizer.json (url as served here, path on this machine for
+ * the page's code snippets).
+ */
+export function staticModels() {
+  if (!existsSync(modelsDir)) return [];
+  return readdirSync(modelsDir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && ['model.safetensors', 'tokenizer.json'].every((f) => existsSync(join(modelsDir, d.name, f))))
+    .map((d) => ({ name: d.name, url: `/shared/models/${d.name}/`, path: realpathSync(join(modelsDir, d.name)) }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
 
 /** Serves web/ and the bundles; exported for tests. */
 export function createWebServer() {
@@ -39,13 +57,17 @@ export function createWebServer() {
       return;
     }
     if (path === '/') path = '/index.html';
+    if (path === '/models.json') {
+      res.writeHead(200, { 'content-type': types['.json'] }).end(JSON.stringify(staticModels()));
+      return;
+    }
     for (const [prefix, dir] of mounts) {
       if (!path.startsWith(prefix)) continue;
       const file = resolve(dir, normalize('./' + path.slice(prefix.length)));
       if (!file.startsWith(dir + '/')) continue;
       if (existsSync(file) && statSync(file).isFile()) {
-        res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' });
-        res.end(readFileSync(file));
+        res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream', 'content-length': statSync(file).size });
+        createReadStream(file).pipe(res);
         return;
       }
     }

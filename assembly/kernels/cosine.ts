@@ -89,3 +89,48 @@ export function normalizeRows(matPtr: usize, n: i32, d: i32): void {
     }
   }
 }
+
+/**
+ * Banded similarities for cluster-semantic chunking: out[i·w + k] = M[i] · M[i − k] for
+ * 1 ≤ k < w and k ≤ i (the dot product: rows are expected to be unit vectors, so it is
+ * the cosine); every other entry (k = 0, the diagonal, and k > i) is set to 0.
+ * `out` holds n·w floats.
+ */
+export function bandDots(matPtr: usize, n: i32, d: i32, w: i32, outPtr: usize): void {
+  const rowBytes = <usize>d << 2;
+  for (let i: i32 = 0; i < n; i++) {
+    const a = matPtr + <usize>i * rowBytes;
+    const base = outPtr + ((<usize>i * <usize>w) << 2);
+    store<f32>(base, 0);
+    for (let k: i32 = 1; k < w; k++) {
+      store<f32>(base + (<usize>k << 2), k <= i ? dot(a, a - <usize>k * rowBytes, d) : 0);
+    }
+  }
+}
+
+/**
+ * Mean dot product over all pairs i < j of the rows of an n × d matrix, in O(n·d):
+ * Σ_{i<j} M[i]·M[j] = (|Σ_i M[i]|² − Σ_i |M[i]|²) / 2, so the mean is
+ * (|Σ_i M[i]|² − Σ_i |M[i]|²) / (n·(n − 1)). Sums in f64 (column sums in `scratchPtr`,
+ * d f64 slots). 0 when n < 2.
+ */
+export function meanPairDot(matPtr: usize, n: i32, d: i32, scratchPtr: usize): f64 {
+  if (n < 2) return 0;
+  for (let j: i32 = 0; j < d; j++) store<f64>(scratchPtr + (<usize>j << 3), 0);
+  let squares: f64 = 0;
+  for (let i: i32 = 0; i < n; i++) {
+    const row = matPtr + <usize>i * (<usize>d << 2);
+    for (let j: i32 = 0; j < d; j++) {
+      const x = <f64>load<f32>(row + (<usize>j << 2));
+      const p = scratchPtr + (<usize>j << 3);
+      store<f64>(p, load<f64>(p) + x);
+      squares += x * x;
+    }
+  }
+  let total: f64 = 0;
+  for (let j: i32 = 0; j < d; j++) {
+    const s = load<f64>(scratchPtr + (<usize>j << 3));
+    total += s * s;
+  }
+  return (total - squares) / (<f64>n * <f64>(n - 1));
+}

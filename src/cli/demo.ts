@@ -38,6 +38,7 @@ export const DEMO_OPTIONS: Record<string, StrategyOptions> = {
   sentence: { unit: 'token', chunkSize: 256, overlapSentences: 1, locale: 'en' },
   recursive: { unit: 'token', chunkSize: 256, chunkOverlap: 32 },
   semantic: { unit: 'token', maxChunkSize: 256 },
+  'cluster-semantic': { unit: 'token', maxChunkSize: 256 },
   markdown: { unit: 'token', chunkSize: 256, contextualHeaders: true },
   'parent-child': { unit: 'token', parentSize: 1024, childSize: 128, childOverlap: 16, markdown: 'auto' },
 };

@@ -4,14 +4,14 @@
  * Writes a Markdown table to stdout (or `--out`), and optionally JSON and an SVG chart.
  * @module
  */
-import { writeFile } from 'node:fs/promises';
 import { evaluateChunker, type EvaluationResult } from '../evaluation/evaluate.js';
 import { checkQuestions } from '../evaluation/questions.js';
 import { markdownTable, perCorpusTable, recallIouSvg, resultsJson, type ReportRow } from '../evaluation/report.js';
 import { chunkerFromSpec, parseStrategySpec } from '../evaluation/strategy-spec.js';
 import { loadEmbedder } from '../node/embedders.js';
 import { embeddingProgress, readCorpora, readQuestions } from '../node/evaluation.js';
-import { UnreadableFileError } from './io.js';
+import { Output, UnreadableFileError } from './io.js';
+import { expandInputs } from './inputs.js';
 
 /** Options of `chunkwise eval`, as commander parses them. */
 export interface EvalCommandOptions {
@@ -24,13 +24,23 @@ export interface EvalCommandOptions {
   svg?: string;
   out?: string;
   perCorpus?: boolean;
+  /** `--quiet`: nothing on stderr but errors (no progress bar, no timings). */
+  quiet?: boolean;
+  /** False with `--no-progress`. */
+  progress?: boolean;
+}
+
+/** Writes `text` to an output opened before the work and closes it. @throws {UnwritableFileError} */
+async function writeText(output: Output, text: string): Promise<void> {
+  await output.write(text);
+  await output.close();
 }
 
 async function readOrThrow<T>(path: string, read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (cause) {
-    if (cause instanceof Error && 'code' in cause) throw new UnreadableFileError(path, cause);
+    if (cause instanceof Error && 'code' in cause) throw new UnreadableFileError((cause as NodeJS.ErrnoException).path ?? path, cause);
     throw cause;
   }
 }
@@ -45,14 +55,19 @@ async function readOrThrow<T>(path: string, read: () => Promise<T>): Promise<T> 
 export async function runEval(o: EvalCommandOptions): Promise<ReportRow[]> {
   const specs = o.strategy.map((s) => parseStrategySpec(s));
   const chunkers = specs.map((s) => chunkerFromSpec(s)); // fail on bad options before any work
-  const corpora = await readOrThrow(o.corpora.join(' '), () => readCorpora(o.corpora));
+  const corpusFiles = await expandInputs(o.corpora);
+  const corpora = await readOrThrow(corpusFiles.join(' '), () => readCorpora(corpusFiles));
   const questions = await readOrThrow(o.questions, () => readQuestions(o.questions));
   checkQuestions(questions, corpora);
+  // outputs are opened before the work, so a missing directory fails at once
+  const out = await Output.open(o.out);
+  const json = o.json ? await Output.open(o.json) : undefined;
+  const svg = o.svg ? await Output.open(o.svg) : undefined;
   const embedder = await loadEmbedder(o.embedder);
   const rows: ReportRow[] = [];
   for (let i = 0; i < specs.length; i++) {
     const spec = specs[i];
-    const bar = embeddingProgress(spec.spec);
+    const bar = embeddingProgress(spec.spec, !o.quiet && o.progress !== false);
     const t0 = performance.now();
     let result: EvaluationResult;
     try {
@@ -61,17 +76,18 @@ export async function runEval(o: EvalCommandOptions): Promise<ReportRow[]> {
       bar.stop();
     }
     const t = result.timings!;
-    process.stderr.write(
-      `${spec.spec}: ${result.chunks} chunks, ${((performance.now() - t0) / 1000).toFixed(1)} s ` +
-        `(chunking ${(t.chunkMs! / 1000).toFixed(1)} s, embedding ${(t.embedMs! / 1000).toFixed(1)} s, retrieval ${(t.retrieveMs / 1000).toFixed(1)} s)\n`,
-    );
+    if (!o.quiet) {
+      process.stderr.write(
+        `${spec.spec}: ${result.chunks} chunks, ${((performance.now() - t0) / 1000).toFixed(1)} s ` +
+          `(chunking ${(t.chunkMs! / 1000).toFixed(1)} s, embedding ${(t.embedMs! / 1000).toFixed(1)} s, retrieval ${(t.retrieveMs / 1000).toFixed(1)} s)\n`,
+      );
+    }
     rows.push({ result, strategy: spec.name, size: spec.size, overlap: spec.overlap });
   }
   let md = `Embedder: ${o.embedder}; k = ${o.topK}; ${questions.length} questions over ${corpora.length} corpora.\n\n${markdownTable(rows)}\n`;
   if (o.perCorpus) md += `\nPer corpus (means):\n\n${perCorpusTable(rows)}\n`;
-  if (o.out) await writeFile(o.out, md);
-  else process.stdout.write(md);
-  if (o.json) await writeFile(o.json, resultsJson(rows) + '\n');
-  if (o.svg) await writeFile(o.svg, recallIouSvg(rows, { title: `Recall against IoU — ${o.embedder}, k = ${o.topK}` }) + '\n');
+  await writeText(out, md);
+  if (json) await writeText(json, resultsJson(rows) + '\n');
+  if (svg) await writeText(svg, recallIouSvg(rows, { title: `Recall against IoU — ${o.embedder}, k = ${o.topK}` }) + '\n');
   return rows;
 }

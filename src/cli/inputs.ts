@@ -7,13 +7,14 @@
  * - An argument with glob characters (`*`, `?`, `[`, `{`) that is not an existing path
  *   is matched with tinyglobby (the glob library vite and vitest already use: small, no
  *   native code; Node 20's `fs` has no glob, it came in Node 22). Extensions do not
- *   filter what a glob names.
+ *   filter what a glob names. A relative pattern gives paths relative to the working
+ *   directory, an absolute one absolute paths.
  * - Each argument's files are sorted by code unit (the same order in every locale and
  *   platform); arguments keep their order; a file named twice is chunked once.
  * @module
  */
 import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { glob } from 'tinyglobby';
 import { UnreadableFileError } from './io.js';
 
@@ -70,14 +71,15 @@ export async function expandInputs(args: string[], extensions: string[] = DEFAUL
       const found = await glob(['**/*'], { cwd: arg, onlyFiles: true, dot: false, expandDirectories: false });
       const files = found.filter((f) => extensions.some((e) => f.toLowerCase().endsWith(e))).map((f) => join(arg, f));
       if (files.length === 0) {
-        throw new UnreadableFileError(arg, Object.assign(new Error('no files'), { code: `no ${extensions.join('/')} files in directory` }));
+        throw new UnreadableFileError(arg, `no ${extensions.join('/')} files in directory`);
       }
       add(files);
     } else if (exists || !GLOB_CHARS.test(arg)) {
       add([arg]); // a file, or a missing path the reader reports
     } else {
-      const files = await glob([arg], { onlyFiles: true, dot: false, expandDirectories: false });
-      if (files.length === 0) throw new UnreadableFileError(arg, Object.assign(new Error('no match'), { code: 'no file matches the glob' }));
+      // an absolute pattern names absolute paths (tinyglobby would give them relative to the working directory)
+      const files = await glob([arg], { onlyFiles: true, dot: false, expandDirectories: false, absolute: isAbsolute(arg) });
+      if (files.length === 0) throw new UnreadableFileError(arg, 'no file matches the glob');
       add(files);
     }
   }

@@ -5,15 +5,9 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import cliProgress from 'cli-progress';
+import { UnreadableFileError, UnwritableFileError } from './errors.js';
 
-/** Raised for a file the CLI cannot read; the CLI exits 1 with its message. */
-export class UnreadableFileError extends Error {
-  constructor(readonly path: string, cause: unknown) {
-    const reason = cause instanceof Error && 'code' in cause ? String((cause as NodeJS.ErrnoException).code) : String(cause);
-    super(`cannot read ${path}: ${reason}`);
-    this.name = 'UnreadableFileError';
-  }
-}
+export { UnreadableFileError, UnwritableFileError } from './errors.js';
 
 /** A source to chunk: its name (`-` for stdin) and text. */
 export interface Source {
@@ -54,26 +48,96 @@ export async function sourceSizes(names: string[]): Promise<number[]> {
   );
 }
 
-/** A line-oriented output: a file (`--out`) or stdout, honouring back-pressure. */
+/**
+ * An output: a file (`--out`) or stdout, honouring back-pressure. Every failure (a
+ * missing directory, a directory given as the file, a full device, a closed pipe) is an
+ * {@link UnwritableFileError} from `open`, `write` or `close`, never an unhandled
+ * 'error' event; `close` resolves only once everything is written.
+ */
 export class Output {
   readonly #stream: WriteStream | NodeJS.WriteStream;
   readonly #owned: boolean;
+  readonly #name: string;
+  #error: Error | undefined;
+  #opened: Promise<void>;
+
+  /** Prefer {@link Output.open}, which fails before any work when the file cannot be created. */
   constructor(path?: string) {
     this.#owned = path !== undefined && path !== '-';
-    this.#stream = this.#owned ? createWriteStream(path!, { encoding: 'utf8' }) : process.stdout;
+    this.#name = this.#owned ? path! : '-';
+    this.#stream = this.#owned ? createWriteStream(path!) : process.stdout;
+    const failed = new Promise<never>((_, reject) => {
+      this.#stream.on('error', (error: Error) => {
+        this.#error ??= error;
+        reject(this.#failure());
+      });
+    });
+    failed.catch(() => {}); // observed through #opened, write and close
+    this.#opened = this.#owned ? Promise.race([new Promise<void>((resolve) => (this.#stream as WriteStream).once('ready', () => resolve())), failed]) : Promise.resolve();
+    this.#opened.catch(() => {});
   }
-  /** Writes text, waiting when the stream's buffer is full. */
-  async write(text: string): Promise<void> {
-    if (!this.#stream.write(text)) {
-      await new Promise<void>((resolve) => this.#stream.once('drain', () => resolve()));
-    }
+
+  /**
+   * Opens `path` for writing now (stdout for undefined or `-`).
+   * @throws {UnwritableFileError} when the file cannot be created.
+   */
+  static async open(path?: string): Promise<Output> {
+    const output = new Output(path);
+    await output.#opened;
+    return output;
   }
-  /** Flushes and closes a file output (stdout stays open). */
-  async close(): Promise<void> {
-    if (!this.#owned) return;
+
+  #failure(): UnwritableFileError {
+    return new UnwritableFileError(this.#name, this.#error);
+  }
+
+  /**
+   * Writes text or bytes; resolves once the stream has taken them (waits when its buffer is full).
+   * @throws {UnwritableFileError} when the output failed.
+   */
+  async write(data: string | Uint8Array): Promise<void> {
+    await this.#opened;
+    if (this.#error) throw this.#failure();
     await new Promise<void>((resolve, reject) => {
-      this.#stream.once('error', reject);
-      (this.#stream as WriteStream).end(() => resolve());
+      this.#stream.write(data, (error?: Error | null) => {
+        if (error) {
+          this.#error ??= error;
+          reject(this.#failure());
+        } else resolve();
+      });
+    });
+  }
+
+  /**
+   * Opens `path` (stdout for undefined or `-`), runs `write` with the output and closes
+   * it. When `write` throws, the output is closed without masking that error.
+   * @throws {UnwritableFileError} when the output cannot be opened or written.
+   */
+  static async writeWith<T>(path: string | undefined, write: (output: Output) => Promise<T>): Promise<T> {
+    const output = await Output.open(path);
+    let result: T;
+    try {
+      result = await write(output);
+    } catch (error) {
+      await output.close().catch(() => {});
+      throw error;
+    }
+    await output.close();
+    return result;
+  }
+
+  /**
+   * Flushes and closes a file output (stdout is flushed and stays open).
+   * @throws {UnwritableFileError} when something could not be written.
+   */
+  async close(): Promise<void> {
+    await this.#opened;
+    if (this.#error) throw this.#failure();
+    if (!this.#owned) return this.write('');
+    const stream = this.#stream as WriteStream;
+    await new Promise<void>((resolve, reject) => {
+      stream.once('error', () => reject(this.#failure()));
+      stream.end(() => (this.#error ? reject(this.#failure()) : resolve()));
     });
   }
 }
@@ -84,10 +148,21 @@ export interface Progress {
   stop(): void;
 }
 
-/** Creates a progress bar over `totalBytes` of `files` files (a no-op when not a TTY or the work is short). */
-export function createProgress(totalBytes: number, files: number): Progress {
+/**
+ * Whether a command may draw a progress bar: stderr is a terminal, `CI` is unset, and
+ * neither `--quiet` nor `--no-progress` was given.
+ */
+export function progressWanted(o: { quiet?: boolean; progress?: boolean } = {}): boolean {
+  return !o.quiet && o.progress !== false && process.stderr.isTTY === true && !process.env.CI;
+}
+
+/**
+ * Creates a progress bar over `totalBytes` of `files` files (a no-op when the work is
+ * short or `enabled` is false: see {@link progressWanted}).
+ */
+export function createProgress(totalBytes: number, files: number, enabled = progressWanted()): Progress {
   const long = files > 1 || totalBytes > 4 * 1024 * 1024;
-  if (!process.stderr.isTTY || !long || process.env.CI) return { advance() {}, stop() {} };
+  if (!enabled || !long) return { advance() {}, stop() {} };
   const bar = new cliProgress.SingleBar(
     {
       stream: process.stderr,

@@ -15,50 +15,32 @@
  *   chunkwise eval --corpora <files...> --questions <csv> --strategy <name:size:overlap>… [--embedder hashing] [--top-k 5]
  *     [--per-corpus] [--json FILE] [--svg FILE] [--out FILE]
  *
- * Exit codes: 0 success; 1 a file could not be read or written; 2 a usage error
- * (unknown option, bad value), reported in one line on stderr without a stack trace.
+ * Exit codes: 0 success; 1 a file could not be read or written (or a model loaded); 2 a
+ * usage error (unknown option, bad value). Either is one line on stderr in one style
+ * (`chunkwise: …`, see errors.ts), without a stack trace; every command takes `--quiet`
+ * and `--no-progress`.
  * @module
  */
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { ChunkwiseError, ModelLoadError } from '../core/errors.js';
+import { Command, CommanderError, Option } from 'commander';
+import { ChunkwiseError, ModelLoadError, SinkError } from '../core/errors.js';
 import { runChunk, type ChunkCommandOptions } from './chunk-command.js';
 import { runEval, type EvalCommandOptions } from './eval-command.js';
-import { UnreadableFileError } from './io.js';
+import { UnreadableFileError, UnwritableFileError } from './io.js';
+import { cliMessage, fsReason } from './errors.js';
+import { addQuietOptions } from './quiet.js';
 import { runEmbed, type EmbedCommandOptions } from './embed-cli.js';
 import { UsageError } from './usage-error.js';
 import { DEFAULT_EXTENSIONS, parseExtensions } from './inputs.js';
 import { strategyNames } from '../strategies/registry.js';
 import { addQascCommand } from './qasc-command.js';
 import { addSemanticOptions } from './semantic-options.js';
-import { ENCODINGS } from '../size/index.js';
+import { addStrategyFlags, parseIntegerArg } from './strategy-flags.js';
 
 export { UsageError };
 
-/** Parses a CLI integer; rejects anything but an optionally signed run of digits. */
-export function parseIntegerArg(value: string): number {
-  if (!/^[+-]?\d+$/.test(value.trim())) throw new InvalidArgumentError(`expected an integer, got ${JSON.stringify(value)}`);
-  return Number(value);
-}
+export { parseIntegerArg } from './strategy-flags.js';
 
-/** Parses `--separators`: a JSON array of strings and `{"kind": ...}` objects. */
-export function parseSeparatorsArg(value: string): Array<string | { kind: string }> {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(value);
-  } catch {
-    throw new InvalidArgumentError(`expected a JSON array such as '["\\n\\n","\\n"," ",""]', got ${JSON.stringify(value)}`);
-  }
-  if (!Array.isArray(parsed) || parsed.length === 0) throw new InvalidArgumentError(`expected a non-empty JSON array, got ${JSON.stringify(value)}`);
-  return parsed as Array<string | { kind: string }>;
-}
 
-/** Parses `--keep-separator [mode]`: no value or `true` → true; `false`, `start`, `end`. */
-export function parseKeepSeparatorArg(value: string): boolean | 'start' | 'end' {
-  if (value === 'true') return true;
-  if (value === 'false') return false;
-  if (value === 'start' || value === 'end') return value;
-  throw new InvalidArgumentError(`expected true, false, start or end, got ${JSON.stringify(value)}`);
-}
 
 /** Builds the program (exported for tests). */
 export function buildProgram(): Command {
@@ -69,31 +51,17 @@ export function buildProgram(): Command {
     .version('0.1.0')
     .exitOverride()
     .showSuggestionAfterError(true)
-    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+    .configureOutput({
+      writeErr: (s) => process.stderr.write(s),
+      outputError: (s, write) => write(`chunkwise: ${cliMessage(s)}\n`),
+    });
 
   const chunkCommand = program
     .command('chunk')
     .description('chunk files (or stdin for -) and write one chunk per line (JSONL) or a JSON array')
     .argument('<files...>', 'files, directories (walked recursively) or globs to chunk; - reads stdin')
-    .addOption(new Option('-s, --strategy <name>', 'chunking strategy').choices(strategyNames()).default('fixed'))
-    .addOption(new Option('-u, --unit <unit>', 'unit budgets are measured in').choices(['char', 'word', 'token']).default('token'))
-    .addOption(new Option('-e, --encoding <name>', 'token encoding').choices([...ENCODINGS]).default('cl100k_base'))
-    .option('--window-size <n>', 'units per window (sliding)', parseIntegerArg)
-    .option('--stride <n>', 'units the window moves (sliding)', parseIntegerArg)
-    .option('--chunk-size <n>', 'units per chunk (fixed and most strategies)', parseIntegerArg)
-    .option('--chunk-overlap <n>', 'units shared by consecutive chunks', parseIntegerArg)
-    .option('--fallback <name>', 'markdown / parent-child: splitter for blocks over the budget (sliding)')
-    .option('--contextual-headers', 'markdown: prefix embedText with the heading path')
-    .option('--parent-size <n>', 'parent-child: units per parent', parseIntegerArg)
-    .option('--child-size <n>', 'parent-child: units per child', parseIntegerArg)
-    .option('--child-overlap <n>', 'parent-child: units shared by consecutive children', parseIntegerArg)
-    .addOption(new Option('--markdown <mode>', 'parent-child: Markdown-aware parents').choices(['auto', 'true', 'false']))
-    .option('--allow-gaps', 'allow --stride > --window-size (skips text)')
-    .option('--locale <tag>', 'BCP 47 locale for sentence segmentation (sentence), e.g. en, nl, fr')
-    .option('--overlap-sentences <n>', 'whole sentences shared by consecutive chunks (sentence)', parseIntegerArg)
-    .option('--separators <json>', 'separators as a JSON array, coarsest first (recursive); strings or {"kind":"paragraph|line|sentence|grapheme"}', parseSeparatorsArg)
-    .option('--keep-separator [mode]', 'where a separator goes: true|start (default), end, false (recursive)', parseKeepSeparatorArg)
-    .option('--no-token-count', 'do not count tokens for char/word units (tokenCount -1)')
+    .addOption(new Option('-s, --strategy <name>', 'chunking strategy').choices(strategyNames()).default('fixed'));
+  addStrategyFlags(chunkCommand)
     .addOption(new Option('-f, --format <format>', 'output format').choices(['jsonl', 'json']).default('jsonl'))
     .option('-o, --out <file>', 'write to a file instead of stdout')
     .option('-w, --workers <n>', 'worker threads for many files (output order stays the files\' sorted order)', parseIntegerArg, 1)
@@ -101,21 +69,20 @@ export function buildProgram(): Command {
     .action(async (files: string[], options: ChunkCommandOptions) => {
       await runChunk(files, options);
     });
-  program
+  const embedCommand = program
     .command('embed')
     .description('chunk files, embed every chunk, write chunks with vectors (JSONL, base64 float32) or an .npy matrix')
     .argument('<files...>', 'files to chunk and embed; - reads stdin')
-    .addOption(new Option('-s, --strategy <name>', 'chunking strategy').choices(strategyNames()).default('fixed'))
-    .addOption(new Option('-u, --unit <unit>', 'unit budgets are measured in').choices(['char', 'word', 'token']).default('token'))
-    .addOption(new Option('-e, --encoding <name>', 'token encoding').choices([...ENCODINGS]).default('cl100k_base'))
-    .option('--window-size <n>', 'units per window (sliding)', parseIntegerArg)
-    .option('--stride <n>', 'units the window moves (sliding)', parseIntegerArg)
-    .option('--chunk-size <n>', 'units per chunk', parseIntegerArg)
-    .option('--chunk-overlap <n>', 'units shared by consecutive chunks', parseIntegerArg)
-    .option('--embedder <spec>', 'hashing | hashing:<dim> | onnx:<folder> | static:<folder>', 'hashing')
+    .addOption(new Option('-s, --strategy <name>', 'chunking strategy').choices(strategyNames()).default('fixed'));
+  addStrategyFlags(embedCommand)
+    .option('--embedder <spec>', 'hashing | hashing:<dim> | onnx:<folder> | static:<folder> | openai:<model> | transformers:<folder>', 'hashing')
+    .option('--sink <spec>', 'write chunks and vectors to a vector store instead: lancedb:<dir> or pglite:<dir> (upserts; a changed file replaces its chunks)')
+    .option('--table <name>', 'table of --sink (default chunks)')
+    .addOption(new Option('--vector-format <format>', 'JSONL vectors: base64 of little-endian float32, or arrays of numbers').choices(['base64', 'array']).default('base64'))
     .option('--batch-size <n>', 'chunks per embedding call', parseIntegerArg, 64)
     .addOption(new Option('-f, --format <format>', 'output format').choices(['jsonl', 'npy']).default('jsonl'))
     .option('-o, --out <file>', 'write to a file instead of stdout (required for npy)')
+    .option('--ext <list>', 'extensions picked when walking a directory (comma-separated)', parseExtensions, DEFAULT_EXTENSIONS)
     .action(async (files: string[], options: EmbedCommandOptions) => {
       await runEmbed(files, options);
     });
@@ -138,12 +105,18 @@ export function buildProgram(): Command {
       if (!options.strategy?.length) throw new UsageError('give at least one --strategy, e.g. --strategy fixed:400:200');
       await runEval(options);
     });
+  for (const command of program.commands) addQuietOptions(command);
   return program;
 }
 
 /** Runs the CLI with `argv` (as process.argv) and returns the exit code. */
 export async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
+  let running: Command = program;
+  program.hook('preAction', (_program, command) => {
+    running = command;
+  });
+  const report = (message: string) => process.stderr.write(`chunkwise: ${cliMessage(message, running.options)}\n`);
   try {
     await program.parseAsync(argv);
     return 0;
@@ -152,16 +125,23 @@ export async function main(argv: string[]): Promise<number> {
       // help and version exit 0; commander has already printed its message
       return error.exitCode === 0 ? 0 : 2;
     }
-    if (error instanceof UnreadableFileError || error instanceof ModelLoadError) {
+    // the reader of stdout went away (`| head`): nothing more to write, not an error
+    if (error instanceof UnwritableFileError && error.path === '-' && error.code === 'EPIPE') return 0;
+    if (error instanceof UnreadableFileError || error instanceof UnwritableFileError || error instanceof ModelLoadError) {
+      report(error.message);
+      return 1;
+    }
+    if (error instanceof SinkError) {
       process.stderr.write(`chunkwise: ${error.message}\n`);
       return 1;
     }
     if (error instanceof UsageError || error instanceof ChunkwiseError) {
-      process.stderr.write(`chunkwise: ${error.message}\n`);
+      report(error.message);
       return 2;
     }
     if (error instanceof Error && 'code' in error && typeof (error as NodeJS.ErrnoException).code === 'string') {
-      process.stderr.write(`chunkwise: ${error.message}\n`);
+      const path = (error as NodeJS.ErrnoException).path;
+      report(path ? `${path}: ${fsReason(error)}` : fsReason(error));
       return 1;
     }
     throw error;

@@ -6,8 +6,9 @@
 import { Option, type Command } from 'commander';
 import { QascIndex, type QascResult } from '../retrieval/qasc-index.js';
 import { loadEmbedder } from '../node/embedders.js';
-import { readSource } from './io.js';
+import { Output, readSource } from './io.js';
 import { parseIntegerArg, parseNumberArg } from './semantic-options.js';
+import { DEFAULT_EXTENSIONS, expandInputs, parseExtensions } from './inputs.js';
 
 /** Options of `chunkwise qasc`, as commander parses them. */
 export interface QascCommandOptions {
@@ -23,6 +24,8 @@ export interface QascCommandOptions {
   kappa?: number;
   window?: 'fixed' | 'adaptive';
   locale?: string;
+  /** Extensions a directory walk picks (default .md, .txt). */
+  ext?: string[];
 }
 
 /** Adds the `qasc` command to the program. */
@@ -30,7 +33,7 @@ export function addQascCommand(program: Command): void {
   program
     .command('qasc')
     .description('query-adaptive semantic chunking: the chunks of the files that answer --query, best first')
-    .argument('<files...>', 'files to search; - reads stdin')
+    .argument('<files...>', 'files, directories (walked recursively) or globs to search; - reads stdin')
     .requiredOption('-q, --query <text>', 'the question')
     .option('-k, --top-k <n>', 'chunks to print', parseIntegerArg, 3)
     .option('--candidates <n>', 'pre-chunks (256 tokens) retrieved before QASC runs inside them (hybrid mode)', parseIntegerArg, 8)
@@ -43,17 +46,20 @@ export function addQascCommand(program: Command): void {
     .addOption(new Option('--window <mode>', 'fixed or adaptive windows').choices(['fixed', 'adaptive']))
     .option('--locale <bcp47>', 'locale for sentence segmentation (default en)')
     .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'jsonl']).default('text'))
+    .option('--ext <list>', 'extensions picked when walking a directory (comma-separated)', parseExtensions, DEFAULT_EXTENSIONS)
     .action(async (files: string[], o: QascCommandOptions) => {
-      process.stdout.write(await runQasc(files, o));
+      const text = await runQasc(files, o);
+      await Output.writeWith(undefined, (output) => output.write(text));
     });
 }
 
 /** Runs `chunkwise qasc` and returns what it prints. */
-export async function runQasc(files: string[], o: QascCommandOptions): Promise<string> {
+export async function runQasc(inputs: string[], o: QascCommandOptions): Promise<string> {
   const embedder = await loadEmbedder(o.embedder);
   const qasc: Record<string, unknown> = {};
   for (const key of ['p', 'm', 'lambda', 'kappa', 'window'] as const) if (o[key] !== undefined) qasc[key] = o[key];
   const index = new QascIndex({ embedder, qasc, explain: o.explain, locale: o.locale });
+  const files = await expandInputs(inputs, o.ext ?? DEFAULT_EXTENSIONS);
   for (const file of files) {
     const source = await readSource(file);
     await index.addDocument(source.name, source.text);

@@ -11,7 +11,7 @@ import type { Chunk } from '../core/chunk.js';
 import { poolTokenSpans } from '../embedders/pool-spans.js';
 import type { TokenEmbedder, TokenEmbeddings } from '../embedders/types.js';
 import { EmbeddingError, InvalidOptionError } from '../core/errors.js';
-import { requireNumber } from '../core/options.js';
+import { numberOption } from '../core/options.js';
 import type { Chunker } from '../strategies/registry.js';
 import { FixedSizeChunker } from '../strategies/fixed-size.js';
 import { requireText } from '../core/text.js';
@@ -84,7 +84,7 @@ export class LateChunker {
     this.embedder = e;
     this.chunker = options.chunker ?? new FixedSizeChunker({ unit: 'token', chunkSize: 256, chunkOverlap: 0 });
     if (typeof this.chunker?.chunk !== 'function') throw new InvalidOptionError('chunker', options.chunker, 'a Chunker with chunk(text)');
-    this.macroOverlap = requireNumber('macroOverlap', options.macroOverlap ?? 0.25, 0, 0.9);
+    this.macroOverlap = numberOption('macroOverlap', options.macroOverlap, 0.25, 0, 0.9);
   }
 
   /**

@@ -7,12 +7,13 @@
  * strategies (`shared/seeds/001`).
  * @module
  */
-import { chunkId, hashText, type Chunk } from '../core/chunk.js';
+import type { Chunk } from '../core/chunk.js';
 import { InvalidOptionError } from '../core/errors.js';
-import { requireInteger } from '../core/options.js';
+import { resolveOptions, type StrategySchema } from '../core/schema.js';
+import { Assembler, type PlannedChunk } from '../plan/assemble.js';
 import { isBlank, requireText, trimSpanWithin } from '../core/text.js';
 import { MarkdownChunker } from '../strategies/markdown.js';
-import { resolveUnits, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
+import { innerUnitOptions, resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
 import { recursiveSpanSplitter, slidingSpanSplitter, type SpanSplitter } from './span-splitters.js';
 
 /** Options of {@link ParentChildChunker}. */
@@ -36,6 +37,51 @@ export interface ParentChildOptions extends UnitOptions {
   /** Splits a parent into children (default: fixed-size windows of childSize with childOverlap). */
   childSplitter?: SpanSplitter;
 }
+
+/** The options schema of the parent–child strategy. */
+export const PARENT_CHILD_SCHEMA: StrategySchema = {
+  name: 'parent-child',
+  options: {
+    parentSize: { type: 'integer', min: 1, default: 1024, doc: 'budget of a parent, in units' },
+    childSize: {
+      type: 'integer',
+      min: 1,
+      default: (r: Readonly<Record<string, unknown>>) => Math.min(128, r.parentSize as number),
+      defaultDoc: 'min(128, parentSize)',
+      doc: 'budget of a child, in units; at most parentSize',
+    },
+    childOverlap: {
+      type: 'integer',
+      min: 0,
+      default: (r: Readonly<Record<string, unknown>>) => Math.floor((r.childSize as number) / 8),
+      defaultDoc: '⌊childSize/8⌋',
+      doc: 'units shared by consecutive children of one parent; less than childSize',
+    },
+    markdown: {
+      type: 'enum',
+      values: ['auto', true, false],
+      default: 'auto',
+      doc: 'cut parents along Markdown structure (heading paths, whole code blocks and tables); `auto`: when the text looks like Markdown',
+    },
+    fallback: {
+      type: 'string',
+      default: 'recursive',
+      alsoAccepts: ['function'],
+      doc: "the Markdown parents' splitter for blocks over parentSize: a registered name (`recursive`, `sliding`) or, in the API, a function",
+    },
+    parentSplitter: { type: 'function', doc: 'splits plain text into parents (default: the recursive splitter at parentSize, no overlap)' },
+    childSplitter: { type: 'function', doc: 'splits a parent into children (default: fixed-size windows of childSize with childOverlap)' },
+    ...UNIT_OPTIONS,
+  },
+  check(r) {
+    if ((r.childSize as number) > (r.parentSize as number)) {
+      throw new InvalidOptionError('childSize', r.childSize, `must be ≤ parentSize (${r.parentSize})`);
+    }
+    if ((r.childOverlap as number) >= (r.childSize as number)) {
+      throw new InvalidOptionError('childOverlap', r.childOverlap, `must be < childSize (${r.childSize})`);
+    }
+  },
+};
 
 /** What {@link ParentChildChunker.split} returns. */
 export interface ParentChildResult {
@@ -86,23 +132,14 @@ export class ParentChildChunker {
   readonly #childSplitter: SpanSplitter;
 
   constructor(options: ParentChildOptions = {}) {
-    this.parentSize = requireInteger('parentSize', options.parentSize ?? 1024);
-    this.childSize = requireInteger('childSize', options.childSize ?? Math.min(128, this.parentSize));
-    if (this.childSize > this.parentSize) {
-      throw new InvalidOptionError('childSize', this.childSize, `must be ≤ parentSize (${this.parentSize})`);
-    }
-    this.childOverlap = requireInteger('childOverlap', options.childOverlap ?? Math.floor(this.childSize / 8), 0);
-    if (this.childOverlap >= this.childSize) {
-      throw new InvalidOptionError('childOverlap', this.childOverlap, `must be < childSize (${this.childSize})`);
-    }
-    const markdown: unknown = options.markdown ?? 'auto';
-    if (markdown !== true && markdown !== false && markdown !== 'auto') {
-      throw new InvalidOptionError('markdown', markdown, "true, false or 'auto'");
-    }
-    this.markdown = markdown;
-    this.#resolved = resolveUnits(options);
-    const unitOptions = { unit: this.#resolved.unit, encoding: this.#resolved.encoding, tokenizer: options.tokenizer };
-    this.#markdownChunker = new MarkdownChunker({ ...unitOptions, chunkSize: this.parentSize, chunkOverlap: 0, fallback: options.fallback, countTokens: false });
+    const o = resolveOptions<ParentChildOptions>(PARENT_CHILD_SCHEMA, options);
+    this.parentSize = o.parentSize;
+    this.childSize = o.childSize;
+    this.childOverlap = o.childOverlap;
+    this.markdown = o.markdown;
+    this.#resolved = resolveUnits(o);
+    const unitOptions = innerUnitOptions(this.#resolved, options.tokenizer);
+    this.#markdownChunker = new MarkdownChunker({ ...unitOptions, chunkSize: this.parentSize, chunkOverlap: 0, fallback: o.fallback });
     this.#parentSplitter = options.parentSplitter ?? recursiveSpanSplitter({ ...unitOptions, chunkOverlap: 0 });
     this.#childSplitter = options.childSplitter ?? slidingSpanSplitter({ ...unitOptions, chunkOverlap: this.childOverlap });
   }
@@ -113,32 +150,39 @@ export class ParentChildChunker {
    */
   split(text: string): ParentChildResult {
     requireText(text);
-    const parents: Chunk[] = [];
-    const children: Chunk[] = [];
     const byId = new Map<string, Chunk>();
-    const result = { parents, children, getParent: (id: string) => byId.get(id) };
+    const result: ParentChildResult = { parents: [], children: [], getParent: (id: string) => byId.get(id) };
     if (isBlank(text)) return result;
-    const sourceHash = hashText(text);
     const useMarkdown = this.markdown === 'auto' ? looksLikeMarkdown(text) : this.markdown;
-    const parentSpans: { start: number; end: number; extra: Record<string, unknown>; embedText?: string }[] = useMarkdown
+    const parentSpans: PlannedChunk[] = useMarkdown
       ? this.#markdownChunker.chunk(text).map((c) => ({
           start: c.start,
           end: c.end,
-          embedText: c.embedText,
-          extra: { headingPath: c.metadata.headingPath, blockTypes: c.metadata.blockTypes, ...(c.metadata.tableRows ? { tableRows: c.metadata.tableRows } : {}) },
+          ...(c.embedText !== undefined ? { embedText: c.embedText } : {}),
+          metadata: { headingPath: c.metadata.headingPath, blockTypes: c.metadata.blockTypes, ...(c.metadata.tableRows ? { tableRows: c.metadata.tableRows } : {}) },
+          ...(c.metadata.oversized ? { oversized: true } : {}),
         }))
-      : this.#spans(text, 0, text.length, this.#parentSplitter, this.parentSize).map((s) => ({ ...s, extra: {} }));
-
+      : this.#spans(text, 0, text.length, this.#parentSplitter, this.parentSize).map((s) => ({ ...s, metadata: {} }));
+    const parentLevel: PlannedChunk[] = [];
     for (const p of parentSpans) {
-      const parent = this.#make(text, sourceHash, p.start, p.end, 'parent', parents, this.parentSize, { ...p.extra, markdown: useMarkdown });
-      if (p.embedText !== undefined) parent.embedText = p.embedText;
-      parents.push(parent);
+      const unitCount = this.#resolved.units.size(text.slice(p.start, p.end));
+      parentLevel.push({ ...p, unitCount, metadata: { level: 'parent', ...p.metadata, markdown: useMarkdown }, idSuffix: ':parent', ...(p.oversized || unitCount > this.parentSize ? { oversized: true } : {}) });
+    }
+    result.parents = new Assembler({ strategy: 'parent-child', units: this.#resolved }).add(text, parentLevel);
+    const childLevel: PlannedChunk[] = [];
+    for (const parent of result.parents) {
       byId.set(parent.id, parent);
-      const inherited = p.extra.headingPath ? { headingPath: p.extra.headingPath } : {};
-      for (const s of this.#spans(text, p.start, p.end, this.#childSplitter, this.childSize)) {
-        children.push(this.#make(text, sourceHash, s.start, s.end, 'child', children, this.childSize, { parentId: parent.id, ...inherited }));
+      const inherited = parent.metadata.headingPath ? { headingPath: parent.metadata.headingPath } : {};
+      let prev: PlannedChunk | undefined;
+      for (const s of this.#spans(text, parent.start, parent.end, this.#childSplitter, this.childSize)) {
+        // a child that lies inside the previous one adds nothing (trimmed windows of a large overlap)
+        if (prev && s.start >= prev.start && s.end <= prev.end) continue;
+        const unitCount = this.#resolved.units.size(text.slice(s.start, s.end));
+        prev = { ...s, unitCount, metadata: { level: 'child', parentId: parent.id, ...inherited }, idSuffix: ':child', ...(unitCount > this.childSize ? { oversized: true } : {}) };
+        childLevel.push(prev);
       }
     }
+    result.children = new Assembler({ strategy: 'parent-child', units: this.#resolved }).add(text, childLevel);
     return result;
   }
 
@@ -162,7 +206,7 @@ export class ParentChildChunker {
   #spans(text: string, from: number, to: number, splitter: SpanSplitter, size: number): { start: number; end: number }[] {
     const out: { start: number; end: number }[] = [];
     let covered = from;
-    const fits = (s: number, e: number) => this.#resolved.units.count(text.slice(s, e)) <= size;
+    const fits = (s: number, e: number) => this.#resolved.units.size(text.slice(s, e)) <= size;
     const keep = (s: number, e: number) => {
       const span = trimSpanWithin(text, s, e, fits);
       if (span.end > span.start) out.push(span);
@@ -174,30 +218,5 @@ export class ParentChildChunker {
     }
     if (covered < to && !isBlank(text.slice(covered, to))) keep(covered, to);
     return out;
-  }
-
-  #make(text: string, sourceHash: string, start: number, end: number, level: 'parent' | 'child', level_: Chunk[], size: number, extra: Record<string, unknown>): Chunk {
-    const { units, unit, tokenizer, countTokens } = this.#resolved;
-    const chunkText = text.slice(start, end);
-    const unitCount = units.count(chunkText);
-    const prev = level_[level_.length - 1];
-    const sameParent = level === 'parent' || (prev && prev.metadata.parentId === extra.parentId);
-    return {
-      id: `${chunkId(sourceHash, start, end)}:${level}`,
-      index: level_.length,
-      text: chunkText,
-      start,
-      end,
-      tokenCount: unit === 'token' ? unitCount : countTokens && tokenizer ? tokenizer.count(chunkText) : -1,
-      metadata: {
-        strategy: 'parent-child',
-        unit: units.name,
-        unitCount,
-        overlap: prev && sameParent ? Math.max(0, prev.end - start) : 0,
-        level,
-        ...extra,
-        ...(unitCount > size ? { oversized: true } : {}),
-      },
-    };
   }
 }

@@ -32,40 +32,35 @@ export interface SpanSplitterOptions extends UnitOptions {
 export type SpanSplitterFactory = (options: SpanSplitterOptions) => SpanSplitter;
 
 /**
- * A splitter over {@link FixedSizeChunker} windows (SPEC section 1, sliding window with
- * `windowSize = chunkSize`, `stride = chunkSize − chunkOverlap`). One chunker is built
- * and kept per distinct `chunkSize`.
+ * A splitter from a chunker built per distinct `chunkSize` (cached), with `chunkOverlap`
+ * clamped below it (default min(64, ⌊chunkSize/8⌋)), no token counts.
  */
-export const slidingSpanSplitter: SpanSplitterFactory = (options) => {
-  const cache = new Map<number, FixedSizeChunker>();
+function cachedSplitter(options: SpanSplitterOptions, make: (o: SpanSplitterOptions & { chunkSize: number; chunkOverlap: number }) => { spans(text: string): TextSpan[] }): SpanSplitter {
+  const cache = new Map<number, { spans(text: string): TextSpan[] }>();
   return (text, chunkSize) => {
     let chunker = cache.get(chunkSize);
     if (!chunker) {
       const overlap = Math.min(options.chunkOverlap ?? Math.min(64, Math.floor(chunkSize / 8)), chunkSize - 1);
-      chunker = new FixedSizeChunker({ ...options, chunkSize, chunkOverlap: Math.max(0, overlap), countTokens: false });
+      chunker = make({ ...options, chunkSize, chunkOverlap: Math.max(0, overlap), countTokens: false });
       cache.set(chunkSize, chunker);
     }
-    return chunker.chunk(text).map((c) => ({ start: c.start, end: c.end }));
+    return chunker.spans(text).map((c) => ({ start: c.start, end: c.end }));
   };
-};
+}
+
+/**
+ * A splitter over {@link FixedSizeChunker} windows (SPEC section 1, sliding window with
+ * `windowSize = chunkSize`, `stride = chunkSize − chunkOverlap`). One chunker is built
+ * and kept per distinct `chunkSize`.
+ */
+export const slidingSpanSplitter: SpanSplitterFactory = (options) => cachedSplitter(options, (o) => new FixedSizeChunker(o));
 
 /**
  * A {@link SpanSplitterFactory} over {@link RecursiveChunker}: paragraphs, lines,
  * sentence ends, spaces, then grapheme clusters, merged up to each call's chunkSize with
  * `chunkOverlap` (clamped below it), in the caller's unit and encoding.
  */
-export const recursiveSpanSplitter: SpanSplitterFactory = (options) => {
-  const cache = new Map<number, RecursiveChunker>();
-  return (text, chunkSize) => {
-    let chunker = cache.get(chunkSize);
-    if (!chunker) {
-      const overlap = Math.min(options.chunkOverlap ?? Math.min(64, Math.floor(chunkSize / 8)), chunkSize - 1);
-      chunker = new RecursiveChunker({ ...options, chunkSize, chunkOverlap: Math.max(0, overlap), countTokens: false });
-      cache.set(chunkSize, chunker);
-    }
-    return chunker.chunk(text).map((c) => ({ start: c.start, end: c.end }));
-  };
-};
+export const recursiveSpanSplitter: SpanSplitterFactory = (options) => cachedSplitter(options, (o) => new RecursiveChunker(o));
 
 const fallbacks = new Map<string, SpanSplitterFactory>([
   ['recursive', recursiveSpanSplitter],

@@ -73,3 +73,28 @@ export function hex32(x: number): string {
 export function chunkId(sourceHash: string, start: number, end: number): string {
   return `${sourceHash}:${start}-${end}`;
 }
+
+/**
+ * A chunk as `chunkwise chunk` writes it (one JSON object per JSONL line): the chunk's
+ * fields plus `source` (the input's name), with `level`, `parentId` and `embedText`
+ * lifted to the top level when present, and a late chunk's `vector` as a plain array.
+ * Core (no Node built-ins), so a page or a worker writes the CLI's records too:
+ * `chunks.map((c) => JSON.stringify(chunkRecord(c, name))).join('\n') + '\n'` is the
+ * CLI's JSONL for that input.
+ */
+export function chunkRecord(chunk: Chunk, source: string): Record<string, unknown> {
+  return {
+    id: chunk.id,
+    index: chunk.index,
+    source,
+    text: chunk.text,
+    start: chunk.start,
+    end: chunk.end,
+    tokenCount: chunk.tokenCount,
+    ...(chunk.metadata.level !== undefined ? { level: chunk.metadata.level } : {}),
+    ...(chunk.metadata.parentId !== undefined ? { parentId: chunk.metadata.parentId } : {}),
+    ...(chunk.embedText !== undefined ? { embedText: chunk.embedText } : {}),
+    metadata: chunk.metadata,
+    ...('vector' in chunk && chunk.vector instanceof Float32Array ? { vector: Array.from(chunk.vector) } : {}),
+  };
+}

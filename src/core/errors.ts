@@ -103,3 +103,24 @@ export class InvalidDatasetError extends ChunkwiseError {
     this.where = where;
   }
 }
+
+/**
+ * A vector store (sink) could not be used: it cannot be opened or created (a path that
+ * is a file, no permission, a missing optional package, a server without pgvector), or
+ * an existing table disagrees with what is written (vector dimension, missing
+ * columns). `store` names the store (`lancedb:<dir>`, `pglite:<dir>`, a table). The
+ * message is one line; the CLI exits 1 with it.
+ */
+export class SinkError extends ChunkwiseError {
+  readonly store: string;
+  constructor(store: string, reason: string) {
+    super(`${store}: ${reason}`);
+    this.store = store;
+  }
+}
+
+/** The first line of an error's message (engines' messages can carry a backtrace). */
+export function firstLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split('\n', 1)[0].trim();
+}

@@ -20,9 +20,16 @@ export interface OptionSpec {
   readonly default?: unknown;
   /** How docs and `--help` show a computed default (e.g. `min(64, ⌊chunkSize/8⌋)`). */
   readonly defaultDoc?: string;
+  /** An `integer` option that also takes `Infinity` (no limit; `Infinity` on the command line). */
+  readonly infinity?: boolean;
   /** Inclusive bounds of `integer` and `number` options. */
   readonly min?: number;
   readonly max?: number;
+  /**
+   * API-only forms a CLI-typed option also takes (a `fallback` name or, in the API, a
+   * function): values of these types pass the type check, then `check` runs.
+   */
+  readonly alsoAccepts?: readonly ('function' | 'object')[];
   /** Allowed values of an `enum` option (strings, or `true`/`false` for mixed options such as `'auto' | boolean`). */
   readonly values?: readonly (string | boolean)[];
   /**
@@ -100,12 +107,13 @@ export function suggestOption(name: string, known: readonly string[]): string | 
 
 /** Why `value` is not of the spec's type, or undefined when it is. */
 function typeProblem(spec: OptionSpec, value: unknown, resolved: Record<string, unknown>): string | undefined {
+  if (spec.alsoAccepts?.some((t) => (t === 'function' ? typeof value === 'function' : typeof value === 'object' && value !== null))) return undefined;
   switch (spec.type) {
     case 'integer': {
-      const min = spec.min ?? -Infinity;
-      const max = Math.min(spec.max ?? Infinity, 0x7fffffff);
-      if (typeof value !== 'number' || !Number.isInteger(value)) return `must be an integer${bounds(spec)}`;
-      if (value < min || value > max) return `must be an integer${bounds(spec, max)}`;
+      if (spec.infinity && value === Infinity) return undefined;
+      if (typeof value !== 'number' || !Number.isInteger(value)) return `must be an integer${bounds(spec)}${spec.infinity ? ' or Infinity' : ''}`;
+      if (value < (spec.min ?? -Infinity) || value > (spec.max ?? Infinity)) return `must be an integer${bounds(spec)}`;
+      if (value > 0x7fffffff) return 'must be at most 2147483647';
       return undefined;
     }
     case 'number': {
@@ -129,7 +137,8 @@ function typeProblem(spec: OptionSpec, value: unknown, resolved: Record<string, 
   void resolved;
 }
 
-function bounds(spec: OptionSpec, max = spec.max): string {
+function bounds(spec: OptionSpec): string {
+  const max = spec.max;
   const lo = spec.min !== undefined ? `≥ ${spec.min}` : '';
   const hi = max !== undefined && max !== Infinity ? `≤ ${max}` : '';
   return lo && hi ? ` in [${spec.min}, ${max}]` : lo || hi ? ` ${lo || hi}` : '';
@@ -188,6 +197,7 @@ export function defaultText(spec: OptionSpec): string {
   if (spec.defaultDoc !== undefined) return spec.defaultDoc;
   if (spec.default === undefined) return '—';
   if (typeof spec.default === 'function') return '(computed)';
+  if (spec.default === Infinity) return '`Infinity`';
   if (typeof spec.default === 'string') return `\`'${spec.default}'\``;
   return `\`${describe(spec.default)}\``;
 }

@@ -38,9 +38,12 @@ interface Normalizerish {
  * normalised to original UTF-16 indices), and each token's surface form (WordPiece's
  * `##` prefix and SentencePiece's `▁` removed) is matched left to right in the
  * normalised text; a token that does not match (`[UNK]`, byte-level pieces) covers the
- * non-space characters up to the next token's match. Exact for BERT-style WordPiece and
- * Metaspace/Unigram tokenizers; best-effort (still ordered and within the text) for
- * byte-level BPE.
+ * non-space characters up to the next token's match, never past the end of its
+ * pre-tokenizer word (the tokenizer's own pre-tokenizer run over the normalised text), and
+ * in WordPiece a `[UNK]` at a word's start covers that whole word (WordPiece maps an
+ * unknown word to one `[UNK]`), so a run such as `[[[[` gives one span per `[`. Exact for
+ * BERT-style WordPiece and Metaspace/Unigram tokenizers; best-effort (still ordered and
+ * within the text) for byte-level BPE. Linear in the text's length.
  */
 export class HfTokenizer {
   readonly #tok: Tokenizer;
@@ -48,6 +51,8 @@ export class HfTokenizer {
   readonly #modelType: string;
   readonly #normalizer: Normalizerish | null;
   readonly #perCharNormalizes: boolean;
+  /** Contents of the added tokens (`[CLS]`, `[UNK]`, …): split out of the text before normalisation. */
+  readonly #added: Set<string>;
   /** Special tokens the post-processor puts before and after a single sequence. */
   readonly #template: { prefix: number; suffix: number } | undefined;
 
@@ -83,6 +88,8 @@ export class HfTokenizer {
     const probe = 'Ab Çd  ÉF ĳ x';
     this.#perCharNormalizes = this.#normalizer === null || this.#normalizePerChar(probe).text === this.#normalizer.normalize(probe);
     this.#template = this.#findTemplate();
+    const addedMap = (this.#tok as unknown as { added_tokens_map?: Map<string, unknown> }).added_tokens_map;
+    this.#added = new Set(addedMap instanceof Map ? addedMap.keys() : []);
   }
 
   /** The library's tokenizer, for anything not wrapped here. */
@@ -159,8 +166,9 @@ export class HfTokenizer {
     const mapEnd = (i: number) => norm.ends[i];
     const surfaces = tokens.map((t) => this.#surface(t));
     const out = new Int32Array(tokens.length * 2);
+    const words = this.#wordEnds(nt);
+    let w = 0;
     let cur = 0;
-    const isWs = (c: string) => /\s/u.test(c);
     for (let k = 0; k < tokens.length; k++) {
       while (cur < nt.length && isWs(nt[cur])) cur++;
       const s = surfaces[k];
@@ -170,10 +178,23 @@ export class HfTokenizer {
         b = cur; // a bare "▁" or prefix: zero-width where it stands
       } else if (nt.startsWith(s, cur)) {
         b = cur + s.length;
-      } else {
-        const next = k + 1 < tokens.length ? surfaces[k + 1] : '';
+      } else if (cur < nt.length && this.#added.has(tokens[k]) && text.startsWith(tokens[k], mapStart(cur))) {
+        // an added token written in the text ("[SEP]"): matched before normalisation
+        const end = mapStart(cur) + tokens[k].length;
         b = cur;
-        while (b < nt.length && !isWs(nt[b]) && !(b > cur && next && nt.startsWith(next, b))) b++;
+        while (b < nt.length && mapStart(b) < end) b++;
+      } else {
+        // the pre-tokenizer word holding cur bounds an unmatched token
+        while (words && w < words.ends.length && words.ends[w] <= cur) w++;
+        const inWord = words !== null && w < words.ends.length && words.starts[w] <= cur;
+        const bound = inWord ? words.ends[w] : nt.length;
+        if (inWord && this.#modelType === 'WordPiece' && words.starts[w] === cur) {
+          b = bound;
+        } else {
+          const next = k + 1 < tokens.length ? surfaces[k + 1] : '';
+          b = cur;
+          while (b < bound && !isWs(nt[b]) && !(b > cur && next && nt.startsWith(next, b))) b++;
+        }
       }
       cur = b;
       if (b > a) {
@@ -186,6 +207,35 @@ export class HfTokenizer {
       }
     }
     return out;
+  }
+
+  /**
+   * The pre-tokenizer's words of the normalised text `nt`, as [starts[i], ends[i]) in
+   * `nt`, or null when there is no pre-tokenizer or its words are not substrings of `nt`
+   * in order (byte-level pre-tokenizers); a Metaspace `▁` counts as a space.
+   */
+  #wordEnds(nt: string): { starts: Int32Array; ends: Int32Array } | null {
+    const pre = (this.#tok as unknown as { pre_tokenizer: ((text: string) => string[]) | null }).pre_tokenizer;
+    if (typeof pre !== 'function') return null;
+    let list: string[];
+    try {
+      list = pre(nt);
+    } catch {
+      return null;
+    }
+    const starts = new Int32Array(list.length);
+    const ends = new Int32Array(list.length);
+    let n = 0;
+    let cur = 0;
+    for (const raw of list) {
+      const word = raw.replace(/▁/g, ' ').trim();
+      if (word.length === 0) continue;
+      while (cur < nt.length && isWs(nt[cur])) cur++;
+      if (!nt.startsWith(word, cur)) return null;
+      starts[n] = cur;
+      ends[n++] = cur += word.length;
+    }
+    return { starts: starts.subarray(0, n), ends: ends.subarray(0, n) };
   }
 
   /**
@@ -251,6 +301,9 @@ export class HfTokenizer {
     return this.#modelType;
   }
 }
+
+const WS = /\s/u;
+const isWs = (c: string) => WS.test(c);
 
 /** Index where `part` occurs contiguously in `whole`, or −1. */
 function locate(whole: number[], part: number[]): number {

@@ -10,3 +10,4 @@ export * from './evaluate.js';
 export * from './strategy-spec.js';
 export * from './report.js';
 export * from './qasc-retriever.js';
+export * from './bootstrap.js';

@@ -3,6 +3,7 @@
  * recall against IoU. Core module: returns strings, writes nothing.
  * @module
  */
+import { pairedBootstrap, type BootstrapOptions, type PairedDifference } from './bootstrap.js';
 import type { EvaluationResult, MetricSummary } from './evaluate.js';
 
 /** Table row label fields: the strategy, its size and overlap (in tokens) if known. */
@@ -12,6 +13,55 @@ export interface ReportRow {
   strategy: string;
   size?: number;
   overlap?: number;
+  /** The embedder the row was evaluated with (for reports that hold several). */
+  embedder?: string;
+  /** The row against a baseline on the same questions (see {@link compareToBaselines}). */
+  comparison?: RowComparison;
+}
+
+/** A row's paired differences to a baseline row: recall and IoU of this row minus the baseline's, per question. */
+export interface RowComparison {
+  /** The baseline's strategy name. */
+  baseline: string;
+  recall: PairedDifference;
+  iou: PairedDifference;
+  /** mean IoU of the row / mean IoU of the baseline. */
+  iouRatio: number;
+}
+
+/**
+ * Sets `comparison` on every row that has a baseline: the row for which `isBaseline` is
+ * true with the same size, overlap and embedder (a baseline row itself gets none).
+ * Differences are per question (recall, IoU), with {@link pairedBootstrap} intervals
+ * (same seed for every row, so the same resampled question sets).
+ * @throws {InvalidInputError} when a row and its baseline were scored on different numbers of questions.
+ */
+export function compareToBaselines(rows: ReportRow[], isBaseline: (row: ReportRow) => boolean, options: BootstrapOptions = {}): void {
+  const key = (r: ReportRow) => `${r.embedder ?? ''}|${r.size ?? ''}|${r.overlap ?? ''}`;
+  const baselines = new Map<string, ReportRow>();
+  for (const r of rows) if (isBaseline(r)) baselines.set(key(r), r);
+  for (const r of rows) {
+    const b = baselines.get(key(r));
+    if (!b || b === r) continue;
+    const per = (row: ReportRow, m: 'recall' | 'iou') => row.result.perQuestion.map((q) => q[m]);
+    r.comparison = {
+      baseline: b.strategy,
+      recall: pairedBootstrap(per(r, 'recall'), per(b, 'recall'), options),
+      iou: pairedBootstrap(per(r, 'iou'), per(b, 'iou'), options),
+      iouRatio: r.result.overall.iou.mean / b.result.overall.iou.mean,
+    };
+  }
+}
+
+/** A difference in percentage points with its interval, e.g. `+0.6 [−0.1, +1.3]`; bold when the interval excludes 0. */
+function delta(d: PairedDifference, digits: number): string {
+  const f = (x: number) => {
+    const v = (x * 100).toFixed(digits);
+    if (Number(v) === 0) return (0).toFixed(digits);
+    return x > 0 ? `+${v}` : `−${v.slice(1)}`;
+  };
+  const text = `${f(d.mean)} [${f(d.low)}, ${f(d.high)}]`;
+  return d.low > 0 || d.high < 0 ? `**${text}**` : text;
 }
 
 function pct(m: { mean: number; std: number }): string {
@@ -21,17 +71,27 @@ function pct(m: { mean: number; std: number }): string {
 
 /**
  * A Markdown table: strategy, size, overlap, number of chunks, mean chunk tokens,
- * recall, precision and IoU as `mean ± std` in percent, over all questions.
+ * recall, precision and IoU as `mean ± std` in percent, over all questions; where rows
+ * carry a {@link RowComparison}, three more columns: the recall and IoU differences to the
+ * baseline in percentage points with their 95 % intervals (bold when the interval
+ * excludes 0) and the IoU ratio.
  */
 export function markdownTable(rows: readonly ReportRow[]): string {
+  const compared = rows.some((r) => r.comparison);
   const lines = [
-    '| strategy | size | overlap | chunks | mean chunk tokens | recall % | precision % | IoU % |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| strategy | size | overlap | chunks | mean chunk tokens | recall % | precision % | IoU % |' + (compared ? ' Δ recall, points [95 % CI] | Δ IoU, points [95 % CI] | IoU ÷ baseline |' : ''),
+    '|---|---:|---:|---:|---:|---:|---:|---:|' + (compared ? '---:|---:|---:|' : ''),
   ];
+  const baselines = new Set(rows.flatMap((r) => (r.comparison ? [r.comparison.baseline] : [])));
   for (const r of rows) {
     const o = r.result.overall;
+    let extra = '';
+    if (compared) {
+      const c = r.comparison;
+      extra = c ? ` ${delta(c.recall, 1)} | ${delta(c.iou, 2)} | ${c.iouRatio.toFixed(2)}× |` : baselines.has(r.strategy) ? ' baseline | baseline | |' : ' | | |';
+    }
     lines.push(
-      `| ${r.strategy} | ${r.size ?? ''} | ${r.overlap ?? ''} | ${r.result.chunks ?? ''} | ${r.result.meanChunkTokens !== undefined ? r.result.meanChunkTokens.toFixed(1) : ''} | ${pct(o.recall)} | ${pct(o.precision)} | ${pct(o.iou)} |`,
+      `| ${r.strategy} | ${r.size ?? ''} | ${r.overlap ?? ''} | ${r.result.chunks ?? ''} | ${r.result.meanChunkTokens !== undefined ? r.result.meanChunkTokens.toFixed(1) : ''} | ${pct(o.recall)} | ${pct(o.precision)} | ${pct(o.iou)} |${extra}`,
     );
   }
   return lines.join('\n');
@@ -57,16 +117,24 @@ export function perCorpusTable(rows: readonly ReportRow[]): string {
   return lines.join('\n');
 }
 
-/** JSON of the results (per-question scores included unless `perQuestion` is false). */
-export function resultsJson(rows: readonly ReportRow[], options: { perQuestion?: boolean } = {}): string {
+/**
+ * JSON of the results: per-question scores unless `perQuestion` is false, timings unless
+ * `timings` is false (without them the JSON is the same on every run), the embedder and
+ * the comparison to a baseline where the rows carry them.
+ */
+export function resultsJson(rows: readonly ReportRow[], options: { perQuestion?: boolean; timings?: boolean } = {}): string {
   const keep = options.perQuestion ?? true;
+  const timings = options.timings ?? true;
   return JSON.stringify(
     rows.map((r) => ({
       strategy: r.strategy,
       size: r.size ?? null,
       overlap: r.overlap ?? null,
+      ...(r.embedder !== undefined ? { embedder: r.embedder } : {}),
       ...r.result,
       perQuestion: keep ? r.result.perQuestion : undefined,
+      timings: timings ? r.result.timings : undefined,
+      comparison: r.comparison,
     })),
     null,
     2,

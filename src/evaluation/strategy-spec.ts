@@ -6,7 +6,7 @@
  * @module
  */
 import { InvalidOptionError } from '../core/errors.js';
-import { createChunker, type Chunker, type StrategyOptions } from '../strategies/registry.js';
+import { createChunker, strategyDefinition, type Chunker, type StrategyOptions } from '../strategies/registry.js';
 
 /** A parsed strategy spec. */
 export interface StrategySpec {
@@ -34,9 +34,8 @@ function parseValue(v: string): unknown {
 /**
  * Parses `name[:size[:overlap]][:key=value…]`. Size and overlap are integers in the
  * strategy's unit (tokens unless `unit=char` or `unit=word` is given). They are passed
- * under every standard name a strategy may read: `chunkSize`/`chunkOverlap` (fixed,
- * recursive, sentence, …) and `windowSize`/`stride = size − overlap` (sliding), so
- * `sliding:512:256` is 512-token windows overlapping by 256 (stride 256). `key=value`
+ * under the strategy's budget options, so `sliding:512:256` is 512-token windows
+ * overlapping by 256 (stride 256). `key=value`
  * pairs are passed as options (numbers and booleans converted), e.g. `breakpoint=percentile`.
  * @throws {InvalidOptionError} for an empty name, a size or overlap that is not an
  *   integer, or a malformed pair. (The strategy validates ranges when it is created.)
@@ -61,11 +60,16 @@ export function parseStrategySpec(spec: string): StrategySpec {
   }
   const [size, overlap] = positional;
   if (size !== undefined) {
-    options.chunkSize = size;
-    options.windowSize = size;
+    const definition = strategyDefinition(name);
+    const budget = definition?.passThrough
+      ? strategyDefinition(String((options as Record<string, unknown>).spans ?? 'fixed'))?.budget
+      : definition?.budget;
     const o = overlap ?? 0;
-    options.chunkOverlap = o;
-    options.stride = size - o;
+    const target = options as Record<string, unknown>;
+    target[budget?.size ?? 'chunkSize'] = size;
+    if (budget?.overlap) target[budget.overlap] = budget.overlapAsStride ? size - o : o;
+    else if (!budget) target.chunkOverlap = o;
+    else if (o !== 0) throw new InvalidOptionError('strategy', spec, `${name} takes no overlap; write ${name}:${size}`);
   }
   return { spec, name, size, overlap: size !== undefined ? (overlap ?? 0) : undefined, options };
 }

@@ -272,3 +272,93 @@ export function topK(scores: Float32Array, k: number): Int32Array {
   }
   return best;
 }
+
+/**
+ * Banded similarities (cluster-semantic chunking): out[i·w + k] = M[i] · M[i − k] for
+ * 1 ≤ k < w and k ≤ i over an n × d row-major matrix of unit rows (so the dot product
+ * is the cosine); every other entry 0. Sums in f64, rounded to f32.
+ * @returns Float32Array of n·w
+ */
+export function bandDots(matrix: Float32Array, d: number, w: number): Float32Array {
+  const n = Math.floor(matrix.length / d);
+  const out = new Float32Array(n * w);
+  for (let i = 0; i < n; i++) {
+    for (let k = 1; k < w && k <= i; k++) out[i * w + k] = dot(matrix, i * d, matrix, (i - k) * d, d);
+  }
+  return out;
+}
+
+/**
+ * Mean dot product over all pairs i < j of the rows of an n × d matrix, written as the
+ * definition would be too slow (n²), so via the identity
+ * Σ_{i<j} M[i]·M[j] = (|Σ_i M[i]|² − Σ_i |M[i]|²) / 2: (|Σ M[i]|² − Σ |M[i]|²) / (n·(n − 1)).
+ * f64 sums in the kernel's order (column sums row by row, then their squares). 0 when n < 2.
+ */
+export function meanPairDot(matrix: Float32Array, d: number): number {
+  const n = Math.floor(matrix.length / d);
+  if (n < 2) return 0;
+  const col = new Float64Array(d);
+  let squares = 0;
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < d; j++) {
+      const x = matrix[i * d + j];
+      col[j] += x;
+      squares += x * x;
+    }
+  }
+  let total = 0;
+  for (let j = 0; j < d; j++) total += col[j] * col[j];
+  return (total - squares) / (n * (n - 1));
+}
+
+/** The DP table of {@link clusterSegments}. */
+export interface ClusterSegmentation {
+  /** The best chunk ending at piece i starts at start[i]. */
+  start: Int32Array;
+  /** The best total reward of pieces 0 … i. */
+  dp: Float64Array;
+}
+
+/**
+ * Cluster-semantic segmentation, after Chroma's ClusterSemanticChunker
+ * (`chunking_evaluation/chunking/cluster_semantic_chunker.py`, `_optimal_segmentation`):
+ * dp[i] = max over j in [L(i), i] of reward(j, i) + dp[j − 1] (dp[−1] = 0), where
+ * reward(j, i) = Σ over a ≠ b in [j, i] of (S(a, b) − mu) — the whole square sub-matrix,
+ * diagonal 0, as Chroma sums it — and S(i, i − k) = band[i·w + k];
+ * L(i) = min(i, max(lo[i], L(i − 1), i − w + 1, 0)). Ties go to the larger j (sizes tried
+ * from 1 upward, strictly better wins).
+ *
+ * reward(j, i) = reward(j, i − 1) + 2·Σ_{a=j}^{i−1} (S(a, i) − mu): the new column's sum,
+ * grown as j moves left, kept per start j; the kernel adds in the same order in f64, so
+ * both agree bit for bit. O(n·w).
+ * `test/kernels.test.ts` checks dp against every segmentation of small inputs.
+ */
+export function clusterSegments(band: Float32Array, w: number, mu: number, lo: ArrayLike<number>): ClusterSegmentation {
+  const n = lo.length;
+  const start = new Int32Array(n);
+  const dp = new Float64Array(n);
+  const reward = new Float64Array(n); // reward[j] = reward(j, i) after step i
+  let prevL = 0;
+  for (let i = 0; i < n; i++) {
+    const L = Math.max(0, Math.min(i, Math.max(lo[i], prevL, i - w + 1)));
+    prevL = L;
+    let best = -Infinity;
+    let bestJ = i;
+    let col = 0;
+    for (let j = i; j >= L; j--) {
+      if (j === i) reward[j] = 0;
+      else {
+        col += band[i * w + (i - j)] - mu;
+        reward[j] = reward[j] + 2 * col;
+      }
+      const cand = j > 0 ? reward[j] + dp[j - 1] : reward[j];
+      if (cand > best) {
+        best = cand;
+        bestJ = j;
+      }
+    }
+    dp[i] = best;
+    start[i] = bestJ;
+  }
+  return { start, dp };
+}

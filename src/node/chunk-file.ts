@@ -7,28 +7,12 @@
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import type { Chunk } from '../core/chunk.js';
+import { chunkRecord, type Chunk } from '../core/chunk.js';
 import type { Chunker } from '../strategies/registry.js';
 import { isStreamingChunker } from '../stream/index.js';
 import { UnreadableFileError } from '../cli/io.js';
 
-/** A chunk as the CLI writes it: the chunk's fields plus its source. */
-export function chunkRecord(chunk: Chunk, source: string): Record<string, unknown> {
-  return {
-    id: chunk.id,
-    index: chunk.index,
-    source,
-    text: chunk.text,
-    start: chunk.start,
-    end: chunk.end,
-    tokenCount: chunk.tokenCount,
-    ...(chunk.metadata.level !== undefined ? { level: chunk.metadata.level } : {}),
-    ...(chunk.metadata.parentId !== undefined ? { parentId: chunk.metadata.parentId } : {}),
-    ...(chunk.embedText !== undefined ? { embedText: chunk.embedText } : {}),
-    metadata: chunk.metadata,
-    ...('vector' in chunk && chunk.vector instanceof Float32Array ? { vector: Array.from(chunk.vector) } : {}),
-  };
-}
+export { chunkRecord };
 
 /**
  * The text of a file (or stdin for `-`) as UTF-8 decoded pieces. Decoding is WHATWG
@@ -64,7 +48,8 @@ export async function* filePieces(name: string, blockBytes = 1 << 20): AsyncGene
 /**
  * Chunks the file `name` with `chunker` and hands its records (JSON strings, one per
  * chunk, in order) to `sink` in batches of about `batchChars` characters, awaiting each
- * (back-pressure). `source` is the name written in each record.
+ * (back-pressure); the first chunk's record is handed over alone, as soon as it is decided.
+ * `source` is the name written in each record.
  * @returns the number of chunks.
  * @throws {UnreadableFileError} when the file cannot be read; chunker errors as thrown.
  */
@@ -82,7 +67,8 @@ export async function chunkFileRecords(
     batch.push(line);
     size += line.length;
     count++;
-    if (size >= batchChars) {
+    // the first chunk goes out at once (a reader sees output start); then batches
+    if (size >= batchChars || count === 1) {
       const b = batch;
       batch = [];
       size = 0;

@@ -44,10 +44,10 @@ export interface ProgressBar {
 
 /**
  * A cli-progress bar on stderr labelled `label` (e.g. the strategy), for embedding
- * chunks; a no-op unless stderr is a terminal (and `CI` is unset).
+ * chunks; a no-op unless stderr is a terminal (and `CI` is unset) and `enabled`.
  */
-export function embeddingProgress(label: string): ProgressBar {
-  if (!process.stderr.isTTY || process.env.CI) return { update() {}, stop() {} };
+export function embeddingProgress(label: string, enabled = true): ProgressBar {
+  if (!enabled || !process.stderr.isTTY || process.env.CI) return { update() {}, stop() {} };
   const bar = new cliProgress.SingleBar(
     { stream: process.stderr, format: `embedding {label} [{bar}] {value}/{total} chunks | {rate} chunks/s`, hideCursor: true, clearOnComplete: true },
     cliProgress.Presets.shades_classic,

@@ -100,8 +100,12 @@ class Packer {
     return L.exact(a, b);
   }
 
+  /** Appends a chunk; an exact repeat of the previous chunk's span carries nothing and is dropped. */
   #push(c: PlannedChunk | undefined): void {
-    if (c) this.out.push(c);
+    if (!c) return;
+    const last = this.out[this.out.length - 1];
+    if (last && last.start === c.start && last.end === c.end) return;
+    this.out.push(c);
   }
 
   /** Section i alone is too large: its finer level, or the section whole and flagged. */

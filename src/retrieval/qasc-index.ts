@@ -9,7 +9,7 @@ import { chunkId, hashText } from '../core/chunk.js';
 import { HashingEmbedder } from '../embedders/hashing-embedder.js';
 import type { Embedder } from '../embedders/types.js';
 import { InvalidInputError, InvalidOptionError } from '../core/errors.js';
-import { requireInteger } from '../core/options.js';
+import { integerOption, localeOption, requireInteger } from '../core/options.js';
 import type { Chunker } from '../strategies/registry.js';
 import { FixedSizeChunker } from '../strategies/fixed-size.js';
 import { checkMatrix, planQasc, qascChunk, resolveQascParams, type QascChunk, type QascParams, type QascSpan, type ResolvedQascParams } from './qasc.js';
@@ -93,7 +93,7 @@ export class QascIndex {
     this.#chunker = options.chunker ?? new FixedSizeChunker({ unit: 'token', chunkSize: 256, chunkOverlap: 32, countTokens: false });
     if (typeof this.#chunker?.chunk !== 'function') throw new InvalidOptionError('chunker', options.chunker, 'a Chunker with chunk(text)');
     this.params = resolveQascParams(options.qasc ?? {});
-    this.locale = options.locale ?? 'en';
+    this.locale = localeOption('locale', options.locale);
     this.explain = options.explain ?? false;
   }
 
@@ -182,7 +182,7 @@ export class QascIndex {
    */
   async query(query: string, options: { topK?: number; maxResults?: number } = {}): Promise<QascResult[]> {
     if (typeof query !== 'string') throw new InvalidInputError('query must be a string', query);
-    const k = requireInteger('topK', options.topK ?? 5, 1);
+    const k = integerOption('topK', options.topK, 5, 1);
     const maxResults = options.maxResults === undefined ? Infinity : requireInteger('maxResults', options.maxResults, 1);
     if (this.chunkCount === 0) return [];
     const d = this.embedder.dimension;

@@ -12,7 +12,7 @@ import { chunkId, hashText, type Chunk, type ChunkMetadata } from '../core/chunk
 import { HashingEmbedder } from '../embedders/hashing-embedder.js';
 import type { Embedder } from '../embedders/types.js';
 import { EmbeddingError, InvalidInputError, InvalidOptionError } from '../core/errors.js';
-import { requireInteger, requireNumber, requireOneOf } from '../core/options.js';
+import { integerOption, localeOption, numberOption, requireInteger, requireOneOf } from '../core/options.js';
 import { getTokenizer } from '../size/tokens.js';
 import { paragraphBreaks, sentenceSpans, type SentenceSpans } from '../segment/sentence-spans.js';
 import { WasmMatrix } from './wasm-matrix.js';
@@ -83,19 +83,19 @@ export const QASC_DEFAULTS: ResolvedQascParams = {
  *   kappa finite; window `fixed` or `adaptive`.
  */
 export function resolveQascParams(o: QascParams = {}): ResolvedQascParams {
-  const m = requireInteger('m', o.m ?? QASC_DEFAULTS.m, 0);
+  const m = integerOption('m', o.m, QASC_DEFAULTS.m, 0);
   const window = requireOneOf('window', o.window ?? QASC_DEFAULTS.window, ['fixed', 'adaptive'] as const);
-  const maxRadius = requireInteger('maxRadius', o.maxRadius ?? Math.max(QASC_DEFAULTS.maxRadius, m), 0);
+  const maxRadius = integerOption('maxRadius', o.maxRadius, Math.max(QASC_DEFAULTS.maxRadius, m), 0);
   if (maxRadius < m) throw new InvalidOptionError('maxRadius', maxRadius, `must be ≥ m (${m})`);
   return {
-    p: requireNumber('p', o.p ?? QASC_DEFAULTS.p, 0, 100),
+    p: numberOption('p', o.p, QASC_DEFAULTS.p, 0, 100),
     m,
-    lambda: requireNumber('lambda', o.lambda ?? QASC_DEFAULTS.lambda, 0),
-    kappa: requireNumber('kappa', o.kappa ?? QASC_DEFAULTS.kappa),
+    lambda: numberOption('lambda', o.lambda, QASC_DEFAULTS.lambda, 0),
+    kappa: numberOption('kappa', o.kappa, QASC_DEFAULTS.kappa),
     window,
-    secondaryPercentile: requireNumber('secondaryPercentile', o.secondaryPercentile ?? QASC_DEFAULTS.secondaryPercentile, 0, 100),
+    secondaryPercentile: numberOption('secondaryPercentile', o.secondaryPercentile, QASC_DEFAULTS.secondaryPercentile, 0, 100),
     maxRadius,
-    alignDistance: requireInteger('alignDistance', o.alignDistance ?? QASC_DEFAULTS.alignDistance, 0),
+    alignDistance: integerOption('alignDistance', o.alignDistance, QASC_DEFAULTS.alignDistance, 0),
   };
 }
 
@@ -321,7 +321,7 @@ export class QueryAdaptiveChunker {
     this.embedder = options.embedder ?? new HashingEmbedder();
     if (typeof this.embedder?.embed !== 'function') throw new InvalidOptionError('embedder', options.embedder, 'an Embedder with embed(texts)');
     this.params = resolveQascParams(options);
-    this.locale = options.locale ?? 'en';
+    this.locale = localeOption('locale', options.locale);
     this.explain = options.explain ?? false;
   }
 

@@ -38,3 +38,6 @@ export function getUnits(unit: UnitKind | string, encoding = 'cl100k_base'): Uni
       throw new InvalidOptionError('unit', unit, `one of ${UNIT_KINDS.join(', ')}`);
   }
 }
+export { lengthFunctionSizer, hfTokenizerSizer, type HfLikeTokenizer } from './custom.js';
+export { rangeMeasure, type RangeMeasure } from './measure.js';
+export { charCut, wordCut, tiktokenCut, safeCutFor } from './safe-cuts.js';

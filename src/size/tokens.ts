@@ -9,9 +9,6 @@ import type { Tokenizer, UnitSegmenter, UnitSpans } from './types.js';
 
 const sizers = new WeakMap<Tokenizer, UnitSegmenter>();
 
-/** Only spaces and tabs: whitespace that BPE merges into the next word's token. */
-const INLINE_SPACE = /^[ \t]*$/;
-
 /**
  * Token units over `tokenizer` (one sizer per tokenizer, cached). Its `safeCut` is the
  * tokenizer's declared one; without it a stream tokenizes the text once, at its end.
@@ -30,7 +27,9 @@ export function tokenUnits(tokenizer: Tokenizer): UnitSegmenter {
     size: count,
     count,
     ...(tokenizer.safeCut ? { safeCut: tokenizer.safeCut } : {}),
-    gapSize: (gap: string) => (INLINE_SPACE.test(gap) ? 0 : count(gap)),
+    // whitespace between pieces mostly merges into a neighbouring token (" word", ".\n\n"):
+    // estimate it as free; packers verify runs on the exact text
+    gapSize: () => 0,
   };
   sizers.set(tokenizer, sizer);
   return sizer;

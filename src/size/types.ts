@@ -52,8 +52,8 @@ export interface Sizer {
   readonly additive?: boolean;
   /**
    * Estimate of what the whitespace `gap` adds when two pieces are joined around it
-   * (words: 0; characters: its size; tokens: 0 for spaces and tabs, which merge into the
-   * next word's token, else its size). Default: `size(gap)`.
+   * (words: 0; characters: its size; tokens: 0, since whitespace mostly merges into a
+   * neighbouring token). Default: `size(gap)`.
    */
   gapSize?(gap: string): number;
 }

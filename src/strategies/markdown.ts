@@ -21,10 +21,10 @@ import { Assembler, type PlannedChunk } from '../plan/assemble.js';
 import { pack, type PackLevel } from '../plan/pack.js';
 import { cellText, inlineText, scanMarkdown, tableCells, type MarkdownBlock, type MarkdownBlockType } from '../segment/markdown.js';
 import { rangeMeasure, type RangeMeasure } from '../size/measure.js';
-import { resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
+import { innerUnitOptions, resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
 import { planWhole, streamPlan, type StepResult, type StreamPlan } from '../stream/driver.js';
 import type { TextSource } from '../stream/source.js';
-import { fallbackNames, resolveFallback, type SpanSplitter } from '../compose/span-splitters.js';
+import { resolveFallback, type SpanSplitter } from '../compose/span-splitters.js';
 import { defaultOverlap, RecursiveChunker } from './recursive.js';
 
 export { markdownBlocks, type MarkdownBlock, type MarkdownBlockType } from '../segment/markdown.js';
@@ -63,34 +63,25 @@ export interface MarkdownChunkMetadata {
 /** A chunk made by {@link MarkdownChunker}. */
 export type MarkdownChunk = Chunk & { metadata: ChunkMetadata & MarkdownChunkMetadata };
 
-/** Why `value` is not a fallback, or undefined. */
-function fallbackProblem(value: unknown): string | undefined {
-  if (typeof value === 'function') return undefined;
-  if (typeof value === 'string' && fallbackNames().includes(value)) return undefined;
-  return `one of ${fallbackNames().join(', ')} (registered splitters) or a function (text, chunkSize) => spans`;
-}
-
 /** The options schema of the Markdown strategy. */
 export const MARKDOWN_SCHEMA: StrategySchema = {
   name: 'markdown',
   options: {
-    chunkSize: { type: 'integer', min: 1, default: 512, doc: 'budget per chunk, in units, measured on the exact chunk text (and on embedText)' },
+    chunkSize: { type: 'integer', min: 1, default: 512, doc: 'budget per chunk, in units, measured on the exact chunk text' },
     chunkOverlap: {
       type: 'integer',
       min: 0,
       default: defaultOverlap,
       defaultDoc: 'min(64, ⌊chunkSize/8⌋)',
-      doc: 'units shared by consecutive pieces of one block split by the fallback (whole blocks never overlap); less than chunkSize',
+      doc: 'overlap between the pieces of one block split by the fallback; whole blocks never overlap',
     },
     fallback: {
-      type: 'json',
+      type: 'string',
       default: 'recursive',
-      defaultDoc: "`'recursive'`",
-      doc: 'splitter for a block over the budget with no finer structure: a registered name (`recursive`, `sliding`) or (API) a function `(text, chunkSize) => spans`',
-      check: fallbackProblem,
-      cli: { placeholder: '<name>' },
+      doc: 'how a block over the budget with no finer structure is split: a registered splitter name (`recursive`, `sliding`) or, in the API, a function (text, chunkSize) => spans',
+      alsoAccepts: ['function'],
     },
-    contextualHeaders: { type: 'boolean', default: false, doc: 'prefix embedText with the heading path (`A > B`, a blank line); the budget holds for embedText too' },
+    contextualHeaders: { type: 'boolean', default: false, doc: 'prefix `embedText` with the heading path (`A > B`); the budget then holds for embedText too' },
     ...UNIT_OPTIONS,
   },
   check(r) {
@@ -199,11 +190,10 @@ export class MarkdownChunker {
     this.#resolved = resolveUnits(o);
     this.unit = this.#resolved.unit;
     this.encoding = this.#resolved.encoding;
-    const custom =
-      o.fallback === 'recursive'
-        ? undefined
-        : resolveFallback(o.fallback, { unit: this.unit, encoding: this.encoding, tokenizer: o.tokenizer, chunkOverlap: this.chunkOverlap });
-    this.#plan = new MarkdownPlan(this.chunkSize, this.chunkOverlap, this.contextualHeaders, this.#resolved, o.tokenizer, custom);
+    // inner chunkers measure as this one does (unit or custom sizer, encoding, tokenizer)
+    const inner = innerUnitOptions(this.#resolved, options.tokenizer);
+    const custom = o.fallback === 'recursive' ? undefined : resolveFallback(o.fallback, { ...inner, chunkOverlap: this.chunkOverlap });
+    this.#plan = new MarkdownPlan(this.chunkSize, this.chunkOverlap, this.contextualHeaders, this.#resolved, inner, custom);
   }
 
   #assembler(): Assembler {
@@ -265,19 +255,11 @@ class MarkdownPlan implements StreamPlan<MarkdownState> {
     readonly chunkOverlap: number,
     readonly contextual: boolean,
     readonly units: ResolvedUnits,
-    readonly tokenizer: UnitOptions['tokenizer'],
+    /** Unit options of inner chunkers (the fallback). */
+    readonly inner: UnitOptions,
     /** A fallback other than the built-in recursive splitter. */
     readonly custom: SpanSplitter | undefined,
   ) {}
-
-  /**
-   * Each step re-scans the held text: try again once it has grown by half (at least one
-   * code unit), so the scans add up to a few times the text, and a section is planned
-   * soon after the heading after it arrives.
-   */
-  growth(held: number): number {
-    return Math.max(1, held >> 1);
-  }
 
   initial(): MarkdownState {
     return { stack: [], definitions: new Set(), footnotes: new Set() };
@@ -373,14 +355,7 @@ class MarkdownPlan implements StreamPlan<MarkdownState> {
   recursive(budget: number): RecursiveChunker {
     let r = this.#recursive.get(budget);
     if (!r) {
-      r = new RecursiveChunker({
-        unit: this.units.unit,
-        encoding: this.units.encoding,
-        tokenizer: this.tokenizer,
-        chunkSize: budget,
-        chunkOverlap: Math.max(0, Math.min(this.chunkOverlap, budget - 1)),
-        countTokens: false,
-      });
+      r = new RecursiveChunker({ ...this.inner, chunkSize: budget, chunkOverlap: Math.max(0, Math.min(this.chunkOverlap, budget - 1)) });
       this.#recursive.set(budget, r);
     }
     return r;

@@ -7,16 +7,18 @@
  * @module
  */
 import { cosineNeighbours, percentile } from '../../bindings/index.js';
-import { chunkId, hashText, type Chunk } from '../core/chunk.js';
+import type { Chunk } from '../core/chunk.js';
 import { HashingEmbedder } from '../embedders/hashing-embedder.js';
 import type { Embedder } from '../embedders/types.js';
 import { EmbeddingError, InvalidOptionError } from '../core/errors.js';
-import { requireInteger, requireNumber, requireOneOf } from '../core/options.js';
+import { localeProblem } from '../core/options.js';
+import { resolveOptions, type StrategySchema } from '../core/schema.js';
+import { Assembler, type PlannedChunk } from '../plan/assemble.js';
 import { isBlank, requireText } from '../core/text.js';
 import { RecursiveChunker } from './recursive.js';
 import { FixedSizeChunker } from './fixed-size.js';
 import { sentenceSpans } from '../segment/sentence-spans.js';
-import { resolveUnits, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
+import { resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
 
 /** How the break threshold is chosen from the distances (LangChain's `breakpoint_threshold_type`). */
 export type BreakpointType = 'percentile' | 'standardDeviation' | 'interquartile' | 'gradient';
@@ -68,6 +70,39 @@ export interface SemanticOptions extends UnitOptions {
   /** Splits a group larger than maxChunkSize. Default: {@link FixedSizeChunker} with chunkSize = maxChunkSize, no overlap. */
   splitter?: SpanSplitter;
 }
+
+/** Whether `value` is an {@link Embedder}. */
+function embedderProblem(value: unknown): string | undefined {
+  return typeof (value as Embedder)?.embed === 'function' ? undefined : 'an Embedder with embed(texts)';
+}
+
+/** The options schema of the semantic strategy. */
+export const SEMANTIC_SCHEMA: StrategySchema = {
+  name: 'semantic',
+  options: {
+    embedder: { type: 'object', doc: 'embeds sentences (n × d row-major Float32Array); default a HashingEmbedder (d = 384); CLI `--embedder hashing|static:<folder>|onnx:<folder>`', check: embedderProblem },
+    breakpoint: { type: 'enum', values: BREAKPOINT_TYPES, default: 'percentile', doc: 'how the break threshold is chosen from the neighbour distances' },
+    threshold: {
+      type: 'number',
+      min: 0,
+      default: (r: Readonly<Record<string, unknown>>) => BREAKPOINT_DEFAULTS[r.breakpoint as BreakpointType],
+      defaultDoc: '95 (percentile, gradient), 3 (standardDeviation), 1.5 (interquartile)',
+      doc: 'the percentile (0–100), standard deviations or IQR multiplier of `breakpoint`',
+      check: (v, r) => ((r.breakpoint === 'percentile' || r.breakpoint === 'gradient') && (v as number) > 100 ? 'must be a percentile in [0, 100]' : undefined),
+    },
+    bufferSize: { type: 'integer', min: 0, default: 1, doc: 'sentences on each side joined to a sentence before embedding it' },
+    maxChunkSize: { type: 'integer', min: 1, default: 512, doc: 'no chunk is larger (units); a larger group is split by the recursive splitter' },
+    minChunkSize: { type: 'integer', min: 0, default: 0, doc: 'a break is skipped while the chunk before it is smaller (units); a smaller piece joins its more similar neighbour' },
+    locale: { type: 'string', default: 'en', doc: 'BCP 47 locale for sentence segmentation', check: localeProblem, cli: { placeholder: '<tag>' } },
+    splitter: { type: 'function', doc: 'splits a group larger than maxChunkSize: (text, start, end, maxChunkSize) => spans (default: the recursive splitter)' },
+    ...UNIT_OPTIONS,
+  },
+  check(r) {
+    if ((r.minChunkSize as number) > (r.maxChunkSize as number)) {
+      throw new InvalidOptionError('minChunkSize', r.minChunkSize, `must be ≤ maxChunkSize (${r.maxChunkSize})`);
+    }
+  },
+};
 
 /**
  * The break threshold of a list of neighbour distances, as LangChain's SemanticChunker
@@ -149,29 +184,22 @@ export class SemanticChunker {
   readonly #splitter: SpanSplitter;
 
   constructor(options: SemanticOptions = {}) {
-    this.embedder = options.embedder ?? new HashingEmbedder();
-    if (typeof this.embedder?.embed !== 'function') throw new InvalidOptionError('embedder', options.embedder, 'an Embedder with embed(texts)');
-    this.breakpoint = requireOneOf('breakpoint', options.breakpoint ?? 'percentile', BREAKPOINT_TYPES);
-    const max = this.breakpoint === 'percentile' || this.breakpoint === 'gradient' ? 100 : Infinity;
-    this.threshold = requireNumber('threshold', options.threshold ?? BREAKPOINT_DEFAULTS[this.breakpoint], 0, max);
-    this.bufferSize = requireInteger('bufferSize', options.bufferSize ?? 1, 0);
-    this.maxChunkSize = requireInteger('maxChunkSize', options.maxChunkSize ?? 512);
-    this.minChunkSize = requireInteger('minChunkSize', options.minChunkSize ?? 0, 0);
-    if (this.minChunkSize > this.maxChunkSize) {
-      throw new InvalidOptionError('minChunkSize', this.minChunkSize, `must be ≤ maxChunkSize (${this.maxChunkSize})`);
-    }
-    this.locale = options.locale ?? 'en';
-    this.#resolved = resolveUnits(options);
-    if (options.splitter !== undefined && typeof options.splitter !== 'function') {
-      throw new InvalidOptionError('splitter', options.splitter, 'a function (text, start, end, maxChunkSize) => spans');
-    }
-    this.#splitter = options.splitter ?? recursiveSplitter(options);
+    const o = resolveOptions<SemanticOptions>(SEMANTIC_SCHEMA, options);
+    this.embedder = o.embedder ?? new HashingEmbedder();
+    this.breakpoint = o.breakpoint;
+    this.threshold = o.threshold;
+    this.bufferSize = o.bufferSize;
+    this.maxChunkSize = o.maxChunkSize;
+    this.minChunkSize = o.minChunkSize;
+    this.locale = o.locale;
+    this.#resolved = resolveUnits(o);
+    this.#splitter = o.splitter ?? recursiveSplitter(options);
   }
 
   /** Size of `text` in the chunker's unit. */
   #size(text: string): number {
     const { unit, units, tokenizer } = this.#resolved;
-    return unit === 'token' ? tokenizer!.count(text) : units.count(text);
+    return unit === 'token' ? tokenizer!.count(text) : units.size(text);
   }
 
   /**
@@ -219,64 +247,110 @@ export class SemanticChunker {
       }
     } else groups.push({ a: 0, b: n });
 
-    const sourceHash = hashText(text);
-    const { units, tokenizer, countTokens, unit } = this.#resolved;
-    const chunks: Chunk[] = [];
+    const planned: PlannedChunk[] = [];
     for (const g of groups) {
       const start = s.starts[g.a];
       const end = s.ends[g.b - 1];
       const size = this.#size(text.slice(start, end));
-      const pieces: Span[] = size <= this.maxChunkSize ? [{ start, end }] : this.#splitter(text, start, end, this.maxChunkSize);
+      let pieces: Span[] = size <= this.maxChunkSize ? [{ start, end }] : this.#splitter(text, start, end, this.maxChunkSize);
+      if (pieces.length > 1 && this.minChunkSize > 0) pieces = await this.#mergeShort(text, pieces);
       for (const p of pieces) {
-        const chunkText = text.slice(p.start, p.end);
-        const unitCount = pieces.length === 1 ? size : this.#size(chunkText);
-        const tokenCount = unit === 'token' ? unitCount : countTokens && tokenizer ? tokenizer.count(chunkText) : -1;
-        chunks.push({
-          id: chunkId(sourceHash, p.start, p.end),
-          index: chunks.length,
-          text: chunkText,
+        const unitCount = pieces.length === 1 ? size : this.#size(text.slice(p.start, p.end));
+        const chunk: PlannedChunk = {
           start: p.start,
           end: p.end,
-          tokenCount,
+          unitCount,
           metadata: {
-            strategy: 'semantic',
-            unit: units.name,
-            unitCount,
-            overlap: 0,
             sentenceStart: g.a,
             sentenceEnd: g.b,
             threshold,
             ...(g.breakValue !== undefined && p === pieces[pieces.length - 1] ? { breakValue: g.breakValue } : {}),
             ...(pieces.length > 1 ? { split: true } : {}),
-            ...(p.oversized || unitCount > this.maxChunkSize ? { oversized: true } : {}),
           },
-        });
+        };
+        if (p.oversized || unitCount > this.maxChunkSize) chunk.oversized = true;
+        planned.push(chunk);
       }
     }
-    return chunks;
+    return new Assembler({ strategy: 'semantic', units: this.#resolved }).add(text, planned);
+  }
+
+  /**
+   * Pieces of one group cut at maxChunkSize, with every piece under minChunkSize merged
+   * into its more similar neighbour (cosine of their embeddings) where the merged piece
+   * stays within maxChunkSize; a short piece neither neighbour can take stays as it is.
+   */
+  async #mergeShort(text: string, pieces: Span[]): Promise<Span[]> {
+    const out = pieces.map((p) => ({ ...p, size: this.#size(text.slice(p.start, p.end)) }));
+    const d = this.embedder.dimension;
+    const vectors = new Map<string, Float32Array>();
+    const vector = async (spans: Span[]): Promise<void> => {
+      const missing = spans.filter((p) => !vectors.has(`${p.start}:${p.end}`));
+      if (!missing.length) return;
+      const m = await this.embedder.embed(missing.map((p) => text.slice(p.start, p.end)));
+      missing.forEach((p, k) => vectors.set(`${p.start}:${p.end}`, m.subarray(k * d, (k + 1) * d)));
+    };
+    const cos = (a: Float32Array, b: Float32Array): number => {
+      let ab = 0;
+      let aa = 0;
+      let bb = 0;
+      for (let i = 0; i < d; i++) {
+        ab += a[i] * b[i];
+        aa += a[i] * a[i];
+        bb += b[i] * b[i];
+      }
+      return aa > 0 && bb > 0 ? ab / Math.sqrt(aa * bb) : 0;
+    };
+    const stuck = new Set<number>(); // starts of short pieces no neighbour can take
+    for (;;) {
+      const i = out.findIndex((p) => p.size < this.minChunkSize && !stuck.has(p.start));
+      if (i < 0) return out;
+      const options: number[] = [];
+      for (const j of [i - 1, i + 1]) {
+        if (j < 0 || j >= out.length) continue;
+        const [a, b] = j < i ? [out[j], out[i]] : [out[i], out[j]];
+        if (this.#size(text.slice(a.start, b.end)) <= this.maxChunkSize) options.push(j);
+      }
+      if (options.length === 0) {
+        stuck.add(out[i].start);
+        continue;
+      }
+      let j = options[0];
+      if (options.length === 2) {
+        await vector([out[i], out[i - 1], out[i + 1]]);
+        const self = vectors.get(`${out[i].start}:${out[i].end}`)!;
+        const left = cos(self, vectors.get(`${out[i - 1].start}:${out[i - 1].end}`)!);
+        const right = cos(self, vectors.get(`${out[i + 1].start}:${out[i + 1].end}`)!);
+        j = right > left ? i + 1 : i - 1;
+      }
+      const [a, b] = j < i ? [j, i] : [i, j];
+      const merged = { start: out[a].start, end: out[b].end, size: this.#size(text.slice(out[a].start, out[b].end)) };
+      out.splice(a, 2, merged);
+    }
   }
 }
 
 /** A {@link SpanSplitter} from a chunker made per maxChunkSize (cached), offsets shifted to the span. */
-function splitterOf(make: (maxChunkSize: number) => { chunk(text: string): Chunk[] }): SpanSplitter {
-  const cache = new Map<number, { chunk(text: string): Chunk[] }>();
+function splitterOf(make: (maxChunkSize: number) => { spans(text: string): PlannedChunk[] }): SpanSplitter {
+  const cache = new Map<number, { spans(text: string): PlannedChunk[] }>();
   return (text, start, end, maxChunkSize) => {
     let chunker = cache.get(maxChunkSize);
     if (!chunker) {
       chunker = make(maxChunkSize);
       cache.set(maxChunkSize, chunker);
     }
-    return chunker.chunk(text.slice(start, end)).map((c) => ({
+    return chunker.spans(text.slice(start, end)).map((c) => ({
       start: start + c.start,
       end: start + c.end,
-      ...(c.metadata.oversized ? { oversized: true } : {}),
+      ...(c.oversized ? { oversized: true } : {}),
     }));
   };
 }
 
 /** The unit options a splitter's chunker takes: the semantic chunker's unit, no overlap, no token counts. */
 function splitterUnits(options: UnitOptions, chunkSize: number) {
-  return { unit: options.unit, encoding: options.encoding, tokenizer: options.tokenizer, chunkSize, chunkOverlap: 0, countTokens: false };
+  const { unit, encoding, tokenizer, sizer, lengthFunction } = options;
+  return { unit, encoding, tokenizer, sizer, lengthFunction, chunkSize, chunkOverlap: 0, countTokens: false };
 }
 
 /**

@@ -4,17 +4,24 @@
  *
  * Source: SPEC section 1 ("sentence"), the seeds' survey of chunking strategies
  * (`shared/seeds/001`, `003`); sentences from {@link splitSentences} (UAX #29 via
- * `Intl.Segmenter`, with false-break guards).
+ * `Intl.Segmenter`, with false-break guards). The strategy is its boundaries (sentences,
+ * and the units of a sentence too long for the budget) and its options schema; packing
+ * is the shared packer's greedy policy with whole-sentence overlap (`src/plan/pack.ts`),
+ * chunks come from the shared assembler, streams from the shared driver.
  * @module
  */
 import type { Chunk } from '../core/chunk.js';
-import { PrefixIds } from '../core/ids.js';
-import { InvalidOptionError } from '../core/errors.js';
-import { requireInteger } from '../core/options.js';
+import { localeProblem } from '../core/options.js';
+import { resolveOptions, type StrategySchema } from '../core/schema.js';
+import { isBlank, isSpace, requireText } from '../core/text.js';
+import { Assembler, type PlannedChunk } from '../plan/assemble.js';
+import { SpanLevel } from '../plan/levels.js';
+import { pack, type PackLevel } from '../plan/pack.js';
 import { splitSentences } from '../segment/sentences.js';
-import { textPieces, type TextSource } from '../stream/source.js';
-import { isBlank, requireText } from '../core/text.js';
-import { resolveUnits, trimBlankUnits, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
+import { rangeMeasure, type RangeMeasure } from '../size/measure.js';
+import { resolveUnits, trimBlankUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
+import { planWhole, streamPlan, type StepResult, type StreamPlan } from '../stream/driver.js';
+import type { TextSource } from '../stream/source.js';
 
 /** Options of {@link SentenceChunker}. */
 export interface SentenceChunkerOptions extends UnitOptions {
@@ -26,14 +33,23 @@ export interface SentenceChunkerOptions extends UnitOptions {
   locale?: string;
 }
 
-interface Out {
-  start: number;
-  end: number;
-  count: number;
-  first: number;
-  last: number;
-  window?: boolean;
-  oversized?: boolean;
+/** The options schema of the sentence strategy. */
+export const SENTENCE_SCHEMA: StrategySchema = {
+  name: 'sentence',
+  options: {
+    chunkSize: { type: 'integer', min: 1, default: 512, doc: 'budget per chunk, in units' },
+    overlapSentences: { type: 'integer', min: 0, default: 0, doc: 'whole sentences a chunk repeats from the end of the previous one' },
+    locale: { type: 'string', default: 'en', doc: 'BCP 47 locale for sentence segmentation (`en`, `nl`, `fr`, …)', check: localeProblem, cli: { placeholder: '<tag>' } },
+    ...UNIT_OPTIONS,
+  },
+};
+
+/** State carried across stream steps. */
+interface SentenceState {
+  /** Sentences of the stream before the held text. */
+  sentenceBase: number;
+  /** Global index of the last sentence in an emitted chunk (-1: none). */
+  prevLast: number;
 }
 
 /**
@@ -43,10 +59,9 @@ interface Out {
  * `overlapSentences` sentences of the previous chunk, fewer where needed so that every
  * chunk holds at least one new sentence and fits the budget.
  *
- * A sentence that alone exceeds the budget becomes its own run of chunks, cut by the
- * sliding window inside it (windows of up to chunkSize units with stride = window, SPEC
- * section 1; each shortened by whole units until its trimmed text fits) and flagged
- * `metadata.sentenceSplit: true`; sentence overlap does not reach
+ * A sentence that alone exceeds the budget becomes its own run of chunks, cut between
+ * its units (consecutive windows of the longest run of whole units whose trimmed text
+ * fits) and flagged `metadata.sentenceSplit: true`; sentence overlap does not reach
  * across it. Metadata gives `sentenceStart` and `sentenceEnd` (sentence indices,
  * `[start, end)`) and `overlapSentences` (sentences shared with the previous chunk).
  *
@@ -56,8 +71,9 @@ interface Out {
  * chunker.chunk('Dr. Smith arrived. He was late. The meeting had started.').map((c) => c.text);
  * // ['Dr. Smith arrived. He was late.', 'The meeting had started.']
  * ```
- * @throws {InvalidOptionError} at construction when chunkSize is not an integer ≥ 1,
- *   overlapSentences is not an integer ≥ 0, or locale is not a valid BCP 47 tag.
+ * @throws {InvalidOptionError} at construction for an unknown option, chunkSize not an
+ *   integer ≥ 1, overlapSentences not an integer ≥ 0, or a locale that is not a valid
+ *   BCP 47 tag.
  */
 export class SentenceChunker {
   readonly chunkSize: number;
@@ -66,21 +82,24 @@ export class SentenceChunker {
   readonly unit: ResolvedUnits['unit'];
   readonly encoding: string;
   readonly #resolved: ResolvedUnits;
+  readonly #plan: StreamPlan<SentenceState>;
 
   constructor(options: SentenceChunkerOptions = {}) {
-    this.chunkSize = requireInteger('chunkSize', options.chunkSize ?? 512);
-    this.overlapSentences = requireInteger('overlapSentences', options.overlapSentences ?? 0, 0);
-    const locale: unknown = options.locale ?? 'en';
-    if (typeof locale !== 'string') throw new InvalidOptionError('locale', locale, 'must be a BCP 47 language tag');
-    try {
-      new Intl.Segmenter(locale, { granularity: 'sentence' });
-    } catch {
-      throw new InvalidOptionError('locale', locale, 'must be a BCP 47 language tag such as en, nl or fr');
-    }
-    this.locale = locale;
-    this.#resolved = resolveUnits(options);
+    const o = resolveOptions<SentenceChunkerOptions>(SENTENCE_SCHEMA, options);
+    this.chunkSize = o.chunkSize;
+    this.overlapSentences = o.overlapSentences;
+    this.locale = o.locale;
+    this.#resolved = resolveUnits(o);
     this.unit = this.#resolved.unit;
     this.encoding = this.#resolved.encoding;
+    this.#plan = {
+      initial: () => ({ sentenceBase: 0, prevLast: -1 }),
+      step: (text, offset, state, final) => this.#step(text, state, final),
+    };
+  }
+
+  #assembler(): Assembler {
+    return new Assembler({ strategy: 'sentence', units: this.#resolved });
   }
 
   /**
@@ -90,9 +109,7 @@ export class SentenceChunker {
   chunk(text: string): Chunk[] {
     requireText(text);
     if (isBlank(text)) return [];
-    const chunks: Chunk[] = [];
-    this.#build(text, this.#plan(text), 0, 0, new PrefixIds(), { index: 0, prevEnd: 0, prevLast: -1 }, chunks);
-    return chunks;
+    return planWhole(text, this.#plan, this.#assembler());
   }
 
   /**
@@ -102,232 +119,131 @@ export class SentenceChunker {
    * indices and metadata), each as soon as it is decided.
    *
    * Hard breaks: a position `p` just after a `\n`, followed by spaces or tabs (no line
-   * break) and then the first character of a chunk. UAX #29 always breaks after a line feed and its rules never look
-   * across one, and {@link splitSentences} keeps a break followed by a line break and
-   * joins whitespace-only segments to the sentence before (hence "then the first
-   * character of a chunk"), so the sentences before and after `p` are those of the
-   * whole text. The packing loop's state at a chunk start is (first sentence, last
-   * sentence already emitted), and the second only decides whether a chunk made of
-   * overlap alone is skipped, which a chunk that was emitted was not; so packing from
-   * `p` with the sentences after it gives the same chunks, and the carried index,
-   * previous end and previous last sentence give the same metadata. Chunks before `p`
-   * are emitted only once the plan of the text up to the last line start holds `p`'s
-   * chunk, i.e. every sentence they were decided on is complete. Memory: one section
-   * (from the last break on) plus one piece; a text without line breaks is held whole.
-   * Each new line start re-plans the held section.
-   * Ids: prefix hashes (as {@link PrefixIds}), the same in {@link chunk}.
+   * break) and then the first character of a chunk. UAX #29 always breaks after a line
+   * feed and its rules never look across one, and {@link splitSentences} keeps a break
+   * followed by a line break and joins whitespace-only segments to the sentence before
+   * (hence "then the first character of a chunk"), so the sentences before and after `p`
+   * are those of the whole text. The packing state at a chunk start is (first sentence,
+   * last sentence already emitted), and the second only decides whether a chunk made of
+   * overlap alone is skipped, which a chunk that was emitted was not; so packing from `p`
+   * with the sentences after it gives the same chunks. Chunks before `p` are emitted once
+   * the plan of the text up to the last line start holds `p`'s chunk, i.e. every sentence
+   * they were decided on is complete. Memory: one section (from the last break on) plus
+   * one piece; a text without line breaks is held whole.
    * @throws {InvalidInputError} for a source that is not a stream/iterable or a piece that
    *   is not a string.
    */
-  async *chunkStream(source: TextSource): AsyncGenerator<Chunk> {
-    const ids = new PrefixIds();
-    const state = { index: 0, prevEnd: 0, prevLast: -1 };
-    let buf = '';
-    let bufStart = 0; // stream offset of buf[0]
-    let sentenceBase = 0; // sentences of the stream before buf
-    let planned = 0; // buf length up to which the last plan ran
-    for await (const piece of textPieces(source)) {
-      if (piece.length === 0) continue;
-      buf += piece;
-      const settled = lastLineStart(buf, planned);
-      if (settled <= planned) continue;
-      planned = settled;
-      const text = buf.slice(0, settled);
-      const plan = this.#plan(text);
-      const out = plan.out;
-      // the last chunk whose first line starts a sentence: [line start, chunk start) is
-      // spaces and tabs only
-      let j = out.length - 1;
-      let p = -1;
-      for (; j >= 1; j--) {
-        let q = out[j].start;
-        while (q > 0 && isInlineSpace(text.charCodeAt(q - 1))) q--;
-        if (q > 0 && text.charCodeAt(q - 1) === 10) {
-          p = q;
-          break;
-        }
-      }
-      if (j < 1) continue;
-      const chunks: Chunk[] = [];
-      this.#build(text, { out: out.slice(0, j) }, bufStart, sentenceBase, ids, state, chunks);
-      yield* chunks;
-      ids.advance(buf, bufStart + p, bufStart);
-      sentenceBase += out[j].first;
-      buf = buf.slice(p);
-      bufStart += p;
-      planned = 0;
+  chunkStream(source: TextSource): AsyncGenerator<Chunk> {
+    return streamPlan(source, this.#plan, this.#assembler());
+  }
+
+  /** One step of the stream plan (a whole text: one final step). */
+  #step(text: string, state: SentenceState, final: boolean): StepResult<SentenceState> {
+    if (final) {
+      const { chunks } = this.#pack(text, state);
+      return { chunks, keep: 0, state };
     }
-    if (buf.length === 0 || isBlank(buf)) return;
-    const chunks: Chunk[] = [];
-    this.#build(buf, this.#plan(buf), bufStart, sentenceBase, ids, state, chunks);
-    yield* chunks;
+    const settled = lastLineStart(text, 0);
+    if (settled <= 0) return { chunks: [], keep: 0, state };
+    const head = text.slice(0, settled);
+    const trial = { ...state };
+    const { chunks, firsts } = this.#pack(head, trial);
+    // the last chunk (j ≥ 1) whose first line starts a sentence: only spaces and tabs
+    // between its line start and its start
+    for (let j = chunks.length - 1; j >= 1; j--) {
+      let q = chunks[j].start;
+      while (q > 0 && isInlineSpace(head.charCodeAt(q - 1))) q--;
+      if (q > 0 && head.charCodeAt(q - 1) === 10) {
+        const done = chunks.slice(0, j);
+        const last = done[done.length - 1].metadata!.sentenceEnd as number;
+        return { chunks: done, keep: q, state: { sentenceBase: state.sentenceBase + firsts[j], prevLast: last - 1 } };
+      }
+    }
+    return { chunks: [], keep: 0, state };
   }
 
   /**
-   * Pushes the chunks of `plan` (spans of `text`) to `chunks`: offsets shifted by
-   * `offset` (the stream offset of `text[0]`), sentence indices by `sentenceBase`, ids
-   * from `ids` (prefix hashes of the stream), `state` carried from earlier chunks.
+   * The chunks of `text` (sentence indices global: `state.sentenceBase` added), with each
+   * chunk's first sentence relative to `text`; `state.prevLast` is updated.
    */
-  #build(
-    text: string,
-    plan: { out: Out[] },
-    offset: number,
-    sentenceBase: number,
-    ids: PrefixIds,
-    state: { index: number; prevEnd: number; prevLast: number },
-    chunks: Chunk[],
-  ): void {
-    const { units, tokenizer, countTokens, unit } = this.#resolved;
-    for (const o of plan.out) {
-      const chunkText = text.slice(o.start, o.end);
-      const index = state.index++;
-      const start = o.start + offset;
-      const end = o.end + offset;
-      const first = o.first + sentenceBase;
-      const last = o.last + sentenceBase;
-      chunks.push({
-        id: ids.id(text, start, end, offset),
-        index,
-        text: chunkText,
-        start,
-        end,
-        tokenCount: unit === 'token' ? o.count : countTokens && tokenizer ? tokenizer.count(chunkText) : -1,
-        metadata: {
-          strategy: 'sentence',
-          unit: units.name,
-          unitCount: o.count,
-          overlap: index === 0 ? 0 : Math.max(0, state.prevEnd - start),
-          sentenceStart: first,
-          sentenceEnd: last + 1,
-          overlapSentences: o.window ? 0 : Math.max(0, state.prevLast - first + 1),
-          ...(o.window ? { sentenceSplit: true } : {}),
-          ...(o.oversized ? { oversized: true } : {}),
-        },
-      });
-      state.prevEnd = Math.max(state.prevEnd, end);
-      state.prevLast = last;
-    }
-  }
-
-  /** The chunk spans of `text` (sentence indices relative to `text`). */
-  #plan(text: string): { out: Out[] } {
-    const { units, unit } = this.#resolved;
+  #pack(text: string, state: SentenceState): { chunks: PlannedChunk[]; firsts: number[] } {
+    const measure = rangeMeasure(text, this.#resolved.units);
     const sentences = splitSentences(text, { locale: this.locale });
-    // trimmed span of each sentence with text, its index among all sentences, its size
+    // the trimmed span of each sentence with text, and its index among all sentences
     const ts: number[] = [];
     const te: number[] = [];
     const index: number[] = [];
-    const size: number[] = [];
     for (let i = 0; i < sentences.count; i++) {
-      const [s, e] = trim(text, sentences.starts[i], sentences.ends[i]);
+      let s = sentences.starts[i];
+      let e = sentences.ends[i];
+      while (s < e && isSpace(text.charCodeAt(s))) s++;
+      while (e > s && isSpace(text.charCodeAt(e - 1))) e--;
       if (s >= e) continue; // only leading whitespace can form a blank sentence
       ts.push(s);
       te.push(e);
       index.push(i);
-      size.push(units.count(text.slice(s, e)));
     }
-    const n = ts.length;
-    const budget = this.chunkSize;
-    const measure = (a: number, b: number): number => units.count(text.slice(ts[a], te[b]));
-    const gapSize = (i: number): number => (unit === 'char' ? units.count(text.slice(te[i - 1], ts[i])) : 0);
-    const out: Out[] = [];
-    let a = 0; // first sentence of the chunk being built
-    let lastEmitted = -1; // last sentence already in a chunk
-    while (a < n) {
-      if (size[a] > budget) {
-        this.#window(text, ts[a], te[a], index[a], out);
-        lastEmitted = a;
-        a++;
-        continue;
-      }
-      // grow while the estimate fits (sentence sizes, plus the whitespace between them
-      // for characters, where the sum is then exact), then check the exact emitted text
-      // once and, if BPE or word joins made it larger, keep the longest prefix that fits
-      let b = a;
-      let estimate = size[a];
-      while (b + 1 < n && size[b + 1] <= budget) {
-        const grown = estimate + gapSize(b + 1) + size[b + 1];
-        if (grown > budget) break;
-        b++;
-        estimate = grown;
-      }
-      let count = b === a ? size[a] : measure(a, b);
-      if (count > budget) {
-        let lo = a;
-        let hi = b - 1;
-        while (lo < hi) {
-          const mid = (lo + hi + 1) >> 1;
-          if (measure(a, mid) <= budget) lo = mid;
-          else hi = mid - 1;
-        }
-        b = lo;
-        count = measure(a, b);
-      }
-      if (b <= lastEmitted) {
-        // the overlap sentences alone fill the budget: start after them instead
-        a = lastEmitted + 1;
-        continue;
-      }
-      out.push({ start: ts[a], end: te[b], count, first: index[a], last: index[b] });
-      lastEmitted = b;
-      if (b + 1 >= n) break;
-      // next chunk: the last overlapSentences sentences, fewer if the next new one would not fit
-      let next = Math.max(a + 1, b + 1 - this.overlapSentences);
-      if (next <= b && size[b + 1] > budget) next = b + 1;
-      else if (next <= b && measure(next, b + 1) > budget) {
-        // fewest sentences dropped from the front so the next new sentence fits (binary search)
-        let lo = next + 1;
-        let hi = b + 1;
-        while (lo < hi) {
-          const mid = (lo + hi) >> 1;
-          if (measure(mid, b + 1) <= budget) hi = mid;
-          else lo = mid + 1;
-        }
-        next = lo;
-      }
-      a = next;
-    }
-    return { out };
+    const base = state.sentenceBase;
+    const firsts: number[] = [];
+    const level = new SpanLevel(measure, ts, te, {
+      overlap: { kind: 'sections', count: this.overlapSentences },
+      descend: (i) => this.#units(text, measure, ts[i], te[i], base + index[i], state, firsts, index[i]),
+      emit: (a, b, size) => {
+        const first = base + index[a];
+        const last = base + index[b];
+        firsts.push(index[a]);
+        const chunk: PlannedChunk = {
+          start: ts[a],
+          end: te[b],
+          unitCount: size,
+          metadata: { sentenceStart: first, sentenceEnd: last + 1, overlapSentences: Math.max(0, state.prevLast - first + 1) },
+        };
+        state.prevLast = last;
+        return chunk;
+      },
+    });
+    const chunks = pack(level, { max: this.chunkSize });
+    return { chunks, firsts };
   }
 
-  /**
-   * Cuts one over-budget sentence [s, e) by consecutive windows of units (stride = window):
-   * each window is the longest run of whole units from where the last ended whose
-   * trimmed text measures ≤ chunkSize (at most chunkSize units, shortened by binary search
-   * where BPE re-encodes the trimmed text into more tokens). A single unit over the
-   * budget is a window of its own, flagged `oversized`.
-   */
-  #window(text: string, s: number, e: number, sentence: number, out: Out[]): void {
-    const { units } = this.#resolved;
+  /** The units of one over-budget sentence [s, e), as a level packed without overlap. */
+  #units(text: string, measure: RangeMeasure, s: number, e: number, sentence: number, state: SentenceState, firsts: number[], local: number): PackLevel {
     const piece = text.slice(s, e);
-    const spans = trimBlankUnits(piece, units.segment(piece));
-    const n = spans.count;
-    const budget = this.chunkSize;
-    const span = (i: number, j: number): [number, number] => trim(text, s + spans.starts[i], s + spans.ends[j]);
-    const measure = (i: number, j: number): number => {
-      const [a, b] = span(i, j);
-      return a < b ? units.count(text.slice(a, b)) : 0;
-    };
-    let i = 0;
-    while (i < n) {
-      let j = Math.min(n - 1, i + budget - 1);
-      if (measure(i, j) > budget) {
-        let lo = i;
-        let hi = j - 1;
-        while (lo < hi) {
-          const mid = (lo + hi + 1) >> 1;
-          if (measure(i, mid) <= budget) lo = mid;
-          else hi = mid - 1;
-        }
-        j = lo;
-      }
-      const [ws, we] = span(i, j);
-      if (ws < we) {
-        const count = units.count(text.slice(ws, we));
-        out.push({ start: ws, end: we, count, first: sentence, last: sentence, window: true, ...(count > budget ? { oversized: true } : {}) });
-      }
-      i = j + 1;
+    const spans = trimBlankUnits(piece, this.#resolved.units.segment(piece));
+    const starts = new Int32Array(spans.count);
+    const ends = new Int32Array(spans.count);
+    for (let i = 0; i < spans.count; i++) {
+      starts[i] = s + spans.starts[i];
+      ends[i] = s + spans.ends[i];
     }
+    const trimmed = (a: number, b: number): [number, number] => {
+      let x = starts[a];
+      let y = ends[b];
+      while (x < y && isSpace(text.charCodeAt(x))) x++;
+      while (y > x && isSpace(text.charCodeAt(y - 1))) y--;
+      return [x, y];
+    };
+    return new SpanLevel(measure, starts, ends, {
+      gaps: 'none',
+      exact: (a, b) => {
+        const [x, y] = trimmed(a, b);
+        return measure.size(x, y);
+      },
+      emit: (a, b, size, oversized) => {
+        const [x, y] = trimmed(a, b);
+        if (x >= y) return undefined;
+        firsts.push(local);
+        state.prevLast = sentence;
+        const chunk: PlannedChunk = {
+          start: x,
+          end: y,
+          unitCount: size,
+          metadata: { sentenceStart: sentence, sentenceEnd: sentence + 1, overlapSentences: 0, sentenceSplit: true },
+        };
+        if (oversized) chunk.oversized = true;
+        return chunk;
+      },
+    });
   }
 }
 
@@ -335,8 +251,7 @@ const LINE_BREAKS = /[\n\r\u2028\u2029\u0085]/;
 
 /** Whitespace that is not a line break. */
 function isInlineSpace(c: number): boolean {
-  const ch = String.fromCharCode(c);
-  return /\s/.test(ch) && !LINE_BREAKS.test(ch);
+  return isSpace(c) && !LINE_BREAKS.test(String.fromCharCode(c));
 }
 
 /**
@@ -352,11 +267,4 @@ function lastLineStart(text: string, from: number): number {
     if (text.charCodeAt(p - 1) === 10 && firstText >= 0) return p;
   }
   return from;
-}
-
-/** [s, e) without whitespace at either end. */
-function trim(text: string, s: number, e: number): [number, number] {
-  while (s < e && /\s/.test(text[s])) s++;
-  while (e > s && /\s/.test(text[e - 1])) e--;
-  return [s, e];
 }

@@ -9,7 +9,7 @@ import type { Chunk } from '../core/chunk.js';
 import { InvalidOptionError } from '../core/errors.js';
 import { resolveOptions, type StrategySchema } from '../core/schema.js';
 import { isBlank, requireText } from '../core/text.js';
-import { Assembler } from '../plan/assemble.js';
+import { Assembler, type PlannedChunk } from '../plan/assemble.js';
 import { WindowPlan } from '../plan/windows.js';
 import type { UnitKind } from '../size/index.js';
 import { resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
@@ -87,7 +87,7 @@ export class SlidingWindowChunker {
   readonly windowSize: number;
   readonly stride: number;
   readonly allowGaps: boolean;
-  readonly unit: UnitKind;
+  readonly unit: UnitKind | 'custom';
   readonly encoding: string;
   /** Strategy name written to chunk metadata. */
   protected strategy = 'sliding';
@@ -125,6 +125,14 @@ export class SlidingWindowChunker {
     requireText(text);
     if (isBlank(text)) return [];
     return planWhole(text, this.#plan, this.#assembler());
+  }
+
+  /**
+   * The planned spans of `text` (what {@link chunk} assembles), offsets into `text`: for
+   * strategies that cut inside their own structure with windows.
+   */
+  spans(text: string): PlannedChunk[] {
+    return this.#plan.step(text, 0, this.#plan.initial(), true).chunks;
   }
 
   /**

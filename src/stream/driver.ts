@@ -37,26 +37,36 @@ export interface StepResult<S> {
 export interface StreamPlan<S> {
   /** The state before any text. */
   initial(): S;
-  step(text: string, offset: number, state: S, final: boolean): StepResult<S>;
+  /** One step; asynchronous for plans that embed (semantic strategies). */
+  step(text: string, offset: number, state: S, final: boolean): StepResult<S> | Promise<StepResult<S>>;
   /**
    * Code units the held text must grow by before the next non-final step is worth
-   * trying, given how much is held (default: max(256, held / 2), so re-planning a long
-   * section that yields nothing stays linear overall; a plan whose steps are
-   * incremental returns 0: a step per piece).
+   * trying, given how much is held (default: held / 2, so re-planning a long section
+   * that yields nothing stays linear overall while short held text is tried at every
+   * piece; a plan whose steps are incremental returns 0: a step per piece).
    */
   growth?(held: number): number;
 }
 
-/** Default growth: at least 256 code units, and half of what is held. */
-const defaultGrowth = (held: number): number => Math.max(256, held >> 1);
+/** Default growth: half of what is held. */
+const defaultGrowth = (held: number): number => held >> 1;
 
 /**
- * The chunks of a whole text: one final step.
+ * The chunks of a whole text: one final step, for a plan whose steps are synchronous.
  * @param assembler assembles the spans (its index and hash state start fresh).
+ * @throws {TypeError} when the plan's step is asynchronous (use {@link planWholeAsync}).
  */
 export function planWhole<S>(text: string, plan: StreamPlan<S>, assembler: Assembler): Chunk[] {
   if (text.length === 0) return [];
-  return assembler.add(text, plan.step(text, 0, plan.initial(), true).chunks);
+  const r = plan.step(text, 0, plan.initial(), true);
+  if (r instanceof Promise) throw new TypeError('planWhole: this plan is asynchronous; use planWholeAsync');
+  return assembler.add(text, r.chunks);
+}
+
+/** The chunks of a whole text for a plan whose steps may be asynchronous: one final step. */
+export async function planWholeAsync<S>(text: string, plan: StreamPlan<S>, assembler: Assembler): Promise<Chunk[]> {
+  if (text.length === 0) return [];
+  return assembler.add(text, (await plan.step(text, 0, plan.initial(), true)).chunks);
 }
 
 /**
@@ -75,7 +85,7 @@ export async function* streamPlan<S>(source: TextSource, plan: StreamPlan<S>, as
     if (piece.length === 0) continue;
     buf += piece;
     if (buf.length < next) continue;
-    const r = plan.step(buf, bufStart, state, false);
+    const r = await plan.step(buf, bufStart, state, false);
     state = r.state;
     if (r.chunks.length) yield* assembler.add(buf, r.chunks, bufStart);
     if (r.keep > 0) {
@@ -86,6 +96,6 @@ export async function* streamPlan<S>(source: TextSource, plan: StreamPlan<S>, as
     next = buf.length + growth(buf.length);
   }
   if (buf.length === 0) return;
-  const r = plan.step(buf, bufStart, state, true);
+  const r = await plan.step(buf, bufStart, state, true);
   if (r.chunks.length) yield* assembler.add(buf, r.chunks, bufStart);
 }

@@ -468,3 +468,14 @@ export function writeOnnxFolder(
     );
   }
 }
+
+/**
+ * A model folder in the layout Transformers.js reads (`config.json`, `tokenizer.json`,
+ * `tokenizer_config.json`, `onnx/model.onnx`), with the files of {@link writeOnnxFolder}
+ * beside them, so OnnxEmbedder and TransformersJsEmbedder load the same model.
+ */
+export function writeTransformersFolder(dir: string, model: Uint8Array, options: Parameters<typeof writeOnnxFolder>[2] = {}): void {
+  writeOnnxFolder(dir, model, options);
+  mkdirSync(join(dir, 'onnx'), { recursive: true });
+  writeFileSync(join(dir, 'onnx', 'model.onnx'), model);
+}

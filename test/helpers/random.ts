@@ -1,11 +1,2 @@
-/** mulberry32: a small seeded PRNG, uniform in [0, 1), for fixed test data. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32: a small seeded PRNG, uniform in [0, 1), for fixed test data (the one in src/core/random.ts). */
+export { mulberry32 as rng } from '../../src/core/random.js';

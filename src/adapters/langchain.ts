@@ -1,0 +1,135 @@
+/**
+ * `chunkwise/langchain`: {@link ChunkwiseTextSplitter}, a LangChain.js `TextSplitter`
+ * (`@langchain/textsplitters`) that cuts with any chunkwise chunker and keeps its exact
+ * offsets. Optional peer dependencies: `@langchain/textsplitters` and `@langchain/core`.
+ * @module
+ */
+import { Document } from '@langchain/core/documents';
+import { TextSplitter, type TextSplitterChunkHeaderOptions } from '@langchain/textsplitters';
+import type { StrategyOptions } from '../strategies/registry.js';
+import type { Chunker } from '../strategies/registry.js';
+import { chunkFields, chunksOf, resolveChunker, type ChunkerSource, type ChunkFields } from './shared.js';
+
+/** LangChain's line location: 1-based, `from` the chunk's first line, `to` its last. */
+export interface LocLines {
+  from: number;
+  to: number;
+}
+
+/** Metadata of a {@link ChunkwiseTextSplitter} document: the input metadata plus these fields. */
+export type ChunkwiseDocumentMetadata = Record<string, unknown> &
+  ChunkFields & {
+    loc: Record<string, unknown> & { lines: LocLines };
+  };
+
+/**
+ * Lines of a text by offset: `line(offset)` is 1 + the count of `\n` in
+ * `text.slice(0, offset)` (the 1-based line of the code unit at `offset`), by binary
+ * search over the newline positions (found once, O(n)).
+ */
+export function lineIndex(text: string): (offset: number) => number {
+  const breaks: number[] = [];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) breaks.push(i);
+  return (offset: number) => {
+    let lo = 0;
+    let hi = breaks.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (breaks[mid] < offset) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo + 1;
+  };
+}
+
+/**
+ * LangChain's `loc.lines` of the span [start, end) of `text`: `from` = 1 + newlines
+ * before `start`, `to` = `from` + newlines inside the span (so a span ending in `\n`
+ * ends a line later) — what `TextSplitter.createDocuments` computes, here from the
+ * exact offsets instead of `indexOf` (which finds the first copy of a repeated chunk).
+ */
+export function locLines(line: (offset: number) => number, start: number, end: number): LocLines {
+  return { from: line(start), to: line(end) };
+}
+
+/**
+ * A LangChain `TextSplitter` over a chunkwise chunker. `splitText`, `createDocuments`,
+ * `splitDocuments` and `transformDocuments` (so `invoke` in a chain) work as on any
+ * LangChain splitter; each Document's `pageContent` is the chunk's exact text and its
+ * metadata keeps the input metadata and adds `loc.lines` (LangChain's 1-based lines),
+ * `start` / `end` (UTF-16 offsets into the input text: `pageContent ===
+ * text.slice(start, end)`), `chunkId`, `tokenCount`, and where the strategy has them
+ * `headingPath` (Markdown), `level` and `parentId` (parent–child: parents and their
+ * children both come out; filter on `level`). Async chunkers (semantic, late) work.
+ *
+ * `chunkHeader` / `chunkOverlapHeader` options of `createDocuments` prefix
+ * `pageContent` as in LangChain (the offsets still describe the chunk in the input).
+ *
+ * @example
+ * ```ts
+ * const splitter = new ChunkwiseTextSplitter(new RecursiveChunker({ chunkSize: 256 }));
+ * const docs = await splitter.splitDocuments(await loader.load());
+ * const same = new ChunkwiseTextSplitter('markdown', { chunkSize: 256 });
+ * ```
+ * @throws {InvalidOptionError} at construction for an unknown strategy, bad options, or
+ *   a value that is neither a chunker nor a strategy name.
+ */
+export class ChunkwiseTextSplitter extends TextSplitter {
+  static override lc_name(): string {
+    return 'ChunkwiseTextSplitter';
+  }
+
+  /** The chunkwise chunker that cuts. */
+  readonly chunker: Chunker;
+
+  /**
+   * @param chunker a chunkwise chunker, or a strategy name (`recursive`, `markdown`,
+   *   `sentence`, `fixed`, `sliding`, `parent-child`, `semantic`, `late`) with its options.
+   * @param options the strategy's options, with a name only.
+   */
+  constructor(chunker: ChunkerSource, options?: StrategyOptions) {
+    const resolved = resolveChunker(chunker, options);
+    const sizes = resolved as { chunkSize?: unknown; chunkOverlap?: unknown };
+    const chunkSize = typeof sizes.chunkSize === 'number' && sizes.chunkSize > 0 ? sizes.chunkSize : 1000;
+    const overlap = typeof sizes.chunkOverlap === 'number' && sizes.chunkOverlap < chunkSize ? sizes.chunkOverlap : 0;
+    // informational: LangChain's own fields, not used to cut (the chunker decides)
+    super({ chunkSize, chunkOverlap: overlap });
+    this.chunker = resolved;
+  }
+
+  /** The chunks' texts, each an exact slice of `text`. */
+  async splitText(text: string): Promise<string[]> {
+    return (await chunksOf(this.chunker, text, 'the text to split')).map((c) => c.text);
+  }
+
+  /**
+   * One Document per chunk of each text, with the metadata described on the class.
+   * @param texts the texts to split.
+   * @param metadatas one metadata object per text (kept, shallow-copied; its `loc` is
+   *   kept with `lines` added).
+   */
+  override async createDocuments(texts: string[], metadatas: Record<string, unknown>[] = [], chunkHeaderOptions: TextSplitterChunkHeaderOptions = {}): Promise<Document[]> {
+    const { chunkHeader = '', chunkOverlapHeader = "(cont'd) ", appendChunkOverlapHeader = false } = chunkHeaderOptions;
+    const documents: Document[] = [];
+    for (let i = 0; i < texts.length; i++) {
+      const text = texts[i];
+      const input = metadatas[i] ?? {};
+      const chunks = await chunksOf(this.chunker, text, `texts[${i}]`);
+      const line = lineIndex(text);
+      for (let c = 0; c < chunks.length; c++) {
+        const chunk = chunks[c];
+        const loc = input.loc && typeof input.loc === 'object' ? { ...(input.loc as Record<string, unknown>) } : {};
+        const metadata: ChunkwiseDocumentMetadata = {
+          ...input,
+          ...chunkFields(chunk),
+          loc: { ...loc, lines: locLines(line, chunk.start, chunk.end) },
+        };
+        const header = chunkHeader + (appendChunkOverlapHeader && c > 0 ? chunkOverlapHeader : '');
+        documents.push(new Document({ pageContent: header + chunk.text, metadata }));
+      }
+    }
+    return documents;
+  }
+}
+
+export type { ChunkerSource, ChunkFields };

@@ -1,0 +1,121 @@
+/**
+ * `chunkwise/llamaindex`: {@link ChunkwiseNodeParser}, a LlamaIndex.TS node parser that
+ * cuts documents with any chunkwise chunker into `TextNode`s with exact
+ * `startCharIdx`/`endCharIdx`. Optional peer dependency: `@llamaindex/core` (what the
+ * `llamaindex` package re-exports `TextNode`, `Document` and `NodeParser` from).
+ * @module
+ */
+import { NodeParser } from '@llamaindex/core/node-parser';
+import { MetadataMode, NodeRelationship, TextNode, type RelatedNodeInfo } from '@llamaindex/core/schema';
+import type { Chunk } from '../core/chunk.js';
+import { InvalidInputError } from '../core/errors.js';
+import type { Chunker, StrategyOptions } from '../strategies/registry.js';
+import { chunkFields, chunksOf, resolveChunker, type ChunkerSource } from './shared.js';
+
+/** Options of {@link ChunkwiseNodeParser} besides the chunker. */
+export interface ChunkwiseNodeParserOptions {
+  /** The strategy's options, when the chunker is given by name. */
+  strategy?: StrategyOptions;
+  /**
+   * Node id of a chunk of a document. Default `<document id>:<chunk id>`: stable for the
+   * same document id and text, so re-ingesting a document gives the same node ids.
+   */
+  idGenerator?: (chunk: Chunk, document: TextNode) => string;
+}
+
+/** Metadata keys the parser adds that stay out of the text LlamaIndex embeds and shows the LLM. */
+const BOOKKEEPING = ['chunkId', 'tokenCount', 'level', 'parentId'];
+
+/**
+ * A LlamaIndex.TS `NodeParser` over a chunkwise chunker. `getNodesFromDocuments(docs)`
+ * (and the parser used as an ingestion transformation) resolves to `TextNode`s:
+ * - `text` is the chunk's exact text, `startCharIdx`/`endCharIdx` its UTF-16 offsets in
+ *   the document's text (`doc.text.slice(startCharIdx, endCharIdx) === node.text`);
+ * - relationships: SOURCE (the document), PREVIOUS / NEXT (the neighbouring chunk of
+ *   the same document and level), and for the parent–child strategy PARENT (a child's
+ *   parent node) and CHILD (a parent's children);
+ * - metadata: the document's (unless `includeMetadata` is false) plus `chunkId`,
+ *   `tokenCount`, and where the strategy has them `headingPath`, `level`, `parentId`;
+ *   the bookkeeping keys are excluded from the embed and LLM text, `headingPath` is not.
+ *
+ * @example
+ * ```ts
+ * const parser = new ChunkwiseNodeParser(new MarkdownChunker({ chunkSize: 256 }));
+ * const nodes = await parser.getNodesFromDocuments([new Document({ text, id_: 'guide.md' })]);
+ * ```
+ * @throws {InvalidOptionError} at construction for an unknown strategy or bad options.
+ */
+export class ChunkwiseNodeParser extends NodeParser<Promise<TextNode[]>> {
+  /** The chunkwise chunker that cuts. */
+  readonly chunker: Chunker;
+  readonly #idGenerator: (chunk: Chunk, document: TextNode) => string;
+
+  /**
+   * @param chunker a chunkwise chunker, or a strategy name with `options.strategy`.
+   */
+  constructor(chunker: ChunkerSource, options: ChunkwiseNodeParserOptions = {}) {
+    super();
+    this.chunker = resolveChunker(chunker, options.strategy);
+    this.#idGenerator = options.idGenerator ?? ((chunk, document) => `${document.id_}:${chunk.id}`);
+  }
+
+  protected override async parseNodes(documents: TextNode[]): Promise<TextNode[]> {
+    const out: TextNode[] = [];
+    for (const document of documents) out.push(...(await this.#nodesOf(document)));
+    return out;
+  }
+
+  /** The parser builds offsets, metadata and relationships itself (the base class would re-find offsets with `indexOf`). */
+  protected override postProcessParsedNodes(nodes: TextNode[]): TextNode[] {
+    return nodes;
+  }
+
+  async #nodesOf(document: TextNode): Promise<TextNode[]> {
+    if (!(document instanceof TextNode)) throw new InvalidInputError('documents must be LlamaIndex Documents (TextNodes)', document);
+    const text = document.getContent(MetadataMode.NONE);
+    const chunks = await chunksOf(this.chunker, text, `the text of document ${document.id_}`);
+    const source = document.asRelatedNodeInfo();
+    const inherited = this.includeMetadata ? document.metadata : {};
+    const nodes = chunks.map((chunk) => {
+      const { start, end, ...fields } = chunkFields(chunk);
+      const node = new TextNode({
+        id_: this.#idGenerator(chunk, document),
+        text: chunk.text,
+        metadata: { ...inherited, ...fields },
+        excludedEmbedMetadataKeys: [...new Set([...document.excludedEmbedMetadataKeys, ...BOOKKEEPING])],
+        excludedLlmMetadataKeys: [...new Set([...document.excludedLlmMetadataKeys, ...BOOKKEEPING])],
+        metadataSeparator: document.metadataSeparator,
+        textTemplate: document.textTemplate,
+        relationships: { [NodeRelationship.SOURCE]: source },
+      });
+      // set here: TextNode's constructor drops a startCharIdx of 0 (a truthiness test)
+      node.startCharIdx = start;
+      node.endCharIdx = end;
+      return node;
+    });
+    const byChunkId = new Map(chunks.map((c, i) => [c.id, nodes[i]]));
+    const previous = new Map<unknown, TextNode>();
+    const children = new Map<TextNode, RelatedNodeInfo[]>();
+    for (let i = 0; i < nodes.length; i++) {
+      const node = nodes[i];
+      const level = chunks[i].metadata.level;
+      const before = previous.get(level);
+      if (this.includePrevNextRel && before) {
+        node.relationships[NodeRelationship.PREVIOUS] = before.asRelatedNodeInfo();
+        before.relationships[NodeRelationship.NEXT] = node.asRelatedNodeInfo();
+      }
+      previous.set(level, node);
+      const parent = typeof chunks[i].metadata.parentId === 'string' ? byChunkId.get(chunks[i].metadata.parentId as string) : undefined;
+      if (parent) {
+        node.relationships[NodeRelationship.PARENT] = parent.asRelatedNodeInfo();
+        const list = children.get(parent) ?? [];
+        list.push(node.asRelatedNodeInfo());
+        children.set(parent, list);
+      }
+    }
+    for (const [parent, list] of children) parent.relationships[NodeRelationship.CHILD] = list;
+    return nodes;
+  }
+}
+
+export type { ChunkerSource };

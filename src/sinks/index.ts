@@ -1,0 +1,11 @@
+/**
+ * `chunkwise/sinks`: the {@link Sink} interface and {@link writeChunks}. The stores live
+ * on their own entries so that importing one loads only its engine:
+ * `chunkwise/sinks/lancedb` (LanceDB, Node), `chunkwise/sinks/pglite` (PGlite with
+ * pgvector), `chunkwise/sinks/pgvector` (any Postgres client with pgvector).
+ * @module
+ */
+export type { Sink, SinkRow, SinkMatch } from './types.js';
+export { requireTableName } from './types.js';
+export { writeChunks, sinkRows, type SinkChunk, type WriteChunksOptions, type WriteChunksResult } from './write.js';
+export { SinkError } from '../core/errors.js';

@@ -1,0 +1,138 @@
+/**
+ * Sinks: where chunks and their vectors go after chunking and embedding (SPEC section 3,
+ * the last step of the flow). A sink is a table in a vector store with one row per chunk;
+ * {@link writeChunks} feeds any {@link Sink}. Core module: no Node built-in, no engine.
+ * @module
+ */
+import { InvalidOptionError } from '../core/errors.js';
+
+/**
+ * One row of a sink's table: a chunk, where it came from and its vector.
+ *
+ * Column names in the stores are snake_case (`embed_text`, `token_count`); the row key
+ * is (`source`, `id`): chunk ids depend on the text only, so two files with the same
+ * text (or, with prefix-hash ids, the same opening) would otherwise share rows.
+ */
+export interface SinkRow {
+  /** The chunk's id (a stable string; its format is not part of the contract). */
+  id: string;
+  /** The document the chunk was cut from (a file name, a URL, any key of yours). */
+  source: string;
+  /** `chunk.text`: exactly `source text.slice(start, end)`. */
+  text: string;
+  /** `chunk.embedText` where the chunker made one (the text that was embedded), else null. */
+  embedText: string | null;
+  /** UTF-16 offset of the chunk's first code unit in its source, inclusive. */
+  start: number;
+  /** UTF-16 offset of the chunk's end in its source, exclusive. */
+  end: number;
+  /** Tokens of `text` in the chunker's encoding (-1 when not counted). */
+  tokenCount: number;
+  /** `chunk.metadata` (stored as JSON). */
+  metadata: Record<string, unknown>;
+  /** The chunk's vector, `dimension` values. */
+  vector: Float32Array;
+}
+
+/** A stored chunk found by a nearest-neighbour query, with its cosine distance (1 − cos). */
+export interface SinkMatch {
+  id: string;
+  source: string;
+  text: string;
+  start: number;
+  end: number;
+  /** Cosine distance to the query vector: 0 for the same direction, up to 2. */
+  distance: number;
+}
+
+/**
+ * A table of chunk rows in a vector store. Implementations: `LanceDbSink`
+ * (`chunkwise/sinks/lancedb`), `PgVectorSink` (`chunkwise/sinks/pgvector`, over PGlite
+ * from `chunkwise/sinks/pglite` or any Postgres client with pgvector).
+ */
+export interface Sink {
+  /** What the sink writes to, for messages: `lancedb:<dir> table chunks`. */
+  readonly name: string;
+  /** Rows per upsert the store handles best; {@link writeChunks}' default batch size (else 256). */
+  readonly batchSize?: number;
+  /**
+   * Makes the table ready for vectors of `dimension` values: creates it when missing.
+   * @throws {SinkError} when an existing table's vectors have another dimension or it
+   *   lacks a column, or the store cannot be written.
+   */
+  prepare(dimension: number): Promise<void>;
+  /** Inserts rows, replacing rows with the same (`source`, `id`). Rows are distinct by that key. */
+  upsert(rows: readonly SinkRow[]): Promise<void>;
+  /**
+   * Deletes the rows of `source` whose id is not in `keep` (the chunks of a document
+   * that changed); a missing table has nothing to delete.
+   * @returns the number of rows deleted.
+   */
+  removeStale(source: string, keep: ReadonlySet<string>): Promise<number>;
+  /** The `k` rows nearest to `vector` by cosine distance, nearest first. */
+  search(vector: Float32Array | readonly number[], k?: number): Promise<SinkMatch[]>;
+  /** Rows in the table (0 when it does not exist yet). */
+  count(): Promise<number>;
+  /** The stored rows (of `source`, or all), ordered by source and start: for inspection, not for large tables. */
+  rows(source?: string): Promise<SinkRow[]>;
+  /** Releases the store (the sink cannot be used afterwards). */
+  close(): Promise<void>;
+}
+
+const TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+/**
+ * Checks a table name: letters, digits and `_`, not starting with a digit, at most 63
+ * characters (a name every store takes as it is, and safe to quote in SQL).
+ * @throws {InvalidOptionError} otherwise.
+ */
+export function requireTableName(table: unknown): string {
+  if (typeof table !== 'string' || !TABLE_NAME.test(table)) {
+    throw new InvalidOptionError('table', table, 'letters, digits and _, not starting with a digit, at most 63 characters');
+  }
+  return table;
+}
+
+/** Checks a vector dimension (an integer from 1 to 65536). @throws {InvalidOptionError} */
+export function requireDimension(dimension: unknown): number {
+  if (typeof dimension !== 'number' || !Number.isInteger(dimension) || dimension < 1 || dimension > 65536) {
+    throw new InvalidOptionError('dimension', dimension, 'an integer from 1 to 65536');
+  }
+  return dimension;
+}
+
+/** Checks a query vector and `k` for {@link Sink.search}; returns the vector as numbers. */
+export function searchArgs(vector: Float32Array | readonly number[], k: number): number[] {
+  if (!(vector instanceof Float32Array) && !Array.isArray(vector)) throw new InvalidOptionError('vector', vector, 'a Float32Array or an array of numbers');
+  if (!Number.isInteger(k) || k < 1) throw new InvalidOptionError('k', k, 'an integer ≥ 1');
+  const out = Array.from(vector as ArrayLike<number>);
+  if (out.some((v) => typeof v !== 'number' || !Number.isFinite(v))) throw new InvalidOptionError('vector', vector, 'finite numbers');
+  return out;
+}
+
+/** Order of {@link Sink.rows}: by source, then start, then end, then id. */
+export function byPlace(a: SinkRow, b: SinkRow): number {
+  if (a.source !== b.source) return a.source < b.source ? -1 : 1;
+  return a.start - b.start || a.end - b.end || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+/**
+ * A {@link SinkRow} from a stored record with the table's snake_case columns: `metadata`
+ * as a JSON string or an object (jsonb), `vector` as pgvector's text `[…]` or any
+ * iterable of numbers (an Arrow vector).
+ */
+export function rowFromStored(r: Record<string, unknown>): SinkRow {
+  const m = r.metadata;
+  const v = r.vector;
+  return {
+    id: r.id as string,
+    source: r.source as string,
+    text: r.text as string,
+    embedText: (r.embed_text as string | null | undefined) ?? null,
+    start: r.start as number,
+    end: r.end as number,
+    tokenCount: r.token_count as number,
+    metadata: (typeof m === 'string' ? JSON.parse(m) : m) as Record<string, unknown>,
+    vector: Float32Array.from(typeof v === 'string' ? (JSON.parse(v) as number[]) : (v as Iterable<number>)),
+  };
+}

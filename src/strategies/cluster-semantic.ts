@@ -1,0 +1,402 @@
+/**
+ * Cluster-semantic chunking: small pieces, embedded, grouped into chunks by dynamic
+ * programming that maximises the similarity inside each chunk.
+ *
+ * Source: Chroma's technical report "Evaluating Chunking Strategies for Retrieval"
+ * (Smith & Troynikov, 2024, https://research.trychroma.com/evaluating-chunking) and its
+ * `chunking_evaluation` package, `ClusterSemanticChunker`
+ * (`chunking_evaluation/chunking/cluster_semantic_chunker.py`, github.com/brandonstarxel/
+ * chunking_evaluation): pieces of ~50 tokens from a recursive splitter, one embedding
+ * per piece, the similarity matrix minus its mean off-diagonal value, and a DP over
+ * chunk ends (`_optimal_segmentation`). Deliberate differences are listed in
+ * `docs/cluster-semantic.md`.
+ * @module
+ */
+import { bandDots, clusterSegments, getKernels, meanPairDot, normalizeRows } from '../../bindings/index.js';
+import type { Chunk } from '../core/chunk.js';
+import { EmbeddingError, InvalidOptionError } from '../core/errors.js';
+import { resolveOptions, type StrategySchema } from '../core/schema.js';
+import { isBlank, requireText } from '../core/text.js';
+import { HashingEmbedder } from '../embedders/hashing-embedder.js';
+import type { Embedder } from '../embedders/types.js';
+import { Assembler, type PlannedChunk } from '../plan/assemble.js';
+import { innerUnitOptions, resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
+import { planWholeAsync, streamPlan, type StepResult, type StreamPlan } from '../stream/driver.js';
+import type { TextSource } from '../stream/source.js';
+import { RecursiveChunker } from './recursive.js';
+
+/** Options of {@link ClusterSemanticChunker}. Sizes are in `unit`s (tokens by default). */
+export interface ClusterSemanticOptions extends UnitOptions {
+  /** Embeds the pieces. Default `new HashingEmbedder()` (d = 384). */
+  embedder?: Embedder;
+  /** No chunk is larger than this, measured on the chunk's exact text (Chroma's `max_chunk_size`). Default 400. */
+  maxChunkSize?: number;
+  /** Budget of a piece: the recursive splitter's chunkSize (Chroma's `min_chunk_size`), at most maxChunkSize. Default min(50, maxChunkSize). */
+  pieceSize?: number;
+  /**
+   * Most pieces in one chunk (Chroma's `max_cluster`, which Chroma sets to
+   * ⌊max_chunk_size / min_chunk_size⌋ as a stand-in for the size it does not measure).
+   * Default: no cap beyond `maxChunkSize`, which is measured on each chunk's text.
+   */
+  maxPieces?: number;
+  /**
+   * Size of a section (units, summed line by line): the text is cut into sections at
+   * line breaks (see {@link ClusterSemanticChunker}), each chunked on its own, so
+   * memory and streaming are bounded. An integer ≥ 1 or `Infinity` (the whole text is one
+   * section, as Chroma's chunker sees it). Default {@link DEFAULT_SECTION_SIZE}.
+   */
+  sectionSize?: number;
+}
+
+/** The default `sectionSize` (tokens, or whatever the unit is): see docs/cluster-semantic.md for how it was chosen. */
+export const DEFAULT_SECTION_SIZE = 2048;
+
+/** The options schema of the cluster-semantic strategy. */
+export const CLUSTER_SEMANTIC_SCHEMA: StrategySchema = {
+  name: 'cluster-semantic',
+  options: {
+    embedder: {
+      type: 'object',
+      doc: 'embeds the pieces (n × d row-major Float32Array); default a HashingEmbedder (d = 384); CLI `--embedder hashing|static:<folder>|onnx:<folder>`',
+      check: (v) => (typeof (v as Embedder)?.embed === 'function' ? undefined : 'an Embedder with embed(texts)'),
+    },
+    maxChunkSize: { type: 'integer', min: 1, default: 400, doc: "no chunk is larger, measured on its exact text (Chroma's max_chunk_size)" },
+    pieceSize: {
+      type: 'integer',
+      min: 1,
+      default: (r: Readonly<Record<string, unknown>>) => Math.min(50, r.maxChunkSize as number),
+      defaultDoc: 'min(50, maxChunkSize)',
+      doc: "budget of a piece: the recursive splitter's chunkSize (Chroma's min_chunk_size); at most maxChunkSize",
+    },
+    maxPieces: { type: 'integer', min: 1, infinity: true, default: Infinity, doc: "most pieces in one chunk (Chroma's max_cluster); default no cap beyond maxChunkSize" },
+    sectionSize: {
+      type: 'integer',
+      min: 1,
+      infinity: true,
+      default: 2048,
+      doc: 'size of a section (units, line by line): sections are chunked one by one, bounding memory and streams; Infinity: the whole text is one section',
+    },
+    ...UNIT_OPTIONS,
+  },
+  check(r) {
+    if ((r.pieceSize as number) > (r.maxChunkSize as number)) {
+      throw new InvalidOptionError('pieceSize', r.pieceSize, `must be ≤ maxChunkSize (${r.maxChunkSize})`);
+    }
+  },
+};
+
+/** A piece: a span of the text (offsets into the buffer being chunked) and its size in units. */
+interface Piece {
+  start: number;
+  end: number;
+  size: number;
+}
+
+/** Carried across sections (stream steps): the section scanner, piece and section index so far. */
+interface RunState {
+  scanner: SectionScanner;
+  pieces: number;
+  section: number;
+}
+
+/**
+ * Where sections end. Lines are added to the current section one by one (a line's size
+ * is measured on its own text, without its line break; whitespace-only lines count 0).
+ * Once the section has reached `size` units (it is *full*), it ends after the first
+ * blank line that follows; if none comes before the section reaches 2·`size` units, it
+ * ends after the line that made it full. A cut is the offset where the next section
+ * starts (just after a line break), so sections cover the text without gaps.
+ * Resumable over a growing buffer: a line counts once its line break is seen (and, for
+ * `\r`, the character after it). Lines after the full point are measured once and kept
+ * until the cut (they are measured again for the next section only from that cache).
+ * Linear in the text.
+ */
+class SectionScanner {
+  #pos = 0; // absolute offset of the next line to scan
+  #scanned = 0; // absolute offset up to which the line at #pos is known to hold no line break
+  #acc = 0; // units of the section's lines scanned so far
+  #fullCut = -1; // the cut after the line that made the section full, or −1
+  readonly #sizes = new Map<number, number>(); // sizes of lines after the full point, by start
+
+  constructor(
+    readonly size: number,
+    readonly measure: (line: string) => number,
+  ) {}
+
+  /**
+   * The next cut in `buf` (whose first character is at absolute offset `bufStart`), or −1
+   * when more text is needed to decide. With `final`, the buffer holds the rest of the
+   * text; −1 then means the rest is the last section.
+   */
+  next(buf: string, bufStart: number, final: boolean): number {
+    if (!Number.isFinite(this.size)) return -1;
+    for (;;) {
+      const from = this.#pos - bufStart;
+      let e = Math.max(from, this.#scanned - bufStart); // a line arriving in many pieces is searched once
+      while (e < buf.length) {
+        const c = buf.charCodeAt(e);
+        if (c === 10 || c === 13) break;
+        e++;
+      }
+      this.#scanned = bufStart + e;
+      if (e >= buf.length) return -1; // the last line is not complete (or is the end of the text)
+      let br = 1;
+      if (buf.charCodeAt(e) === 13) {
+        if (e + 1 >= buf.length && !final) return -1; // \r or \r\n: not known yet
+        if (buf.charCodeAt(e + 1) === 10) br = 2;
+      }
+      const lineStart = this.#pos;
+      const next = bufStart + e + br;
+      const line = buf.slice(from, e);
+      const blank = isBlank(line);
+      if (this.#fullCut >= 0 && blank) return this.#cut(next, next);
+      let units = 0;
+      if (!blank) {
+        units = this.#sizes.get(lineStart) ?? this.measure(line);
+        if (this.#fullCut >= 0) this.#sizes.set(lineStart, units);
+      }
+      this.#acc += units;
+      this.#pos = next;
+      this.#scanned = next;
+      if (this.#fullCut < 0) {
+        if (this.#acc >= this.size) this.#fullCut = next;
+      } else if (this.#acc >= 2 * this.size) return this.#cut(this.#fullCut, this.#fullCut);
+    }
+  }
+
+  /** Ends the section at `cut` and starts the next one there, scanning from `resume`. */
+  #cut(cut: number, resume: number): number {
+    this.#pos = resume;
+    this.#scanned = resume;
+    this.#acc = 0;
+    this.#fullCut = -1;
+    for (const start of this.#sizes.keys()) if (start < cut) this.#sizes.delete(start);
+    return cut;
+  }
+}
+
+/**
+ * Cluster-semantic chunking, after Chroma's `ClusterSemanticChunker` (chunking_evaluation,
+ * 2024): the text is split into pieces of at most `pieceSize` units by
+ * {@link RecursiveChunker} (paragraph, line, sentence end, space, grapheme; no overlap);
+ * each piece is embedded once; with S(a, b) the cosine similarity of pieces a and b and μ
+ * the mean of S over all pairs a < b of the section, a chunk of pieces [j, i] earns
+ * reward(j, i) = Σ over a ≠ b in [j, i] of (S(a, b) − μ) (a one-piece chunk earns 0), and
+ * the chunks are the segmentation that maximises the total reward subject to: the
+ * chunk's exact text at most `maxChunkSize` units (and, if set, at most `maxPieces`
+ * pieces). The DP (`dp[i] = max_j reward(j, i) + dp[j − 1]`, ties to the shorter last
+ * chunk) runs in the WASM core (`clusterSegments`) over the band of the similarity
+ * matrix a chunk can use (`bandDots`: w diagonals, w the most pieces any chunk can hold,
+ * about 2·maxChunkSize / pieceSize since the recursive splitter's pieces hold about
+ * pieceSize / 2 units or more), so time is O(n·w·d) for n pieces of d dimensions, μ
+ * costs O(n·d) (`meanPairDot`) — never n². {@link lastWork} reports n, w and the number
+ * of size measurements of the last call.
+ *
+ * A chunk is the exact source slice from its first piece's start to its last piece's
+ * end: `chunk.text === text.slice(chunk.start, chunk.end)`, chunks do not overlap, are
+ * trimmed of whitespace, and cover every non-whitespace character. Its size is measured
+ * on that text: for each last piece i the smallest allowed first piece is found by a
+ * two-pointer scan with exact counts (sizes grow as a span grows), and each chosen chunk
+ * is measured again; in the rare case where a tokenizer counts a shorter span as larger
+ * (BPE merges differ at the edges), an over-budget chunk is cut at piece boundaries
+ * again, greedily, so `unitCount ≤ maxChunkSize` always holds — except for one piece
+ * that is itself larger (one grapheme over `pieceSize`), flagged `oversized`.
+ *
+ * Sections: the text is cut at line breaks into sections of about `sectionSize` units
+ * (see {@link SectionScanner}: after the first blank line once the section is full, else
+ * after the line that made it full), each split, embedded and segmented on its own (μ is
+ * the section's); a chunk never crosses a section end. This bounds memory and lets
+ * {@link chunkStream} yield a section's chunks as soon as the section is complete, equal
+ * to `chunk()`. `sectionSize: Infinity` makes the whole text one section.
+ *
+ * Metadata: `strategy: 'cluster-semantic'`, `unit`, `unitCount`, `overlap: 0`,
+ * `pieceStart` / `pieceEnd` (piece indices over the whole text, end exclusive),
+ * `section` (its index), `reward` (the chunk's reward as above) and `meanSimilarity`
+ * (mean S over the chunk's pairs; absent for one piece), `oversized` where it applies.
+ * Ids are prefix hashes (`PrefixIds`), the same in both paths.
+ *
+ * @example
+ * ```ts
+ * const chunker = new ClusterSemanticChunker({ maxChunkSize: 200, embedder: await StaticEmbedder.load(path) });
+ * const chunks = await chunker.chunk(text);
+ * ```
+ * @throws {InvalidOptionError} at construction when maxChunkSize, pieceSize or maxPieces
+ *   is not an integer ≥ 1, pieceSize > maxChunkSize, sectionSize is neither an integer ≥ 1
+ *   nor Infinity, the embedder has no `embed`, or a unit option is invalid.
+ */
+export class ClusterSemanticChunker {
+  readonly embedder: Embedder;
+  readonly maxChunkSize: number;
+  readonly pieceSize: number;
+  readonly maxPieces: number;
+  readonly sectionSize: number;
+  readonly #resolved: ResolvedUnits;
+  readonly #splitter: RecursiveChunker;
+  readonly #plan: StreamPlan<RunState>;
+  /** Work of the last {@link chunk} or {@link chunkStream} call, for tests of linear time: pieces, the largest band width, size measurements. */
+  lastWork = { pieces: 0, bandWidth: 0, measurements: 0 };
+
+  constructor(options: ClusterSemanticOptions = {}) {
+    const o = resolveOptions<ClusterSemanticOptions>(CLUSTER_SEMANTIC_SCHEMA, options);
+    this.embedder = o.embedder ?? new HashingEmbedder();
+    this.maxChunkSize = o.maxChunkSize;
+    this.pieceSize = o.pieceSize;
+    this.maxPieces = o.maxPieces;
+    this.sectionSize = o.sectionSize;
+    this.#resolved = resolveUnits(o);
+    this.#splitter = new RecursiveChunker({ ...innerUnitOptions(this.#resolved, options.tokenizer), chunkSize: this.pieceSize, chunkOverlap: 0 });
+    this.#plan = {
+      initial: () => ({ scanner: this.#scanner(), pieces: 0, section: 0 }),
+      growth: () => 0, // the scanner is resumable: a step per piece costs the new lines only
+      step: (text, offset, state, final) => this.#step(text, offset, state, final),
+    };
+  }
+
+  /** Size of `text` in the chunker's unit. */
+  #size(text: string): number {
+    this.lastWork.measurements++;
+    const { unit, units, tokenizer } = this.#resolved;
+    return unit === 'token' ? tokenizer!.count(text) : units.size(text);
+  }
+
+  #scanner(): SectionScanner {
+    return new SectionScanner(this.sectionSize, (line) => this.#size(line));
+  }
+
+  #assembler(): Assembler {
+    return new Assembler({ strategy: 'cluster-semantic', units: this.#resolved });
+  }
+
+  /**
+   * Chunks `text`. Empty or whitespace-only text gives no chunks.
+   * @throws {InvalidInputError} when `text` is not a string.
+   * @throws {EmbeddingError} when the embedder fails or returns a matrix of the wrong size.
+   */
+  async chunk(text: string): Promise<Chunk[]> {
+    requireText(text);
+    if (isBlank(text)) return [];
+    this.lastWork = { pieces: 0, bandWidth: 0, measurements: 0 };
+    return planWholeAsync(text, this.#plan, this.#assembler());
+  }
+
+  /**
+   * Chunks a text stream (`ReadableStream<string>` or (async) iterable of string pieces,
+   * split anywhere), yielding exactly the chunks `chunk(wholeText)` returns (ids, indices,
+   * offsets into the whole stream, metadata), section by section: a section's chunks come
+   * once the stream holds its cut, i.e. the line that decides it. Both run the same steps
+   * through the one stream driver. Memory: one section (about `sectionSize` to
+   * 2·`sectionSize` units plus a line) and one piece of the stream; a text without line
+   * breaks (or with `sectionSize: Infinity`) is held whole.
+   * @throws {InvalidInputError} for a source that is not a stream/iterable or a piece that is not a string.
+   * @throws {EmbeddingError} as {@link chunk}.
+   */
+  chunkStream(source: TextSource): AsyncGenerator<Chunk> {
+    this.lastWork = { pieces: 0, bandWidth: 0, measurements: 0 };
+    return streamPlan(source, this.#plan, this.#assembler());
+  }
+
+  /**
+   * One step: every section of `buf` (buf[0] at stream offset `offset`; the open section
+   * starts at buf[0]) that the scanner can close now, and with `final` the rest.
+   */
+  async #step(buf: string, offset: number, state: RunState, final: boolean): Promise<StepResult<RunState>> {
+    const out: PlannedChunk[] = [];
+    let from = 0;
+    for (let cut = state.scanner.next(buf, offset, final); cut >= 0; cut = state.scanner.next(buf, offset, final)) {
+      await this.#section(buf, from, cut - offset, state, out);
+      from = cut - offset;
+    }
+    if (final) await this.#section(buf, from, buf.length, state, out);
+    return { chunks: out, keep: from, state };
+  }
+
+  /**
+   * Chunks the section buf[a, b) (buf[0] at stream offset `offset`) and appends its chunks
+   * to `out`.
+   */
+  async #section(buf: string, a: number, b: number, state: RunState, out: PlannedChunk[]): Promise<void> {
+    const sectionText = buf.slice(a, b);
+    if (isBlank(sectionText)) return;
+    const pieces: Piece[] = this.#splitter.spans(sectionText).map((c) => ({ start: a + c.start, end: a + c.end, size: c.unitCount! }));
+    const n = pieces.length;
+    const spanSize = (j: number, i: number) => (j === i ? pieces[j].size : this.#size(buf.slice(pieces[j].start, pieces[i].end)));
+    let groups: Array<[number, number]>;
+    let band: Float32Array = new Float32Array(0);
+    let mu = 0;
+    let w = 1;
+    if (n === 1) groups = [[0, 0]];
+    else {
+      const d = this.embedder.dimension;
+      const matrix = await this.embedder.embed(pieces.map((p) => buf.slice(p.start, p.end)));
+      if (!(matrix instanceof Float32Array) || matrix.length !== n * d) {
+        throw new EmbeddingError(`The embedder returned ${(matrix as Float32Array)?.length} values, expected ${n} × ${d}`);
+      }
+      // the smallest first piece of a chunk ending at piece i: two pointers, exact sizes;
+      // the band width w is the most pieces any chunk can hold
+      const lo = new Int32Array(n);
+      for (let i = 0, l = 0; i < n; i++) {
+        l = Math.max(l, i - this.maxPieces + 1);
+        while (l < i && spanSize(l, i) > this.maxChunkSize) l++;
+        lo[i] = l;
+        w = Math.max(w, i - l + 1);
+      }
+      const k = getKernels();
+      let start!: Int32Array;
+      k.job(() => {
+        const m = k.copyF32(matrix);
+        normalizeRows(m, d);
+        mu = meanPairDot(m, d);
+        band = bandDots(m, d, w);
+        start = clusterSegments(band, w, mu, lo).start;
+      });
+      groups = [];
+      for (let i = n - 1; i >= 0; i = start[i] - 1) groups.push([start[i], i]);
+      groups.reverse();
+    }
+    for (const [j, i] of groups) {
+      let size = spanSize(j, i);
+      if (size <= this.maxChunkSize || j === i) {
+        out.push(this.#planned(pieces, j, i, size, band, w, mu, state));
+        continue;
+      }
+      // a tokenizer counted a shorter span as larger than a longer one: cut greedily at pieces
+      for (let s = j; s <= i; ) {
+        let e = s;
+        size = pieces[s].size;
+        while (e < i) {
+          const next = spanSize(s, e + 1);
+          if (next > this.maxChunkSize) break;
+          e++;
+          size = next;
+        }
+        out.push(this.#planned(pieces, s, e, size, band, w, mu, state));
+        s = e + 1;
+      }
+    }
+    state.pieces += n;
+    state.section++;
+    this.lastWork.pieces += n;
+    this.lastWork.bandWidth = Math.max(this.lastWork.bandWidth, w);
+  }
+
+  /** The planned chunk of pieces [j, i] (the assembler makes the Chunk). */
+  #planned(pieces: Piece[], j: number, i: number, unitCount: number, band: Float32Array, w: number, mu: number, state: RunState): PlannedChunk {
+    let reward = 0;
+    for (let c = j + 1; c <= i; c++) for (let r = j; r < c; r++) reward += 2 * (band[c * w + (c - r)] - mu);
+    const m = i - j + 1;
+    const chunk: PlannedChunk = {
+      start: pieces[j].start,
+      end: pieces[i].end,
+      unitCount,
+      metadata: {
+        pieceStart: state.pieces + j,
+        pieceEnd: state.pieces + i + 1,
+        section: state.section,
+        reward,
+        ...(m > 1 ? { meanSimilarity: reward / (m * (m - 1)) + mu } : {}),
+      },
+    };
+    if (unitCount > this.maxChunkSize) chunk.oversized = true;
+    return chunk;
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * `chunkwise embed --sink lancedb:<dir> | pglite:<dir>` through the built CLI, read back
+ * with the library: two runs leave each chunk once, a nearest-neighbour query returns
+ * the chunk it was made from, a changed file replaces its chunks and an emptied one
+ * loses them, other files stay; one-line errors (exit 1) for a store that cannot be
+ * opened or a dimension that disagrees, usage errors (exit 2). And `--vector-format array`.
+ */
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FixedSizeChunker, HashingEmbedder, type Sink } from '../src/index.js';
+import { LanceDbSink } from '../src/sinks/lancedb.js';
+import { openPgliteSink } from '../src/sinks/pglite.js';
+import { cliBin, seedsDir, sharedFiles } from './helpers/paths.js';
+
+function run(args: string[]) {
+  const r = spawnSync(process.execPath, [cliBin, ...args], { encoding: 'utf8', env: { ...process.env, CI: '' }, maxBuffer: 1 << 26 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const tmp = mkdtempSync(join(tmpdir(), 'chunkwise-cli-sink-'));
+const seeds = sharedFiles(seedsDir, '.txt');
+const chunking = ['--chunk-size', '100', '--chunk-overlap', '20'];
+const chunker = new FixedSizeChunker({ chunkSize: 100, chunkOverlap: 20 });
+
+const stores: [string, (dir: string) => string, (dir: string, table: string) => Promise<Sink>][] = [
+  ['lancedb', (dir) => `lancedb:${dir}`, (dir, table) => LanceDbSink.open(dir, { table })],
+  ['pglite', (dir) => `pglite:${dir}`, (dir, table) => openPgliteSink(dir, { table })],
+];
+
+describe.each(stores)('embed --sink %s', (kind, spec, open) => {
+  const dir = join(tmp, kind);
+  const files = [join(tmp, `${kind}-a.txt`), join(tmp, `${kind}-b.txt`)];
+  copyFileSync(seeds.find((f) => f.includes('003_'))!, files[0]);
+  copyFileSync(seeds.find((f) => f.includes('002_'))!, files[1]);
+  const expected = () => files.flatMap((f) => chunker.chunk(readFileSync(f, 'utf8')).map((c) => ({ ...c, source: f })));
+
+  it('two runs leave each chunk once; the nearest neighbour of a chunk is that chunk', async () => {
+    const want = expected();
+    for (let round = 0; round < 2; round++) {
+      const r = run(['embed', ...files, ...chunking, '--sink', spec(dir), '--table', 'docs']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(`chunkwise: ${spec(dir)} table docs: ${want.length} chunks of 2 file(s) written, 0 stale removed, ${want.length} in the table\n`);
+    }
+    const sink = await open(dir, 'docs');
+    try {
+      const rows = await sink.rows();
+      expect(rows.length).toBe(want.length);
+      const key = (x: { source: string; id: string }) => `${x.source} ${x.id}`;
+      expect(rows.map(key).sort()).toEqual(want.map(key).sort());
+      for (const r of rows) expect(r.text).toBe(readFileSync(r.source, 'utf8').slice(r.start, r.end));
+      const target = want.find((c) => c.text.includes('stride'))!;
+      const [hit] = await sink.search(await new HashingEmbedder().embed([target.text]), 1);
+      expect([hit.source, hit.id, hit.text]).toEqual([target.source, target.id, target.text]);
+      expect(hit.distance).toBeCloseTo(0, 5);
+    } finally {
+      await sink.close();
+    }
+  });
+
+  it('a changed file replaces its chunks, an emptied file loses them, the other file stays', async () => {
+    const before = expected();
+    writeFileSync(files[0], readFileSync(files[0], 'utf8').slice(0, 1500) + '\n\nA new last paragraph about window overlap.\n');
+    const after = expected();
+    const kept = new Set(after.map((c) => `${c.source} ${c.id}`));
+    const stale = before.filter((c) => !kept.has(`${c.source} ${c.id}`)).length;
+    expect(stale).toBeGreaterThan(3);
+    const r = run(['embed', ...files, ...chunking, '--sink', spec(dir), '--table', 'docs']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`${after.length} chunks of 2 file(s) written, ${stale} stale removed, ${after.length} in the table`);
+
+    writeFileSync(files[1], '');
+    const r2 = run(['embed', ...files, ...chunking, '--sink', spec(dir), '--table', 'docs']);
+    expect(r2.code, r2.stderr).toBe(0);
+    const sink = await open(dir, 'docs');
+    try {
+      expect((await sink.rows(files[1])).length).toBe(0);
+      expect((await sink.rows(files[0])).map((x) => x.id)).toEqual(chunker.chunk(readFileSync(files[0], 'utf8')).map((c) => c.id));
+    } finally {
+      await sink.close();
+    }
+  });
+
+  it('a table of another dimension: one line, exit 1, before any embedding', () => {
+    const r = run(['embed', files[0], ...chunking, '--sink', spec(dir), '--table', 'docs', '--embedder', 'hashing:64']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`chunkwise: ${spec(dir)} table docs: the table holds vectors of dimension 384, these chunks have 64 (use another --table or the same embedder)\n`);
+  });
+
+  it('a store that cannot be opened: one line, exit 1', () => {
+    const file = join(tmp, `${kind}-not-a-folder`);
+    writeFileSync(file, 'x');
+    const r = run(['embed', files[0], '--sink', spec(file)]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`^chunkwise: ${kind}:${file}: cannot open the database: .*(file|director)`));
+    expect(r.stderr.trim().split('\n').length).toBe(1);
+  });
+});
+
+describe('embed usage errors and --vector-format', () => {
+  const seed = seeds[0];
+  it('exit 2 for a bad sink spec, --sink with --out or npy, --table without --sink, a bad vector format', () => {
+    for (const [args, message] of [
+      [['--sink', 'mongo:./x'], 'chunkwise: invalid option --sink: "mongo:./x" (lancedb:<dir> or pglite:<dir>)\n'],
+      [['--sink', 'lancedb:'], 'chunkwise: invalid option --sink: "lancedb:" (lancedb:<dir> or pglite:<dir>)\n'],
+      [['--sink', `pglite:${tmp}/u`, '--out', join(tmp, 'x.jsonl')], 'chunkwise: --sink writes to the store: leave out --out and --format npy\n'],
+      [['--table', 'docs'], 'chunkwise: --table names a table of --sink: give --sink lancedb:<dir> or pglite:<dir>\n'],
+      [['--sink', `lancedb:${tmp}/u`, '--table', 'no-dash'], /^chunkwise: invalid option --table: "no-dash"/],
+      [['--vector-format', 'hex'], /^chunkwise: invalid option --vector-format: "hex" \(one of base64, array\)/],
+    ] as const) {
+      const r = run(['embed', seed, ...args]);
+      expect(r.code, args.join(' ')).toBe(2);
+      if (typeof message === 'string') expect(r.stderr).toBe(message);
+      else expect(r.stderr).toMatch(message);
+    }
+  });
+
+  it('--vector-format array writes the same vectors as numbers', () => {
+    const b64 = run(['embed', seed, ...chunking]).stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const arr = run(['embed', seed, ...chunking, '--vector-format', 'array']).stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(arr.length).toBe(b64.length);
+    for (let i = 0; i < arr.length; i++) {
+      const bytes = Buffer.from(b64[i].vector, 'base64');
+      const v = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
+      expect(Array.isArray(arr[i].vector)).toBe(true);
+      expect(Float32Array.from(arr[i].vector)).toEqual(v);
+      expect({ ...arr[i], vector: 0 }).toEqual({ ...b64[i], vector: 0 });
+    }
+  });
+});

@@ -1,0 +1,65 @@
+/**
+ * Docs and `--help` come from the option schemas: the committed option tables
+ * (docs/options.md and every `<!-- options:NAME -->` block) equal what
+ * scripts/gen-docs.ts generates from the registry now, and `chunk --help` lists every
+ * schema option's flag with its default.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { generated } from '../scripts/gen-docs.js';
+import { buildProgram } from '../src/cli/main.js';
+import { cliFlag, defaultText } from '../src/core/schema.js';
+import { createChunker, InvalidOptionError, strategies } from '../src/index.js';
+import { UnknownOptionError } from '../src/core/schema.js';
+
+describe('docs generated from the schemas', () => {
+  it('every generated file is up to date (run npx tsx scripts/gen-docs.ts)', () => {
+    for (const [file, text] of generated()) expect(readFileSync(file, 'utf8'), file).toBe(text);
+  });
+
+  it('chunk --help names every CLI option of every strategy, with its default', () => {
+    const chunk = buildProgram().commands.find((c) => c.name() === 'chunk')!;
+    const help = chunk.helpInformation().replace(/\s+/g, ' ');
+    for (const d of strategies()) {
+      for (const [name, spec] of Object.entries(d.schema.options)) {
+        const flag = cliFlag(name, spec);
+        if (!flag) continue;
+        expect(help, `${d.name}.${name}`).toContain(flag);
+        const def = defaultText(spec).replace(/`/g, '');
+        if (def !== '—' && !(spec.cli && spec.cli.negate)) expect(help, `${d.name}.${name} default`).toContain(def.split(' ')[0]);
+      }
+    }
+  });
+});
+
+describe('unknown options', () => {
+  it('are typed errors naming the key and suggesting the closest valid name', () => {
+    const cases: [string, Record<string, unknown>, string, string | undefined][] = [
+      ['sentence', { chunk_size: 3 }, 'chunk_size', 'chunkSize'],
+      ['recursive', { chunkSize: 100, overlapp: 3 }, 'overlapp', undefined],
+      ['recursive', { chunkSize: 100, chunkOverlapp: 3 }, 'chunkOverlapp', 'chunkOverlap'],
+      ['fixed', { windowSize: 8 }, 'windowSize', undefined],
+      ['markdown', { contextualHeader: true }, 'contextualHeader', 'contextualHeaders'],
+      ['parent-child', { childsize: 8 }, 'childsize', 'childSize'],
+      ['semantic', { treshold: 90 }, 'treshold', 'threshold'],
+    ];
+    for (const [strategy, options, key, suggestion] of cases) {
+      let error: unknown;
+      try {
+        createChunker(strategy, options);
+      } catch (e) {
+        error = e;
+      }
+      expect(error, `${strategy} ${key}`).toBeInstanceOf(UnknownOptionError);
+      expect(error).toBeInstanceOf(InvalidOptionError);
+      expect((error as UnknownOptionError).option).toBe(key);
+      expect((error as UnknownOptionError).suggestion).toBe(suggestion);
+      expect((error as Error).message).toContain(`Invalid option ${key}`);
+      if (suggestion) expect((error as Error).message).toContain(`did you mean ${suggestion}?`);
+    }
+  });
+
+  it('null is rejected rather than silently replaced by the default', () => {
+    expect(() => createChunker('fixed', { chunkSize: null as never })).toThrow(/Invalid option chunkSize: null/);
+  });
+});

@@ -1,0 +1,196 @@
+/**
+ * The one checker of SPEC section 4's invariants, for every test that chunks text:
+ *
+ * - `slice`: `chunk.text === source.slice(start, end)`; `offsets`: integer offsets with
+ *   0 ≤ start ≤ end ≤ length, never inside a surrogate pair; `index`: the chunk's
+ *   position (within its level, for parent–child);
+ * - `lost`: every non-whitespace code unit (JavaScript `\s`) of the source lies in a chunk;
+ * - `unitCount`: `metadata.unitCount` is the size of `text` alone in the chunker's unit;
+ *   `budget`: that size is ≤ the budget unless `metadata.oversized` is set (and `embedText`,
+ *   where present, holds the budget too: `embedBudget`); `tokenCount`: the cl100k_base count of `text`
+ *   (−1 allowed only with countTokens false, for char and word units);
+ * - `blank`: no chunk is empty or whitespace only; `repeat`: no span appears twice in a level.
+ *
+ * Sizes are measured here independently of `src/`: code points, runs of `\S`, and
+ * js-tiktoken's own BPE. {@link findViolations} lists what is wrong (so a test can show the
+ * checker rejects a broken list); {@link expectInvariants} throws with a readable report.
+ * @module
+ */
+import { isDeepStrictEqual } from 'node:util';
+import { Tiktoken } from 'js-tiktoken/lite';
+import cl100k_base from 'js-tiktoken/ranks/cl100k_base';
+import type { Chunk } from '../../src/index.js';
+
+export type Unit = 'char' | 'word' | 'token';
+
+/** The names of the checks, as {@link Violation.check} reports them. */
+export const CHECKS = ['slice', 'offsets', 'index', 'lost', 'unitCount', 'budget', 'embedBudget', 'tokenCount', 'blank', 'repeat'] as const;
+export type Check = (typeof CHECKS)[number];
+
+/** A token counter by js-tiktoken itself over `ranks` (special-token strings as ordinary text), built on first use. */
+export function tiktokenCounter(ranks: ConstructorParameters<typeof Tiktoken>[0]): (text: string) => number {
+  let encoder: Tiktoken | undefined;
+  return (text) => (encoder ??= new Tiktoken(ranks)).encode(text, [], []).length;
+}
+
+/** js-tiktoken's cl100k_base count, special-token strings as ordinary text. */
+export const referenceTokens = tiktokenCounter(cl100k_base);
+
+/** Size of `text` in `unit`: code points (a lone surrogate is one), runs of non-`\s`, or cl100k_base tokens. */
+export function measure(unit: Unit, text: string, countTokens: (text: string) => number = referenceTokens): number {
+  if (unit === 'char') {
+    let n = 0;
+    for (const _ of text) n++;
+    return n;
+  }
+  if (unit === 'word') return text.match(/\S+/g)?.length ?? 0;
+  return countTokens(text);
+}
+
+/** What a chunk list is checked against. */
+export interface InvariantOptions {
+  /** The unit budgets are measured in; without it `unitCount` and `budget` are not checked. */
+  unit?: Unit;
+  /** The budget: a number, or per chunk (parent–child: by level); undefined skips the chunk. */
+  budget?: number | ((chunk: Chunk) => number | undefined);
+  /** Counts tokens for `token` units and `tokenCount` (default: js-tiktoken cl100k_base; another encoding: {@link tiktokenCounter}). */
+  countTokens?: (text: string) => number;
+  /** `countTokens: false` was passed to the chunker: char/word chunks carry tokenCount −1. Default true. */
+  tokenCounts?: boolean;
+  /** The level a chunk belongs to: `index` counts and spans must be unique within one. Default: one level. */
+  level?: (chunk: Chunk) => string;
+  /**
+   * Checks left out, each with the reason (a known defect that another test shows with
+   * `it.fails`, or a query-time strategy for `lost`). Never silent: the reason is the value.
+   */
+  skip?: Partial<Record<Check, string>>;
+}
+
+/** One broken invariant. */
+export interface Violation {
+  check: Check;
+  /** Position of the chunk in the list, where one chunk is at fault. */
+  chunk?: number;
+  message: string;
+}
+
+const isHigh = (c: number) => c >= 0xd800 && c <= 0xdbff;
+const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
+/** True when `i` lies between the two halves of a surrogate pair of `text`. */
+const insidePair = (text: string, i: number) => i > 0 && i < text.length && isHigh(text.charCodeAt(i - 1)) && isLow(text.charCodeAt(i));
+
+/** A short printable form of a chunk's text. */
+export function snippet(text: string, max = 60): string {
+  return JSON.stringify(text.length > max ? `${text.slice(0, max / 2 - 1)}…${text.slice(-(max / 2 - 1))}` : text);
+}
+
+/** Every violation of the invariants by `chunks` of `source` (empty when all hold). */
+export function findViolations(source: string, chunks: readonly Chunk[], options: InvariantOptions = {}): Violation[] {
+  const skip = options.skip ?? {};
+  const on = (check: Check) => skip[check] === undefined;
+  const out: Violation[] = [];
+  const levelOf = options.level ?? (() => '');
+  const positions = new Map<string, number>();
+  const spans = new Map<string, Map<string, number>>();
+  const covered = new Int32Array(source.length + 1);
+  const tokens = options.countTokens ?? referenceTokens;
+
+  chunks.forEach((c, k) => {
+    const at = (check: Check, message: string) => {
+      if (on(check)) out.push({ check, chunk: k, message: `chunk ${k} [${c.start}, ${c.end}) ${snippet(c.text ?? '')}: ${message}` });
+    };
+    const validOffsets = Number.isInteger(c.start) && Number.isInteger(c.end) && c.start >= 0 && c.start <= c.end && c.end <= source.length;
+    if (!validOffsets) at('offsets', `offsets outside [0, ${source.length}] or not integers`);
+    else {
+      if (insidePair(source, c.start) || insidePair(source, c.end)) at('offsets', 'an offset cuts a surrogate pair');
+      covered[c.start]++;
+      covered[c.end]--;
+    }
+    if (c.text !== source.slice(c.start, c.end)) at('slice', `text is not source.slice(start, end) = ${snippet(source.slice(c.start, c.end))}`);
+
+    const level = levelOf(c);
+    const position = positions.get(level) ?? 0;
+    positions.set(level, position + 1);
+    if (c.index !== position) at('index', `index ${c.index}, but it is chunk ${position} of its level${level ? ` (${level})` : ''}`);
+    const seen = spans.get(level) ?? new Map<string, number>();
+    spans.set(level, seen);
+    const key = `${c.start}-${c.end}`;
+    if (seen.has(key)) at('repeat', `the same span as chunk ${seen.get(key)}${level ? ` (${level})` : ''}`);
+    else seen.set(key, k);
+
+    if (!/\S/.test(c.text ?? '')) at('blank', 'empty or whitespace only');
+
+    let textTokens: number | undefined;
+    const tokensOfText = () => (textTokens ??= tokens(c.text));
+    const unitCount = c.metadata?.unitCount;
+    if (options.unit) {
+      const size = options.unit === 'token' ? tokensOfText() : measure(options.unit, c.text);
+      if (unitCount !== size) at('unitCount', `metadata.unitCount ${String(unitCount)}, but the text has ${size} ${options.unit} units`);
+      const budget = typeof options.budget === 'function' ? options.budget(c) : options.budget;
+      if (budget !== undefined && !c.metadata?.oversized) {
+        if (size > budget) at('budget', `${size} ${options.unit} units > budget ${budget}, not flagged oversized`);
+        if (c.embedText !== undefined) {
+          const embedSize = measure(options.unit, c.embedText, tokens);
+          if (embedSize > budget) at('embedBudget', `embedText has ${embedSize} ${options.unit} units > budget ${budget}, not flagged oversized`);
+        }
+      }
+    }
+    const minusOne = options.tokenCounts === false && options.unit !== 'token';
+    if (minusOne ? c.tokenCount !== -1 : c.tokenCount !== tokensOfText()) {
+      at('tokenCount', `tokenCount ${c.tokenCount}, expected ${minusOne ? -1 : tokensOfText()}`);
+    }
+  });
+
+  if (on('lost')) {
+    let depth = 0;
+    const lost: number[] = [];
+    for (let i = 0; i < source.length; i++) {
+      depth += covered[i];
+      if (depth === 0 && !/\s/.test(source[i])) lost.push(i);
+    }
+    if (lost.length) {
+      const first = lost[0];
+      out.push({
+        check: 'lost',
+        message: `${lost.length} non-whitespace code unit(s) in no chunk, the first at ${first}: ${snippet(source.slice(Math.max(0, first - 20), first + 20))} (U+${source.charCodeAt(first).toString(16).padStart(4, '0')})`,
+      });
+    }
+  }
+  return out;
+}
+
+/** The violations as one readable report (at most `max` of them), with the source when short. */
+export function report(source: string, violations: readonly Violation[], max = 8): string {
+  const lines = violations.slice(0, max).map((v) => `  ${v.check}: ${v.message}`);
+  if (violations.length > max) lines.push(`  … ${violations.length - max} more`);
+  const src = source.length <= 400 ? JSON.stringify(source) : `${source.length} code units, starting ${snippet(source.slice(0, 80), 80)}`;
+  return `${violations.length} invariant violation(s) in the chunks of ${src}:\n${lines.join('\n')}`;
+}
+
+/** Throws a readable report unless every invariant holds. */
+export function expectInvariants(source: string, chunks: readonly Chunk[], options: InvariantOptions = {}): void {
+  const violations = findViolations(source, chunks, options);
+  if (violations.length) throw new Error(report(source, violations));
+}
+
+/** Where a streamed chunk list differs from `chunk(wholeText)`: every field, ids included (empty when equal). */
+export function streamDifferences(whole: readonly Chunk[], streamed: readonly Chunk[]): string[] {
+  const out: string[] = [];
+  if (whole.length !== streamed.length) out.push(`${streamed.length} chunks streamed, ${whole.length} from chunk()`);
+  for (let k = 0; k < Math.min(whole.length, streamed.length); k++) {
+    const w = whole[k] as unknown as Record<string, unknown>;
+    const s = streamed[k] as unknown as Record<string, unknown>;
+    const fields = [...new Set([...Object.keys(w), ...Object.keys(s)])].filter((f) => !isDeepStrictEqual(w[f], s[f]));
+    if (fields.length) {
+      out.push(`chunk ${k}: ${fields.map((f) => `${f} ${JSON.stringify(w[f])?.slice(0, 80)} ≠ streamed ${JSON.stringify(s[f])?.slice(0, 80)}`).join('; ')}`);
+      if (out.length >= 4) break;
+    }
+  }
+  return out;
+}
+
+/** Throws unless the streamed chunks equal `chunk(wholeText)` in every field. */
+export function expectStreamEqual(whole: readonly Chunk[], streamed: readonly Chunk[], context = ''): void {
+  const d = streamDifferences(whole, streamed);
+  if (d.length) throw new Error(`chunkStream ≠ chunk(wholeText)${context ? ` (${context})` : ''}:\n  ${d.join('\n  ')}`);
+}

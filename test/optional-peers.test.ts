@@ -1,0 +1,112 @@
+/**
+ * The optional peer dependencies (LangChain, LlamaIndex, LanceDB, Apache Arrow, PGlite,
+ * pgvector, Transformers.js) are loaded only by the entry that needs them. Each case runs
+ * in a fresh Node process (through the package's own `exports`, `chunkwise/…`) with a
+ * hook that logs every module resolved (ESM) and required (CJS); the log must hold
+ * exactly the peers of the entry imported. The entries that need a peer are the
+ * positive controls: they show the hook sees the packages it must not see elsewhere.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { cliBin, repoRoot, seedsDir, sharedFiles } from './helpers/paths.js';
+
+const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
+const PEERS = Object.keys(pkg.peerDependencies).sort();
+
+const dir = mkdtempSync(join(tmpdir(), 'chunkwise-peers-'));
+const hooks = join(dir, 'hooks.mjs');
+const register = join(dir, 'register.mjs');
+writeFileSync(
+  hooks,
+  `import { appendFileSync } from 'node:fs';
+export async function resolve(specifier, context, next) {
+  const result = await next(specifier, context);
+  appendFileSync(process.env.CHUNKWISE_LOAD_LOG, result.url + '\\n');
+  return result;
+}
+`,
+);
+writeFileSync(
+  register,
+  `import Module, { register } from 'node:module';
+import { appendFileSync } from 'node:fs';
+register(${JSON.stringify(pathToFileURL(hooks).href)});
+const load = Module._load;
+Module._load = function (request, parent, isMain) {
+  appendFileSync(process.env.CHUNKWISE_LOAD_LOG, 'require:' + request + '\\n');
+  return load.call(this, request, parent, isMain);
+};
+`,
+);
+
+let runs = 0;
+/** Peers (package names) a Node process resolved or required while running `args`. */
+function peersLoaded(args: string[], { failing = false } = {}): string[] {
+  const log = join(dir, `log-${runs++}.txt`);
+  writeFileSync(log, '');
+  let failed = false;
+  try {
+    execFileSync(process.execPath, ['--import', pathToFileURL(register).href, ...args], {
+      cwd: repoRoot,
+      env: { ...process.env, CHUNKWISE_LOAD_LOG: log, LANCEDB_LOG: 'error' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+  } catch (error) {
+    if (!failing) throw error;
+    failed = true;
+  }
+  if (failing && !failed) throw new Error(`expected ${args.join(' ')} to fail`);
+  const lines = readFileSync(log, 'utf8').split('\n');
+  return PEERS.filter((p) => lines.some((l) => l.includes(`/node_modules/${p}/`) || l === `require:${p}` || l.startsWith(`require:${p}/`)));
+}
+
+const importing = (...entries: string[]) => ['--input-type=module', '-e', entries.map((e) => `await import(${JSON.stringify(e)});`).join('\n')];
+
+describe('optional peers are loaded only by their entry', () => {
+  it('lists the peers this test watches', () => {
+    expect(PEERS).toEqual([
+      '@electric-sql/pglite',
+      '@electric-sql/pglite-pgvector',
+      '@huggingface/transformers',
+      '@lancedb/lancedb',
+      '@langchain/core',
+      '@langchain/textsplitters',
+      '@llamaindex/core',
+      'apache-arrow',
+    ]);
+    for (const p of PEERS) expect(pkg.peerDependenciesMeta[p]?.optional, p).toBe(true);
+  });
+
+  it('the root entry, chunkwise/node, chunkwise/sinks and chunkwise/sinks/pgvector load none', () => {
+    expect(peersLoaded(importing('chunkwise', 'chunkwise/node', 'chunkwise/sinks', 'chunkwise/sinks/pgvector'))).toEqual([]);
+  });
+
+  it('the CLI chunking and embedding (no --sink) loads none', () => {
+    const seed = sharedFiles(seedsDir, '.txt')[0];
+    expect(peersLoaded([cliBin, 'chunk', seed, '--chunk-size', '100', '--chunk-overlap', '0'])).toEqual([]);
+    expect(peersLoaded([cliBin, 'embed', seed, '--chunk-size', '100', '--chunk-overlap', '0'])).toEqual([]);
+  });
+
+  it('the CLI loads a store\'s peers only for its --sink, and Transformers.js only for transformers:<folder>', () => {
+    const seed = sharedFiles(seedsDir, '.txt')[0];
+    const cli = (...extra: string[]) => [cliBin, 'embed', seed, '--chunk-size', '200', '--chunk-overlap', '0', ...extra];
+    expect(peersLoaded(cli('--sink', `pglite:${join(dir, 'pg')}`))).toEqual(['@electric-sql/pglite', '@electric-sql/pglite-pgvector']);
+    expect(peersLoaded(cli('--sink', `lancedb:${join(dir, 'lance')}`))).toEqual(['@lancedb/lancedb', 'apache-arrow']);
+    // a missing folder fails after the import: what counts is which package was resolved
+    expect(peersLoaded(cli('--embedder', `transformers:${join(dir, 'no-model')}`), { failing: true })).toEqual(['@huggingface/transformers']);
+  });
+
+  it.each([
+    ['chunkwise/langchain', ['@langchain/core', '@langchain/textsplitters']],
+    ['chunkwise/llamaindex', ['@llamaindex/core']],
+    ['chunkwise/sinks/lancedb', ['@lancedb/lancedb', 'apache-arrow']],
+    ['chunkwise/sinks/pglite', ['@electric-sql/pglite', '@electric-sql/pglite-pgvector']],
+    ['chunkwise/transformers', ['@huggingface/transformers']],
+  ])('%s loads its own peers and no other', (entry, own) => {
+    expect(peersLoaded(importing(entry))).toEqual([...own].sort());
+  });
+});
