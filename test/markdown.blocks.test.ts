@@ -11,7 +11,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { inlineText, markdownBlocks, type MarkdownBlock } from '../src/segment/markdown.js';
+import { inlineText, markdownBlocks, MAX_NESTING, type MarkdownBlock } from '../src/segment/markdown.js';
 import { mdastShapes, ourShapes } from './helpers/mdast.js';
 import { corporaDir, markdownDir, repoRoot, seedsDir, sharedFiles } from './helpers/paths.js';
 
@@ -201,6 +201,22 @@ describe('invariants over generated documents', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('nesting limit', () => {
+  it('containers deeper than MAX_NESTING (1000) are not opened: their markers are text of the innermost block', () => {
+    const text = '>'.repeat(1200) + ' deep';
+    let b = markdownBlocks(text)[0];
+    let depth = 0;
+    while (b.children) {
+      depth++;
+      expect([b.start, b.end]).toEqual([depth - 1, text.length]);
+      if (!b.children[0]) break;
+      b = b.children[0];
+    }
+    expect(depth).toBe(MAX_NESTING);
+    expect([b.type, b.start]).toEqual(['paragraph', MAX_NESTING]);
   });
 });
 

@@ -178,6 +178,14 @@ const HTML = 8;
 const THEMATIC = 9;
 const TABLE = 10;
 
+/**
+ * Containers nested deeper than this are not opened: the marker is text of the
+ * innermost block (markdown-it's `maxNesting` does the same, at 100). Only inputs nested
+ * a thousand deep differ from CommonMark; it keeps the tree — and the memory of a
+ * megabyte of `>` on one line — small.
+ */
+export const MAX_NESTING = 1000;
+
 const TYPE_NAMES: MarkdownBlockType[] = ['paragraph', 'blockquote', 'list', 'listItem', 'footnoteDefinition', 'paragraph', 'heading', 'code', 'html', 'thematicBreak', 'table'];
 
 /** A block while it is open. */
@@ -203,11 +211,14 @@ class Node {
   lineFrom = 0;
   lineTo = 0;
   // headings
-  depth = 0;
+  level = 0;
   atx = false;
   content = '';
   // tables
   rows: TextSpan[] | undefined;
+
+  /** Containers above it, itself included (the document: 0). */
+  readonly depth: number;
 
   constructor(
     readonly type: number,
@@ -215,6 +226,7 @@ class Node {
     readonly parent: Node | undefined,
   ) {
     if (type <= FOOTNOTE) this.out = [];
+    this.depth = parent ? parent.depth + (type <= FOOTNOTE ? 1 : 0) : 0;
   }
 }
 
@@ -601,9 +613,10 @@ class Scanner {
     const ns = this.nextNonspace;
     const c = t.charCodeAt(ns);
     const end = this.lineEnd;
+    const nest = container.depth < MAX_NESTING;
     if (!this.indented) {
       // block quote
-      if (c === 62) {
+      if (c === 62 && nest) {
         this.#advanceNextNonspace();
         const gt = this.offset;
         this.#advanceOffset(1, false);
@@ -614,7 +627,7 @@ class Scanner {
         return 1;
       }
       // GFM footnote definition [^label]:
-      if (c === 91 && t.charCodeAt(ns + 1) === 94) {
+      if (c === 91 && t.charCodeAt(ns + 1) === 94 && nest) {
         const after = footnoteLabelEnd(t, ns, end);
         if (after > 0) {
           this.footnotes.add(normalizeLabel(t.slice(ns + 2, after - 2)));
@@ -639,7 +652,7 @@ class Scanner {
           this.#advanceNextNonspace();
           this.#closeUnmatched();
           const h = this.#add(HEADING, ns);
-          h.depth = level;
+          h.level = level;
           h.atx = true;
           h.end = this.#trimEnd(ns, end);
           // content: without the opening run, a closing run of # and the spaces around
@@ -736,7 +749,7 @@ class Scanner {
       }
     }
     // list item
-    if (!this.indented || container.type === LIST) {
+    if ((!this.indented || container.type === LIST) && container.depth < MAX_NESTING - 1) {
       if (this.#listItem(container)) return 1;
     }
     // indented code
@@ -836,7 +849,7 @@ class Scanner {
     this.#logLen = p.lineFrom;
     this.tip = parent;
     const h = this.#add(HEADING, log[p.lineFrom]);
-    h.depth = depth;
+    h.level = depth;
     h.content = lines.join('\n');
     h.end = end;
   }
@@ -911,7 +924,7 @@ class Scanner {
           type: 'heading',
           start: b.start,
           end: b.end,
-          depth: b.depth,
+          depth: b.level,
         };
         if (b.atx) h.atx = true;
         this.#headings.push({ block: h, content: b.content, top: parent.type === DOCUMENT });

@@ -21,6 +21,7 @@ import { Assembler, type PlannedChunk } from '../plan/assemble.js';
 import { pack, type PackLevel } from '../plan/pack.js';
 import { cellText, inlineText, scanMarkdown, tableCells, type MarkdownBlock, type MarkdownBlockType } from '../segment/markdown.js';
 import { rangeMeasure, type RangeMeasure } from '../size/measure.js';
+import type { Sizer } from '../size/types.js';
 import { innerUnitOptions, resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
 import { planWhole, streamPlan, type StepResult, type StreamPlan } from '../stream/driver.js';
 import type { TextSource } from '../stream/source.js';
@@ -100,7 +101,7 @@ const CONTAINERS = new Set<string>(['list', 'listItem', 'blockquote', 'footnoteD
  * rest whole: bounds the work (each level measures its children) and the packer's
  * recursion for inputs nested thousands deep.
  */
-const MAX_DEPTH = 32;
+const MAX_DEPTH = 8;
 
 /** A heading on the heading stack: its level and plain text. */
 interface Heading {
@@ -145,7 +146,7 @@ interface MarkdownState {
  *   header lines (through the delimiter row) followed by its rows, one per line, as
  *   `Header: value | Header: value`. A single row over the budget is flagged `oversized`.
  * - A list, block quote or footnote definition larger than the budget is split into its
- *   items / children (recursively, 32 levels deep); any other block larger than the
+ *   items / children (recursively, 8 levels deep); any other block larger than the
  *   budget goes to the `fallback` splitter.
  *
  * Every chunk keeps `text === source.slice(start, end)` (UTF-16), never starts or ends
@@ -289,7 +290,7 @@ class MarkdownPlan implements StreamPlan<MarkdownState> {
         return { chunks: [], keep: 0, state };
       }
     }
-    const measure = rangeMeasure(text, this.units.units);
+    const measure = measureOf(text, this.units.units);
     const chunks: PlannedChunk[] = [];
     const stats = { steps: 0, exact: 0 };
     for (let i = 0; i < k; i++) pack(new BlockLevel(this, text, measure, sections[i], sections[i].blocks, 0), { max: this.chunkSize }, chunks, stats);
@@ -362,6 +363,57 @@ class MarkdownPlan implements StreamPlan<MarkdownState> {
   }
 }
 
+/**
+ * The range measure of `text`: the engine's O(1) measure for characters and words; for
+ * tokens and custom sizers one that slices and measures, remembering only its last two
+ * answers. Blocks and pieces are measured about once each, and the engine's memo (a Map
+ * keyed by range) grows slower than linearly on megabyte inputs with a range per block.
+ */
+function measureOf(text: string, sizer: Sizer): RangeMeasure {
+  return sizer.unit === 'char' || sizer.unit === 'word' ? rangeMeasure(text, sizer) : new SliceMeasure(text, sizer);
+}
+
+/** See {@link measureOf}. */
+class SliceMeasure implements RangeMeasure {
+  readonly cheap = false;
+  calls = 0;
+  #s0 = -1;
+  #e0 = -1;
+  #v0 = 0;
+  #s1 = -1;
+  #e1 = -1;
+  #v1 = 0;
+  constructor(
+    readonly text: string,
+    readonly sizer: Sizer,
+  ) {}
+
+  size(start: number, end: number): number {
+    if (end <= start) return 0;
+    if (start === this.#s0 && end === this.#e0) return this.#v0;
+    if (start === this.#s1 && end === this.#e1) return this.#v1;
+    this.calls++;
+    const v = this.sizer.size(this.text.slice(start, end));
+    this.#s1 = this.#s0;
+    this.#e1 = this.#e0;
+    this.#v1 = this.#v0;
+    this.#s0 = start;
+    this.#e0 = end;
+    this.#v0 = v;
+    return v;
+  }
+
+  gap(start: number, end: number): number {
+    if (end <= start) return 0;
+    return this.sizer.gapSize ? this.sizer.gapSize(this.text.slice(start, end)) : this.size(start, end);
+  }
+
+  sizeMany(starts: ArrayLike<number>, ends: ArrayLike<number>, count: number, out: Float64Array): Float64Array {
+    for (let k = 0; k < count; k++) out[k] = this.size(starts[k], ends[k]);
+    return out;
+  }
+}
+
 /** The stack after heading `h`. */
 function push(stack: Heading[], h: MarkdownBlock): Heading[] {
   const out = stack.slice();
@@ -390,11 +442,13 @@ class Sizes {
     return Math.max(size, embed);
   }
 
-  chunk(s: number, e: number, oversized: boolean, types: MarkdownBlockType[], derived?: string, tableRows?: [number, number]): PlannedChunk {
+  /** The planned chunk of `[s, e)`; `size` is its exact size (the text's units where there is no embedText). */
+  chunk(s: number, e: number, size: number, oversized: boolean, types: MarkdownBlockType[], derived?: string, tableRows?: [number, number]): PlannedChunk {
     const { prefix, path } = this.section;
     const metadata: Record<string, unknown> = { headingPath: path, blockTypes: types };
     if (tableRows) metadata.tableRows = tableRows;
-    const c: PlannedChunk = { start: s, end: e, unitCount: this.measure.size(s, e), metadata };
+    const unitCount = prefix || derived !== undefined ? this.measure.size(s, e) : size;
+    const c: PlannedChunk = { start: s, end: e, unitCount, metadata };
     if (prefix || derived !== undefined) c.embedText = prefix + (derived ?? this.text.slice(s, e));
     if (oversized) c.oversized = true;
     return c;
@@ -436,12 +490,19 @@ class BlockLevel extends Sizes implements PackLevel {
     this.#sizes = new Float64Array(n);
     this.#prefix = new Float64Array(n + 1);
     this.#gaps = new Float64Array(n);
+    // each block and gap is measured once: straight from the sizer where a measure is
+    // not O(1) (tokens), so thousands of blocks do not fill the range memo
+    const size = measure.cheap ? (s: number, e: number) => measure.size(s, e) : (s: number, e: number) => (e > s ? plan.units.units.size(text.slice(s, e)) : 0);
     for (let i = 0; i < n; i++) {
-      const size = measure.size(parts[i].start, parts[i].end);
-      const gap = i > 0 ? measure.gap(parts[i - 1].end, parts[i].start) : 0;
-      this.#sizes[i] = size;
+      const size_ = size(parts[i].start, parts[i].end);
+      // a gap between blocks counts its own size (a blank line is a token of its own for
+      // BPE), so a run's estimate stays at or above its exact size and one exact measure
+      // usually settles it (the sizer's gapSize, 0 for tokens, would grow runs past the
+      // budget and make the packer search back)
+      const gap = i > 0 ? size(parts[i - 1].end, parts[i].start) : 0;
+      this.#sizes[i] = size_;
       this.#gaps[i] = gap;
-      this.#prefix[i + 1] = this.#prefix[i] + gap + size;
+      this.#prefix[i + 1] = this.#prefix[i] + gap + size_;
     }
   }
 
@@ -462,6 +523,7 @@ class BlockLevel extends Sizes implements PackLevel {
   }
 
   exact(a: number, b: number): number {
+    if (a === b && !this.section.prefix) return this.#sizes[a];
     return this.spanSize(this.#parts[a].start, this.#parts[b].end);
   }
 
@@ -484,10 +546,10 @@ class BlockLevel extends Sizes implements PackLevel {
     return new FallbackLevel(this, part);
   }
 
-  emit(a: number, b: number, _size: number, oversized: boolean): PlannedChunk | undefined {
+  emit(a: number, b: number, size: number, oversized: boolean): PlannedChunk | undefined {
     const types: MarkdownBlockType[] = [];
     for (let i = a; i <= b; i++) if (!types.includes(this.#parts[i].block.type)) types.push(this.#parts[i].block.type);
-    return this.chunk(this.#parts[a].start, this.#parts[b].end, oversized, types);
+    return this.chunk(this.#parts[a].start, this.#parts[b].end, size, oversized, types);
   }
 }
 
@@ -569,11 +631,18 @@ class TableLevel extends Sizes implements PackLevel {
   }
 
   exact(a: number, b: number): number {
+    const unit = this.plan.units.unit;
+    if (unit === 'char' || unit === 'word') {
+      // characters and words of the embedText add up: header, rows, the prefix (a char
+      // count has one line break fewer than the rows' sizes, which end in one each)
+      const embed = this.section.prefixSize + this.#headerSize + this.#prefix[b + 1] - this.#prefix[a] - (unit === 'char' ? 1 : 0);
+      return Math.max(this.measure.size(this.start(a), this.end(b)), embed);
+    }
     return this.spanSize(this.start(a), this.end(b), this.#derived(a, b));
   }
 
-  emit(a: number, b: number, _size: number, oversized: boolean): PlannedChunk {
-    return this.chunk(this.start(a), this.end(b), oversized, ['table'], this.#derived(a, b), [a + 1, b + 1]);
+  emit(a: number, b: number, size: number, oversized: boolean): PlannedChunk {
+    return this.chunk(this.start(a), this.end(b), size, oversized, ['table'], this.#derived(a, b), [a + 1, b + 1]);
   }
 }
 
@@ -604,7 +673,7 @@ class FallbackLevel implements PackLevel {
     if (!plan.custom) {
       // the built-in recursive splitter on the block's text (its own measure: its scans stay inside the block)
       const recursive = plan.recursive(budget);
-      for (const c of recursive.spans(slice)) keep(part.start + c.start, part.start + c.end);
+      for (const c of recursive.spans(slice, 0, slice.length, measureOf(slice, plan.units.units))) keep(part.start + c.start, part.start + c.end);
       plan.ops += recursive.lastOperations;
     } else {
       for (const s of plan.custom(slice, budget)) {
@@ -643,7 +712,7 @@ class FallbackLevel implements PackLevel {
     return true;
   }
 
-  emit(a: number, b: number, _size: number, oversized: boolean): PlannedChunk {
-    return this.#owner.chunk(this.#spans[a].start, this.#spans[b].end, oversized, [this.#type]);
+  emit(a: number, b: number, size: number, oversized: boolean): PlannedChunk {
+    return this.#owner.chunk(this.#spans[a].start, this.#spans[b].end, size, oversized, [this.#type]);
   }
 }
