@@ -7,9 +7,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HfTokenizer } from '../src/embedders/hf-tokenizer.js';
+import { getTiktokenTokenizer } from '../src/size/tiktoken.js';
 import {
   FixedSizeChunker,
-  getTiktokenTokenizer,
   getTokenizer,
   hfTokenizerSizer,
   InvalidOptionError,

@@ -118,7 +118,9 @@ export function resolveUnits(options: UnitOptions): ResolvedUnits {
  * same encoding and tokenizer; no token counts (the outer chunker assembles).
  */
 export function innerUnitOptions(r: ResolvedUnits, tokenizer?: Tokenizer): UnitOptions {
-  const base = { encoding: r.encoding, ...(tokenizer ?? r.tokenizer ? { tokenizer: tokenizer ?? r.tokenizer } : {}), countTokens: false };
+  const t = tokenizer ?? r.tokenizer;
+  // a tokenizer names its own encoding (which need not be a built-in one)
+  const base = { ...(t ? { tokenizer: t } : { encoding: r.encoding }), countTokens: false };
   return r.unit === 'custom' ? { ...base, sizer: r.units } : { ...base, unit: r.unit };
 }
 
