@@ -58,26 +58,40 @@ function record(out: string): void {
   }
 }
 
+/** A JSON value with object keys sorted (the assembler writes `embedText` after `metadata`). */
+function sorted(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sorted);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted((v as Record<string, unknown>)[k])]));
+  return v;
+}
+
 function compare(a: string, b: string): void {
+  const load = (path: string) =>
+    readFileSync(path, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.stringify(sorted(JSON.parse(l))));
   let same = 0;
   let differ = 0;
   for (const f of readdirSync(a).sort()) {
-    const x = readFileSync(join(a, f), 'utf8');
-    let y = '';
+    let y: string[];
     try {
-      y = readFileSync(join(b, f), 'utf8');
+      y = load(join(b, f));
     } catch {
       console.log(`${f}: missing in ${b}`);
       differ++;
       continue;
     }
-    if (x === y) same++;
-    else {
-      differ++;
-      console.log(`${f}: differs (${x.split('\n').length - 1} → ${y.split('\n').length - 1} chunks)`);
+    const x = load(join(a, f));
+    if (x.length === y.length && x.every((line, i) => line === y[i])) {
+      same++;
+      continue;
     }
+    differ++;
+    const i = x.findIndex((line, k) => line !== y[k]);
+    console.log(`${f}: differs (${x.length} → ${y.length} chunks), first at chunk ${i}:\n  before ${x[i]?.slice(0, 300)}\n  after  ${y[i]?.slice(0, 300)}`);
   }
-  console.log(`${same} files equal, ${differ} differ`);
+  console.log(`${same} files equal (every field but id, key order aside), ${differ} differ`);
 }
 
 const args = process.argv.slice(2);
