@@ -40,6 +40,7 @@ export class SpanLevel implements PackLevel {
   /** prefix[k] = Σ_{i<k} (gap before i + size i); gapBefore[i] = gap between i − 1 and i. */
   #prefix: Float64Array | undefined;
   #gapBefore: Float64Array | undefined;
+  #sizes: Float64Array | undefined;
 
   constructor(measure: RangeMeasure, starts: ArrayLike<number>, ends: ArrayLike<number>, options: SpanLevelOptions = {}, count = starts.length) {
     this.#measure = measure;
@@ -61,20 +62,24 @@ export class SpanLevel implements PackLevel {
   }
 
   size(i: number): number {
-    return this.#measure.size(this.#starts[i], this.#ends[i]);
+    this.#sums();
+    return this.#sizes![i];
   }
 
+  /** Sizes of every section (one bulk measure), gaps and their prefix sums, on first use. */
   #sums(): Float64Array {
     if (this.#prefix) return this.#prefix;
     const n = this.count;
+    const sizes = this.#measure.sizeMany(this.#starts, this.#ends, n, new Float64Array(n));
     const prefix = new Float64Array(n + 1);
     const gapBefore = new Float64Array(n);
     const gaps = this.#options.gaps !== 'none';
     for (let i = 0; i < n; i++) {
       const gap = gaps && i > 0 ? this.#measure.gap(this.#ends[i - 1], this.#starts[i]) : 0;
       gapBefore[i] = gap;
-      prefix[i + 1] = prefix[i] + gap + this.size(i);
+      prefix[i + 1] = prefix[i] + gap + sizes[i];
     }
+    this.#sizes = sizes;
     this.#gapBefore = gapBefore;
     return (this.#prefix = prefix);
   }
