@@ -54,9 +54,11 @@ export {
   charCut,
   wordCut,
   tiktokenCut,
+  tiktokenCutAt,
   safeCutFor,
   type StreamingChunker,
   type SafeCut,
+  type CutAt,
   type TextSource,
 } from './stream/index.js';
 export {

@@ -21,7 +21,7 @@ import { Assembler, type PlannedChunk } from '../plan/assemble.js';
 import { pack, type PackLevel } from '../plan/pack.js';
 import { cellText, inlineText, scanMarkdown, tableCells, type MarkdownBlock, type MarkdownBlockType } from '../segment/markdown.js';
 import { rangeMeasure, type RangeMeasure } from '../size/measure.js';
-import type { Sizer } from '../size/types.js';
+import type { CutAt, Sizer } from '../size/types.js';
 import { innerUnitOptions, resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
 import { planWhole, streamPlan, type StepResult, type StreamPlan } from '../stream/driver.js';
 import type { TextSource } from '../stream/source.js';
@@ -245,6 +245,9 @@ export class MarkdownChunker {
   }
 }
 
+/** Short texts whose sizes a plan remembers (a bounded memo: repeated gaps and joins). */
+const SHORT_MEMO = 4096;
+
 /** The Markdown strategy as a stream plan: scan, group into sections, pack, emit. */
 class MarkdownPlan implements StreamPlan<MarkdownState> {
   readonly #recursive = new Map<number, RecursiveChunker>();
@@ -350,6 +353,20 @@ class MarkdownPlan implements StreamPlan<MarkdownState> {
       merged.push(s);
     }
     return merged;
+  }
+
+  /** Sizes of short texts (gaps, block heads and tails, joins), which repeat: one sizer call each. */
+  readonly #short = new Map<string, number>();
+
+  /** Size of `text` in the chunker's unit; short texts are remembered (at most {@link SHORT_MEMO} of them). */
+  sizeOf(text: string): number {
+    if (text.length > 16) return this.units.units.size(text);
+    let v = this.#short.get(text);
+    if (v === undefined) {
+      v = this.units.units.size(text);
+      if (this.#short.size < SHORT_MEMO) this.#short.set(text, v);
+    }
+    return v;
   }
 
   /** The recursive splitter for a budget (one per distinct budget, as the span splitter keeps them). */
@@ -473,6 +490,8 @@ class BlockLevel extends Sizes implements PackLevel {
   readonly #sizes: Float64Array;
   readonly #prefix: Float64Array;
   readonly #gaps: Float64Array;
+  /** Runs sized from their blocks (see {@link JoinSums}); undefined where the sizer declares no local cut. */
+  readonly #joins: JoinSums | undefined;
 
   constructor(
     plan: MarkdownPlan,
@@ -492,17 +511,19 @@ class BlockLevel extends Sizes implements PackLevel {
     this.#gaps = new Float64Array(n);
     // each block and gap is measured once: straight from the sizer where a measure is
     // not O(1) (tokens), so thousands of blocks do not fill the range memo
-    const size = measure.cheap ? (s: number, e: number) => measure.size(s, e) : (s: number, e: number) => (e > s ? plan.units.units.size(text.slice(s, e)) : 0);
+    const sizer = plan.units.units;
+    const size = measure.cheap ? (s: number, e: number) => measure.size(s, e) : (s: number, e: number) => (e > s ? plan.sizeOf(text.slice(s, e)) : 0);
+    for (let i = 0; i < n; i++) this.#sizes[i] = size(parts[i].start, parts[i].end);
+    const cutAt = measure.cheap ? undefined : sizer.cutAt;
+    this.#joins = cutAt && n > 1 ? new JoinSums(text, parts, this.#sizes, cutAt, size) : undefined;
     for (let i = 0; i < n; i++) {
-      const size_ = size(parts[i].start, parts[i].end);
       // a gap between blocks counts its own size (a blank line is a token of its own for
       // BPE), so a run's estimate stays at or above its exact size and one exact measure
       // usually settles it (the sizer's gapSize, 0 for tokens, would grow runs past the
       // budget and make the packer search back)
       const gap = i > 0 ? size(parts[i - 1].end, parts[i].start) : 0;
-      this.#sizes[i] = size_;
       this.#gaps[i] = gap;
-      this.#prefix[i + 1] = this.#prefix[i] + gap + size_;
+      this.#prefix[i + 1] = this.#prefix[i] + gap + this.#sizes[i];
     }
   }
 
@@ -524,6 +545,8 @@ class BlockLevel extends Sizes implements PackLevel {
 
   exact(a: number, b: number): number {
     if (a === b && !this.section.prefix) return this.#sizes[a];
+    const joined = this.#joins?.run(a, b);
+    if (joined !== undefined && !this.section.prefix) return joined;
     return this.spanSize(this.#parts[a].start, this.#parts[b].end);
   }
 
@@ -550,6 +573,68 @@ class BlockLevel extends Sizes implements PackLevel {
     const types: MarkdownBlockType[] = [];
     for (let i = a; i <= b; i++) if (!types.includes(this.#parts[i].block.type)) types.push(this.#parts[i].block.type);
     return this.chunk(this.#parts[a].start, this.#parts[b].end, size, oversized, types);
+  }
+}
+
+/**
+ * Exact sizes of runs of blocks from the blocks' own sizes, for sizers that declare a
+ * local cut ({@link CutAt}: tiktoken's encodings). Each block is split at its first and
+ * last cut, `f` and `l` (both strictly inside it): its size is head [start, f) + middle
+ * [f, l) + tail [l, end). A run a..b is the head of a, the middles, the joins
+ * [l_i, f_j) to the next block j with a cut (a tail, the whitespace and any blocks without
+ * a cut between, the next head: usually a few characters) and the tail of b, each split
+ * at a cut, so its size is their sum — exact, from one measure per join instead of
+ * measuring the run's text. A run that starts or ends at a block without a cut inside
+ * (no Latin letter next to a space or line break: `</div>`, a link definition) is
+ * measured on its text.
+ */
+class JoinSums {
+  /** Sum over blocks before i of middle + join to the next block with a cut. */
+  readonly #sums: Float64Array;
+  /** Join after block i (0 where none). */
+  readonly #join: Float64Array;
+  readonly #head: Float64Array;
+  readonly #tail: Float64Array;
+  /** Block i has a cut inside. */
+  readonly #cut: Uint8Array;
+
+  constructor(text: string, parts: readonly Part[], sizes: Float64Array, cutAt: CutAt, size: (s: number, e: number) => number) {
+    const n = parts.length;
+    const first = new Int32Array(n).fill(-1);
+    const last = new Int32Array(n).fill(-1);
+    this.#head = new Float64Array(n);
+    this.#tail = new Float64Array(n);
+    this.#join = new Float64Array(n);
+    this.#cut = new Uint8Array(n);
+    this.#sums = new Float64Array(n + 1);
+    for (let i = 0; i < n; i++) {
+      const { start, end } = parts[i];
+      let f = start + 1;
+      while (f < end && !cutAt(text, f)) f++;
+      if (f >= end) continue;
+      let l = end - 1;
+      while (l > f && !cutAt(text, l)) l--;
+      first[i] = f;
+      last[i] = l;
+      this.#cut[i] = 1;
+      this.#head[i] = size(start, f);
+      this.#tail[i] = size(l, end);
+    }
+    let next = -1; // the next block with a cut after i
+    const middle = new Float64Array(n);
+    for (let i = n - 1; i >= 0; i--) {
+      if (!this.#cut[i]) continue;
+      middle[i] = sizes[i] - this.#head[i] - this.#tail[i];
+      if (next >= 0) this.#join[i] = size(last[i], first[next]);
+      next = i;
+    }
+    for (let i = 0; i < n; i++) this.#sums[i + 1] = this.#sums[i] + middle[i] + this.#join[i];
+  }
+
+  /** Exact size of the text from block a's start to block b's end (a < b); undefined unless both have a cut. */
+  run(a: number, b: number): number | undefined {
+    if (!this.#cut[a] || !this.#cut[b]) return undefined;
+    return this.#head[a] + this.#sums[b + 1] - this.#sums[a] - this.#join[b] + this.#tail[b];
   }
 }
 
