@@ -125,9 +125,10 @@ export async function evaluationRows(o: RowOptions): Promise<{ rows: ReportRow[]
     }
   }
 
-  // QASC hybrid (SPEC section 2): candidates = the top 2k fixed-size pre-chunks, QASC inside them,
-  // best k QASC chunks (by their best seed) retrieved. Adaptive windows (chosen on wikitexts,
-  // docs/qasc.md); the paper's default fixed ±2 windows as a second row.
+  // QASC hybrid (SPEC section 2): candidates = the top 4k fixed-size pre-chunks, QASC inside
+  // them, the best k QASC chunks (best seed + best candidate similarity, `fused`) retrieved.
+  // Adaptive windows (chosen on wikitexts, docs/qasc.md); the paper's fixed ±2 windows as a
+  // second row.
   if (wanted('qasc')) {
     const variants = [
       { label: 'chunkwise qasc hybrid (adaptive windows)', qasc: { window: 'adaptive' as const } },
@@ -213,7 +214,8 @@ export function timingTable(rows: readonly ReportRow[]): string {
   ].join('\n');
 }
 
-function arg(name: string): string | undefined {
+/** The value after `--name` on the command line, if any. */
+export function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : undefined;
 }

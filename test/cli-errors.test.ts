@@ -36,6 +36,11 @@ type Case = [what: string, args: string[], code: 1 | 2, message: RegExp, options
 
 const usage: Case[] = [
   ['embed --batch-size 0 (looped forever)', ['embed', readme, '--batch-size', '0'], 2, /^chunkwise: invalid option --batch-size: 0 \(must be an integer ≥ 1\)$/],
+  ['qasc --candidates 0 (named --top-k)', ['qasc', readme, '-q', 'x', '--candidates', '0'], 2, /^chunkwise: invalid option --candidates: "0" \(expected an integer ≥ 1\)$/],
+  ['qasc --top-k 0 (named maxResults)', ['qasc', readme, '-q', 'x', '--top-k', '0'], 2, /^chunkwise: invalid option --top-k: "0" \(expected an integer ≥ 1\)$/],
+  ['qasc --pre-chunk-overlap ≥ --pre-chunk-size (named chunkOverlap)', ['qasc', readme, '-q', 'x', '--pre-chunk-size', '10', '--pre-chunk-overlap', '20'], 2, /^chunkwise: invalid option --pre-chunk-overlap: 20 \(an integer ≥ 0 and < --pre-chunk-size, 10\)$/],
+  ['qasc with an empty query (printed 3 arbitrary chunks)', ['qasc', readme, '-q', ' '], 2, /^chunkwise: invalid input: the query must not be empty/],
+  ['eval --top-k 0 (named k)', ['eval', '--top-k', '0'], 2, /^chunkwise: invalid option --top-k: "0" \(expected an integer ≥ 1\)$/],
   ['embed --batch-size -1 (exit 70 with a trace)', ['embed', readme, '--batch-size', '-1'], 2, /^chunkwise: invalid option --batch-size: -1 \(must be an integer ≥ 1\)$/],
   ['chunk --chunk-size abc (commander)', ['chunk', '-', '--chunk-size', 'abc'], 2, /^chunkwise: invalid option --chunk-size: "abc" \(expected an integer\)$/],
   ['chunk --chunk-size 0 (library)', ['chunk', '-', '--chunk-size', '0'], 2, /^chunkwise: invalid option --chunk-size: 0 \(must be an integer ≥ 1\)$/],

@@ -3,8 +3,8 @@
  * clone (issue 16: they named notes.txt, doc.md and models/… that do not exist).
  *
  * The ```ts / ```js blocks run through tsx with `chunkwise` resolved to src/index.ts
- * (`chunkwise/node` to src/node/index.ts); the ```sh blocks run in bash with `chunkwise`
- * and `npx chunkwise` as the built CLI (dist/src/cli/bin.js). Both run in a scratch
+ * (`chunkwise/node` to src/node/index.ts); the ```sh blocks run in bash with
+ * `npx chunkwise` as the built CLI (dist/src/cli/bin.js; a bare `chunkwise` fails, as on a fresh clone). Both run in a scratch
  * folder that looks like the repository (its files linked in, `../shared` beside it), so
  * the files an example writes stay out of the checkout. A module that exports a Worker's
  * `default.fetch` or a route's `POST` is called with a request. Where an example shows
@@ -165,7 +165,8 @@ async function runExample(example: Example, work: string) {
     script,
     [
       'set -euo pipefail',
-      `chunkwise() { node ${JSON.stringify(cliBin)} "$@"; }`,
+      // a bare `chunkwise` is not on a fresh clone's PATH: it fails here as it would there
+      `chunkwise() { echo "docs example: bare chunkwise is not on a fresh clone's PATH; write npx chunkwise" >&2; return 127; }`,
       // npx runs the CLI or tsx from the checkout, nothing else (never a download)
       `npx() { case "$1" in chunkwise) shift; node ${JSON.stringify(cliBin)} "$@";; tsx) shift; node ${JSON.stringify(tsxCli)} "$@";; *) echo "docs example: npx $1 is not allowed here" >&2; return 1;; esac; }`,
       // npm runs the package's scripts that read or chunk (never install, build or test)

@@ -11,6 +11,9 @@ import { buildProgram } from '../src/cli/main.js';
 import { cliFlag, defaultText } from '../src/core/schema.js';
 import { createChunker, InvalidOptionError, strategies } from '../src/index.js';
 import { UnknownOptionError } from '../src/core/schema.js';
+import { ChunkwiseError, HashingEmbedder, InvalidInputError, LateChunker, QueryAdaptiveChunker, utf16ToCodePointOffset, utf16ToUtf8Offset } from '../src/index.js';
+import { QascIndex } from '../src/retrieval/qasc-index.js';
+import { OpenAIEmbedder } from '../src/embedders/openai.js';
 
 describe('docs generated from the schemas', () => {
   it('every generated file is up to date (run npx tsx scripts/gen-docs.ts)', () => {
@@ -62,4 +65,47 @@ describe('unknown options', () => {
   it('null is rejected rather than silently replaced by the default', () => {
     expect(() => createChunker('fixed', { chunkSize: null as never })).toThrow(/Invalid option chunkSize: null/);
   });
+
+  it('classes outside the registry reject unknown options too, with the class and a suggestion', async () => {
+    const token = { dimension: 4, maxTokens: 8, embed: async () => new Float32Array(4), embedTokens: async () => ({}) } as never;
+    const cases: [string, () => unknown, string, string | undefined][] = [
+      ['QueryAdaptiveChunker', () => new QueryAdaptiveChunker({ lamda: 0.5 } as never), 'lamda', 'lambda'],
+      ['QascIndex', () => new QascIndex({ lamda: 0.5 } as never), 'lamda', undefined],
+      ['QascIndex, a QASC parameter outside qasc', () => new QascIndex({ lambda: 0.5 } as never), 'lambda', 'qasc.lambda'],
+      ['QascIndex qasc', () => new QascIndex({ qasc: { kapa: 1 } as never }), 'kapa', 'kappa'],
+      ['LateChunker', () => new LateChunker({ embedder: token, spanz: 'fixed' } as never), 'spanz', undefined],
+      ['HashingEmbedder', () => new HashingEmbedder({ dimensions: 10 } as never), 'dimensions', 'dimension'],
+      ['OpenAIEmbedder', () => new OpenAIEmbedder({ model: 'm', apiKey: 'k', dimension: 8, baseUrl: 'http://localhost:9' } as never), 'baseUrl', 'baseURL'],
+    ];
+    for (const [name, make, key, suggestion] of cases) {
+      let error: unknown;
+      try {
+        make();
+      } catch (e) {
+        error = e;
+      }
+      expect(error, name).toBeInstanceOf(UnknownOptionError);
+      expect((error as UnknownOptionError).option, name).toBe(key);
+      if (suggestion) expect((error as UnknownOptionError).suggestion, name).toBe(suggestion);
+    }
+    await expect(new QueryAdaptiveChunker().query('A b. C d.', 'b', { topk: 1 } as never)).rejects.toThrow(/unknown option of query\(\); did you mean topK\?/);
+    await expect(new QascIndex().query('b', { maxresults: 1 } as never)).rejects.toThrow(/did you mean maxResults\?/);
+  });
 });
+
+describe('bad input to the helpers is typed', () => {
+  it('an empty QASC query is an InvalidInputError (every result would be arbitrary)', async () => {
+    await expect(new QueryAdaptiveChunker().query('One sentence. Two sentences.', '  ')).rejects.toBeInstanceOf(InvalidInputError);
+    await expect(new QascIndex().query('')).rejects.toThrow(/query must not be empty/);
+  });
+
+  it('offset conversions throw ChunkwiseErrors naming the offset', () => {
+    expect(utf16ToUtf8Offset('aé', 2)).toBe(3);
+    expect(utf16ToCodePointOffset('a😀b', 3)).toBe(2);
+    for (const f of [utf16ToUtf8Offset, utf16ToCodePointOffset]) {
+      expect(() => f('abc', 10)).toThrow(ChunkwiseError);
+      expect(() => f('abc', 1.5)).toThrow(/offset must be an integer in \[0, 3\].*got 1\.5/);
+    }
+  });
+});
+

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FixedSizeChunker, HashingEmbedder } from '../src/index.js';
-import { QascRetriever, evaluateRetriever, type EvalQuestion } from '../src/evaluation/index.js';
+import { QASC_CANDIDATES_PER_RESULT, QascRetriever, evaluateRetriever, type EvalQuestion } from '../src/evaluation/index.js';
 
 describe('QASC hybrid as a Retriever', () => {
   const animals = [
@@ -28,6 +28,14 @@ describe('QASC hybrid as a Retriever', () => {
     expect(spans[0].corpusId).toBe('animals');
     expect(spans[0].start).toBeLessThanOrEqual(zebra);
     expect(spans[0].end).toBeGreaterThanOrEqual(zebra + 'Zebras have black and white stripes.'.length);
+
+    // k results are chosen from the top 4k pre-chunks (QASC_CANDIDATES_PER_RESULT), ranked 'fused'
+    expect(QASC_CANDIDATES_PER_RESULT).toBe(4);
+    expect(retriever.index.rank).toBe('fused');
+    const query = vi.spyOn(retriever.index, 'query');
+    await retriever.retrieve('Which animals have black and white stripes?', 2);
+    expect(query).toHaveBeenCalledWith('Which animals have black and white stripes?', { topK: 8, maxResults: 2 });
+    query.mockRestore();
 
     const start = cooking.indexOf('Pasta');
     const questions: EvalQuestion[] = [

@@ -54,10 +54,13 @@ describe('chunkwise chunk --strategy semantic|late, chunkwise qasc', () => {
 
   it('qasc answers the Dutch latency question from the seeds, with --explain', () => {
     const seeds = ['000_8f226b84e52f95a9.txt', '004_671b0f59775d2df1.txt'].map((s) => join(seedsDir, s));
-    const r = run(['qasc', ...seeds, '--query', 'wat is de latentie van QASC?', '--top-k', '1', '--m', '1', '--explain']);
+    // top 2: with the hashing embedder the fused rank puts the closing paragraph (its pre-chunk
+    // holds "query-tijd-latentie") before the latency bullet, as test/qasc.test.ts reports
+    const r = run(['qasc', ...seeds, '--query', 'wat is de latentie van QASC?', '--top-k', '2', '--m', '1', '--explain']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/#1 {2}S = 0\.\d{4} {2}.*004_671b0f59775d2df1\.txt/);
+    expect(r.stdout).toMatch(/#2 {2}S = 0\.\d{4} {2}.*004_671b0f59775d2df1\.txt/);
     expect(r.stdout).toContain('380 ms');
     expect(r.stdout).toMatch(/τ = 0\.\d{4} {2}κ·τ = 0\.\d{4}/);
     const j = run(['qasc', seeds[1], '-q', 'latentie', '--format', 'jsonl']);
@@ -91,6 +94,9 @@ describe('chunkwise chunk --strategy semantic|late, chunkwise qasc', () => {
     expect(jsonl(['--min-similarity', '0.15', '-q', 'zzzz qqqq xxxx'])).toEqual([]);
     expect(jsonl(['--mode', 'whole', '--min-similarity', '0.15', '-q', 'zzzz qqqq xxxx'])).toEqual([]);
     expect(jsonl(['--locale', 'nl'])).toEqual(jsonl([]));
+    // hybrid defaults: rank fused, 4 × --top-k candidates
+    expect(jsonl(['--top-k', '2'])).toEqual(jsonl(['--top-k', '2', '--rank', 'fused', '--candidates', '8']));
+    expect(jsonl(['--top-k', '2', '--rank', 'seed']).length).toBeGreaterThan(0);
     expect(jsonl(['--encoding', 'o200k_base'])[0].tokenCount).toBe(getTokenizer('o200k_base').count(jsonl(['--encoding', 'o200k_base'])[0].text));
     for (const bad of [['--mode', 'both'], ['--max-chunk-size', '0'], ['--align-distance', '-1'], ['--min-similarity', '3'], ['--locale', 'not a tag'], ['--rank', 'best']]) {
       expect(run(['qasc', seed, '-q', q, ...bad]).code).toBe(2);

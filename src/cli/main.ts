@@ -35,7 +35,7 @@ import { DEFAULT_EXTENSIONS, parseExtensions } from './inputs.js';
 import { strategyNames } from '../strategies/registry.js';
 import { addQascCommand } from './qasc-command.js';
 import { addSemanticOptions } from './semantic-options.js';
-import { addStrategyFlags, parseIntegerArg } from './strategy-flags.js';
+import { addStrategyFlags, parseIntegerArg, parsePositiveIntegerArg } from './strategy-flags.js';
 
 export { UsageError };
 
@@ -97,7 +97,7 @@ export function buildProgram(): Command {
     .requiredOption('--questions <csv>', 'questions CSV with columns question, references, corpus_id')
     .option('-s, --strategy <spec>', 'strategy as name:size:overlap in tokens (repeatable), e.g. fixed:800:400', (v: string, prev: string[] = []) => [...prev, v])
     .option('--embedder <spec>', 'hashing, hashing:<dim>, onnx:<folder> or static:<folder>', 'hashing')
-    .option('-k, --top-k <n>', 'chunks retrieved per question', parseIntegerArg, 5)
+    .option('-k, --top-k <n>', 'chunks retrieved per question', parsePositiveIntegerArg, 5)
     .option('--per-corpus', 'also print a table per corpus')
     .option('--json <file>', 'write all results (with per-question scores) as JSON')
     .option('--svg <file>', 'write a chart of recall against IoU as SVG')

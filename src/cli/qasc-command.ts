@@ -5,13 +5,15 @@
  * @module
  */
 import { Option, type Command } from 'commander';
-import { QascIndex } from '../retrieval/qasc-index.js';
+import { QASC_CANDIDATES_PER_RESULT, QascIndex } from '../retrieval/qasc-index.js';
 import { QueryAdaptiveChunker, type QascChunk, type QascParams } from '../retrieval/qasc.js';
 import { FixedSizeChunker } from '../strategies/fixed-size.js';
 import { ENCODINGS } from '../size/index.js';
 import { loadEmbedder } from '../node/embedders.js';
 import { Output, readSource } from './io.js';
 import { parseIntegerArg, parseNumberArg } from './semantic-options.js';
+import { parsePositiveIntegerArg } from './strategy-flags.js';
+import { UsageError } from './usage-error.js';
 import { DEFAULT_EXTENSIONS, expandInputs, parseExtensions } from './inputs.js';
 
 /** Options of `chunkwise qasc`, as commander parses them. */
@@ -19,10 +21,11 @@ export interface QascCommandOptions {
   query: string;
   topK: number;
   mode: 'hybrid' | 'whole';
-  candidates: number;
+  /** Default {@link QASC_CANDIDATES_PER_RESULT} × topK. */
+  candidates?: number;
   preChunkSize: number;
   preChunkOverlap: number;
-  rank: 'seed' | 'score';
+  rank: 'fused' | 'seed' | 'score';
   embedder: string;
   encoding: string;
   explain?: boolean;
@@ -52,12 +55,16 @@ export function addQascCommand(program: Command): void {
     .description('query-adaptive semantic chunking: the chunks of the files that answer --query, best first')
     .argument('<files...>', 'files, directories (walked recursively) or globs to search; - reads stdin')
     .requiredOption('-q, --query <text>', 'the question')
-    .option('-k, --top-k <n>', 'chunks to print', parseIntegerArg, 3)
+    .option('-k, --top-k <n>', 'chunks to print', parsePositiveIntegerArg, 3)
     .addOption(new Option('--mode <mode>', 'hybrid: QASC inside the top --candidates pre-chunks of all files; whole: QASC over each whole file').choices(['hybrid', 'whole']).default('hybrid'))
-    .option('--candidates <n>', 'hybrid: pre-chunks retrieved before QASC runs inside them', parseIntegerArg, 8)
-    .option('--pre-chunk-size <tokens>', 'hybrid: size of the fixed-size pre-chunks', parseIntegerArg, 256)
+    .option('--candidates <n>', `hybrid: pre-chunks retrieved before QASC runs inside them (default ${QASC_CANDIDATES_PER_RESULT} × --top-k)`, parsePositiveIntegerArg)
+    .option('--pre-chunk-size <tokens>', 'hybrid: size of the fixed-size pre-chunks', parsePositiveIntegerArg, 256)
     .option('--pre-chunk-overlap <tokens>', 'hybrid: overlap of the pre-chunks', parseIntegerArg, 32)
-    .addOption(new Option('--rank <by>', 'hybrid: rank results by the best seed sentence\'s similarity or by S').choices(['seed', 'score']).default('seed'))
+    .addOption(
+      new Option('--rank <by>', "hybrid: rank results by the best seed sentence's plus the best candidate's similarity (fused), the seed's alone, or S")
+        .choices(['fused', 'seed', 'score'])
+        .default('fused'),
+    )
     .option('--embedder <spec>', 'hashing[:dim], onnx:<folder> or static:<folder>', 'hashing')
     .addOption(new Option('--encoding <name>', 'token encoding of --max-chunk-size and token counts').choices([...ENCODINGS]).default('cl100k_base'))
     .option('--explain', 'print τ, seeds, windows and scores')
@@ -108,10 +115,13 @@ export async function runQasc(inputs: string[], o: QascCommandOptions): Promise<
       .slice(0, o.topK);
     results.forEach((r, i) => (r.index = i));
   } else {
+    if (!(o.preChunkOverlap >= 0 && o.preChunkOverlap < o.preChunkSize)) {
+      throw new UsageError(`invalid option --pre-chunk-overlap: ${o.preChunkOverlap} (an integer ≥ 0 and < --pre-chunk-size, ${o.preChunkSize})`);
+    }
     const chunker = new FixedSizeChunker({ unit: 'token', encoding: o.encoding, chunkSize: o.preChunkSize, chunkOverlap: o.preChunkOverlap, countTokens: false });
     const index = new QascIndex({ embedder, qasc, explain: o.explain, locale: o.locale, encoding: o.encoding, chunker, rank: o.rank });
     for (const source of sources) await index.addDocument(source.name, source.text);
-    results = await index.query(o.query, { topK: o.candidates, maxResults: o.topK });
+    results = await index.query(o.query, { topK: o.candidates ?? QASC_CANDIDATES_PER_RESULT * o.topK, maxResults: o.topK });
   }
   if (o.format === 'jsonl') return results.map((r) => JSON.stringify(record(r)) + '\n').join('');
   return formatText(o.query, results, o.explain ?? false);

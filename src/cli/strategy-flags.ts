@@ -18,6 +18,13 @@ export function parseIntegerArg(value: string): number {
   return Number(value);
 }
 
+/** Parses a CLI count that must be at least 1 (`--top-k`, `--candidates`, `--batch-size` …), so the message names the flag the user typed. */
+export function parsePositiveIntegerArg(value: string): number {
+  const n = parseIntegerArg(value);
+  if (n < 1) throw new InvalidArgumentError(`expected an integer ≥ 1, got ${JSON.stringify(value)}`);
+  return n;
+}
+
 /** Parses a CLI number (finite decimal). */
 export function parseNumberArg(value: string): number {
   const n = Number(value);

@@ -12,6 +12,7 @@ import { poolTokenSpans } from '../embedders/pool-spans.js';
 import type { TokenEmbedder, TokenEmbeddings } from '../embedders/types.js';
 import { EmbeddingError, InvalidOptionError } from '../core/errors.js';
 import { numberOption } from '../core/options.js';
+import { rejectUnknownOptions } from '../core/schema.js';
 import type { Chunker } from '../strategies/registry.js';
 import { FixedSizeChunker } from '../strategies/fixed-size.js';
 import { requireText } from '../core/text.js';
@@ -77,6 +78,7 @@ export class LateChunker {
   readonly macroOverlap: number;
 
   constructor(options: LateOptions) {
+    rejectUnknownOptions<LateOptions>('LateChunker', options, { embedder: true, chunker: true, macroOverlap: true });
     const e = options?.embedder;
     if (!e || typeof e.embedTokens !== 'function') {
       throw new InvalidOptionError('embedder', e, 'a token-level embedder with embedTokens(text), e.g. OnnxEmbedder (--embedder onnx:<folder>)');

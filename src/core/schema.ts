@@ -60,11 +60,12 @@ export interface StrategySchema {
 /** An option name the strategy does not have. `suggestion` is the closest valid name, if any. */
 export class UnknownOptionError extends InvalidOptionError {
   readonly suggestion: string | undefined;
-  constructor(option: string, value: unknown, strategy: string, suggestion: string | undefined, known: readonly string[]) {
+  /** `owner` names whose option it is: a strategy name (`recursive`), or with `kind: ''` a class (`QascIndex`). */
+  constructor(option: string, value: unknown, owner: string, suggestion: string | undefined, known: readonly string[], kind = 'strategy') {
     super(
       option,
       value,
-      `unknown option of the ${strategy} strategy${suggestion ? `; did you mean ${suggestion}?` : ''} (options: ${known.join(', ')})`,
+      `unknown option of ${kind ? `the ${owner} ${kind}` : owner}${suggestion ? `; did you mean ${suggestion}?` : ''} (options: ${known.join(', ')})`,
     );
     this.suggestion = suggestion;
   }
@@ -142,6 +143,23 @@ function bounds(spec: OptionSpec): string {
   const lo = spec.min !== undefined ? `≥ ${spec.min}` : '';
   const hi = max !== undefined && max !== Infinity ? `≤ ${max}` : '';
   return lo && hi ? ` in [${spec.min}, ${max}]` : lo || hi ? ` ${lo || hi}` : '';
+}
+
+/**
+ * Rejects keys of `input` that are not in `known` (a record with every option name of the
+ * options interface, so the compiler keeps it complete): for classes whose options are
+ * checked one by one rather than by a {@link StrategySchema} (embedders, QASC, late chunking).
+ * Keys whose value is `undefined` pass, as in {@link resolveOptions}.
+ * @throws {UnknownOptionError} naming the key, `owner` and the closest known name.
+ */
+export function rejectUnknownOptions<T>(owner: string, input: T | undefined, known: { readonly [K in keyof Required<T>]: true }): void {
+  if (input === undefined || input === null || typeof input !== 'object') return;
+  const names = Object.keys(known);
+  for (const key of Object.keys(input)) {
+    if ((input as Record<string, unknown>)[key] !== undefined && !Object.prototype.hasOwnProperty.call(known, key)) {
+      throw new UnknownOptionError(key, (input as Record<string, unknown>)[key], owner, suggestOption(key, names), names, '');
+    }
+  }
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import { hashEmbed } from '../../bindings/index.js';
 import { EmbeddingError, InvalidOptionError } from '../core/errors.js';
+import { rejectUnknownOptions } from '../core/schema.js';
 import { BUILTIN_STOPWORDS } from './stopwords.js';
 import type { Embedder } from './types.js';
 
@@ -76,6 +77,15 @@ export class HashingEmbedder implements Embedder {
 
   /** @throws {InvalidOptionError} for a dimension or n-gram range out of bounds. */
   constructor(options: HashingEmbedderOptions = {}) {
+    rejectUnknownOptions<HashingEmbedderOptions>('HashingEmbedder', options, {
+      dimension: true,
+      minN: true,
+      maxN: true,
+      wordWeight: true,
+      charWeight: true,
+      stripDiacritics: true,
+      stopwords: true,
+    });
     const d = options.dimension ?? 384;
     if (!Number.isInteger(d) || d < 8 || d > 65536) throw new InvalidOptionError('dimension', d, 'an integer from 8 to 65536');
     const minN = options.minN ?? 3;

@@ -10,6 +10,7 @@
  * @module
  */
 import { EmbeddingError, InvalidOptionError } from '../core/errors.js';
+import { rejectUnknownOptions } from '../core/schema.js';
 import { normalizeRows } from './normalize.js';
 import { requireTexts } from './texts.js';
 import type { Embedder } from './types.js';
@@ -113,6 +114,24 @@ function positiveInt(name: string, value: number, max = Number.MAX_SAFE_INTEGER,
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** Every name of {@link OpenAIEmbedderOptions} (a typo such as `baseUrl` would otherwise send the key to api.openai.com). */
+const OPENAI_OPTION_NAMES: { readonly [K in keyof Required<OpenAIEmbedderOptions>]: true } = {
+  model: true,
+  dimension: true,
+  dimensions: true,
+  baseURL: true,
+  apiKey: true,
+  batchSize: true,
+  maxRetries: true,
+  initialDelayMs: true,
+  maxDelayMs: true,
+  timeoutMs: true,
+  normalize: true,
+  headers: true,
+  fetch: true,
+  onRetry: true,
+};
+
 /**
  * Embeddings from an OpenAI-compatible HTTP endpoint.
  *
@@ -152,6 +171,7 @@ export class OpenAIEmbedder implements Embedder {
    *   API key for api.openai.com, no fetch, or numbers out of range.
    */
   constructor(options: OpenAIEmbedderOptions) {
+    rejectUnknownOptions<OpenAIEmbedderOptions>('OpenAIEmbedder', options, OPENAI_OPTION_NAMES);
     if (!options || typeof options.model !== 'string' || options.model.length === 0) throw new InvalidOptionError('model', options?.model, 'a model name, e.g. text-embedding-3-small');
     this.model = options.model;
     if (options.dimensions !== undefined) positiveInt('dimensions', options.dimensions, 65536);

@@ -12,4 +12,4 @@ export * from './strategy-spec.js';
 export * from './report.js';
 export * from './qasc-retriever.js';
 export * from './bootstrap.js';
-export { QascIndex, type QascIndexOptions, type QascResult } from '../retrieval/qasc-index.js';
+export { QASC_CANDIDATES_PER_RESULT, QascIndex, type QascIndexOptions, type QascResult } from '../retrieval/qasc-index.js';

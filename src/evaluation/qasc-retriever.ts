@@ -1,14 +1,16 @@
 /**
  * QASC in hybrid mode as a {@link Retriever} for the evaluation (SPEC section 2, last
  * paragraph): one {@link QascIndex} over all corpora, pre-chunked by a chunker; for a
- * question, the top `candidates(k)` pre-chunks (default 2k) are the candidates and QASC
- * runs inside them; the best k QASC chunks are the retrieved spans. QASC returns only
- * parts of its candidates, so it may read more candidates than the k spans it returns:
- * the reader (and the evaluation's precision) sees only the k returned spans.
+ * question, the top `candidates(k)` pre-chunks (default 4k) are the candidates and QASC
+ * runs inside them; the best k QASC chunks (ranked as {@link QascIndexOptions.rank},
+ * default `fused`) are the retrieved spans. QASC returns only parts of its candidates, so
+ * it may read more candidates than the k spans it returns: the reader (and the
+ * evaluation's precision) sees only the k returned spans. 4k was chosen on one corpus
+ * (wikitexts) with both evaluation embedders (docs/qasc.md, "Hybrid mode choices").
  * Core module: no Node built-ins.
  * @module
  */
-import { QascIndex, type QascIndexOptions } from '../retrieval/qasc-index.js';
+import { QASC_CANDIDATES_PER_RESULT, QascIndex, type QascIndexOptions } from '../retrieval/qasc-index.js';
 import type { Chunker } from '../strategies/registry.js';
 import type { RetrievedSpan } from './metrics.js';
 import type { Corpus } from './questions.js';
@@ -20,7 +22,7 @@ export interface QascRetrieverOptions extends Omit<QascIndexOptions, 'chunker'> 
   name?: string;
   /** Pre-chunks the corpora (candidates); default QascIndex's (fixed 256/32 tokens). */
   chunker?: Chunker;
-  /** Candidate pre-chunks read for k results. Default `(k) => 2 * k`. */
+  /** Candidate pre-chunks read for k results. Default `(k) => 4 * k` ({@link QASC_CANDIDATES_PER_RESULT}). */
   candidates?: (k: number) => number;
 }
 
@@ -49,7 +51,7 @@ export class QascRetriever implements Retriever {
       const spans = chunker ? (await chunker.chunk(c.text)).map((x) => ({ start: x.start, end: x.end })) : undefined;
       await index.addDocument(c.id, c.text, spans);
     }
-    return new QascRetriever(name ?? 'qasc hybrid', index, candidates ?? ((k) => 2 * k));
+    return new QascRetriever(name ?? 'qasc hybrid', index, candidates ?? ((k) => QASC_CANDIDATES_PER_RESULT * k));
   }
 
   /** The best k QASC chunks found inside the top `candidates(k)` pre-chunks for `question`. */

@@ -10,6 +10,7 @@ import type { Embedder } from '../embedders/types.js';
 import { InvalidInputError, InvalidOptionError } from '../core/errors.js';
 import type { PlannedChunk } from '../plan/assemble.js';
 import { integerOption, requireInteger, requireOneOf } from '../core/options.js';
+import { rejectUnknownOptions, UnknownOptionError } from '../core/schema.js';
 import type { Chunker } from '../strategies/registry.js';
 import { FixedSizeChunker } from '../strategies/fixed-size.js';
 import {
@@ -22,6 +23,8 @@ import {
   resolveQascLocale,
   resolveQascParams,
   resolveQascTokenizer,
+  requireQuery,
+  QASC_PARAM_NAMES,
   type QascChunk,
   type QascParams,
   type QascSpan,
@@ -30,6 +33,16 @@ import {
 } from './qasc.js';
 import type { Tokenizer } from '../size/types.js';
 import { WasmMatrix } from './wasm-matrix.js';
+
+/**
+ * Candidate pre-chunks to read per result returned in hybrid mode: 4 (k results from the
+ * top 4k pre-chunks; `QascRetriever`'s default and the CLI's). QASC returns parts of its
+ * candidates, so it reads more candidates than it returns results. Chosen on one corpus
+ * (wikitexts) with both evaluation embedders (hashing, GloVe) and `rank: 'fused'`: the
+ * highest IoU whose recall is not below fixed 200/0's, over 1k … 6k (docs/qasc.md,
+ * "Hybrid mode choices"; `scripts/qasc-variants.ts`).
+ */
+export const QASC_CANDIDATES_PER_RESULT = 4;
 
 /** Options of {@link QascIndex}. */
 export interface QascIndexOptions {
@@ -46,13 +59,16 @@ export interface QascIndexOptions {
   /** QASC parameters (p, m, lambda, kappa, window, secondaryPercentile, maxRadius, alignDistance, maxChunkSize, minSimilarity); defaults {@link QASC_DEFAULTS}. */
   qasc?: QascParams;
   /**
-   * How results are ranked across candidates: `seed` (default): by the similarity of the
-   * chunk's best seed sentence to the query — in hybrid mode the retriever ranks the
-   * chunks QASC pre-selected (the paper's "voorgeselecteerde naalden"), and chunkwise's
-   * retriever is the sentence index; `score`: by S, as in whole-document mode (SPEC step 6).
-   * Ties by the candidate pre-chunk's similarity.
+   * How results are ranked across candidates. `fused` (default): by
+   * {@link QascResult.seedScore} + {@link QascResult.candidateScore}, the sum of the two
+   * stages' cosines with the query (CombSUM, Fox & Shaw 1994): the sentence index's (the
+   * chunk's best seed) and the pre-chunk index's (the best candidate it lies in) — the
+   * seed's hybrid architecture retrieves candidates first and QASC re-chunks them, so both
+   * stages' evidence ranks the result (docs/qasc.md, "Hybrid mode choices"). `seed`: by
+   * the best seed's similarity alone; `score`: by S, as in whole-document mode (SPEC
+   * step 6). Ties by the candidate's similarity, then by position.
    */
-  rank?: 'seed' | 'score';
+  rank?: 'fused' | 'seed' | 'score';
   /** Put the explanation in each result's metadata. Default false. */
   explain?: boolean;
 }
@@ -88,7 +104,8 @@ interface IndexedDocument extends SentenceAnalysis {
  * document into sentence ranges (a candidate covers the sentences it overlaps; touching
  * or overlapping ranges join), takes τ (and τ₂) as percentiles of the sims of all
  * candidate sentences (one threshold per query, so scores compare across documents), and
- * runs QASC steps 2–5 ({@link planQasc}) inside each range. Results, best S first, carry
+ * runs QASC steps 2–5 ({@link planQasc}) inside each range. Results, ranked by the best
+ * seed's plus the best candidate's similarity ({@link QascIndexOptions.rank}), carry
  * their `documentId` and offsets into that document (`text === document.slice(start, end)`).
  *
  * @example
@@ -105,7 +122,7 @@ export class QascIndex {
   /** `auto` or a BCP 47 tag. */
   readonly locale: string;
   readonly tokenizer: Tokenizer;
-  readonly rank: 'seed' | 'score';
+  readonly rank: 'fused' | 'seed' | 'score';
   readonly explain: boolean;
   readonly #chunker: Chunker;
   readonly #docs: IndexedDocument[] = [];
@@ -117,6 +134,19 @@ export class QascIndex {
 
   /** @throws {InvalidOptionError} for a QASC parameter out of range, a bad locale or encoding, or an embedder/chunker without the needed method. */
   constructor(options: QascIndexOptions = {}) {
+    for (const key of Object.keys(options ?? {})) {
+      if (key in QASC_PARAM_NAMES) throw new UnknownOptionError(key, (options as Record<string, unknown>)[key], 'QascIndex', `qasc.${key}`, ['qasc: { ' + key + ' }'], '');
+    }
+    rejectUnknownOptions<QascIndexOptions>('QascIndex', options, {
+      embedder: true,
+      chunker: true,
+      locale: true,
+      encoding: true,
+      tokenizer: true,
+      qasc: true,
+      rank: true,
+      explain: true,
+    });
     this.embedder = options.embedder ?? new HashingEmbedder();
     if (typeof this.embedder?.embed !== 'function') throw new InvalidOptionError('embedder', options.embedder, 'an Embedder with embed(texts)');
     this.tokenizer = resolveQascTokenizer(options.encoding, options.tokenizer);
@@ -125,7 +155,7 @@ export class QascIndex {
     if (typeof this.#chunker?.chunk !== 'function') throw new InvalidOptionError('chunker', options.chunker, 'a Chunker with chunk(text)');
     this.params = resolveQascParams(options.qasc ?? {});
     this.locale = resolveQascLocale(options.locale);
-    this.rank = requireOneOf('rank', options.rank ?? 'seed', ['seed', 'score'] as const);
+    this.rank = requireOneOf('rank', options.rank ?? 'fused', ['fused', 'seed', 'score'] as const);
     this.explain = options.explain ?? false;
   }
 
@@ -212,7 +242,8 @@ export class QascIndex {
    * @throws {InvalidInputError} when query is not a string; {@link InvalidOptionError} for a bad topK.
    */
   async query(query: string, options: { topK?: number; maxResults?: number } = {}): Promise<QascResult[]> {
-    if (typeof query !== 'string') throw new InvalidInputError('query must be a string', query);
+    requireQuery(query);
+    rejectUnknownOptions<{ topK?: number; maxResults?: number }>('query()', options, { topK: true, maxResults: true });
     const k = integerOption('topK', options.topK, 5, 1);
     const maxResults = options.maxResults === undefined ? Infinity : requireInteger('maxResults', options.maxResults, 1);
     if (this.chunkCount === 0) return [];
@@ -288,7 +319,12 @@ export class QascIndex {
       const chunks = assembleQasc(doc.text, found.map((f) => f.planned), this.tokenizer);
       chunks.forEach((c, i) => results.push({ ...c, ...found[i].extra }));
     }
-    const key = this.rank === 'seed' ? (x: QascResult) => x.seedScore : (x: QascResult) => x.metadata.score;
+    const key =
+      this.rank === 'fused'
+        ? (x: QascResult) => x.seedScore + x.candidateScore
+        : this.rank === 'seed'
+          ? (x: QascResult) => x.seedScore
+          : (x: QascResult) => x.metadata.score;
     results.sort((x, y) => key(y) - key(x) || y.candidateScore - x.candidateScore || x.start - y.start);
     const out = results.slice(0, maxResults);
     out.forEach((c, i) => (c.index = i));

@@ -14,6 +14,7 @@ import { HashingEmbedder } from '../embedders/hashing-embedder.js';
 import type { Embedder } from '../embedders/types.js';
 import { EmbeddingError, InvalidInputError, InvalidOptionError } from '../core/errors.js';
 import { integerOption, localeOption, numberOption, requireInteger, requireOneOf } from '../core/options.js';
+import { rejectUnknownOptions } from '../core/schema.js';
 import { getTokenizer } from '../size/tokens.js';
 import { ENCODINGS } from '../size/index.js';
 import type { Tokenizer } from '../size/types.js';
@@ -100,12 +101,38 @@ export const QASC_DEFAULTS: ResolvedQascParams = {
 };
 
 /**
+ * Checks a QASC query: a string with something other than white space in it (an empty
+ * question has no seed sentences to find; every result would be an arbitrary chunk).
+ * @throws {InvalidInputError} otherwise.
+ */
+export function requireQuery(query: unknown): asserts query is string {
+  if (typeof query !== 'string') throw new InvalidInputError('query must be a string', query);
+  if (query.trim() === '') throw new InvalidInputError('the query must not be empty (give a question)', query);
+}
+
+/** Every name of {@link QascParams} (the compiler keeps the list complete). */
+export const QASC_PARAM_NAMES: { readonly [K in keyof Required<QascParams>]: true } = {
+  p: true,
+  m: true,
+  lambda: true,
+  kappa: true,
+  window: true,
+  secondaryPercentile: true,
+  maxRadius: true,
+  alignDistance: true,
+  maxChunkSize: true,
+  minSimilarity: true,
+};
+
+/**
  * Validates QASC parameters and fills in defaults.
+ * @throws {UnknownOptionError} for a name that is not a QASC parameter.
  * @throws {InvalidOptionError} naming the parameter: p and secondaryPercentile in
  *   [0, 100]; m, maxRadius, alignDistance integers ≥ 0; maxChunkSize an integer ≥ 1;
  *   lambda ≥ 0; kappa finite; minSimilarity in [−1, 1] (or −Infinity); window `fixed` or `adaptive`.
  */
 export function resolveQascParams(o: QascParams = {}): ResolvedQascParams {
+  rejectUnknownOptions<QascParams>('the QASC parameters', o, QASC_PARAM_NAMES);
   const minSimilarity = o.minSimilarity === undefined || o.minSimilarity === -Infinity ? -Infinity : numberOption('minSimilarity', o.minSimilarity, 0, -1, 1);
   return {
     p: numberOption('p', o.p, QASC_DEFAULTS.p, 0, 100),
@@ -524,9 +551,11 @@ export class QueryAdaptiveChunker {
   #cache: PreparedDocument | undefined;
 
   constructor(options: QascOptions = {}) {
+    rejectUnknownOptions<QascOptions>('QueryAdaptiveChunker', options, { ...QASC_PARAM_NAMES, embedder: true, locale: true, encoding: true, tokenizer: true, explain: true });
+    const { embedder: _e, locale: _l, encoding: _c, tokenizer: _t, explain: _x, ...params } = options;
     this.embedder = options.embedder ?? new HashingEmbedder();
     if (typeof this.embedder?.embed !== 'function') throw new InvalidOptionError('embedder', options.embedder, 'an Embedder with embed(texts)');
-    this.params = resolveQascParams(options);
+    this.params = resolveQascParams(params);
     this.locale = resolveQascLocale(options.locale);
     this.tokenizer = resolveQascTokenizer(options.encoding, options.tokenizer);
     this.explain = options.explain ?? false;
@@ -558,13 +587,15 @@ export class QueryAdaptiveChunker {
    */
   async query(text: string, query: string, options: { topK?: number } = {}): Promise<QascChunk[]> {
     if (typeof text !== 'string') throw new InvalidInputError('text must be a string', text);
+    requireQuery(query);
+    rejectUnknownOptions<{ topK?: number }>('query()', options, { topK: true });
     if (!this.#cache || this.#cache.text !== text) this.#cache = await this.prepare(text);
     return this.queryPrepared(this.#cache, query, options);
   }
 
   /** Embeds `query` (step 1, query side): a d-vector. */
   async embedQuery(query: string): Promise<Float32Array> {
-    if (typeof query !== 'string') throw new InvalidInputError('query must be a string', query);
+    requireQuery(query);
     const v = await this.embedder.embed([query]);
     checkMatrix(v, 1, this.embedder.dimension);
     return v;

@@ -4,6 +4,7 @@
  * Lone surrogates count as U+FFFD (3 UTF-8 bytes), as `TextEncoder` writes them.
  * @module
  */
+import { InvalidInputError } from '../core/errors.js';
 
 /** UTF-8 length of the character starting at UTF-16 index i, and its UTF-16 width. */
 export function utf8CharAt(text: string, i: number): { bytes: number; width: number } {
@@ -28,15 +29,20 @@ export function utf8Length(text: string): number {
   return bytes;
 }
 
+function checkOffset(text: string, offset: number): void {
+  if (typeof text !== 'string') throw new InvalidInputError('text must be a string', text);
+  if (!Number.isInteger(offset) || offset < 0 || offset > text.length) {
+    throw new InvalidInputError(`offset must be an integer in [0, ${text.length}] (UTF-16 code units)`, offset);
+  }
+}
+
 /**
  * Converts a UTF-16 offset into `text` to a UTF-8 byte offset. An offset inside a
  * surrogate pair counts the pair's bytes from its start.
- * @throws {RangeError} when the offset lies outside [0, text.length].
+ * @throws {InvalidInputError} when the offset is not an integer in [0, text.length].
  */
 export function utf16ToUtf8Offset(text: string, offset: number): number {
-  if (!Number.isInteger(offset) || offset < 0 || offset > text.length) {
-    throw new RangeError(`Offset ${offset} is outside [0, ${text.length}]`);
-  }
+  checkOffset(text, offset);
   let bytes = 0;
   for (let i = 0; i < offset; ) {
     const ch = utf8CharAt(text, i);
@@ -49,12 +55,10 @@ export function utf16ToUtf8Offset(text: string, offset: number): number {
 
 /**
  * Converts a UTF-16 offset to a code-point offset (Python's `str` indices).
- * @throws {RangeError} when the offset lies outside [0, text.length].
+ * @throws {InvalidInputError} when the offset is not an integer in [0, text.length].
  */
 export function utf16ToCodePointOffset(text: string, offset: number): number {
-  if (!Number.isInteger(offset) || offset < 0 || offset > text.length) {
-    throw new RangeError(`Offset ${offset} is outside [0, ${text.length}]`);
-  }
+  checkOffset(text, offset);
   let cps = 0;
   for (let i = 0; i < offset; ) {
     const ch = utf8CharAt(text, i);
