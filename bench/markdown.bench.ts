@@ -1,52 +1,91 @@
 /**
- * Markdown chunking throughput on the four real Markdown chapters (shared/eval/markdown):
- * MarkdownChunker (characters and tokens) and ParentChildChunker, against LangChain's
- * MarkdownTextSplitter at the same size in characters (its default length function).
+ * Markdown chunking throughput against LangChain's `MarkdownTextSplitter` (chunkSize 1000
+ * characters, its default length function) on the same text, interleaved in one run
+ * (`runInterleaved`: rotating order, median CPU time per call; the machine is shared):
+ * - chunkwise `MarkdownChunker` at 1000 characters (`countTokens: false`: LangChain counts
+ *   none; once more with token counts) and at 400 tokens (cl100k_base, WASM BPE);
+ * - inputs: the four Rust-book chapters in shared/eval/markdown, each chunked on its own,
+ *   and the four chapters joined and repeated ×10 as one document (≈ 0.84 MB).
+ * On the chapters, LangChain also runs at 400 tokens with a js-tiktoken `lengthFunction`.
+ * A reference row counts the text's tokens once, whole: the least any token-unit chunker
+ * spends measuring.
+ * Both sides run with chunkOverlap 0 and with their defaults (LangChain 200 characters,
+ * chunkwise min(64, ⌊chunkSize/8⌋)); chunkwise overlaps only inside a block it must split.
  * Run: npx tsx bench/markdown.bench.ts
  * @module
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MarkdownTextSplitter } from '@langchain/textsplitters';
-import { MarkdownChunker, ParentChildChunker } from '../src/index.js';
-import { runTasks, sharedDir, table, utf8Bytes } from './util.js';
+import { Tiktoken } from 'js-tiktoken/lite';
+import cl100k from 'js-tiktoken/ranks/cl100k_base';
+import { getTokenizer, MarkdownChunker } from '../src/index.js';
+import { runInterleaved, sharedDir, table, utf8Bytes, type BenchTask } from './util.js';
 
-/** Runs the Markdown chunking benchmark; returns Markdown (input line and table). */
-export async function runMarkdownBench(): Promise<string> {
+/** The four chapters of shared/eval/markdown, sorted by name. */
+export function markdownChapters(): string[] {
   const dir = join(sharedDir, 'eval', 'markdown');
-  const texts = readdirSync(dir)
+  return readdirSync(dir)
     .filter((f) => f.endsWith('.md'))
     .sort()
     .map((f) => readFileSync(join(dir, f), 'utf8'));
-  const bytes = texts.reduce((a, t) => a + utf8Bytes(t), 0);
-  const each = <T>(f: (t: string) => T) => () => texts.map(f);
+}
 
-  const langchain = new MarkdownTextSplitter({ chunkSize: 2000, chunkOverlap: 0 });
-  const oursChars = new MarkdownChunker({ unit: 'char', chunkSize: 2000, countTokens: false });
-  const oursTokens = new MarkdownChunker({ unit: 'token', chunkSize: 512 });
-  const parentChild = new ParentChildChunker({ parentSize: 1024, childSize: 128, childOverlap: 16 });
-  oursTokens.chunk('# warm up\n\nthe tokenizer');
-
-  const rows = await runTasks(
-    [
-      { name: 'langchain MarkdownTextSplitter 2000 chars', fn: () => Promise.all(texts.map((t) => langchain.splitText(t))), bytes },
-      { name: 'chunkwise MarkdownChunker 2000 chars', fn: each((t) => oursChars.chunk(t)), bytes },
-      { name: 'chunkwise MarkdownChunker 512 tokens', fn: each((t) => oursTokens.chunk(t)), bytes },
-      { name: 'chunkwise ParentChildChunker 1024/128 tokens', fn: each((t) => parentChild.split(t)), bytes },
-    ],
-    { time: 3000, iterations: 5 },
-  );
-  const counts = [
-    (await Promise.all(texts.map((t) => langchain.splitText(t)))).flat().length,
-    texts.flatMap((t) => oursChars.chunk(t)).length,
-    texts.flatMap((t) => oursTokens.chunk(t)).length,
-    texts.map((t) => parentChild.split(t)).reduce((a, r) => a + r.parents.length + r.children.length, 0),
+/** Runs the Markdown chunking benchmark; returns Markdown (input lines and tables). */
+export async function runMarkdownBench(options: { rounds?: number } = {}): Promise<string> {
+  const chapters = markdownChapters();
+  const big = Array.from({ length: 10 }, () => chapters.join('\n\n')).join('\n\n');
+  const inputs: Array<[string, string[]]> = [
+    ['the four chapters, each on its own', chapters],
+    ['the four chapters joined ×10, one document', [big]],
   ];
-  return [
-    `Input: the four chapters in shared/eval/markdown, ${(bytes / 1e6).toFixed(3)} MB. Chunks per run: ${counts.join(' · ')} (same order as the rows).`,
-    '',
-    table(rows, rows[0].name),
-  ].join('\n');
+  const lcNone = new MarkdownTextSplitter({ chunkSize: 1000, chunkOverlap: 0 });
+  const lcDefault = new MarkdownTextSplitter({ chunkSize: 1000 });
+  const charNone = new MarkdownChunker({ unit: 'char', chunkSize: 1000, chunkOverlap: 0, countTokens: false });
+  const charDefault = new MarkdownChunker({ unit: 'char', chunkSize: 1000, countTokens: false });
+  const charCounted = new MarkdownChunker({ unit: 'char', chunkSize: 1000 });
+  const tokNone = new MarkdownChunker({ unit: 'token', chunkSize: 400, chunkOverlap: 0 });
+  const tokDefault = new MarkdownChunker({ unit: 'token', chunkSize: 400 });
+  tokNone.chunk('# warm up\n\nthe tokenizer');
+  // LangChain measuring tokens as its docs show: a js-tiktoken lengthFunction (chapters only: it is slow)
+  const tiktoken = new Tiktoken(cl100k);
+  const lcTokens = new MarkdownTextSplitter({ chunkSize: 400, chunkOverlap: 0, lengthFunction: (t: string) => tiktoken.encode(t).length });
+
+  const out: string[] = [];
+  for (const [label, texts] of inputs) {
+    const bytes = texts.reduce((a, t) => a + utf8Bytes(t), 0);
+    const tasks: Array<BenchTask & { count: () => Promise<number> }> = [];
+    const lc = (name: string, s: MarkdownTextSplitter) => {
+      const run = () => Promise.all(texts.map((t) => s.splitText(t)));
+      tasks.push({ name, fn: run, bytes, count: async () => (await run()).flat().length });
+    };
+    const cw = (name: string, c: MarkdownChunker) => {
+      const run = () => texts.map((t) => c.chunk(t));
+      tasks.push({ name, fn: run, bytes, count: async () => run().flat().length });
+    };
+    lc('langchain MarkdownTextSplitter 1000 chars, overlap 0', lcNone);
+    cw('chunkwise MarkdownChunker 1000 chars, overlap 0', charNone);
+    cw('chunkwise MarkdownChunker 400 tokens, overlap 0', tokNone);
+    lc('langchain MarkdownTextSplitter 1000 chars, default overlap 200', lcDefault);
+    cw('chunkwise MarkdownChunker 1000 chars, default overlap 64', charDefault);
+    cw('chunkwise MarkdownChunker 400 tokens, default overlap 50', tokDefault);
+    cw('chunkwise MarkdownChunker 1000 chars, overlap 64, + tokenCount (cl100k)', charCounted);
+    // the floor of any token-unit chunker: the input tokenized once, whole
+    const tokenizer = getTokenizer('cl100k_base');
+    tasks.push({ name: 'reference: the text counted once, whole (WASM BPE cl100k, no chunking)', fn: () => texts.map((t) => tokenizer.count(t)), bytes, count: async () => NaN });
+    if (texts.length > 1) lc('langchain MarkdownTextSplitter 400 tokens (js-tiktoken lengthFunction), overlap 0', lcTokens);
+    const rows = await runInterleaved(tasks, { rounds: options.rounds ?? 15, reps: texts.length > 1 ? 4 : 1 });
+    const counts = await Promise.all(tasks.map((t) => t.count()));
+    out.push(
+      '',
+      `### ${label}, ${(bytes / 1e6).toFixed(3)} MB`,
+      '',
+      `Chunks per run, in row order: ${counts.map((c) => (Number.isNaN(c) ? '—' : c)).join(' · ')}.`,
+      '',
+      table(rows, rows[0].name),
+    );
+  }
+  return out.join('\n');
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

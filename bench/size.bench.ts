@@ -15,15 +15,15 @@
  * - Node cold start: a whole `node` process that imports the library and chunks one
  *   short text by words (chunkwise, @chonkiejs/core's RecursiveChunker,
  *   @langchain/textsplitters' RecursiveCharacterTextSplitter), many runs interleaved
- *   round by round, medians and the ratio to @chonkiejs/core of the same run; plus the
- *   Markdown parser's packages imported alone (what `src/strategies/markdown.ts` costs).
+ *   round by round, medians and the ratio to @chonkiejs/core of the same run; plus
+ *   chunkwise's first Markdown chunk (its own block scanner: no parser package loads).
  *
  *   npm run bench -- size        (needs a build: npm run build)
  *   SIZE_RUNS=40 npm run bench -- size
  * @module
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { basename, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -209,26 +209,9 @@ export async function POST(request) { await loadTokenizer('cl100k_base'); return
   return rows;
 }
 
-/**
- * A copy of the installed package whose `src/strategies/markdown.ts` does not import its
- * Markdown parser (the six mdast/micromark imports replaced by empty functions): an
- * estimate of the cold start once that parser is replaced, for the report only.
- */
-function withoutMarkdownParser(project: string): string {
-  const name = 'chunkwise-without-markdown-parser';
-  const copy = join(project, 'node_modules', name);
-  cpSync(join(project, 'node_modules', 'chunkwise'), copy, { recursive: true });
-  const file = join(copy, 'dist', 'src', 'strategies', 'markdown.js');
-  const code = readFileSync(file, 'utf8').replace(/import \{ (\w+) \} from '(?:mdast-util-[a-z-]+|micromark-extension-[a-z]+)';/g, 'const $1 = () => {};');
-  if (/from 'm(dast|icromark)/.test(code)) throw new Error('markdown.js still imports its parser');
-  writeFileSync(file, code);
-  return name;
-}
-
 /** Whole-process cold start: import + first word chunk, interleaved rounds; medians in ms. */
 export function coldStart(project: string, runs: number): { name: string; median: number; p25: number; p75: number }[] {
   const nm = join(repoRoot, 'node_modules');
-  const noMarkdown = withoutMarkdownParser(project);
   const url = (p: string) => pathToFileURL(p).href;
   const text = JSON.stringify('The quick brown fox jumps over the lazy dog. '.repeat(4));
   const cases: [string, string][] = [
@@ -246,12 +229,8 @@ export function coldStart(project: string, runs: number): { name: string; median
       `const { RecursiveCharacterTextSplitter } = await import(${JSON.stringify(url(join(nm, '@langchain', 'textsplitters', 'dist', 'index.js')))}); await new RecursiveCharacterTextSplitter({ chunkSize: 40, chunkOverlap: 0 }).splitText(${text});`,
     ],
     [
-      'chunkwise without its Markdown parser (estimate: markdown.js stubbed)',
-      `const { SlidingWindowChunker } = await import('${noMarkdown}'); new SlidingWindowChunker({ unit: 'word', windowSize: 8, stride: 6, countTokens: false }).chunk(${text});`,
-    ],
-    [
-      "the Markdown parser's packages alone (mdast/micromark, as src/strategies/markdown.ts imports them)",
-      `await Promise.all(['mdast-util-from-markdown', 'mdast-util-frontmatter', 'mdast-util-gfm', 'mdast-util-to-string', 'micromark-extension-frontmatter', 'micromark-extension-gfm'].map((m) => import(m)));`,
+      'chunkwise (MarkdownChunker, chars)',
+      `const { MarkdownChunker } = await import('chunkwise'); new MarkdownChunker({ unit: 'char', chunkSize: 40, countTokens: false }).chunk(${JSON.stringify('# Title\n\nThe quick brown fox.\n\n- jumps\n- over\n')});`,
     ],
   ];
   const times = cases.map(() => [] as number[]);

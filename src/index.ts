@@ -32,7 +32,16 @@ export {
 } from './strategies/recursive.js';
 export { splitSentences, isCaseless, ABBREVIATIONS, NEUTRAL_RULES, rulesFor, type AbbreviationRules, type SentenceOptions } from './segment/sentences.js';
 export { detectLocale } from './segment/locale.js';
-export { MarkdownChunker, parseMarkdown, type MarkdownOptions, type MarkdownChunkMetadata, type MarkdownChunk } from './strategies/markdown.js';
+export {
+  MarkdownChunker,
+  MARKDOWN_SCHEMA,
+  markdownBlocks,
+  type MarkdownBlock,
+  type MarkdownBlockType,
+  type MarkdownOptions,
+  type MarkdownChunkMetadata,
+  type MarkdownChunk,
+} from './strategies/markdown.js';
 export { HtmlChunker, HTML_SCHEMA, LANDMARKS, type HtmlOptions, type HtmlChunk, type HtmlChunkMetadata, type DroppedRegion, type Landmark } from './strategies/html.js';
 export type { HtmlOutline, HtmlBlock, HtmlBlockKind, HtmlTableInfo, HtmlTableRow } from './segment/html.js';
 export { columnLabels, labelledRow, tablePartText, TableRowsLevel, type HeaderCell } from './segment/tables.js';
@@ -48,9 +57,11 @@ export {
   charCut,
   wordCut,
   tiktokenCut,
+  tiktokenCutAt,
   safeCutFor,
   type StreamingChunker,
   type SafeCut,
+  type CutAt,
   type TextSource,
 } from './stream/index.js';
 export {

@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MarkdownChunker, parseMarkdown, type Chunk, type UnitKind } from '../src/index.js';
+import { markdownBlocks, MarkdownChunker, type Chunk, type MarkdownBlock, type UnitKind } from '../src/index.js';
 import { expectInvariants } from './helpers/invariants.js';
 
 const word = fc.constantFrom('alpha', 'beta', 'Gamma', 'δέλτα', '日本語', '😀', 'x/y', '`code`', '**bold**', 'a_b', '#', '|', '-', '1.', '>', 'end.');
@@ -72,20 +72,15 @@ function check(text: string, chunks: Chunk[], unit: UnitKind, chunkSize: number)
   // chunks are in order and never cross a CRLF
   for (let k = 1; k < chunks.length; k++) expect(chunks[k].start).toBeGreaterThanOrEqual(chunks[k - 1].start);
   for (const c of chunks) expect(text[c.start - 1] === '\r' && text[c.start] === '\n').toBe(false);
-  // fenced code blocks lie whole in one chunk unless that chunk is flagged
-  const walk = (n: { type: string; position?: { start: { offset?: number }; end: { offset?: number } }; children?: unknown[] }): void => {
-    if (n.type === 'code') {
-      const s = n.position!.start.offset!;
-      const e = n.position!.end.offset!;
-      const src = text.slice(s, e);
-      if (/^\s*(```|~~~)/.test(src)) {
-        const inside = chunks.some((c) => c.start <= s + (src.length - src.trimStart().length) && c.end >= s + src.trimEnd().length);
-        expect(inside, `code block at ${s} cut`).toBe(true);
-      }
-    }
-    for (const ch of (n.children ?? []) as (typeof n)[]) walk(ch);
-  };
-  walk(parseMarkdown(text) as unknown as Parameters<typeof walk>[0]);
+  // fenced code blocks (at any depth) lie whole in one chunk
+  const stack: MarkdownBlock[] = [...markdownBlocks(text)];
+  while (stack.length) {
+    const b = stack.pop()!;
+    if (b.children) stack.push(...b.children);
+    if (b.type !== 'code' || !b.fenced) continue;
+    expect(/^(```|~~~)/.test(text.slice(b.start, b.end)), 'a fence starts the block').toBe(true);
+    expect(chunks.some((c) => c.start <= b.start && c.end >= b.end), `code block at ${b.start} cut`).toBe(true);
+  }
 }
 
 describe('MarkdownChunker properties over generated Markdown', () => {

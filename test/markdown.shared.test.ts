@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MarkdownChunker, parseMarkdown, type Chunk } from '../src/index.js';
+import { markdownBlocks, MarkdownChunker, type Chunk, type MarkdownBlock } from '../src/index.js';
 import { expectInvariants } from './helpers/invariants.js';
 import { markdownDir, sharedFiles } from './helpers/paths.js';
 
@@ -52,14 +52,17 @@ interface Span {
   start: number;
   end: number;
 }
+/** Blocks of `types` at any depth, and table rows as `tableRow` spans. */
 function nodesOf(text: string, types: string[]): Span[] {
   const out: Span[] = [];
-  const walk = (n: { type: string; position?: { start: { offset?: number }; end: { offset?: number } }; children?: unknown[] }) => {
-    if (types.includes(n.type)) out.push({ type: n.type, start: n.position!.start.offset!, end: n.position!.end.offset! });
-    for (const c of (n.children ?? []) as (typeof n)[]) walk(c);
-  };
-  walk(parseMarkdown(text) as unknown as Parameters<typeof walk>[0]);
-  return out;
+  const stack: MarkdownBlock[] = [...markdownBlocks(text)];
+  while (stack.length) {
+    const b = stack.pop()!;
+    if (b.children) stack.push(...b.children);
+    if (types.includes(b.type)) out.push({ type: b.type, start: b.start, end: b.end });
+    if (types.includes('tableRow') && b.rows) for (const r of b.rows) out.push({ type: 'tableRow', ...r });
+  }
+  return out.sort((a, b) => a.start - b.start);
 }
 
 describe('the four Markdown chapters', () => {

@@ -46,8 +46,8 @@ Module._load = function (request, parent, isMain) {
 );
 
 let runs = 0;
-/** Peers (package names) a Node process resolved or required while running `args`. */
-function peersLoaded(args: string[], { failing = false } = {}): string[] {
+/** Modules a Node process resolved (URLs) or required (`require:<request>`) while running `args`. */
+function modulesLoaded(args: string[], { failing = false } = {}): string[] {
   const log = join(dir, `log-${runs++}.txt`);
   writeFileSync(log, '');
   let failed = false;
@@ -62,7 +62,12 @@ function peersLoaded(args: string[], { failing = false } = {}): string[] {
     failed = true;
   }
   if (failing && !failed) throw new Error(`expected ${args.join(' ')} to fail`);
-  const lines = readFileSync(log, 'utf8').split('\n');
+  return readFileSync(log, 'utf8').split('\n').filter(Boolean);
+}
+
+/** Peers (package names) a Node process resolved or required while running `args`. */
+function peersLoaded(args: string[], options: { failing?: boolean } = {}): string[] {
+  const lines = modulesLoaded(args, options);
   return PEERS.filter((p) => lines.some((l) => l.includes(`/node_modules/${p}/`) || l === `require:${p}` || l.startsWith(`require:${p}/`)));
 }
 
@@ -112,6 +117,17 @@ describe('optional peers are loaded only by their entry', () => {
     expect(peersLoaded(importing('chunkwise/code'))).toEqual([]);
     const chunk = `const { createChunker } = await import('chunkwise');\nawait createChunker('code', { language: 'go' }).chunk('package a\\nfunc f() {}\\n');`;
     expect(peersLoaded(['--input-type=module', '-e', chunk])).toEqual(['web-tree-sitter']);
+  });
+
+  it('Markdown chunking loads no mdast or micromark package (they are the block scanner\'s test oracle only): API and CLI', () => {
+    const md = JSON.stringify('---\ntitle: x\n---\n# A\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n- item\n\n```js\nx\n```\n');
+    const api = `const { MarkdownChunker, ParentChildChunker } = await import('chunkwise');\nnew MarkdownChunker({ chunkSize: 16 }).chunk(${md});\nnew ParentChildChunker({ parentSize: 32, childSize: 8, childOverlap: 0, markdown: true }).split(${md});`;
+    const parser = (lines: string[]) => [...new Set(lines.map((l) => /\/node_modules\/((?:mdast|micromark)[^/]*)\//.exec(l)?.[1] ?? /^require:((?:mdast|micromark)[^/]*)/.exec(l)?.[1]).filter(Boolean))];
+    const seen = modulesLoaded(['--input-type=module', '-e', api]);
+    expect(seen.some((l) => l.includes('/strategies/markdown.js'))).toBe(true); // the hook sees chunkwise's own modules
+    expect(parser(seen)).toEqual([]);
+    const doc = join(repoRoot, 'docs', 'markdown.md');
+    expect(parser(modulesLoaded([cliBin, 'chunk', doc, '--strategy', 'markdown', '--chunk-size', '100', '--chunk-overlap', '0']))).toEqual([]);
   });
 
   it('the CLI chunking and embedding (no --sink) loads none', () => {

@@ -16,9 +16,12 @@ import {
   lengthFunctionSizer,
   RecursiveChunker,
   SentenceChunker,
+  MarkdownChunker,
   tiktokenCut,
+  tiktokenCutAt,
   tokenUnits,
 } from '../src/index.js';
+import fc from 'fast-check';
 import { expectInvariants } from './helpers/invariants.js';
 import { corporaDir, sharedDir } from './helpers/paths.js';
 import { collect, splitAt } from './helpers/stream.js';
@@ -82,6 +85,43 @@ describe('declared capabilities, not instanceof', () => {
     expect(getTokenizer('cl100k_base').safeCut).toBe(tiktokenCut);
     expect(getTiktokenTokenizer('o200k_base').safeCut).toBe(tiktokenCut);
     expect(tokenUnits(getTokenizer('cl100k_base')).safeCut).toBe(tiktokenCut);
+    expect(getTokenizer('cl100k_base').cutAt).toBe(tiktokenCutAt);
+    expect(getTiktokenTokenizer('o200k_base').cutAt).toBe(tiktokenCutAt);
+    expect(tokenUnits(getTokenizer('o200k_base')).cutAt).toBe(tiktokenCutAt);
+  });
+
+  it('tiktokenCutAt: the tokens of a text are the tokens of its halves at every local cut (js-tiktoken, both encodings)', () => {
+    const pieces = ['a', 'Ab', 'word', ' ', '  ', '\n', '\n\n', '\r\n', '.', "'s", '12345', '#', '- ', '`', '|', 'é', '語', '😀', '\t'];
+    for (const encoding of ['cl100k_base', 'o200k_base']) {
+      const ref = getTiktokenTokenizer(encoding);
+      fc.assert(
+        fc.property(fc.array(fc.constantFrom(...pieces), { minLength: 2, maxLength: 24 }), (parts) => {
+          const text = parts.join('');
+          const whole = ref.count(text);
+          for (let p = 1; p < text.length; p++) {
+            if (!tiktokenCutAt(text, p)) continue;
+            expect(ref.count(text.slice(0, p)) + ref.count(text.slice(p))).toBe(whole);
+          }
+        }),
+        { numRuns: 300, seed: 16 },
+      );
+    }
+    // the rule itself: letter | space or newline, newline | letter; nothing else
+    expect([1, 2, 3, 4, 5, 6].filter((p) => tiktokenCutAt('ab c\nd.', p))).toEqual([2, 4, 5]);
+  });
+
+  it('Markdown runs sized from their blocks and joins equal the runs measured on their text', () => {
+    // every chunk's unitCount is checked against the tokenizer on its text; the run
+    // sizes come from block heads, middles, tails and joins (strategies/markdown.ts JoinSums)
+    const tokenizer = getTokenizer('cl100k_base');
+    const md = readFileSync(join(sharedDir, 'eval', 'markdown', 'ch08-02-strings.md'), 'utf8');
+    for (const chunkSize of [16, 64, 200, 400]) {
+      const chunks = new MarkdownChunker({ unit: 'token', chunkSize, chunkOverlap: 0 }).chunk(md);
+      for (const c of chunks) {
+        expect(c.metadata.unitCount).toBe(tokenizer.count(c.text));
+        if (!c.metadata.oversized) expect(c.metadata.unitCount).toBeLessThanOrEqual(chunkSize);
+      }
+    }
   });
 
   it('a tokenizer without a declared safe cut still streams correctly (held to the end)', async () => {

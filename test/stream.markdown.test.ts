@@ -99,12 +99,55 @@ describe('MarkdownChunker.chunkStream equals chunk()', () => {
     expect(new MarkdownChunker({ unit: 'word', chunkSize: 3 }).chunk(docs[0])[0].metadata.headingPath).toEqual(['A x']);
   });
 
-  it('an unclosed front matter fence (micromark then reads block quotes as paragraphs): equal', async () => {
+  it('an unclosed front matter fence is a thematic break (CommonMark; micromark read the rest as paragraphs): equal', async () => {
     const text = '---\n# Title\n> # quoted heading\n\n# Next\n\n- a list\n';
     const chunker = new MarkdownChunker({ unit: 'word', chunkSize: 2 });
     const whole = chunker.chunk(text);
-    expect(whole.map((c) => c.metadata.blockTypes[0])).toContain('paragraph');
+    expect(new MarkdownChunker({ unit: 'word', chunkSize: 50 }).chunk(text).map((c) => c.metadata.blockTypes)).toEqual([
+      ['thematicBreak'],
+      ['heading', 'blockquote'],
+      ['heading', 'list'],
+    ]);
     expect(await collect(chunker.chunkStream(text.split(/(?<=\n)/)))).toEqual(whole);
+    expect(await collect(chunker.chunkStream(text.split('')))).toEqual(whole);
+    // closed after the stream has gone on: front matter after all, held until then
+    const closed = '---\ntitle: x\n# not a heading\n---\n# A\n\ntext\n';
+    const c2 = chunker.chunk(closed);
+    expect(c2[0].metadata.blockTypes).toEqual(['yaml']);
+    expect(await collect(chunker.chunkStream(closed.split('')))).toEqual(c2);
+  });
+
+  it('a heading with an undefined [label] is held until its definition arrives, then the stream goes on', async () => {
+    const chunker = new MarkdownChunker({ unit: 'word', chunkSize: 50 });
+    const head = '# Intro\n\nfirst\n\n# See [x]\n\nsecond\n\n';
+    const later = (i: number) => `# Part ${i}\n\ntext ${i}\n\n`;
+    let pulled = 0;
+    const seen: number[] = [];
+    async function* source() {
+      pulled++;
+      yield head;
+      for (let i = 0; i < 20; i++) {
+        pulled++;
+        yield later(i);
+      }
+      pulled++;
+      yield '[x]: /u\n\n';
+      for (let i = 20; i < 40; i++) {
+        pulled++;
+        yield later(i);
+      }
+    }
+    const out: Chunk[] = [];
+    for await (const c of chunker.chunkStream(source())) {
+      out.push(c);
+      seen.push(pulled);
+    }
+    const text = head + Array.from({ length: 20 }, (_, i) => later(i)).join('') + '[x]: /u\n\n' + Array.from({ length: 20 }, (_, i) => later(20 + i)).join('');
+    expect(out).toEqual(chunker.chunk(text));
+    expect(out[1].metadata.headingPath).toEqual(['See x']); // the definition made [x] a link
+    expect(seen[0]).toBeLessThan(4); // "Intro" before the undefined label came
+    expect(seen[1]).toBeGreaterThanOrEqual(22); // "See [x]" only once its definition had arrived
+    expect(seen[seen.length - 5]).toBeLessThan(42); // and the rest streamed again
   });
 
   it('ids are prefix hashes (worked example)', () => {

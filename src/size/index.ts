@@ -40,4 +40,4 @@ export function getUnits(unit: UnitKind | string, encoding = 'cl100k_base'): Uni
 }
 export { lengthFunctionSizer, hfTokenizerSizer, type HfLikeTokenizer } from './custom.js';
 export { rangeMeasure, type RangeMeasure } from './measure.js';
-export { charCut, wordCut, tiktokenCut, safeCutFor } from './safe-cuts.js';
+export { charCut, wordCut, tiktokenCut, tiktokenCutAt, safeCutFor } from './safe-cuts.js';

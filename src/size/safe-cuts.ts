@@ -5,9 +5,9 @@
  * Core module: no Node built-ins.
  * @module
  */
-import type { SafeCut, UnitKind } from './types.js';
+import type { CutAt, SafeCut, UnitKind } from './types.js';
 
-export type { SafeCut } from './types.js';
+export type { CutAt, SafeCut } from './types.js';
 
 const WHITESPACE = /\s/;
 
@@ -39,12 +39,20 @@ function isAsciiLetter(c: number): boolean {
  * until the stream ends.
  */
 export const tiktokenCut: SafeCut = (text, from) => {
-  for (let p = text.length - 1; p > from; p--) {
-    const a = text.charCodeAt(p - 1);
-    const b = text.charCodeAt(p);
-    if ((isAsciiLetter(a) && (b === 0x20 || b === 0x0a)) || (a === 0x0a && isAsciiLetter(b))) return p;
-  }
+  for (let p = text.length - 1; p > from; p--) if (tiktokenCutAt(text, p)) return p;
   return from;
+};
+
+/**
+ * The rule of {@link tiktokenCut} at one offset, `0 < p < text.length`: true when `p` is a
+ * pre-token boundary of every text that holds `text[p − 1]` and `text[p]` around it, so
+ * the tokens of any span of `text` containing both are the tokens of its two halves split
+ * at `p`. It reads those two code units only (a {@link CutAt}).
+ */
+export const tiktokenCutAt: CutAt = (text, p) => {
+  const a = text.charCodeAt(p - 1);
+  const b = text.charCodeAt(p);
+  return (isAsciiLetter(a) && (b === 0x20 || b === 0x0a)) || (a === 0x0a && isAsciiLetter(b));
 };
 
 /** The safe cut for a unit kind (token units: the tiktoken rule). */

@@ -13,10 +13,10 @@
 import { Tiktoken } from 'js-tiktoken/lite';
 import cl100k_base from 'js-tiktoken/ranks/cl100k_base';
 import o200k_base from 'js-tiktoken/ranks/o200k_base';
-import { tiktokenCut } from './safe-cuts.js';
+import { tiktokenCut, tiktokenCutAt } from './safe-cuts.js';
 import { UnknownEncodingError } from '../core/errors.js';
 import { ENCODINGS, isEncodingName, type EncodingName } from './encodings.js';
-import type { SafeCut, Tokenizer } from './types.js';
+import type { CutAt, SafeCut, Tokenizer } from './types.js';
 import { utf8ToUtf16Offsets } from './utf8.js';
 
 export { ENCODINGS, isEncodingName, type EncodingName } from './encodings.js';
@@ -38,6 +38,8 @@ export class TiktokenTokenizer implements Tokenizer {
   readonly encoding: EncodingName;
   /** Declared: both encodings pre-tokenize with tiktoken's patterns, so a stream may cut where {@link tiktokenCut} says. */
   readonly safeCut: SafeCut = tiktokenCut;
+  /** Declared: the same rule at one offset ({@link tiktokenCutAt}). */
+  readonly cutAt: CutAt = tiktokenCutAt;
   #encoder: Tiktoken | undefined;
   #byteTable: Map<number, Uint8Array> | undefined;
 

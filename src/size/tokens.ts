@@ -27,6 +27,7 @@ export function tokenUnits(tokenizer: Tokenizer): UnitSegmenter {
     size: count,
     count,
     ...(tokenizer.safeCut ? { safeCut: tokenizer.safeCut } : {}),
+    ...(tokenizer.cutAt ? { cutAt: tokenizer.cutAt } : {}),
     // whitespace between pieces mostly merges into a neighbouring token (" word", ".\n\n"):
     // estimate it as free; packers verify runs on the exact text
     gapSize: () => 0,

@@ -29,6 +29,15 @@ export interface UnitSpans {
 export type SafeCut = (text: string, from: number) => number;
 
 /**
+ * A local safe cut: true when offset `p` (`0 < p < text.length`) is a unit boundary of
+ * every text that holds `text[p − 1]` and `text[p]` around it, whatever precedes or
+ * follows, so the units of any span of `text` that contains both code units are the
+ * units of its two halves split at `p`. Packers use it to size a run of pieces from the
+ * pieces' sizes and the small joins between them instead of re-measuring the run.
+ */
+export type CutAt = (text: string, p: number) => boolean;
+
+/**
  * A sizer: how big a piece of text is, in one unit. The one contract every packer,
  * planner and stream measures with (STYLE.md, "How big is a piece?").
  *
@@ -48,6 +57,8 @@ export interface Sizer {
   segment(text: string): UnitSpans;
   /** Where a stream may cut before segmenting; absent: the text is segmented once, whole. */
   readonly safeCut?: SafeCut;
+  /** Declared where the sizer's units split at a {@link CutAt} rule (tiktoken's encodings). */
+  readonly cutAt?: CutAt;
   /** `size(a + b) === size(a) + size(b)` for every split at a unit boundary. */
   readonly additive?: boolean;
   /**
@@ -89,4 +100,6 @@ export interface Tokenizer {
    * its end before tokenizing it.
    */
   readonly safeCut?: SafeCut;
+  /** Declared capability: the local form of {@link safeCut} ({@link CutAt} `tiktokenCutAt`). */
+  readonly cutAt?: CutAt;
 }

@@ -18,8 +18,8 @@ import { BpeEncoder, hasBpeModule, initBpe, type BpeRankData } from '../../bindi
 import { loadRankTable, rankTable, type RankTableSource } from '../../bindings/bpe-ranks.js';
 import { UnknownEncodingError } from '../core/errors.js';
 import { ENCODINGS, isEncodingName, type EncodingName } from './encodings.js';
-import { tiktokenCut } from './safe-cuts.js';
-import type { SafeCut, Tokenizer } from './types.js';
+import { tiktokenCut, tiktokenCutAt } from './safe-cuts.js';
+import type { CutAt, SafeCut, Tokenizer } from './types.js';
 
 /** The encodings {@link getWasmBpeTokenizer} knows. */
 export type WasmBpeEncoding = EncodingName;
@@ -41,6 +41,8 @@ export class WasmBpeTokenizer implements Tokenizer {
   readonly encoding: string;
   /** Declared: both encodings pre-tokenize with tiktoken's patterns, so a stream may cut where {@link tiktokenCut} says. */
   readonly safeCut: SafeCut = tiktokenCut;
+  /** Declared: the same rule at one offset ({@link tiktokenCutAt}). */
+  readonly cutAt: CutAt = tiktokenCutAt;
   readonly #bpe: BpeEncoder;
 
   /**

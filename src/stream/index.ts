@@ -15,7 +15,7 @@ import { InvalidInputError } from '../core/errors.js';
 import { textPieces, type TextSource } from './source.js';
 
 export { textPieces, type TextSource } from './source.js';
-export { charCut, wordCut, tiktokenCut, safeCutFor, type SafeCut } from '../size/safe-cuts.js';
+export { charCut, wordCut, tiktokenCut, tiktokenCutAt, safeCutFor, type SafeCut, type CutAt } from '../size/safe-cuts.js';
 export { streamPlan, planWhole, planWholeAsync, type StreamPlan, type StepResult } from './driver.js';
 export { RollingHash, PrefixIds } from '../core/ids.js';
 

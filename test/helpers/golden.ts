@@ -42,10 +42,6 @@ export interface GoldenInput {
 
 /** Known defects that show in today's output, by input and strategy: recorded as they are, named in a diff. */
 const KNOWN_DEFECTS: Record<string, Record<string, string>> = {
-  'fixtures/bom.md': {
-    markdown: 'a leading U+FEFF makes every Markdown block lose its last character (issue 16)',
-    'parent-child': 'a leading U+FEFF makes every Markdown block lose its last character (issue 16)',
-  },
   'fixtures/emoji.txt': {
     late: 'text the fixture tokenizer keeps as one token (a long URL) stops late chunking with "keeps fewer than 2 tokens" (issue 16)',
   },
