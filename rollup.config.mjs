@@ -1,21 +1,25 @@
-// Rollup bundles of chunkwise for browsers, web workers and edge runtimes, made from
-// tsc's ESM output in dist/ (so `npm run build` compiles TypeScript once). Node uses
-// tsc's output directly (dist/src/index.js): it is already ESM, keeps its dependencies
-// external and keeps the Node-only helpers in dist/src/node/ at their relative paths.
+// The package's builds beside tsc's ESM output (dist/src, dist/bindings), which is what
+// Node and bundlers (Vite, esbuild, webpack, wrangler) use: module by module, so that they
+// tree-shake and emit each rank table as its own lazy chunk.
 //
-//   dist/bundle/inline/index.js   WebAssembly bytes built in (base64). Browsers
-//                                 (`await initKernels()` in the main thread) and web
-//                                 workers (synchronous use is fine there).
-//   dist/bundle/asset/index.js    no bytes built in: `await initKernels(url)` loads
-//                                 dist/bundle/asset/chunkwise.wasm (a copy of
-//                                 build/chunkwise.wasm) as a separate asset.
-//   dist/bundle/asset/workerd.js  Cloudflare Workers: `import wasm from './chunkwise.wasm'`
-//                                 (workerd refuses to compile WebAssembly from bytes).
-//   dist/bundle/asset/edge.js     Vercel Edge: `import wasm from './chunkwise.wasm?module'`.
+//   dist/runtime/workerd.js       Cloudflare Workers (`workerd` condition): imports
+//                                 build/chunkwise.wasm and build/bpe.wasm as compiled
+//                                 modules (workerd refuses to compile WebAssembly from
+//                                 bytes), then re-exports dist/src/index.js.
+//   dist/runtime/edge.js          Vercel Edge (`edge-light`): the same with `?module`.
 //
-// Dependencies are bundled (js-tiktoken, @huggingface/tokenizers); onnxruntime-web stays
-// an external, dynamically imported module (it brings its own .wasm files and is only
-// loaded by OnnxEmbedder). Type declarations are tsc's (dist/src/index.d.ts).
+// Rollup bundles, for use without a bundler (a page importing them directly, the web
+// page in web/), with code splitting so that entries share one instance of everything:
+//   dist/bundle/inline/           WebAssembly bytes built in (base64): index.js, onnx.js,
+//                                 evaluation.js, encodings/<encoding>.js; shared code and
+//                                 the rank tables in chunks/.
+//   dist/bundle/asset/            the same without the kernels' bytes: `await
+//                                 initKernels(url)` loads dist/bundle/asset/chunkwise.wasm.
+//
+// Dependencies are bundled (@huggingface/tokenizers, the Markdown parser); onnxruntime-web
+// stays an external, dynamically imported module (it brings its own .wasm files and is
+// only loaded by OnnxEmbedder). Type declarations are tsc's (dist/src/*.d.ts).
+import { rmSync, writeFileSync } from 'node:fs';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,41 +28,44 @@ import commonjs from '@rollup/plugin-commonjs';
 
 const root = dirname(fileURLToPath(import.meta.url));
 const dist = join(root, 'dist');
-const index = join(dist, 'src', 'index.js');
-const bindings = join(dist, 'bindings', 'index.js');
-const bpeBindings = join(dist, 'bindings', 'bpe.js');
 const inlineWasm = join(dist, 'bindings', 'generated', 'kernels-wasm.js');
+// Bundles of earlier builds (chunk names carry hashes) would otherwise pile up and be packed.
+rmSync(join(dist, 'bundle'), { recursive: true, force: true });
 
-/** Virtual entry modules: the public API, plus for workerd / Vercel Edge the wasm import. */
+/** The bundles' entries: the public API and the subpaths a page may need beside it. */
+const inputs = {
+  index: join(dist, 'src', 'index.js'),
+  onnx: join(dist, 'src', 'onnx.js'),
+  evaluation: join(dist, 'src', 'evaluation', 'index.js'),
+  'encodings/cl100k_base': join(dist, 'src', 'encodings', 'cl100k_base.js'),
+  'encodings/o200k_base': join(dist, 'src', 'encodings', 'o200k_base.js'),
+};
+
+/** onnxruntime-web stays external; `extra` may load modules differently. */
 function entries(extra) {
-  const wrappers = {
-    'entry:index': `export * from ${JSON.stringify(index)};\n`,
-    'entry:workerd':
-      `import wasm from 'chunkwise-wasm-module:./chunkwise.wasm';\n` +
-      `import bpeWasm from 'chunkwise-wasm-module:./bpe.wasm';\n` +
-      `import { setKernelsModule } from ${JSON.stringify(bindings)};\n` +
-      `import { setBpeModule } from ${JSON.stringify(bpeBindings)};\n` +
-      `setKernelsModule(wasm);\nsetBpeModule(bpeWasm);\nexport * from ${JSON.stringify(index)};\n`,
-    'entry:edge':
-      `import wasm from 'chunkwise-wasm-module:./chunkwise.wasm?module';\n` +
-      `import bpeWasm from 'chunkwise-wasm-module:./bpe.wasm?module';\n` +
-      `import { setKernelsModule } from ${JSON.stringify(bindings)};\n` +
-      `import { setBpeModule } from ${JSON.stringify(bpeBindings)};\n` +
-      `setKernelsModule(wasm);\nsetBpeModule(bpeWasm);\nexport * from ${JSON.stringify(index)};\n`,
-  };
   return {
     name: 'chunkwise-entries',
     resolveId(id) {
-      if (id in wrappers) return id;
-      if (id.startsWith('chunkwise-wasm-module:')) return { id: id.slice('chunkwise-wasm-module:'.length), external: true };
       if (id === 'onnxruntime-web') return { id, external: true };
-      return extra?.resolveId?.(id) ?? null;
+      return null;
     },
     load(id) {
-      if (id in wrappers) return wrappers[id];
       return extra?.load?.(id) ?? null;
     },
   };
+}
+
+/** The workerd and Vercel Edge entries: the compiled wasm modules set up on import, then the API. */
+function runtimeEntry(suffix) {
+  return (
+    `// Written by rollup.config.mjs. Imports the WebAssembly modules as compiled modules\n` +
+    `// (workerd and Vercel Edge refuse to compile WebAssembly from bytes) and sets them up.\n` +
+    `import wasm from '../../build/chunkwise.wasm${suffix}';\n` +
+    `import bpeWasm from '../../build/bpe.wasm${suffix}';\n` +
+    `import { setKernelsModule } from '../bindings/index.js';\n` +
+    `import { setBpeModule } from '../bindings/bpe.js';\n` +
+    `setKernelsModule(wasm);\nsetBpeModule(bpeWasm);\nexport * from '../src/index.js';\n`
+  );
 }
 
 /** Replaces the base64 WebAssembly module with an empty string (the asset bundles). */
@@ -69,10 +76,13 @@ const noInlineWasm = {
   },
 };
 
-/** Copies build/chunkwise.wasm beside the asset bundles. */
+/** Copies build/chunkwise.wasm beside the asset bundles; writes dist/runtime/. */
 const copyWasm = {
   name: 'chunkwise-copy-wasm',
   writeBundle() {
+    mkdirSync(join(dist, 'runtime'), { recursive: true });
+    writeFileSync(join(dist, 'runtime', 'workerd.js'), runtimeEntry(''));
+    writeFileSync(join(dist, 'runtime', 'edge.js'), runtimeEntry('?module'));
     mkdirSync(join(dist, 'bundle', 'asset'), { recursive: true });
     copyFileSync(join(root, 'build', 'chunkwise.wasm'), join(dist, 'bundle', 'asset', 'chunkwise.wasm'));
     copyFileSync(join(root, 'build', 'bpe.wasm'), join(dist, 'bundle', 'asset', 'bpe.wasm'));
@@ -91,14 +101,18 @@ const onwarn = (warning, warn) => {
 
 export default [
   {
-    input: { index: 'entry:index' },
+    input: inputs,
     plugins: [entries(), resolve(), commonjs()],
+    // strict: shared code goes to chunks/, never into another entry (loading index.js must
+    // not load evaluation.js)
+    preserveEntrySignatures: 'strict',
     output: { dir: join(dist, 'bundle', 'inline'), format: 'es', chunkFileNames: 'chunks/[name]-[hash].js', sourcemap: false },
     onwarn,
   },
   {
-    input: { index: 'entry:index', workerd: 'entry:workerd', edge: 'entry:edge' },
+    input: inputs,
     plugins: [entries(noInlineWasm), resolve(), commonjs(), copyWasm],
+    preserveEntrySignatures: 'strict',
     output: { dir: join(dist, 'bundle', 'asset'), format: 'es', chunkFileNames: 'chunks/[name]-[hash].js', sourcemap: false },
     onwarn,
   },

@@ -1,7 +1,8 @@
 /**
- * QASC time per query, embedding excluded (issue 5): 3,000 sentences × 384 dimensions
- * (seeded random unit vectors), a paragraph break every 5 sentences, SPEC defaults
- * (p = 75, m = 2, λ = 0.5, κ = 0.6, alignment distance 1), and fixed vs adaptive windows.
+ * QASC time per query, embedding excluded (issues 5 and 15): 3,000 sentences × 384
+ * dimensions (seeded random unit vectors), a paragraph break every 5 sentences, a heading
+ * every 50, 20–39 tokens per sentence (so `maxChunkSize` 512 splits the larger chunks),
+ * defaults (p = 75, m = 2, λ = 0.5, κ = 0.6, alignDistance 2), and fixed vs adaptive windows.
  *
  * Per query: step 1's sims (cosine of every sentence with the query) and steps 2–6
  * ({@link planQasc}). WASM: the sentence matrix stays in the kernels' memory
@@ -54,12 +55,16 @@ export async function runQascBench(options: { n?: number; d?: number; timeMs?: n
   const breaks = new Uint8Array(n + 1);
   for (let b = 0; b <= n; b += 5) breaks[b] = 1;
   breaks[n] = 1;
+  const headings = new Uint8Array(n);
+  for (let i = 0; i < n; i += 50) headings[i] = 1;
+  const tokens = Int32Array.from({ length: n }, (_, i) => 20 + ((i * 7919) % 20));
+  const structure = { breaks, headings, tokens };
   const wasmMatrix = new WasmMatrix(matrix, d);
   wasmMatrix.cosine(queries.subarray(0, d), true); // copies the matrix in once
   let q = 0;
   const nextQuery = () => queries.subarray((q = (q + 1) % 16) * d, (q + 1) * d);
-  const wasmQuery = (params: QascParams) => () => planQasc(wasmMatrix.cosine(nextQuery(), true), breaks, params, WASM_QASC_KERNELS);
-  const tsQuery = (params: QascParams) => () => planQasc(reference.cosineMatVec(matrix, d, nextQuery(), true), breaks, params, REFERENCE_KERNELS);
+  const wasmQuery = (params: QascParams) => () => planQasc(wasmMatrix.cosine(nextQuery(), true), structure, params, WASM_QASC_KERNELS);
+  const tsQuery = (params: QascParams) => () => planQasc(reference.cosineMatVec(matrix, d, nextQuery(), true), structure, params, REFERENCE_KERNELS);
   // same result on both paths (a guard, not a measurement)
   const a = wasmQuery({})();
   q = 0;

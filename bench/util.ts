@@ -80,3 +80,31 @@ export function table(rows: BenchRow[], baseline?: string): string {
 export function utf8Bytes(text: string): number {
   return new TextEncoder().encode(text).length;
 }
+
+/**
+ * Runs tasks interleaved: `rounds` rounds, each running every task `reps` times in a
+ * rotating order, timing each with both the wall clock and the process's CPU time. On a
+ * shared machine the load changes from second to second; interleaving puts every task
+ * under the same load, and the median of CPU time per call is the steadiest figure.
+ * Ratios in the table are of the median CPU times.
+ */
+export async function runInterleaved(tasks: BenchTask[], options: { rounds?: number; reps?: number; warmup?: number } = {}): Promise<BenchRow[]> {
+  const rounds = options.rounds ?? 15;
+  const reps = options.reps ?? 2;
+  for (const t of tasks) for (let i = 0; i < (options.warmup ?? 2); i++) await t.fn();
+  const cpu: number[][] = tasks.map(() => []);
+  for (let r = 0; r < rounds; r++) {
+    for (let k = 0; k < tasks.length; k++) {
+      const i = (k + r) % tasks.length;
+      const c0 = process.cpuUsage();
+      for (let j = 0; j < reps; j++) await tasks[i].fn();
+      const c = process.cpuUsage(c0);
+      cpu[i].push((c.user + c.system) / 1000 / reps);
+    }
+  }
+  return tasks.map((t, i) => {
+    const sorted = [...cpu[i]].sort((a, b) => a - b);
+    const meanMs = sorted[sorted.length >> 1];
+    return { name: t.name, meanMs, mbPerSec: t.bytes ? t.bytes / 1e6 / (meanMs / 1000) : undefined, samples: sorted.length };
+  });
+}

@@ -7,9 +7,10 @@
  *   workers, edge runtimes); {@link initBpe} compiles them (or a URL, `Response`, bytes)
  *   asynchronously, for a browser's main thread where synchronous compilation of modules
  *   over 4 KiB is refused. Call it once before the first tokenizer is built there.
- * - {@link BpeEncoder} holds one encoding in its own instance: the rank table (parsed
- *   from js-tiktoken's rank data by the module itself) stays resident; per-call buffers
- *   are reused. Text is processed in pieces of about 64 Ki UTF-16 code units
+ * - {@link BpeEncoder} holds one encoding in its own instance: the binary rank table
+ *   (`bindings/bpe-table.ts`, copied into the module's memory and hashed there) stays
+ *   resident; per-call buffers are reused. Where the tables come from, one encoding at a
+ *   time on first use: `bindings/bpe-ranks.ts`. Text is processed in pieces of about 64 Ki UTF-16 code units
  *   ({@link BpeEncoder.pieceUnits}) cut at
  *   places where the encoding's split pattern always splits, so memory stays bounded
  *   whatever the text's length; if a call still grew the memory past
@@ -21,14 +22,16 @@ import { InvalidInputError, WasmError } from '../src/core/errors.js';
 import { BPE_UNICODE_STAGE1_BASE64, BPE_UNICODE_STAGE2_BASE64 } from './generated/bpe-unicode.js';
 import { BPE_WASM_BASE64 } from './generated/bpe-wasm.js';
 import { base64ToBytes } from './index.js';
+import { rankTableFromTiktoken, readRankTable, type BpeRankData } from './bpe-table.js';
+
+export { CL100K_PATTERN, O200K_PATTERN, type BpeRankData } from './bpe-table.js';
 
 /** The raw exports of `build/bpe.wasm` (pointers are byte offsets into its memory). */
 export interface BpeExports {
   memory: WebAssembly.Memory;
   alloc(size: number): number;
-  freeRegion(bytes: number): number;
   setUnicodeTables(stage1: number, stage2: number): void;
-  loadRanks(text: number, len: number): number;
+  loadRankTable(table: number, len: number): number;
   allBytesRanked(): number;
   setPattern(kind: number): void;
   ensureScratch(bytes: number): number;
@@ -44,21 +47,12 @@ export interface BpeExports {
   vocabSize(): number;
 }
 
-/** js-tiktoken's rank data for one encoding (`js-tiktoken/ranks/<encoding>`'s default export). */
-export interface BpeRankData {
-  pat_str: string;
-  special_tokens: Record<string, number>;
-  bpe_ranks: string;
-}
-
-/** The split pattern of cl100k_base, as js-tiktoken writes it. */
-export const CL100K_PATTERN =
-  "('s|'S|'t|'T|'re|'rE|'Re|'RE|'ve|'vE|'Ve|'VE|'m|'M|'ll|'lL|'Ll|'LL|'d|'D)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
-/** The split pattern of o200k_base, as js-tiktoken writes it. */
-export const O200K_PATTERN =
-  "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]*[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]+('s|'S|'t|'T|'re|'rE|'Re|'RE|'ve|'vE|'Ve|'VE|'m|'M|'ll|'lL|'Ll|'LL|'d|'D)?|[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]+[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]*('s|'S|'t|'T|'re|'rE|'Re|'RE|'ve|'vE|'Ve|'VE|'m|'M|'ll|'lL|'Ll|'LL|'d|'D)?|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
-
 let compiled: WebAssembly.Module | undefined;
+
+/** True when the BPE module is compiled (or was given with {@link setBpeModule}). */
+export function hasBpeModule(): boolean {
+  return compiled !== undefined;
+}
 
 /**
  * Sets the compiled BPE module, for runtimes that import `.wasm` files as compiled
@@ -180,8 +174,8 @@ interface RunResult {
 export class BpeEncoder {
   /**
    * Linear memory (bytes) an instance may keep after a call; above it the instance is
-   * dropped and rebuilt on the next call. An instance holds about 9 MB (cl100k_base)
-   * or 15 MB (o200k_base) with its tables and usual buffers.
+   * dropped and rebuilt on the next call. An instance holds about 6.6 MB (cl100k_base)
+   * or 12.5 MB (o200k_base) with its tables and usual buffers.
    */
   static retainBytes = 64 * 1024 * 1024;
   /**
@@ -190,9 +184,9 @@ export class BpeEncoder {
    */
   static pieceUnits = 1 << 16;
 
-  readonly #data: BpeRankData;
+  readonly #table: Uint8Array;
   readonly #pattern: number;
-  readonly #specialById = new Map<number, string>();
+  readonly #specialById: Map<number, string>;
   readonly #encoder = new TextEncoder();
   readonly #decoder = new TextDecoder('utf-8');
   #ex: BpeExports | undefined;
@@ -201,16 +195,16 @@ export class BpeEncoder {
   #vocab = 0;
 
   /**
-   * @param data js-tiktoken's rank data for the encoding.
-   * @throws {WasmError} when the split pattern is not cl100k_base's or o200k_base's (the
-   *   module reproduces only those two), or the rank data cannot be parsed.
+   * @param table the encoding's binary rank table (`bindings/bpe-table.ts`), or
+   *   js-tiktoken's rank data for it (converted first, which takes longer).
+   * @throws {WasmError} when the table is malformed, or js-tiktoken's split pattern is
+   *   not cl100k_base's or o200k_base's (the module reproduces only those two).
    */
-  constructor(data: BpeRankData) {
-    if (data.pat_str === CL100K_PATTERN) this.#pattern = 0;
-    else if (data.pat_str === O200K_PATTERN) this.#pattern = 1;
-    else throw new WasmError('The BPE module reproduces only the cl100k_base and o200k_base split patterns');
-    this.#data = data;
-    for (const [text, id] of Object.entries(data.special_tokens)) this.#specialById.set(id, text);
+  constructor(table: Uint8Array | BpeRankData) {
+    this.#table = table instanceof Uint8Array ? table : rankTableFromTiktoken(table);
+    const info = readRankTable(this.#table);
+    this.#pattern = info.pattern;
+    this.#specialById = info.specials;
     this.#load();
   }
 
@@ -244,13 +238,12 @@ export class BpeEncoder {
     new Uint8Array(ex.memory.buffer, p2, s2.length).set(s2);
     ex.setUnicodeTables(p1, p2);
     ex.setPattern(this.#pattern);
-    // The rank text (ASCII) goes to free memory; loadRanks moves it above its tables,
-    // after which its bytes are free space again (the per-call scratch reuses them).
-    const ranks = this.#data.bpe_ranks;
-    const textPtr = ex.freeRegion(ranks.length);
-    const { written } = this.#encoder.encodeInto(ranks, new Uint8Array(ex.memory.buffer, textPtr, ranks.length));
-    const vocab = ex.loadRanks(textPtr, written);
-    if (vocab <= 0 || ex.allBytesRanked() !== 1) throw new WasmError(`Could not parse the BPE rank data (${vocab}, ${ex.allBytesRanked()})`);
+    // The table stays where it is copied to: its token bytes are the module's arena.
+    const table = this.#table;
+    const tablePtr = ex.alloc(table.length);
+    new Uint8Array(ex.memory.buffer, tablePtr, table.length).set(table);
+    const vocab = ex.loadRankTable(tablePtr, table.length);
+    if (vocab <= 0 || ex.allBytesRanked() !== 1) throw new WasmError(`Could not load the BPE rank table (${vocab}, ${ex.allBytesRanked()})`);
     this.#vocab = vocab;
     this.#ex = ex;
     this.#buffer = undefined;

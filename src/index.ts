@@ -9,23 +9,15 @@ export * from './core/errors.js';
 export * from './core/chunk.js';
 export * from './size/index.js';
 export type { Embedder, TokenEmbedder, TokenEmbeddings } from './embedders/types.js';
-export {
-  HashingEmbedder,
-  OnnxEmbedder,
-  StaticEmbedder,
-  poolTokenSpans,
-  type HashingEmbedderOptions,
-  type OnnxEmbedderOptions,
-  type StaticEmbedderOptions,
-  OpenAIEmbedder,
-  EmbeddingRequestError,
-  OPENAI_MODEL_DIMENSIONS,
-  type OpenAIEmbedderOptions,
-  type RetryEvent,
-} from './embedders/index.js';
+// ONNX embedders and Hugging Face tokenizers: `chunkwise/onnx`.
+export { HashingEmbedder, type HashingEmbedderOptions } from './embedders/hashing-embedder.js';
+export { StaticEmbedder, type StaticEmbedderOptions } from './embedders/static-embedder.js';
+export { poolTokenSpans } from './embedders/pool-spans.js';
+export { OpenAIEmbedder, EmbeddingRequestError, OPENAI_MODEL_DIMENSIONS, type OpenAIEmbedderOptions, type RetryEvent } from './embedders/openai.js';
 export { writeChunks, sinkRows, type Sink, type SinkRow, type SinkMatch, type SinkChunk, type WriteChunksOptions, type WriteChunksResult } from './sinks/index.js';
 export { initBpe, setBpeModule } from '../bindings/bpe.js';
-export { WasmBpeTokenizer, getWasmBpeTokenizer, WASM_BPE_ENCODINGS, type WasmBpeEncoding } from './size/wasm-bpe.js';
+export { setRankTable, type RankTableSource } from '../bindings/bpe-ranks.js';
+export { WasmBpeTokenizer, getWasmBpeTokenizer, loadTokenizer, WASM_BPE_ENCODINGS, type WasmBpeEncoding } from './size/wasm-bpe.js';
 export { SlidingWindowChunker, type SlidingWindowOptions, type UnitOptions } from './strategies/sliding-window.js';
 export { FixedSizeChunker, type FixedSizeOptions } from './strategies/fixed-size.js';
 export { SentenceChunker, type SentenceChunkerOptions } from './strategies/sentence.js';
@@ -38,7 +30,8 @@ export {
   type SeparatorKind,
   type KeepSeparator,
 } from './strategies/recursive.js';
-export { splitSentences, ABBREVIATIONS, type SentenceOptions } from './segment/sentences.js';
+export { splitSentences, isCaseless, ABBREVIATIONS, NEUTRAL_RULES, rulesFor, type AbbreviationRules, type SentenceOptions } from './segment/sentences.js';
+export { detectLocale } from './segment/locale.js';
 export { MarkdownChunker, parseMarkdown, type MarkdownOptions, type MarkdownChunkMetadata, type MarkdownChunk } from './strategies/markdown.js';
 export { ParentChildChunker, looksLikeMarkdown, type ParentChildOptions, type ParentChildResult } from './compose/parent-child.js';
 export { trimSpan, trimSpanWithin, type TextSpan } from './core/text.js';
@@ -47,7 +40,6 @@ export { createChunker, registerStrategy, strategies, strategyNames, strategyDef
 export { RollingHash, PrefixIds } from './core/ids.js';
 export {
   chunkStream,
-  chunkSections,
   isStreamingChunker,
   textPieces,
   charCut,
@@ -55,7 +47,6 @@ export {
   tiktokenCut,
   safeCutFor,
   type StreamingChunker,
-  type SectionBreak,
   type SafeCut,
   type TextSource,
 } from './stream/index.js';
@@ -82,6 +73,8 @@ export { SemanticChunker, breakpointThreshold, fixedSizeSplitter, recursiveSplit
 export {
   QueryAdaptiveChunker,
   planQasc,
+  spanScore,
+  analyzeSentences,
   resolveQascParams,
   QASC_DEFAULTS,
   WASM_QASC_KERNELS,
@@ -95,10 +88,12 @@ export {
   type QascChunk,
   type QascChunkMetadata,
   type QascOptions,
+  type QascStructure,
+  type SentenceAnalysis,
   type PreparedDocument,
 } from './retrieval/qasc.js';
-export { QascIndex, type QascIndexOptions, type QascResult } from './retrieval/qasc-index.js';
+// The QASC index (hybrid retrieval) and evaluation: `chunkwise/evaluation`.
 export { LateChunker, embedDocumentTokens, type LateOptions, type LateChunk, type MacroWindow, type DocumentTokens } from './compose/late.js';
 export { sentenceSpans, paragraphBreaks, type SentenceSpans } from './segment/sentence-spans.js';
+export { headingSentences, snapToBreaks, type SentenceStructure } from './segment/structure.js';
 export { WasmMatrix } from './retrieval/wasm-matrix.js';
-export * from './evaluation/index.js';

@@ -4,8 +4,9 @@
  * (test/runtimes/harness.mjs: every registered strategy on the seeds and the
  * state_of_the_union corpus, HashingEmbedder bytes, kernels) and its JSON must equal
  * Node's byte for byte — with the inline bundle (`await initKernels()`) and with the
- * asset bundle (`await initKernels(url of chunkwise.wasm)`). Embedding strategies, once
- * registered, also run with the ONNX fixture model through onnxruntime-web.
+ * asset bundle (`await initKernels(url of chunkwise.wasm)`); the rank tables come from
+ * the bundle's lazy chunks (`await loadTokenizer(encoding)`). Embedding strategies also
+ * run with the ONNX fixture model through onnxruntime-web (the bundle's `onnx.js` entry).
  * Without /usr/bin/chromium (or the file CHROMIUM_PATH names): fails when CI=true, skips
  * otherwise.
  */
@@ -21,19 +22,25 @@ import { CHROMIUM, CHROMIUM_ARGS, chromiumAvailable, firstDifference, nodeRefere
 const run = chromiumAvailable();
 const EMBEDDING = /semantic|qasc|late/;
 
-/** The page: loads a bundle, initialises the kernels, runs the harness, exposes the JSON. */
-function page(bundle: string, init: string): string {
+/**
+ * The page: loads a bundle, initialises the kernels and both tokenizers (their rank
+ * tables are lazy chunks of the bundle), runs the harness, exposes the JSON.
+ */
+function page(dir: string, init: string): string {
   return `<!doctype html><meta charset="utf-8"><title>chunkwise runtime test</title>
 <script type="importmap">{"imports":{"onnxruntime-web":"/ort/ort.bundle.min.mjs"}}</script>
 <script type="module">
-import * as api from ${JSON.stringify(bundle)};
+import * as api from ${JSON.stringify(dir + 'index.js')};
 import { runWorkload } from '/harness.mjs';
 try {
   await api.initKernels(${init});
+  await api.loadTokenizer('cl100k_base');
+  await api.loadTokenizer('o200k_base');
   const docs = await (await fetch('/docs.json')).json();
   const embedders = {};
   if (api.strategyNames().some((n) => ${EMBEDDING}.test(n))) {
-    embedders.onnx = await api.OnnxEmbedder.load(location.origin + '/model/', { backend: 'web', wasmPaths: location.origin + '/ort/' });
+    const { OnnxEmbedder } = await import(${JSON.stringify(dir + 'onnx.js')});
+    embedders.onnx = await OnnxEmbedder.load(location.origin + '/model/', { backend: 'web', wasmPaths: location.origin + '/ort/' });
   }
   window.__result = await runWorkload(api, docs, embedders);
 } catch (error) {
@@ -78,8 +85,8 @@ describe.skipIf(!run)('browser bundles in Chromium', () => {
         '/ort/': join(repoRoot, 'node_modules', 'onnxruntime-web', 'dist'),
       },
       {
-        '/inline.html': { type: 'text/html', body: page('/bundle/inline/index.js', '') },
-        '/asset.html': { type: 'text/html', body: page('/bundle/asset/index.js', "'/bundle/asset/chunkwise.wasm'") },
+        '/inline.html': { type: 'text/html', body: page('/bundle/inline/', '') },
+        '/asset.html': { type: 'text/html', body: page('/bundle/asset/', "'/bundle/asset/chunkwise.wasm'") },
         '/harness.mjs': { type: 'text/javascript', body: readFileSync(join(repoRoot, 'test', 'runtimes', 'harness.mjs')) },
         '/docs.json': { type: 'application/json', body: JSON.stringify(docs) },
       },
@@ -93,7 +100,8 @@ describe.skipIf(!run)('browser bundles in Chromium', () => {
     const needsModel = (api.strategyNames() as string[]).some((n) => EMBEDDING.test(n));
     if (needsModel) {
       const { runWorkload } = await import(join(repoRoot, 'test', 'runtimes', 'harness.mjs'));
-      const onnx = await api.OnnxEmbedder.load(modelDir, { backend: 'web' });
+      const { OnnxEmbedder } = await import(join(repoRoot, 'dist', 'src', 'onnx.js'));
+      const onnx = await OnnxEmbedder.load(modelDir, { backend: 'web' });
       expected = await runWorkload(api, docs, { onnx });
     } else expected = await nodeReference(docs);
   });

@@ -106,10 +106,24 @@ const tsxCli = join(repoRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 const srcIndex = join(repoRoot, 'src', 'index.ts');
 const nodeIndex = join(repoRoot, 'src', 'node', 'index.ts');
 
+const exportsMap = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).exports as Record<string, string | { default?: string }>;
+
+/** The source file of a `chunkwise/<subpath>` entry (its `exports` target, dist/….js → ….ts), if it has one. */
+function subpathSource(subpath: string): string | undefined {
+  const entry = exportsMap[`./${subpath}`];
+  const target = typeof entry === 'string' ? entry : entry?.default;
+  if (!target?.startsWith('./dist/') || !target.endsWith('.js')) return undefined;
+  return join(repoRoot, target.slice('./dist/'.length).replace(/\.js$/, '.ts'));
+}
+
 /** The TypeScript of an example with `chunkwise` imports pointing at the sources, and a call of an exported handler. */
 function moduleSource(code: string): string {
   const rewritten = code
     .replace(/from\s+(['"])chunkwise\/node\1/g, `from ${JSON.stringify(nodeIndex)}`)
+    .replace(/\b(from|import)\s+(['"])chunkwise\/([\w./-]+)\2/g, (m, kw: string, _q: string, sub: string) => {
+      const source = subpathSource(sub);
+      return source ? `${kw} ${JSON.stringify(source)}` : m;
+    })
     .replace(/from\s+(['"])chunkwise\1/g, `from ${JSON.stringify(srcIndex)}`);
   return `${rewritten}\n`;
 }

@@ -1,10 +1,15 @@
 /**
- * The edge bundles in the runtimes they are for, against Node's output byte for byte:
+ * The package's workerd and edge-light entries in the runtimes they are for, against
+ * Node's output byte for byte. Each is bundled from the packed layout the way the
+ * platform's tooling bundles a user's code (test/runtimes/support.ts `bundleLikeDeploy`:
+ * esbuild with the runtime's export conditions, the `.wasm` imports kept as modules):
  * - workerd (Cloudflare Workers) through miniflare 3: test/runtimes/worker.mjs imports
- *   dist/bundle/asset/workerd.js, whose `import wasm from './chunkwise.wasm'` is a
- *   CompiledWasm module (workerd refuses `WebAssembly.compile` of bytes).
- * - Vercel's edge-runtime: dist/bundle/asset/edge.js, with its
- *   `import wasm from './chunkwise.wasm?module'` supplied as that module.
+ *   `chunkwise` (dist/runtime/workerd.js, whose `import wasm from '…/chunkwise.wasm'`
+ *   is a CompiledWasm module: workerd refuses `WebAssembly.compile` of bytes) and
+ *   `chunkwise/encodings/<encoding>` (the rank tables bundled, used synchronously).
+ * - Vercel's edge-runtime: `chunkwise` with the edge-light condition (dist/runtime/edge.js,
+ *   `import wasm from '…/chunkwise.wasm?module'` supplied as that module); the rank
+ *   tables through `await loadTokenizer(encoding)`.
  * The workload is test/runtimes/harness.mjs (every registered strategy on the seeds and
  * the state_of_the_union corpus, HashingEmbedder bytes, kernels).
  */
@@ -12,9 +17,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from './helpers/paths.js';
-import { firstDifference, nodeReference, workloadDocs, type Doc } from './runtimes/support.js';
+import { bundleLikeDeploy, firstDifference, nodeReference, workloadDocs, type Doc } from './runtimes/support.js';
 
-const asset = join(repoRoot, 'dist', 'bundle', 'asset');
 const harness = join(repoRoot, 'test', 'runtimes', 'harness.mjs');
 
 let docs: Doc[];
@@ -23,19 +27,14 @@ let expected: string;
 let workerd: Promise<{ status: number; body: string }>;
 
 async function runWorkerd(): Promise<{ status: number; body: string }> {
+  const built = await bundleLikeDeploy(join(repoRoot, 'test', 'runtimes', 'worker.mjs'), ['workerd', 'worker', 'browser']);
   const { Miniflare } = await import('miniflare');
-  // Modules listed explicitly: miniflare's automatic collection rejects the bundle's
-  // dynamic imports (onnxruntime-web, Node-only helpers), which are never reached here.
   const mf = new Miniflare({
     modules: [
-      { type: 'ESModule', path: join(repoRoot, 'test', 'runtimes', 'worker.mjs') },
-      { type: 'ESModule', path: harness },
-      { type: 'ESModule', path: join(asset, 'workerd.js') },
-      { type: 'ESModule', path: join(asset, 'index.js') },
-      { type: 'CompiledWasm', path: join(asset, 'chunkwise.wasm') },
-      { type: 'CompiledWasm', path: join(asset, 'bpe.wasm') },
+      { type: 'ESModule', path: built.js },
+      ...built.wasm.map((path) => ({ type: 'CompiledWasm' as const, path })),
     ],
-    modulesRoot: repoRoot,
+    modulesRoot: built.dir,
     compatibilityDate: '2025-07-01',
   });
   try {
@@ -64,41 +63,18 @@ describe('workerd (miniflare)', () => {
 
 describe('Vercel edge-runtime', () => {
   it('the edge-light bundle gives Node’s JSON byte for byte', async () => {
-    // One classic script for EdgeRuntime: the bundle and the harness as an IIFE; the
-    // `?module` wasm import becomes a global holding the compiled module, as Vercel's
-    // bundler provides it.
-    const entry = `import * as api from ${JSON.stringify(join(asset, 'edge.js'))};
+    // One classic script for EdgeRuntime: the package and the harness as an IIFE; the
+    // `?module` wasm imports become globals holding the compiled modules, as Vercel's
+    // bundler provides them.
+    const entry = `import * as api from 'chunkwise';
 import { runWorkload } from ${JSON.stringify(harness)};
-globalThis.__run = (docsJson) => runWorkload(api, JSON.parse(docsJson));`;
-    // esbuild converts it in well under a second (rollup took ~10 s for the 3.6 MB bundle).
-    const { build } = await import('esbuild');
-    const result = await build({
-      stdin: { contents: entry, resolveDir: repoRoot, loader: 'js' },
-      bundle: true,
-      format: 'iife',
-      platform: 'neutral',
-      write: false,
-      logLevel: 'silent',
-      plugins: [
-        {
-          name: 'edge-test',
-          setup(b) {
-            // The `?module` import: a global holding the compiled module.
-            b.onResolve({ filter: /chunkwise\.wasm\?module$/ }, () => ({ path: 'kernels', namespace: 'edge-wasm' }));
-            b.onResolve({ filter: /bpe\.wasm\?module$/ }, () => ({ path: 'bpe', namespace: 'edge-wasm' }));
-            b.onLoad({ filter: /^kernels$/, namespace: 'edge-wasm' }, () => ({ contents: 'export default globalThis.__CHUNKWISE_WASM__;', loader: 'js' }));
-            b.onLoad({ filter: /^bpe$/, namespace: 'edge-wasm' }, () => ({ contents: 'export default globalThis.__CHUNKWISE_BPE_WASM__;', loader: 'js' }));
-            b.onResolve({ filter: /^onnxruntime-web$/ }, () => ({ path: 'onnxruntime-web', external: true }));
-          },
-        },
-      ],
-    });
-    const code = result.outputFiles[0].text;
+globalThis.__run = async (docsJson) => { await api.loadTokenizer('cl100k_base'); await api.loadTokenizer('o200k_base'); return runWorkload(api, JSON.parse(docsJson)); };`;
+    const built = await bundleLikeDeploy(entry, ['edge-light', 'worker', 'browser'], { format: 'iife', wasmGlobal: '__CHUNKWISE_WASM__' });
+    const code = readFileSync(built.js, 'utf8');
     const { EdgeRuntime } = await import('edge-runtime');
-    const wasm = new WebAssembly.Module(readFileSync(join(asset, 'chunkwise.wasm')));
-    const bpeWasm = new WebAssembly.Module(readFileSync(join(asset, 'bpe.wasm')));
+    const modules = Object.fromEntries(built.wasm.map((path) => [path.slice(built.dir.length + 1), new WebAssembly.Module(readFileSync(path))]));
     const runtime = new EdgeRuntime({
-      extend: (context) => Object.assign(context, { __CHUNKWISE_WASM__: wasm, __CHUNKWISE_BPE_WASM__: bpeWasm }),
+      extend: (context) => Object.assign(context, { __CHUNKWISE_WASM__: modules }),
       initialCode: code,
     });
     // No Node globals leak into the runtime the bundle ran in.

@@ -3,7 +3,8 @@
  * the exact tails of a two-question case, and the normal approximation on a large one.
  */
 import { describe, expect, it } from 'vitest';
-import { InvalidInputError, InvalidOptionError, pairedBootstrap } from '../src/index.js';
+import { InvalidInputError, InvalidOptionError } from '../src/index.js';
+import { pairedBootstrap } from '../src/evaluation/index.js';
 
 /** A "generator" that returns the given numbers in order. */
 function scripted(values: number[]): () => number {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { InvalidInputError } from '../src/index.js';
 import {
-  InvalidInputError,
   intersectionLength,
   meanStd,
   scoreQuestion,
@@ -9,7 +9,7 @@ import {
   unionRanges,
   type CharRange,
   type RetrievedSpan,
-} from '../src/index.js';
+} from '../src/evaluation/index.js';
 
 const a = (start: number, end: number): RetrievedSpan => ({ corpusId: 'a', start, end });
 const b = (start: number, end: number): RetrievedSpan => ({ corpusId: 'b', start, end });

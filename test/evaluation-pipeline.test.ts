@@ -4,12 +4,9 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mapToOffsets } from '../bench/peers.js';
+import { FixedSizeChunker, HashingEmbedder, InvalidDatasetError, InvalidOptionError, type Embedder } from '../src/index.js';
 import {
   DenseIndex,
-  FixedSizeChunker,
-  HashingEmbedder,
-  InvalidDatasetError,
-  InvalidOptionError,
   checkQuestions,
   chunkerFromSpec,
   corpusIdFromPath,
@@ -19,10 +16,9 @@ import {
   parseQuestionsCsv,
   parseStrategySpec,
   recallIouSvg,
-  type Embedder,
   type EvalQuestion,
   type IndexedSpan,
-} from '../src/index.js';
+} from '../src/evaluation/index.js';
 import { readCorpora, readQuestions } from '../src/node/index.js';
 import { cliBin, corporaDir, sharedDir, sharedFiles } from './helpers/paths.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FixedSizeChunker, HashingEmbedder, QascRetriever, evaluateRetriever, type EvalQuestion } from '../src/index.js';
+import { FixedSizeChunker, HashingEmbedder } from '../src/index.js';
+import { QascRetriever, evaluateRetriever, type EvalQuestion } from '../src/evaluation/index.js';
 
 describe('QASC hybrid as a Retriever', () => {
   const animals = [

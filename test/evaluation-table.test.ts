@@ -11,7 +11,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BASELINE, SETTINGS, evaluationData, evaluationRows } from '../scripts/eval-all.js';
-import { HashingEmbedder, markdownTable, perCorpusTable, resultsJson, type ReportRow } from '../src/index.js';
+import { HashingEmbedder } from '../src/index.js';
+import { markdownTable, perCorpusTable, resultsJson, type ReportRow } from '../src/evaluation/index.js';
 import { repoRoot } from './helpers/paths.js';
 
 const CHEAP = new Set(['fixed', 'sliding', 'recursive', BASELINE]);

@@ -1,6 +1,8 @@
 /**
  * The optional peer dependencies (LangChain, LlamaIndex, LanceDB, Apache Arrow, PGlite,
- * pgvector, Transformers.js) are loaded only by the entry that needs them. Each case runs
+ * pgvector, Transformers.js, js-tiktoken, onnxruntime-web / -node) are loaded only by the
+ * entry that needs them (and by those peers themselves: @langchain/textsplitters
+ * depends on js-tiktoken, Transformers.js on ONNX Runtime). Each case runs
  * in a fresh Node process (through the package's own `exports`, `chunkwise/…`) with a
  * hook that logs every module resolved (ESM) and required (CJS); the log must hold
  * exactly the peers of the entry imported. The entries that need a peer are the
@@ -64,6 +66,22 @@ function peersLoaded(args: string[], { failing = false } = {}): string[] {
   return PEERS.filter((p) => lines.some((l) => l.includes(`/node_modules/${p}/`) || l === `require:${p}` || l.startsWith(`require:${p}/`)));
 }
 
+/**
+ * Watched peers that other peers load themselves (not chunkwise): @langchain/textsplitters
+ * and @llamaindex/core tokenize with js-tiktoken, Transformers.js runs models with
+ * onnxruntime-node in Node.
+ */
+const LOADED_BY_THE_PEER: Record<string, string[]> = {
+  '@langchain/textsplitters': ['js-tiktoken'],
+  '@llamaindex/core': ['js-tiktoken'],
+  '@huggingface/transformers': ['onnxruntime-node'],
+};
+
+/** `own` and what those peers load themselves. */
+function withTheirDependencies(own: string[]): string[] {
+  return [...new Set(own.flatMap((p) => [p, ...(LOADED_BY_THE_PEER[p] ?? [])]))].sort();
+}
+
 const importing = (...entries: string[]) => ['--input-type=module', '-e', entries.map((e) => `await import(${JSON.stringify(e)});`).join('\n')];
 
 describe('optional peers are loaded only by their entry', () => {
@@ -77,12 +95,15 @@ describe('optional peers are loaded only by their entry', () => {
       '@langchain/textsplitters',
       '@llamaindex/core',
       'apache-arrow',
+      'js-tiktoken',
+      'onnxruntime-node',
+      'onnxruntime-web',
     ]);
     for (const p of PEERS) expect(pkg.peerDependenciesMeta[p]?.optional, p).toBe(true);
   });
 
-  it('the root entry, chunkwise/node, chunkwise/sinks and chunkwise/sinks/pgvector load none', () => {
-    expect(peersLoaded(importing('chunkwise', 'chunkwise/node', 'chunkwise/sinks', 'chunkwise/sinks/pgvector'))).toEqual([]);
+  it('the root entry, chunkwise/node, chunkwise/onnx (until a model loads), chunkwise/evaluation, chunkwise/sinks and chunkwise/sinks/pgvector load none', () => {
+    expect(peersLoaded(importing('chunkwise', 'chunkwise/node', 'chunkwise/onnx', 'chunkwise/evaluation', 'chunkwise/sinks', 'chunkwise/sinks/pgvector'))).toEqual([]);
   });
 
   it('the CLI chunking and embedding (no --sink) loads none', () => {
@@ -97,7 +118,7 @@ describe('optional peers are loaded only by their entry', () => {
     expect(peersLoaded(cli('--sink', `pglite:${join(dir, 'pg')}`))).toEqual(['@electric-sql/pglite', '@electric-sql/pglite-pgvector']);
     expect(peersLoaded(cli('--sink', `lancedb:${join(dir, 'lance')}`))).toEqual(['@lancedb/lancedb', 'apache-arrow']);
     // a missing folder fails after the import: what counts is which package was resolved
-    expect(peersLoaded(cli('--embedder', `transformers:${join(dir, 'no-model')}`), { failing: true })).toEqual(['@huggingface/transformers']);
+    expect(peersLoaded(cli('--embedder', `transformers:${join(dir, 'no-model')}`), { failing: true })).toEqual(withTheirDependencies(['@huggingface/transformers']));
   });
 
   it.each([
@@ -106,7 +127,8 @@ describe('optional peers are loaded only by their entry', () => {
     ['chunkwise/sinks/lancedb', ['@lancedb/lancedb', 'apache-arrow']],
     ['chunkwise/sinks/pglite', ['@electric-sql/pglite', '@electric-sql/pglite-pgvector']],
     ['chunkwise/transformers', ['@huggingface/transformers']],
+    ['chunkwise/tiktoken', ['js-tiktoken']],
   ])('%s loads its own peers and no other', (entry, own) => {
-    expect(peersLoaded(importing(entry))).toEqual([...own].sort());
+    expect(peersLoaded(importing(entry))).toEqual(withTheirDependencies(own));
   });
 });

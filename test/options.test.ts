@@ -10,13 +10,13 @@ import {
   InvalidOptionError,
   MarkdownChunker,
   ParentChildChunker,
-  QascIndex,
   QueryAdaptiveChunker,
   RecursiveChunker,
   SemanticChunker,
   SentenceChunker,
   SlidingWindowChunker,
 } from '../src/index.js';
+import { QascIndex } from '../src/evaluation/index.js';
 import { integerOption, localeOption, numberOption } from '../src/core/options.js';
 
 describe('null options', () => {

@@ -66,9 +66,30 @@ describe('npm pack --dry-run', () => {
 
   it('holds every exports target, the bin, the bundles and the wasm', () => {
     const needed = [...targets(pkg.exports), ...targets(pkg.bin)].map((t) => t.replace(/^\.\//, ''));
-    expect(needed).toEqual(expect.arrayContaining(['dist/bundle/inline/index.js', 'dist/bundle/asset/workerd.js', 'dist/bundle/asset/edge.js']));
+    expect(needed).toEqual(
+      expect.arrayContaining([
+        'dist/src/index.js',
+        'dist/runtime/workerd.js',
+        'dist/runtime/edge.js',
+        'dist/src/onnx.js',
+        'dist/src/evaluation/index.js',
+        'dist/src/encodings/cl100k_base.js',
+        'dist/bindings/generated/ranks/cl100k_base.bpe',
+        'dist/bindings/generated/ranks/o200k_base.bpe',
+      ]),
+    );
     for (const file of needed) expect(files, file).toContain(file);
-    for (const file of ['build/chunkwise.wasm', 'dist/bundle/asset/chunkwise.wasm', 'dist/bundle/asset/index.js', 'dist/src/index.d.ts', 'dist/src/node/index.js', 'README.md', 'package.json']) {
+    for (const file of [
+      'build/chunkwise.wasm',
+      'build/bpe.wasm',
+      'dist/bundle/inline/index.js',
+      'dist/bundle/asset/chunkwise.wasm',
+      'dist/bundle/asset/index.js',
+      'dist/src/index.d.ts',
+      'dist/src/node/index.js',
+      'README.md',
+      'package.json',
+    ]) {
       expect(files, file).toContain(file);
     }
   });
@@ -106,16 +127,25 @@ describe('npm pack --dry-run', () => {
 
 describe('bundles for browsers and edge runtimes', () => {
   const bundleDir = join(repoRoot, 'dist', 'bundle');
-  const jsFiles = walk(bundleDir).filter((f) => f.endsWith('.js'));
+  const runtimeDir = join(repoRoot, 'dist', 'runtime');
+  const jsFiles = [...walk(bundleDir), ...walk(runtimeDir)].filter((f) => f.endsWith('.js'));
   const nodeBuiltins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 
   it('exist for every variant', () => {
-    expect(jsFiles.map((f) => relative(bundleDir, f)).sort()).toEqual(
-      expect.arrayContaining(['asset/edge.js', 'asset/index.js', 'asset/workerd.js', 'inline/index.js']),
+    expect(jsFiles.map((f) => relative(join(repoRoot, 'dist'), f)).sort()).toEqual(
+      expect.arrayContaining([
+        'bundle/asset/index.js',
+        'bundle/asset/onnx.js',
+        'bundle/inline/index.js',
+        'bundle/inline/onnx.js',
+        'bundle/inline/encodings/cl100k_base.js',
+        'runtime/edge.js',
+        'runtime/workerd.js',
+      ]),
     );
   });
 
-  it.each(jsFiles.map((f) => [relative(bundleDir, f), f]))('%s imports no Node built-in and calls no require(', (_name, file) => {
+  it.each(jsFiles.map((f) => [relative(join(repoRoot, 'dist'), f), f]))('%s imports no Node built-in and calls no require(', (_name, file) => {
     const code = readFileSync(file, 'utf8');
     expect(code).not.toMatch(/\brequire\s*\(/);
     expect(code).not.toMatch(/['"]node:/);

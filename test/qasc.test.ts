@@ -10,6 +10,7 @@ import { seedsDir } from './helpers/paths.js';
 import { getKernels } from '../bindings/index.js';
 import { WasmMatrix } from '../src/retrieval/wasm-matrix.js';
 import { StubEmbedder } from './helpers/stub-embedders.js';
+import { getTokenizer } from '../src/size/tokens.js';
 
 /**
  * Worked example. 12 sentences in 3 paragraphs (breaks before sentences 0, 4, 8 and at 12);
@@ -23,14 +24,21 @@ import { StubEmbedder } from './helpers/stub-embedders.js';
  *   h = 11·0.75 = 8.25 → x8 + 0.25·(x9 − x8) = 0.3 + 0.25·0.3 = 0.375 = τ.
  *   Seeds (sim ≥ τ): 2 (0.7), 7 (0.6), 8 (0.8).
  * Step 3 (m = 2): windows [0, 5), [5, 10), [6, 11).
- * Step 4 (λ = 0.5): α = 1, e^−0.5 = 0.6065307, e^−1 = 0.3678794 at distance 0, 1, 2;
+ * Step 4 (λ = 0.5): α = 1, e^−0.5 = 0.6065307, e^−1 = 0.3678794, e^−1.5 = 0.2231302 at distance 0, 1, 2, 3;
  *   Σα = 1 + 2·0.6065307 + 2·0.3678794 = 2.9488202.
  *   S(2) = (−0.2·0.36788 − 0.3·0.60653 + 0.7 − 0.4·0.60653 − 0.3·0.36788)/2.94882 = 0.0914890/2.94882 = 0.0310256
  *   S(7) = (0.1·0.36788 + 0.2·0.60653 + 0.6 + 0.8·0.60653 + 0.3·0.36788)/2.94882 = 1.3536824/2.94882 = 0.4590591
  *   S(8) = (0.2·0.36788 + 0.6·0.60653 + 0.8 + 0.3·0.60653 + 0.0·0.36788)/2.94882 = 1.4194535/2.94882 = 0.4813637
  *   keep rule S ≥ κ·τ = 0.6·0.375 = 0.225: window 2 dropped, 7 and 8 kept.
- * Step 5: [5, 10) ∪ [6, 11) = [5, 11); alignment (distance 1): lo 5 → break 4 (4 ≤ first seed 7),
- *   hi 11 → break 12. Chunk = sentences [4, 12), S = max(0.45906, 0.48136) = 0.48136, seeds [7, 8].
+ * Step 5: [5, 10) ∪ [6, 11) = [5, 11), seeds 7, 8. Snapping (alignDistance 2): lo 5 is no break;
+ *   at distance 1 the break 4 lies outward → lo 4. hi 11 is no break; at distance 1 inward 10 is
+ *   no break, outward 12 is → hi 12. Chunk = sentences [4, 12).
+ * Step 6: S over [4, 12), α from the nearest seed (7 or 8): distances 3 2 1 0 0 1 2 3:
+ *   num = −0.3·0.22313 + 0.1·0.36788 + 0.2·0.60653 + 0.6 + 0.8 + 0.3·0.60653 + 0.0·0.36788 + 0.1·0.22313 = 1.6954272
+ *   den = 2·(0.22313 + 0.36788 + 0.60653) + 2 = 4.3950805 → S = 0.3857557
+ *   (the best window's S, 0.4813637, would rank this 8-sentence chunk above its own mean).
+ * Without snapping the chunk is [5, 11): distances 2 1 0 0 1 2:
+ *   (0.1·0.36788 + 0.2·0.60653 + 0.6 + 0.8 + 0.3·0.60653 + 0)/(2·(0.36788 + 0.60653) + 2) = 1.7400532/3.9488202 = 0.4406514.
  */
 const SIMS = [-0.2, -0.3, 0.7, -0.4, -0.3, 0.1, 0.2, 0.6, 0.8, 0.3, 0.0, 0.1];
 const sentence = (k: number) => `Sentence ${k} here.`;
@@ -42,16 +50,20 @@ const stub = () =>
     const s = SIMS[Number(m[1])];
     return [s, Math.sqrt(1 - s * s)];
   });
+const flags = (n: number, on: number[]) => {
+  const f = new Uint8Array(n);
+  for (const i of on) f[i] = 1;
+  return f;
+};
 
 describe('QASC step by step (hand-computed worked example)', () => {
   const kernels: Array<[string, QascKernels]> = [
     ['wasm', WASM_QASC_KERNELS],
     ['reference', reference as unknown as QascKernels],
   ];
-  it.each(kernels)('planQasc with %s kernels: τ, seeds, windows, α-weighted S, keep rule, merge, alignment', (_, k) => {
+  it.each(kernels)('planQasc with %s kernels: τ, seeds, windows, α-weighted S, keep rule, merge, snapping, S over the chunk', (_, k) => {
     const sims = Float32Array.from(SIMS);
-    const breaks = new Uint8Array(13);
-    for (const b of [0, 4, 8, 12]) breaks[b] = 1;
+    const breaks = flags(13, [0, 4, 8, 12]);
     const plan = planQasc(sims, breaks, {}, k);
     expect(plan.tau).toBeCloseTo(0.375, 6);
     expect(plan.seeds).toEqual([2, 7, 8]);
@@ -65,44 +77,128 @@ describe('QASC step by step (hand-computed worked example)', () => {
     expect(plan.windows[2].score).toBeCloseTo(0.4813637, 5);
     expect(plan.spans).toHaveLength(1);
     expect(plan.spans[0]).toMatchObject({ lo: 4, hi: 12, seeds: [7, 8], mergedLo: 5, mergedHi: 11 });
-    expect(plan.spans[0].score).toBeCloseTo(0.4813637, 5);
-    // without alignment the merged range stays [5, 11)
-    expect(planQasc(sims, breaks, { alignDistance: 0 }, k).spans.map((s) => [s.lo, s.hi])).toEqual([[5, 11]]);
+    expect(plan.spans[0].score).toBeCloseTo(0.3857557, 5);
+    // without snapping the merged range stays [5, 11), S over it
+    const unsnapped = planQasc(sims, breaks, { alignDistance: 0 }, k).spans;
+    expect(unsnapped.map((s) => [s.lo, s.hi])).toEqual([[5, 11]]);
+    expect(unsnapped[0].score).toBeCloseTo(0.4406514, 5);
   });
 
-  it('adaptive windows grow while the next sim ≥ τ₂ (50th percentile), up to maxRadius', () => {
+  it('adaptive windows grow outward from the seed while the next sim ≥ τ₂ (50th percentile), up to maxRadius: narrower than ±m where the neighbours are weak', () => {
     // τ₂: h = 11·0.5 = 5.5 → x5 + 0.5·(x6 − x5) = 0.1 + 0 = 0.1.
-    // seed 2: [0, 5) grows right over 5 (0.1), 6 (0.2), 7 (0.6, distance 5 = maxRadius); 8 is at distance 6 → [0, 8).
-    //   S = (0.0914890 + 0.1·e^−1.5 + 0.2·e^−2 + 0.6·e^−2.5)/(2.94882 + e^−1.5 + e^−2 + e^−2.5)
-    //     = (0.0914890 + 0.0223130 + 0.0270671 + 0.0492510)/3.3893716 = 0.0560945 < 0.225: dropped.
-    // seed 7: [5, 10): left sim4 = −0.3 < 0.1, right sim10 = 0.0 < 0.1 → stays [5, 10).
-    // seed 8: [6, 11): left sim5 = 0.1 ≥ 0.1 → 5; sim4 < 0.1 stop; right sim11 = 0.1 → 12 → [5, 12).
+    // seed 2: left sim1 = −0.3 < 0.1, right sim3 = −0.4 < 0.1 → [2, 3) (the fixed window is [0, 5)); S = 0.7.
+    // seed 7: left 6 (0.2), 5 (0.1), stop at 4 (−0.3); right 8 (0.8), 9 (0.3), stop at 10 (0.0) → [5, 10); S as S(7) above.
+    // seed 8: left 7, 6, 5, stop at 4; right 9, stop at 10 → [5, 10);
+    //   S = (0.1·e^−1.5 + 0.2·e^−1 + 0.6·e^−0.5 + 0.8 + 0.3·e^−0.5)/(e^−1.5 + e^−1 + 2·e^−0.5 + 1) = 1.4417665/2.8040715 = 0.5141691.
+    // All kept (≥ 0.225). Chunks: [2, 3) with S 0.7, and [5, 10) (seeds 7, 8; distances 2 1 0 0 1):
+    //   (0.1·0.36788 + 0.2·0.60653 + 0.6 + 0.8 + 0.3·0.60653)/(0.36788 + 2·0.60653 + 2) = 1.7400532/3.5809408 = 0.4859207.
+    // No breaks at all (not even at the ends): snapping moves nothing.
     const sims = Float32Array.from(SIMS);
     const breaks = new Uint8Array(13);
     const plan = planQasc(sims, breaks, { window: 'adaptive' });
     expect(plan.tau2).toBeCloseTo(0.1, 6);
     expect(plan.windows.map((w) => [w.seed, w.lo, w.hi, w.kept])).toEqual([
-      [2, 0, 8, false],
+      [2, 2, 3, true],
       [7, 5, 10, true],
-      [8, 5, 12, true],
+      [8, 5, 10, true],
     ]);
-    expect(plan.windows[0].score).toBeCloseTo(0.0560945, 5);
-    // a smaller maxRadius stops seed 2's window at distance 3: [0, 6)
-    expect(planQasc(sims, breaks, { window: 'adaptive', maxRadius: 3 }).windows[0]).toMatchObject({ lo: 0, hi: 6 });
+    expect(plan.windows[0].score).toBeCloseTo(0.7, 6);
+    expect(plan.windows[1].score).toBeCloseTo(0.4590591, 5);
+    expect(plan.windows[2].score).toBeCloseTo(0.5141691, 5);
+    expect(plan.spans.map((s) => [s.lo, s.hi, s.seeds])).toEqual([
+      [2, 3, [2]],
+      [5, 10, [7, 8]],
+    ]);
+    expect(plan.spans[1].score).toBeCloseTo(0.4859207, 5);
+    // maxRadius 1: seed 7 reaches 6 and 8 only → [6, 9)
+    expect(planQasc(sims, breaks, { window: 'adaptive', maxRadius: 1 }).windows[1]).toMatchObject({ lo: 6, hi: 9 });
+    // m plays no part in adaptive windows
+    expect(planQasc(sims, breaks, { window: 'adaptive', m: 4 }).windows.map((w) => [w.lo, w.hi])).toEqual(plan.windows.map((w) => [w.lo, w.hi]));
   });
 
-  it('alignment moves inward only up to the seeds, and chunks alignment makes adjacent stay apart', () => {
-    // sims with seeds 1 and 6 (τ from p = 75 over 8 values); breaks at 0, 3, 4, 8
+  it('snapping: never cuts off a seed; chunks that snapping makes adjacent are merged', () => {
+    // sims with seeds 1 and 6: sorted 0 0 0.1 0.1 0.1 0.1 0.9 0.9, h = 7·0.75 = 5.25 → τ = 0.1 + 0.25·0.8 = 0.3
     const sims = Float32Array.from([0.1, 0.9, 0.1, 0.0, 0.0, 0.1, 0.9, 0.1]);
-    const breaks = Uint8Array.from([1, 0, 0, 1, 1, 0, 0, 0, 1]);
-    // m = 1: windows [0, 3) and [5, 8); alignment: hi 3 is a break; lo 5 → 4 (distance 1, ≤ seed 6)
-    const plan = planQasc(sims, breaks, { m: 1 });
+    // m = 1: windows [0, 3) and [5, 8). Breaks at 0, 3, 4, 8: [0, 3) is on breaks; lo 5 → 4 (outward, distance 1)
+    const plan = planQasc(sims, Uint8Array.from([1, 0, 0, 1, 1, 0, 0, 0, 1]), { m: 1 });
     expect(plan.seeds).toEqual([1, 6]);
     expect(plan.spans.map((s) => [s.lo, s.hi]).sort()).toEqual([[0, 3], [4, 8]]);
-    // a break 1 past the seed would cut it off: lo may not move past the first seed
-    const plan2 = planQasc(sims, Uint8Array.from([0, 0, 1, 0, 0, 0, 0, 0, 0]), { m: 0 });
+    // breaks at 0, 4, 8: hi 3 → 4 (inward 2 is no break, outward 4 is), lo 5 → 4: the two chunks touch → one chunk
+    const merged = planQasc(sims, Uint8Array.from([1, 0, 0, 0, 1, 0, 0, 0, 1]), { m: 1 });
+    expect(merged.spans.map((s) => [s.lo, s.hi, s.seeds])).toEqual([[0, 8, [1, 6]]]);
     // m = 0, seed 1's window [1, 2): no break at 0, and the break at 2 lies past the seed → lo stays 1
+    const plan2 = planQasc(sims, Uint8Array.from([0, 0, 1, 0, 0, 0, 0, 0, 0]), { m: 0 });
     expect(plan2.spans.find((s) => s.seeds.includes(1))).toMatchObject({ lo: 1, hi: 2 });
+  });
+
+  it('a chunk never ends on a heading', () => {
+    // seeds 1 and 6 as above; sentence 3 is a heading (the next section's title), sentence 4 too
+    const sims = Float32Array.from([0.1, 0.9, 0.1, 0.0, 0.0, 0.1, 0.9, 0.1]);
+    const breaks = Uint8Array.from([1, 0, 0, 1, 0, 0, 0, 0, 1]);
+    // m = 2: windows [0, 4) and [4, 8) touch → [0, 8); no heading at its end: kept whole
+    expect(planQasc(sims, { breaks, headings: flags(8, [3]) }, { m: 2 }).spans.map((s) => [s.lo, s.hi])).toEqual([[0, 8]]);
+    // m = 1, alignDistance 0: [0, 3) and [5, 8); with sentence 2 a heading, [0, 3) ends before it
+    const plan = planQasc(sims, { breaks, headings: flags(8, [2]) }, { m: 1, alignDistance: 0 });
+    expect(plan.spans.map((s) => [s.lo, s.hi]).sort()).toEqual([[0, 2], [5, 8]]);
+    // a chunk of headings only is dropped: the seed 6 itself a heading, m = 0
+    const only = planQasc(sims, { breaks, headings: flags(8, [6]) }, { m: 0, alignDistance: 0 });
+    expect(only.spans.map((s) => [s.lo, s.hi])).toEqual([[1, 2]]);
+  });
+
+  it('maxChunkSize: an over-long chunk is split at its weakest boundary, recursively; pieces without a seed are dropped', () => {
+    // sims 0.8 0.6 0.1 0.2 0.7 0.9, 10 tokens each, breaks at the ends only.
+    // τ: sorted 0.1 0.2 0.6 0.7 0.8 0.9, h = 5·0.75 = 3.75 → 0.7 + 0.75·0.1 = 0.775; seeds 0, 5.
+    // m = 2: windows [0, 3) (S = (0.8 + 0.6·0.60653 + 0.1·0.36788)/1.9744101 = 0.6081338) and
+    //   [3, 6) (S = (0.2·0.36788 + 0.7·0.60653 + 0.9)/1.9744101 = 0.7081338), both ≥ 0.6·0.775 = 0.465;
+    //   they touch → [0, 6), 60 tokens.
+    // maxChunkSize 30: nearest-seed α = 1 0.60653 0.36788 0.36788 0.60653 1,
+    //   ρ = α·sim = 0.8 0.3639184 0.0367879 0.0735759 0.4245715 0.9,
+    //   boundary weights (ρ_{b−1} + ρ_b)/2 for b = 1…5: 0.5819592 0.2003532 0.0551819 0.2490737 0.6622858
+    //   → split at 3: [0, 3) and [3, 6), 30 tokens each.
+    const sims = Float32Array.from([0.8, 0.6, 0.1, 0.2, 0.7, 0.9]);
+    const st = { breaks: flags(7, [0, 6]), tokens: Int32Array.from([10, 10, 10, 10, 10, 10]) };
+    expect(planQasc(sims, st, { maxChunkSize: 60 }).spans.map((s) => [s.lo, s.hi, s.tokenCount])).toEqual([[0, 6, 60]]);
+    const p30 = planQasc(sims, st, { maxChunkSize: 30 });
+    expect(p30.spans.map((s) => [s.lo, s.hi, s.seeds, s.tokenCount])).toEqual([
+      [3, 6, [5], 30],
+      [0, 3, [0], 30],
+    ]);
+    expect(p30.spans[0].score).toBeCloseTo(0.7081338, 5);
+    expect(p30.spans[1].score).toBeCloseTo(0.6081338, 5);
+    // maxChunkSize 25: [0, 3) splits at 2 (0.2003532 < 0.5819592) → [0, 2) and [2, 3) (no seed: dropped);
+    //   [3, 6) at 4 (0.2490737 < 0.6622858) → [3, 4) (dropped) and [4, 6).
+    //   S([0, 2)) = (0.8 + 0.6·0.60653)/1.60653 = 0.7244918; S([4, 6)) = (0.7·0.60653 + 0.9)/1.60653 = 0.8244918
+    const p25 = planQasc(sims, st, { maxChunkSize: 25 });
+    expect(p25.spans.map((s) => [s.lo, s.hi])).toEqual([
+      [4, 6],
+      [0, 2],
+    ]);
+    expect(p25.spans[0].score).toBeCloseTo(0.8244918, 5);
+    expect(p25.spans[1].score).toBeCloseTo(0.7244918, 5);
+    // maxChunkSize 5: down to the seed sentences, each over the budget alone: kept, flagged
+    const p5 = planQasc(sims, st, { maxChunkSize: 5 });
+    expect(p5.spans.map((s) => [s.lo, s.hi, s.oversized])).toEqual([
+      [5, 6, true],
+      [0, 1, true],
+    ]);
+    // the exact count decides when given: an estimate of 60 that really is 61 tokens is split
+    const exact = planQasc(sims, { ...st, countTokens: (lo: number, hi: number) => 10 * (hi - lo) + (hi - lo > 1 ? 1 : 0) }, { maxChunkSize: 60 });
+    expect(exact.spans.map((s) => [s.lo, s.hi, s.tokenCount])).toEqual([
+      [3, 6, 31],
+      [0, 3, 31],
+    ]);
+  });
+
+  it('minSimilarity: an absolute floor for seeds next to the percentile', () => {
+    const sims = Float32Array.from(SIMS);
+    const breaks = flags(13, [0, 4, 8, 12]);
+    // τ = 0.375 as above; floor 0.65 leaves seeds 2 and 8 (7 has 0.6); S(2) stays < 0.225 → only seed 8's window [6, 11)
+    const plan = planQasc(sims, breaks, { minSimilarity: 0.65, alignDistance: 0 });
+    expect(plan.seeds).toEqual([2, 8]);
+    expect(plan.spans.map((s) => [s.lo, s.hi, s.seeds])).toEqual([[6, 11, [8]]]);
+    // a floor above every sim: no seeds, no chunks
+    expect(planQasc(sims, breaks, { minSimilarity: 0.9 }).spans).toEqual([]);
+    expect(() => resolveQascParams({ minSimilarity: 2 })).toThrow(/minSimilarity: 2/);
   });
 
   it('QueryAdaptiveChunker: chunk offsets, explain, ranking by S', async () => {
@@ -114,13 +210,17 @@ describe('QASC step by step (hand-computed worked example)', () => {
     expect(c.text).toBe(DOC.slice(DOC.indexOf(sentence(4)), DOC.length));
     expect(c.text).toBe(DOC.slice(c.start, c.end));
     expect(c.metadata).toMatchObject({ strategy: 'qasc', seeds: [7, 8], sentenceStart: 4, sentenceEnd: 12, unitCount: 8 });
-    expect(c.metadata.score).toBeCloseTo(0.4813637, 5);
+    expect(c.metadata.score).toBeCloseTo(0.3857557, 5);
+    expect(c.tokenCount).toBe(getTokenizer('cl100k_base').count(c.text));
     const ex = c.metadata.explain!;
     expect(ex.tau).toBeCloseTo(0.375, 5);
     expect(ex.keepThreshold).toBeCloseTo(0.225, 5);
     expect(ex.mergedRange).toEqual([5, 11]);
     expect(ex.windows.map((w) => w.seed)).toEqual([7, 8]);
     expect(ex.seedSims[0]).toBeCloseTo(0.6, 5);
+    // tokens in the configured encoding
+    const o200k = await new QueryAdaptiveChunker({ embedder: stub(), encoding: 'o200k_base' }).query(DOC, 'the query');
+    expect(o200k[0].tokenCount).toBe(getTokenizer('o200k_base').count(o200k[0].text));
   });
 
   it('empty text, one sentence and bad parameters', async () => {
@@ -132,7 +232,10 @@ describe('QASC step by step (hand-computed worked example)', () => {
     expect(() => resolveQascParams({ m: 1.5 })).toThrow(/Invalid option m: 1.5/);
     expect(() => resolveQascParams({ lambda: -1 })).toThrow(/lambda/);
     expect(() => resolveQascParams({ window: 'wide' as never })).toThrow(/window/);
-    expect(() => resolveQascParams({ m: 3, maxRadius: 2 })).toThrow(/maxRadius: 2/);
+    expect(() => resolveQascParams({ maxChunkSize: 0 })).toThrow(/maxChunkSize: 0/);
+    expect(() => resolveQascParams({ alignDistance: -1 })).toThrow(/alignDistance/);
+    expect(() => new QueryAdaptiveChunker({ locale: 'not a tag' })).toThrow(/locale/);
+    expect(() => new QueryAdaptiveChunker({ encoding: 'p50k' })).toThrow(/encoding/);
     await expect(qasc.query(DOC, 5 as never)).rejects.toBeInstanceOf(InvalidInputError);
     await expect(qasc.query(null as never, 'q')).rejects.toBeInstanceOf(InvalidInputError);
   });
@@ -150,15 +253,61 @@ describe('QASC with HashingEmbedder on the Dutch QASC summary (seed 004)', () =>
     expect(best.text).toBe(text.slice(best.start, best.end));
     // not an isolated sentence: the sentence before it (the end of the reliability bullet)
     // and the two bullets after it
-    expect(best.metadata.sentenceEnd - best.metadata.sentenceStart).toBeGreaterThanOrEqual(5);
+    expect(best.metadata.sentenceEnd - best.metadata.sentenceStart).toBeGreaterThanOrEqual(4);
     expect(best.text).toContain('relevantiedichtheid');
     expect(best.text).toContain('Menselijke Evaluatie');
     expect(best.text).toContain('Robuustheid');
-    // aligned: it ends at a paragraph break (known imperfection: the sentence splitter keeps
-    // the next section's heading "5. Betekenis en Claims" as a sentence of its own, and the
-    // chunk ends after it)
+    // snapped: it ends at the paragraph break, before the next section's heading (no longer after it)
     expect(text.slice(best.end, best.end + 2)).toBe('\n\n');
+    expect(text.slice(best.end).trimStart().startsWith('5. Betekenis en Claims')).toBe(true);
     console.log(`QASC top chunk (m = 1): sentences [${best.metadata.sentenceStart}, ${best.metadata.sentenceEnd}), S = ${best.metadata.score.toFixed(3)}, ${best.text.length} chars`);
+  });
+
+  it('locale auto (the default) segments the Dutch seed as nl does', async () => {
+    const auto = new QueryAdaptiveChunker({ m: 1 });
+    expect((await auto.prepare(text)).locale).toBe('nl');
+    expect(await auto.query(text, query)).toEqual(await new QueryAdaptiveChunker({ m: 1, locale: 'nl' }).query(text, query));
+  });
+
+  it('over eight Dutch questions no chunk ends on a heading, and none exceeds maxChunkSize', async () => {
+    const questions = [
+      query,
+      'hoe worden zaadzinnen geselecteerd?',
+      'wat is de geaggregeerde relevantiescore?',
+      'hoe worden vensters samengevoegd?',
+      'welke F1-score behaalde QASC?',
+      'wat zijn de belangrijkste bijdragen?',
+      'wat is het probleem met chunking van vaste grootte?',
+      'wat zeggen de menselijke beoordelaars?',
+    ];
+    for (const maxChunkSize of [512, 120]) {
+      const qasc = new QueryAdaptiveChunker({ maxChunkSize });
+      const doc = await qasc.prepare(text);
+      for (const q of questions) {
+        const chunks = await qasc.queryPrepared(doc, q);
+        expect(chunks.length).toBeGreaterThan(0);
+        for (const c of chunks) {
+          expect(doc.headings[c.metadata.sentenceEnd - 1]).toBe(0);
+          expect(c.tokenCount).toBe(getTokenizer('cl100k_base').count(c.text));
+          if (!c.metadata.oversized) expect(c.tokenCount).toBeLessThanOrEqual(maxChunkSize);
+          else expect(c.metadata.unitCount).toBe(1);
+        }
+      }
+    }
+    // the headings the seed has: section titles such as "4. Oplossing van Grenzen en Samenvoegen:"
+    const doc = await new QueryAdaptiveChunker().prepare(text);
+    const titles = Array.from(doc.headings.keys()).filter((i) => doc.headings[i]).map((i) => text.slice(doc.sentences.starts[i], doc.sentences.ends[i]));
+    expect(titles).toContain('4. Oplossing van Grenzen en Samenvoegen:');
+    expect(titles).toContain('5. Betekenis en Claims');
+    expect(titles).not.toContain(latency);
+  });
+
+  it('minSimilarity: a nonsense query finds seeds by the percentile alone, none with a floor', async () => {
+    const nonsense = 'zzzz qqqq xxxx';
+    expect((await new QueryAdaptiveChunker().query(text, nonsense)).length).toBeGreaterThan(0);
+    // measured: the hashing embedder gives this query sims of at most 0.103 against this text, the latency question 0.291
+    expect(await new QueryAdaptiveChunker({ minSimilarity: 0.15 }).query(text, nonsense)).toEqual([]);
+    expect((await new QueryAdaptiveChunker({ minSimilarity: 0.15 }).query(text, query)).length).toBeGreaterThan(0);
   });
 
   it('with the defaults (m = 2) the latency passage is in the top two', async () => {
@@ -190,7 +339,13 @@ describe('QascIndex (hybrid mode)', () => {
     expect(best.text).toContain('380 ms');
     expect(best.candidates.length).toBeGreaterThan(0);
     expect(results.map((r) => r.index)).toEqual(results.map((_, i) => i));
-    for (let i = 1; i < results.length; i++) expect(results[i].metadata.score).toBeLessThanOrEqual(results[i - 1].metadata.score);
+    // ranked by the best seed's similarity (rank: 'seed', the default); by S with rank: 'score'
+    for (let i = 1; i < results.length; i++) expect(results[i].seedScore).toBeLessThanOrEqual(results[i - 1].seedScore);
+    const byScore = await new QascIndex({ qasc: { m: 1 }, rank: 'score' });
+    for (const s of seeds) await byScore.addDocument(s, readFileSync(join(seedsDir, s), 'utf8'));
+    const scored = await byScore.query('wat is de latentie van QASC?', { topK: 3 });
+    for (let i = 1; i < scored.length; i++) expect(scored[i].metadata.score).toBeLessThanOrEqual(scored[i - 1].metadata.score);
+    expect(new Set(scored.map((r) => r.id))).toEqual(new Set(results.map((r) => r.id)));
     expect((await index.query('latentie', { topK: 3, maxResults: 1 })).length).toBe(1);
   });
 
@@ -204,7 +359,9 @@ describe('QascIndex (hybrid mode)', () => {
     // both candidates: same sentences and τ as the whole-document worked example
     const r = await index.query('the query', { topK: 2 });
     expect(r.map((c) => [c.metadata.sentenceStart, c.metadata.sentenceEnd, c.metadata.seeds])).toEqual([[4, 12, [7, 8]]]);
-    expect(r[0].metadata.score).toBeCloseTo(0.4813637, 5);
+    expect(r[0].metadata.score).toBeCloseTo(0.3857557, 5);
+    expect(r[0].seedScore).toBeCloseTo(0.8, 5);
+    expect(() => new QascIndex({ rank: 'best' as never })).toThrow(/rank/);
     await expect(index.addDocument('doc', 'again')).rejects.toThrow(/unique/);
     await expect(index.addDocument('x', 'abc', [{ start: 0, end: 10 }])).rejects.toBeInstanceOf(InvalidInputError);
     await expect(index.query('q', { topK: 0 })).rejects.toBeInstanceOf(InvalidOptionError);

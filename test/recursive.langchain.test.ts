@@ -1,7 +1,7 @@
 /**
  * Differential test: RecursiveChunker against LangChain's RecursiveCharacterTextSplitter
- * (@langchain/textsplitters 1.0.2) on every corpus in ../shared/eval/corpora at the
- * settings of issue 3. With LangChain's separators, `unit: 'char'` and keepSeparator
+ * (@langchain/textsplitters 1.0.2) on every corpus in ../shared/eval/corpora and every
+ * seed article, with LF and with CRLF line ends, at the settings of issues 3 and 11. With LangChain's separators, `unit: 'char'` and keepSeparator
  * true (LangChain's default), the chunk texts must be equal, string for string: our
  * chunk is the source slice with whitespace trimmed at both ends, which is what
  * LangChain's join-with-"" then `.trim()` gives (docs/recursive.md).
@@ -12,7 +12,7 @@ import { RecursiveCharacterTextSplitter } from '@langchain/textsplitters';
 import { describe, expect, it } from 'vitest';
 import { LANGCHAIN_SEPARATORS, RecursiveChunker } from '../src/index.js';
 import { expectInvariants } from './helpers/invariants.js';
-import { corporaDir, sharedFiles } from './helpers/paths.js';
+import { corporaDir, seedsDir, sharedFiles } from './helpers/paths.js';
 
 const SETTINGS = [
   [200, 0],
@@ -22,20 +22,43 @@ const SETTINGS = [
   [1000, 200],
 ] as const;
 
-describe.each(sharedFiles(corporaDir, '.md').map((f) => [basename(f), f]))('corpus %s', (_name, file) => {
-  const text = readFileSync(file, 'utf8');
+/**
+ * Whether `ours` is LangChain's `expected` where chunkwise may leave out an exact repeat of
+ * the previous chunk (the same span twice, which LangChain's merge emits where the overlap
+ * is large; docs/recursive.md): an expected text equal to the one before it may be missing.
+ */
+function sameUpToRepeats(ours: string[], expected: string[]): boolean {
+  let j = 0;
+  for (let k = 0; k < expected.length; k++) {
+    if (j < ours.length && ours[j] === expected[k]) j++;
+    else if (!(k > 0 && expected[k] === expected[k - 1])) return false;
+  }
+  return j === ours.length;
+}
+
+const files = [...sharedFiles(corporaDir, '.md'), ...sharedFiles(seedsDir, '.txt')];
+
+describe.each(files.flatMap((f) => [[basename(f), 'LF', f] as const, [basename(f), 'CRLF', f] as const]))('%s (%s line ends)', (_name, ends, file) => {
+  const lf = readFileSync(file, 'utf8');
+  const text = ends === 'LF' ? lf : lf.replace(/\r?\n/g, '\r\n');
   it.each(SETTINGS)('chunkSize %i, chunkOverlap %i: same chunk texts as LangChain, exact offsets', async (chunkSize, chunkOverlap) => {
     const expected = await new RecursiveCharacterTextSplitter({ chunkSize, chunkOverlap }).splitText(text);
     const ours = new RecursiveChunker({ unit: 'char', chunkSize, chunkOverlap, separators: LANGCHAIN_SEPARATORS, countTokens: false }).chunk(text);
+    // equal string for string: at these settings LangChain repeats no chunk
     expect(ours.map((c) => c.text)).toEqual(expected);
-    expect(ours.length).toBeGreaterThan(10);
-    expectInvariants(text, ours, {
-      unit: 'char',
-      budget: chunkSize,
-      tokenCounts: false,
-      skip: { repeat: "LangChain's merge repeats a chunk where the overlap is large (it.fails in test/conformance.test.ts)" },
-    });
+    expect(ours.length).toBeGreaterThan(file.includes('seeds') ? 3 : 10);
+    expectInvariants(text, ours, { unit: 'char', budget: chunkSize, tokenCounts: false });
     for (const c of ours) expect(c.metadata.unitCount).toBeLessThanOrEqual(chunkSize);
+  });
+});
+
+describe('CRLF: the issue-11 example', () => {
+  it("'line one\\r\\nline two\\r\\n\\r\\nline three is longer' at 12/0 gives LangChain's four chunks", async () => {
+    const text = 'line one\r\nline two\r\n\r\nline three is longer';
+    const ours = new RecursiveChunker({ unit: 'char', chunkSize: 12, chunkOverlap: 0, separators: LANGCHAIN_SEPARATORS }).chunk(text);
+    expect(ours.map((c) => c.text)).toEqual(['line one', 'line two', 'line three', 'is longer']);
+    expect(await new RecursiveCharacterTextSplitter({ chunkSize: 12, chunkOverlap: 0 }).splitText(text)).toEqual(ours.map((c) => c.text));
+    expect(ours.map((c) => [c.start, c.end])).toEqual([[0, 8], [10, 18], [22, 32], [33, 42]]);
   });
 });
 
@@ -71,10 +94,11 @@ describe('generated text (property)', () => {
           const chunkOverlap = Math.floor(chunkSize * ratio);
           const expected = await new RecursiveCharacterTextSplitter({ chunkSize, chunkOverlap }).splitText(text);
           const ours = new RecursiveChunker({ unit: 'char', chunkSize, chunkOverlap, separators: LANGCHAIN_SEPARATORS, countTokens: false }).chunk(text);
-          expect(ours.map((c) => c.text)).toEqual(expected);
+          const texts = ours.map((c) => c.text);
+          if (!sameUpToRepeats(texts, expected)) expect(texts).toEqual(expected);
         },
       ),
-      { numRuns: 300 },
+      { numRuns: 300, seed: 11 },
     );
   });
 });

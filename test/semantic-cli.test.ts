@@ -6,6 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { makeEncoderOnnx, writeOnnxFolder } from './helpers/embedder-fixtures.js';
 import { expectInvariants } from './helpers/invariants.js';
 import { cliBin, corporaDir, seedsDir } from './helpers/paths.js';
+import { QueryAdaptiveChunker } from '../src/retrieval/qasc.js';
+import { getTokenizer } from '../src/size/tokens.js';
 
 function run(args: string[]) {
   const r = spawnSync(process.execPath, [cliBin, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
@@ -65,4 +67,33 @@ describe('chunkwise chunk --strategy semantic|late, chunkwise qasc', () => {
     expect(run(['qasc', seeds[1]]).code).toBe(2); // --query is required
     expect(run(['qasc', seeds[1], '-q', 'x', '--p', '150']).code).toBe(2);
   });
+
+  it('qasc: every parameter has a flag, both modes run, the locale is detected by default', async () => {
+    const seed = join(seedsDir, '004_671b0f59775d2df1.txt');
+    const text = readFileSync(seed, 'utf8');
+    const q = 'wat is de latentie van QASC?';
+    const jsonl = (args: string[]) => {
+      const r = run(['qasc', seed, '-q', q, '--format', 'jsonl', ...args]);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      return r.stdout.trimEnd().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    };
+    // whole-document mode equals the API with the same parameters (locale auto → nl)
+    const whole = jsonl(['--mode', 'whole', '--top-k', '50', '--window', 'adaptive', '--secondary-percentile', '60', '--max-radius', '2', '--align-distance', '1', '--max-chunk-size', '100', '--lambda', '0.7', '--kappa', '0.5', '--p', '80']);
+    const api = await new QueryAdaptiveChunker({ window: 'adaptive', secondaryPercentile: 60, maxRadius: 2, alignDistance: 1, maxChunkSize: 100, lambda: 0.7, kappa: 0.5, p: 80, locale: 'nl' }).query(text, q);
+    expect(whole.map((r) => [r.start, r.end, r.metadata.score])).toEqual(api.map((c) => [c.start, c.end, c.metadata.score]));
+    for (const r of whole) {
+      expect(r.text).toBe(text.slice(r.start, r.end));
+      if (!r.metadata.oversized) expect(r.tokenCount).toBeLessThanOrEqual(100);
+    }
+    // hybrid (default) takes the same flags; --min-similarity drops every seed of a nonsense query
+    expect(jsonl(['--max-chunk-size', '80']).every((r) => r.tokenCount <= 80 || r.metadata.oversized)).toBe(true);
+    expect(jsonl(['--min-similarity', '0.15', '-q', 'zzzz qqqq xxxx'])).toEqual([]);
+    expect(jsonl(['--mode', 'whole', '--min-similarity', '0.15', '-q', 'zzzz qqqq xxxx'])).toEqual([]);
+    expect(jsonl(['--locale', 'nl'])).toEqual(jsonl([]));
+    expect(jsonl(['--encoding', 'o200k_base'])[0].tokenCount).toBe(getTokenizer('o200k_base').count(jsonl(['--encoding', 'o200k_base'])[0].text));
+    for (const bad of [['--mode', 'both'], ['--max-chunk-size', '0'], ['--align-distance', '-1'], ['--min-similarity', '3'], ['--locale', 'not a tag'], ['--rank', 'best']]) {
+      expect(run(['qasc', seed, '-q', q, ...bad]).code).toBe(2);
+    }
+  }, 60_000);
 });

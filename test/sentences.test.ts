@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { icuSentenceStarts, SEGMENT_WINDOW, splitSentences } from '../src/segment/sentences.js';
+import { icuSentenceStarts, SEGMENT_WINDOW, splitSentences, splitSentencesCounted, type SentenceWork } from '../src/segment/sentences.js';
 import { seedsDir, sharedFiles } from './helpers/paths.js';
 
 const sentences = (text: string, locale = 'en'): string[] => {
@@ -95,18 +95,75 @@ describe('windowed segmentation', () => {
     }
   });
 
-  it('is linear: 16× the text takes well under 16² the time', () => {
-    const unit = 'This is one sentence of the test. ';
-    const time = (reps: number): number => {
-      const t = unit.repeat(reps);
-      const t0 = performance.now();
-      splitSentences(t);
-      return performance.now() - t0;
+  it('gives the same breaks as one call over sentences longer than the window (restarts inside a sentence)', () => {
+    const words = ['alpha', 'beta,', 'e.g. the', '3.5', '“quoted”', 'x.y', 'Gamma', '(note)', 'naïve', '中文', 'ok;', 'end'];
+    let state = 7;
+    const next = () => (state = (state * 1103515245 + 12345) >>> 0) % words.length;
+    const long = (n: number) => {
+      const out: string[] = [];
+      let len = 0;
+      while (len < n) {
+        const w = words[next()];
+        out.push(w);
+        len += w.length + 1;
+      }
+      return out.join(' ');
     };
-    time(200);
-    const small = Math.max(time(1000), 1);
-    const large = time(16000);
-    expect(large / small).toBeLessThan(16 * 6);
+    const text = [long(10_000) + '.', 'Short one.', 'Another one!', long(6_000) + '?', 'Last.'].join(' ');
+    const whole = Array.from(new Intl.Segmenter('en', { granularity: 'sentence' }).segment(text), (s) => s.index);
+    expect(whole.length).toBe(5);
+    expect(icuSentenceStarts(text, 'en')).toEqual(whole);
+  });
+
+  it('property: equal to one call for random text with long sentences', () => {
+    const piece = fc.oneof(
+      { weight: 6, arbitrary: fc.constantFrom('word', 'Word', 'e.g.', 'x.y', '3.5', ',', '“', '”', '(', ')', 'é', '中', '😀') },
+      { weight: 3, arbitrary: fc.constantFrom(' ', '  ', '\t') },
+      { weight: 1, arbitrary: fc.constantFrom('. ', '! ', '? ', '.\n', '\n\n', '。', '... ') },
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 1000, maxLength: 5000 }), fc.integer({ min: 0, max: 3 }), (parts, longRuns) => {
+        // some runs without any terminator, longer than the window
+        const filler = 'lorem ipsum dolor, sit amet '.repeat(200 * longRuns);
+        const text = parts.slice(0, parts.length >> 1).join('') + filler + parts.slice(parts.length >> 1).join('');
+        const whole = Array.from(new Intl.Segmenter('en', { granularity: 'sentence' }).segment(text), (s) => s.index);
+        expect(icuSentenceStarts(text, 'en')).toEqual(whole);
+      }),
+      { numRuns: 25 },
+    );
+  });
+});
+
+describe('linear work (counted, not timed)', () => {
+  const work = (text: string): SentenceWork => {
+    const w = { segmented: 0, examined: 0 };
+    splitSentencesCounted(text, { locale: 'en' }, w);
+    return w;
+  };
+  it('a run of abbreviations ("Dr. Dr. Dr. …"): the work doubles with the text', () => {
+    const counts = [2000, 4000, 8000, 16000].map((n) => work('Dr. '.repeat(n)));
+    expect(splitSentences('Dr. '.repeat(4000)).count).toBe(1);
+    for (let i = 1; i < counts.length; i++) {
+      expect(counts[i].examined / counts[i - 1].examined).toBeLessThan(2.1);
+      expect(counts[i].segmented / counts[i - 1].segmented).toBeLessThan(2.1);
+    }
+    // the guards read every break's neighbourhood: at least one character per character of text
+    expect(counts[0].examined).toBeGreaterThan(8000);
+  });
+  it('one sentence far longer than the window: each character is segmented at most twice', () => {
+    for (const n of [8_192, 65_536, 262_144]) {
+      const text = 'word '.repeat(n / 5);
+      const w = work(text);
+      expect(splitSentences(text).count).toBe(1);
+      expect(w.segmented).toBeGreaterThanOrEqual(text.length);
+      expect(w.segmented).toBeLessThanOrEqual(2 * text.length + SEGMENT_WINDOW);
+    }
+  });
+  it('text without two adjacent letters or digits in a window still advances (no prose: restarts at the window end)', () => {
+    const text = '- '.repeat(10_000);
+    const w = work(text);
+    expect(w.segmented).toBeLessThanOrEqual(2 * text.length + SEGMENT_WINDOW);
+    expect(splitSentences(text).count).toBe(1);
   });
 });
 
@@ -131,7 +188,7 @@ describe('tiling contract (property)', () => {
         }
         return true;
       }),
-      { numRuns: 300 },
+      { numRuns: 25 },
     );
   });
 });

@@ -33,3 +33,17 @@ describe('streaming a 200 MB file through the CLI', () => {
     expect(run.chunks).toBe(1 + Math.ceil((words - 512) / 448));
   });
 });
+
+describe('streaming stdin with the defaults (fixed 512/64, token units)', () => {
+  it('100 MB through `chunkwise chunk -`: peak RSS under 300 MB, the first chunk out before 1 % of the input is written', { timeout: 300_000 }, async () => {
+    const { runCliOnStdin } = await import('../scripts/stream-stdin.js');
+    const file = bigFile(100);
+    const run = await runCliOnStdin(file);
+    const { lastText } = await scan(file);
+    console.log(`stdin 100 MB, tokens: peak RSS ${run.peakRssMb.toFixed(0)} MB, first chunk after ${(run.bytesBeforeFirstChunk / 1e6).toFixed(2)} MB, ${run.cpuSeconds.toFixed(1)} s CPU`);
+    expect(run.peakRssMb).toBeLessThan(300);
+    expect(run.bytesBeforeFirstChunk).toBeLessThan(run.bytes / 100);
+    expect(run.lastEnd).toBe(lastText);
+    expect(run.chunks).toBeGreaterThan(40_000);
+  });
+});

@@ -8,7 +8,9 @@ import {
   SlidingWindowChunker,
   type Chunk,
 } from '../src/index.js';
-import { chunkSections, chunkStream, RollingHash } from '../src/stream/index.js';
+import { chunkStream, planWhole, RollingHash, streamPlan, type StreamPlan } from '../src/stream/index.js';
+import { Assembler, type PlannedChunk } from '../src/plan/assemble.js';
+import { resolveUnits } from '../src/size/resolve.js';
 import { corporaDir, sharedFiles } from './helpers/paths.js';
 import { collect, splitAt, webStream } from './helpers/stream.js';
 
@@ -129,63 +131,45 @@ describe('ids', () => {
   });
 });
 
-describe('chunkStream() and chunkSections()', () => {
+describe('chunkStream(), the stream driver and the assembler', () => {
   it('chunkStream uses a chunker without chunkStream by collecting the text', async () => {
     const inner = new SlidingWindowChunker({ unit: 'word', windowSize: 2, stride: 2 });
     const plain = { chunk: (t: string) => inner.chunk(t) };
     expect(await collect(chunkStream(plain, ['a b', ' c d e']))).toEqual(inner.chunk('a b c d e'));
   });
 
-  it('chunkSections: sections split at "\\n\\n" chunked one by one, shifted and re-indexed', async () => {
-    // a toy chunker whose output restarts at blank lines: one chunk per paragraph
-    const paragraphs = {
-      chunk(text: string): Chunk[] {
-        const out: Chunk[] = [];
-        const re = /[^\n]+(?:\n(?!\n)[^\n]*)*/g;
-        for (const m of text.matchAll(re)) {
-          const start = m.index!;
-          const end = start + m[0].length;
-          out.push({ id: '', index: out.length, text: m[0], start, end, tokenCount: -1, metadata: { strategy: 'para', unit: 'char', unitCount: end - start, overlap: 0 } });
-        }
-        return out;
-      },
+  it('the stream driver: a toy plan (one chunk per paragraph, breaks at blank lines) streams exactly its whole-text chunks', async () => {
+    const units = resolveUnits({ unit: 'char', countTokens: false });
+    const paragraphs = (text: string, final: boolean): { chunks: PlannedChunk[]; keep: number } => {
+      const end = final ? text.length : text.lastIndexOf('\n\n') + 2; // the text before the last blank line is settled
+      const chunks: PlannedChunk[] = [];
+      if (end < 2 && !final) return { chunks, keep: 0 };
+      for (const m of text.slice(0, end).matchAll(/[^\n]+(?:\n(?!\n)[^\n]*)*/g)) chunks.push({ start: m.index!, end: m.index! + m[0].length, metadata: { para: true } });
+      return { chunks, keep: final ? 0 : end };
     };
-    const findBreak = (text: string, from: number) => {
-      const i = text.lastIndexOf('\n\n');
-      return i + 2 > from && i >= 0 ? i + 2 : from;
-    };
+    const plan: StreamPlan<null> = { initial: () => null, step: (text, _o, state, final) => ({ ...paragraphs(text, final), state }) };
     const text = 'alpha one\nalpha two\n\nbeta\n\ngamma 😀\n\n\ndelta';
-    const whole = paragraphs.chunk(text);
+    const whole = planWhole(text, plan, new Assembler({ strategy: 'toy', units }));
+    expect(whole.map((c) => c.text)).toEqual(['alpha one\nalpha two', 'beta', 'gamma 😀', 'delta']);
     await fc.assert(
       fc.asyncProperty(cutsArb, async (cuts) => {
-        const streamed = await collect(chunkSections(paragraphs, splitAt(text, cuts), findBreak));
-        expect(streamed.map((c) => [c.index, c.start, c.end, c.text])).toEqual(whole.map((c) => [c.index, c.start, c.end, c.text]));
-        for (const c of streamed) {
-          expect(c.text).toBe(text.slice(c.start, c.end));
-          expect(c.id).toBe(`${hashText(text.slice(0, c.end))}:${c.start}-${c.end}`);
-        }
+        const streamed = await collect(streamPlan(splitAt(text, cuts), plan, new Assembler({ strategy: 'toy', units })));
+        expect(streamed).toEqual(whole);
+        for (const c of streamed) expect(c.id).toBe(`${hashText(text.slice(0, c.end))}:${c.start}-${c.end}`);
       }),
     );
   });
 
-  it('chunkSections: chunks whose ends are out of order (a parent before its children) get prefix ids', async () => {
-    const parentFirst = {
-      chunk(text: string): Chunk[] {
-        const meta = { strategy: 'toy', unit: 'char', unitCount: 0, overlap: 0 };
-        const half = Math.floor(text.length / 2);
-        return [
-          { id: '', index: 0, text, start: 0, end: text.length, tokenCount: -1, metadata: meta },
-          { id: '', index: 1, text: text.slice(0, half), start: 0, end: half, tokenCount: -1, metadata: meta },
-        ];
-      },
-    };
-    const text = 'first section\n\nsecond one 😀\n\nthird';
-    const streamed = await collect(chunkSections(parentFirst, ['first sec', 'tion\n\nsecond one \ud83d', '\ude00\n\nthird'], (t, from) => {
-      const i = t.lastIndexOf('\n\n');
-      return i >= 0 && i + 2 > from ? i + 2 : from;
-    }));
-    expect(streamed.map((c) => [c.start, c.end])).toEqual([[0, 15], [0, 7], [15, 30], [15, 22], [30, 35], [30, 32]]);
-    for (const c of streamed) {
+  it('the assembler: spans whose ends are out of order (a parent before its children) get prefix ids', () => {
+    const units = resolveUnits({ unit: 'char', countTokens: false });
+    const text = 'first section\n\nsecond one 😀';
+    const chunks = new Assembler({ strategy: 'toy', units }).add(text, [
+      { start: 0, end: text.length },
+      { start: 0, end: 7 },
+      { start: 15, end: 22 },
+    ]);
+    expect(chunks.map((c) => [c.index, c.start, c.end, c.metadata.overlap])).toEqual([[0, 0, 28, 0], [1, 0, 7, 28], [2, 15, 22, 13]]);
+    for (const c of chunks) {
       expect(c.text).toBe(text.slice(c.start, c.end));
       expect(c.id).toBe(`${hashText(text.slice(0, c.end))}:${c.start}-${c.end}`);
     }

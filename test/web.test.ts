@@ -80,6 +80,7 @@ describe.skipIf(!run)('web page', () => {
   let origin: string;
   let browser: Any;
   let api: Any;
+  let evaluation: Any;
   let work: string;
 
   beforeAll(async () => {
@@ -90,6 +91,7 @@ describe.skipIf(!run)('web page', () => {
     const { chromium } = await import('playwright-core');
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
     api = await import(join(repoRoot, 'dist', 'src', 'index.js'));
+    evaluation = await import(join(repoRoot, 'dist', 'src', 'evaluation', 'index.js'));
     // a user's folder: the document, and chunkwise installed (linked) with its bin
     work = mkdtempSync(join(tmpdir(), 'chunkwise-web-'));
     mkdirSync(join(work, 'node_modules', '.bin'), { recursive: true });
@@ -268,7 +270,7 @@ describe.skipIf(!run)('web page', () => {
   it('the evaluation on a 500 KB document with pasted questions equals evaluateSpans in Node', async () => {
     const text = readFileSync(join(corporaDir, 'pubmed.md'), 'utf8');
     expect(text.length).toBeGreaterThan(490_000);
-    const all = api.parseQuestionsCsv(readFileSync(join(sharedDir, 'eval', 'questions.csv'), 'utf8'));
+    const all = evaluation.parseQuestionsCsv(readFileSync(join(sharedDir, 'eval', 'questions.csv'), 'utf8'));
     // questions whose excerpts can be pasted on one line and are found where the CSV says
     const usable = all.filter(
       (q: Any) => q.corpusId === 'pubmed' && q.references.every((r: Any) => !/[\t\\]/.test(r.content) && text.indexOf(r.content) === r.start),
@@ -293,8 +295,8 @@ describe.skipIf(!run)('web page', () => {
     const cols = await columns(page);
     const embedder = new api.HashingEmbedder();
     for (const [k, c] of cols.entries()) {
-      const spans = await api.chunkCorpora(api.createChunker(c.strategy, c.options), [{ id: 'doc', text }]);
-      const expected = await api.evaluateSpans(spans, questions, embedder, { name: c.strategy, k: 5 });
+      const spans = await evaluation.chunkCorpora(api.createChunker(c.strategy, c.options), [{ id: 'doc', text }]);
+      const expected = await evaluation.evaluateSpans(spans, questions, embedder, { name: c.strategy, k: 5 });
       expect(got.results[k].chunks).toBe(expected.chunks);
       expect(got.results[k].overall).toEqual(expected.overall);
       expect(got.results[k].perQuestion).toEqual(expected.perQuestion);

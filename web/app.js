@@ -3,6 +3,7 @@
 // all in the browser through the browser bundle (dist/bundle/inline) and its
 // WebAssembly kernels. Served by web/serve.mjs (`npm run web`).
 import * as cw from '/bundle/inline/index.js';
+import * as ev from '/bundle/inline/evaluation.js';
 import { describeStrategy } from './options.js';
 import { alignBands, histogram, lostText, parsePastedQuestions } from './compare.js';
 import { cliSnippet, typescriptSnippet } from './snippet.js';
@@ -367,6 +368,9 @@ async function chunkColumn(col, text) {
     const { options, extraKeys } = columnSettings(col);
     col.settings = { options, extraKeys };
     const d = state.strategies.get(col.strategy);
+    // Each encoding's rank table is a lazy chunk of the bundle, fetched the first time it is used.
+    const encoding = options.encoding ?? 'cl100k_base';
+    if (cw.isEncodingName(encoding)) await cw.loadTokenizer(encoding);
     col.chunks = await cw.createChunker(col.strategy, d.usesEmbedder ? { ...options, embedder: embedder() } : options).chunk(text);
     col.error = null;
   } catch (error) {
@@ -651,13 +655,13 @@ function moveFocus(event) {
 function readQuestions(text) {
   const pasted = els.questions.value;
   if (/^\uFEFF?question,/.test(pasted) && /^[^\n]*references/.test(pasted)) {
-    const all = cw.parseQuestionsCsv(pasted, 'pasted CSV');
-    const id = cw.corpusIdFromPath(sourceName());
+    const all = ev.parseQuestionsCsv(pasted, 'pasted CSV');
+    const id = ev.corpusIdFromPath(sourceName());
     const ids = [...new Set(all.map((q) => q.corpusId))];
     const mine = ids.length === 1 ? all : all.filter((q) => q.corpusId === id);
     const problems = mine.length === all.length ? [] : [{ line: 0, message: `${all.length - mine.length} questions of other corpora (${ids.filter((x) => x !== id).join(', ')}) left out; this document is ${JSON.stringify(id)}` }];
     const questions = mine.map((q) => ({ ...q, corpusId: CORPUS }));
-    cw.checkQuestions(questions, [{ id: CORPUS, text }]);
+    ev.checkQuestions(questions, [{ id: CORPUS, text }]);
     return { questions, problems };
   }
   return parsePastedQuestions(pasted, text, CORPUS);
@@ -705,8 +709,8 @@ async function evaluate() {
         continue;
       }
       // the library's own path: chunkCorpora (spans from the chunks) and evaluateSpans
-      const spans = await cw.chunkCorpora({ chunk: () => col.shown }, [{ id: CORPUS, text }]);
-      const result = await cw.evaluateSpans(spans, questions, embedder(), { name: columnLabel(col), k });
+      const spans = await ev.chunkCorpora({ chunk: () => col.shown }, [{ id: CORPUS, text }]);
+      const result = await ev.evaluateSpans(spans, questions, embedder(), { name: columnLabel(col), k });
       const scored = { column: state.columns.indexOf(col), ...result, ms: performance.now() - t0 };
       col.evaluated = { key, result: scored };
       results.push(scored);
@@ -885,7 +889,7 @@ function columnsFromUrl(params) {
   const specs = params.getAll('s');
   if (!specs.length) return [{ strategy: 'fixed' }, { strategy: 'recursive' }];
   return specs.slice(0, MAX_COLUMNS).map((spec) => {
-    const s = cw.parseStrategySpec(spec);
+    const s = ev.parseStrategySpec(spec);
     const d = state.strategies.get(s.name);
     if (!d) return { strategy: s.name };
     const fields = new Set(d.options.map((f) => f.name));
@@ -898,6 +902,7 @@ function columnsFromUrl(params) {
 
 async function main() {
   await cw.initKernels();
+  await cw.loadTokenizer('cl100k_base'); // the default encoding (token units, tokenCount) before the first chunker
   state.embedders.set('hashing', new cw.HashingEmbedder());
   const params = new URLSearchParams(location.search);
   await loadModels();

@@ -3,7 +3,7 @@
 //
 // One instance holds one encoding. The TypeScript side (bindings/bpe.ts):
 //   1. copies the Unicode category tables in (alloc + setUnicodeTables),
-//   2. copies js-tiktoken's rank text in and calls loadRanks,
+//   2. copies the binary rank table in (alloc) and calls loadRankTable,
 //   3. per call: ensureScratch(bytes), writes UTF-8 at inputPtr(), calls run(len, mode),
 //      reads ids at idsPtr() and UTF-16 token ends at endsPtr().
 //
@@ -15,18 +15,11 @@
 import { bump, bumpTop, bumpReset, ensureMemory } from './memory';
 import { lookup, lookupHashed, hashBytes, byteRank, pairRank, NO_RANK, tokLen, tokBytes, tokOff, rankCount } from './ranks';
 
-export { loadRanks, allBytesRanked } from './ranks';
+export { loadRankTable, allBytesRanked } from './ranks';
 
 /** Allocates `size` bytes permanently (call before the first ensureScratch). */
 export function alloc(size: usize): usize {
   return bump(size);
-}
-
-/** Start of free memory, grown so that `bytes` bytes fit there (for the rank text). */
-export function freeRegion(bytes: usize): usize {
-  const p = bumpTop();
-  ensureMemory(p + bytes + 16);
-  return p;
 }
 
 /** Token bytes arena; token r is tokenLengths[r] bytes at tokenBytes + tokenOffsets[r]. */

@@ -1,17 +1,20 @@
 // The rank table of one encoding, resident in linear memory for the life of the instance.
 //
-// Input: js-tiktoken's compact rank text (`bpe_ranks`): lines of
-//   <label> <first rank> <base64 token> <base64 token> ...
-// where the k-th token of a line has rank <first rank> + k (the format js-tiktoken's own
-// Tiktoken constructor parses). Decoded token bytes go to one arena; `tokOff[rank]`,
-// `tokLen[rank]` locate them. An open-addressing hash table maps byte strings to ranks:
-// entries are 16 bytes (see lookupHashed), linear probing. Two extra direct
-// tables give the rank of every single byte and of every two-byte string.
-import { bump, bumpTop, ensureMemory } from './memory';
+// Input: chunkwise's binary rank table (bindings/bpe-table.ts writes it; the TypeScript
+// side copies it into memory allocated with alloc() and calls loadRankTable):
+//   0   4  magic "CWBP"            8   4  rank count N (u32, little-endian)
+//   4   1  format version (1)      12  4  token bytes B (u32)
+//   5   1  split pattern           16  N  token length of each rank (u8; 0: no token)
+//   6   2  reserved                16+N B token bytes, in rank order
+// (followed by the special tokens, which only the TypeScript side reads). The token
+// bytes stay where they are and are the arena: `tokOff[rank]`, `tokLen[rank]` locate
+// them. An open-addressing hash table maps byte strings to ranks: entries are 16 bytes
+// (see lookupHashed), linear probing. Two extra direct tables give the rank of every
+// single byte and of every two-byte string.
+import { bump } from './memory';
 
 export const NO_RANK: u32 = 0xffffffff;
 
-let b64: usize = 0; // 256-byte base64 decode table (0xff = not base64)
 export let tokBytes: usize = 0;
 export let tokOff: usize = 0;
 export let tokLen: usize = 0;
@@ -20,18 +23,6 @@ let table: usize = 0;
 let tmask: u32 = 0;
 export let byteRank: usize = 0; // u32[256]
 export let pairRank: usize = 0; // u32[65536]
-
-function initBase64(): void {
-  b64 = bump(256);
-  memory.fill(b64, 0xff, 256);
-  for (let i: u32 = 0; i < 26; i++) {
-    store<u8>(b64 + 65 + i, <u8>i);
-    store<u8>(b64 + 97 + i, <u8>(26 + i));
-  }
-  for (let i: u32 = 0; i < 10; i++) store<u8>(b64 + 48 + i, <u8>(52 + i));
-  store<u8>(b64 + 43, 62); // +
-  store<u8>(b64 + 47, 63); // /
-}
 
 /** 32-bit hash of n bytes at p (reads whole words; bytes past the end are masked off). */
 // @ts-ignore: decorator
@@ -127,148 +118,41 @@ function insert(rank: u32): void {
   }
 }
 
-// @ts-ignore: decorator
-@inline
-function skipSpaces(p: usize, end: usize): usize {
-  while (p < end && load<u8>(p) == 0x20) p++;
-  return p;
-}
-
-// @ts-ignore: decorator
-@inline
-function tokenEnd(p: usize, end: usize): usize {
-  while (p < end) {
-    const c = load<u8>(p);
-    if (c == 0x20 || c == 0x0a) break;
-    p++;
-  }
-  return p;
-}
-
-/** Decoded length of the base64 text [p, e). */
-// @ts-ignore: decorator
-@inline
-function b64Len(p: usize, e: usize): usize {
-  let n = e - p;
-  let pad: usize = 0;
-  if (n > 0 && load<u8>(e - 1) == 0x3d) pad++;
-  if (n > 1 && load<u8>(e - 2) == 0x3d) pad++;
-  return ((n - pad) * 3) >> 2;
-}
-
-/** Decodes base64 [p, e) to out; returns the number of bytes written. */
-function b64Decode(p: usize, e: usize, out: usize): usize {
-  let acc: u32 = 0;
-  let bits: u32 = 0;
-  let o = out;
-  for (let q = p; q < e; q++) {
-    const v = <u32>load<u8>(b64 + load<u8>(q));
-    if (v == 0xff) continue; // '=' padding
-    acc = (acc << 6) | v;
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      store<u8>(o++, <u8>(acc >> bits));
-    }
-  }
-  return o - out;
-}
+const MAGIC: u32 = 0x50425743; // "CWBP" read as a little-endian u32
+const VERSION: u8 = 1;
 
 /**
- * Parses the rank text (ASCII, `len` bytes at `text`) and builds the tables. Returns the
- * number of ranks (max rank + 1), or -1 when the text is malformed.
+ * Builds the tables from the binary rank table of `len` bytes at `p`, which must stay
+ * allocated (alloc) for the life of the instance: its token bytes become the arena.
+ * Returns the number of ranks N, or -1 when the header or the sizes are malformed.
  */
-export function loadRanks(text: usize, len: i32): i32 {
-  let end = text + <usize>len;
-  // Pass 1: sizes.
-  let maxRank: i64 = -1;
-  let totalBytes: usize = 0;
+export function loadRankTable(p: usize, len: i32): i32 {
+  if (len < 16 || load<u32>(p) != MAGIC || load<u8>(p + 4) != VERSION) return -1;
+  const n = load<u32>(p + 8);
+  const total = load<u32>(p + 12);
+  if (n == 0 || n > 0x3fffffff || <u64>16 + <u64>n + <u64>total > <u64>len) return -1;
+  rankCount = n;
+  const lengths = p + 16;
+  tokBytes = lengths + <usize>n;
+  tokOff = bump(<usize>n << 2);
+  tokLen = bump(<usize>n << 2);
+  let arena: u32 = 0;
   let tokens: u32 = 0;
-  let p = text;
-  while (p < end) {
-    let lineEnd = p;
-    while (lineEnd < end && load<u8>(lineEnd) != 0x0a) lineEnd++;
-    if (lineEnd > p) {
-      let q = tokenEnd(p, lineEnd); // label
-      q = skipSpaces(q, lineEnd);
-      let offset: i64 = 0;
-      let digits = 0;
-      while (q < lineEnd) {
-        const c = <i32>load<u8>(q);
-        if (c < 48 || c > 57) break;
-        offset = offset * 10 + (c - 48);
-        digits++;
-        q++;
-      }
-      if (digits == 0) return -1;
-      let k: i64 = 0;
-      while (true) {
-        q = skipSpaces(q, lineEnd);
-        if (q >= lineEnd) break;
-        const e = tokenEnd(q, lineEnd);
-        totalBytes += b64Len(q, e);
-        k++;
-        tokens++;
-        q = e;
-      }
-      if (k > 0 && offset + k - 1 > maxRank) maxRank = offset + k - 1;
-    }
-    p = lineEnd + 1;
+  for (let r: u32 = 0; r < n; r++) {
+    const k = <u32>load<u8>(lengths + <usize>r);
+    store<u32>(tokOff + (<usize>r << 2), arena);
+    store<u32>(tokLen + (<usize>r << 2), k);
+    arena += k;
+    if (k != 0) tokens++;
   }
-  if (maxRank < 0 || maxRank > 0x3fffffff) return -1;
-  rankCount = <u32>(maxRank + 1);
+  if (arena != total) return -1;
   let cap: u32 = 1024;
   while (cap < tokens * 2 + tokens / 2) cap <<= 1;
-  // The text lies at or above the free region (the caller put it there): move it up past
-  // what the tables need, so they can be laid below it and it is free space afterwards.
-  const need = totalBytes + (<usize>rankCount << 3) + (<usize>cap << 4) + (65536 << 2) + 8192;
-  const dest = bumpTop() + need;
-  if (dest > text) {
-    ensureMemory(dest + <usize>len + 16);
-    memory.copy(dest, text, <usize>len);
-    text = dest;
-    end = text + <usize>len;
-  }
-  initBase64();
-  tokBytes = bump(totalBytes + 16);
-  tokOff = bump(<usize>rankCount << 2);
-  tokLen = bump(<usize>rankCount << 2);
-  memory.fill(tokLen, 0, <usize>rankCount << 2);
   tmask = cap - 1;
   table = bump(<usize>cap << 4);
   memory.fill(table, 0, <usize>cap << 4);
-  // Pass 2: decode and insert in text order (later duplicates win).
-  let arena: usize = 0;
-  p = text;
-  while (p < end) {
-    let lineEnd = p;
-    while (lineEnd < end && load<u8>(lineEnd) != 0x0a) lineEnd++;
-    if (lineEnd > p) {
-      let q = tokenEnd(p, lineEnd);
-      q = skipSpaces(q, lineEnd);
-      let offset: u32 = 0;
-      while (q < lineEnd) {
-        const c = <u32>load<u8>(q);
-        if (c < 48 || c > 57) break;
-        offset = offset * 10 + (c - 48);
-        q++;
-      }
-      let rank = offset;
-      while (true) {
-        q = skipSpaces(q, lineEnd);
-        if (q >= lineEnd) break;
-        const e = tokenEnd(q, lineEnd);
-        const n = b64Decode(q, e, tokBytes + arena);
-        store<u32>(tokOff + (<usize>rank << 2), <u32>arena);
-        store<u32>(tokLen + (<usize>rank << 2), <u32>n);
-        insert(rank);
-        arena += n;
-        rank++;
-        q = e;
-      }
-    }
-    p = lineEnd + 1;
-  }
+  // In rank order: a later duplicate wins, as in js-tiktoken (whose data is in rank order).
+  for (let r: u32 = 0; r < n; r++) if (load<u32>(tokLen + (<usize>r << 2)) != 0) insert(r);
   // Direct tables for one and two bytes.
   byteRank = bump(256 << 2);
   const tmp = bump(16);
@@ -278,14 +162,14 @@ export function loadRanks(text: usize, len: i32): i32 {
   }
   pairRank = bump(65536 << 2);
   memory.fill(pairRank, 0xff, 65536 << 2);
-  for (let r: u32 = 0; r < rankCount; r++) {
+  for (let r: u32 = 0; r < n; r++) {
     if (load<u32>(tokLen + (<usize>r << 2)) == 2) {
       const q = tokBytes + load<u32>(tokOff + (<usize>r << 2));
       // only if this rank is the one the hash table holds (duplicates: the later one)
       if (lookup(q, 2) == r) store<u32>(pairRank + ((<usize>load<u8>(q) << 8 | load<u8>(q + 1)) << 2), r);
     }
   }
-  return <i32>rankCount;
+  return <i32>n;
 }
 
 /** 1 when every single byte has a rank (required by the merge loop), else 0. */

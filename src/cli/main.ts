@@ -9,7 +9,8 @@
  *     [--format jsonl|json] [--out FILE]
  *   chunkwise chunk <file...> --strategy semantic [--embedder SPEC] [--breakpoint T --threshold X --max-chunk-size N]
  *   chunkwise chunk <file...> --strategy late --embedder onnx:<folder> [--spans fixed|sliding|… --chunk-size N]
- *   chunkwise qasc <file...> --query "…" [--top-k N] [--candidates K] [--embedder SPEC] [--explain]
+ *   chunkwise qasc <file...> --query "…" [--top-k N] [--mode hybrid|whole] [--candidates K] [--embedder SPEC] [--explain]
+ *     [--p --m --lambda --kappa --window --secondary-percentile --max-radius --align-distance --max-chunk-size --min-similarity --locale auto|TAG]
  *   chunkwise chunk <dir|glob...> [--ext md,txt] [--workers N]   (directories walked, files streamed;
  *     with --workers N > 1 files are spread over worker threads, output in the same order)
  *   chunkwise eval --corpora <files...> --questions <csv> --strategy <name:size:overlap>… [--embedder hashing] [--top-k 5]

@@ -13,7 +13,7 @@ import { resolveOptions, type StrategySchema } from '../core/schema.js';
 import { Assembler, type PlannedChunk } from '../plan/assemble.js';
 import { isBlank, requireText, trimSpanWithin } from '../core/text.js';
 import { MarkdownChunker } from '../strategies/markdown.js';
-import { resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
+import { innerUnitOptions, resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
 import { recursiveSpanSplitter, slidingSpanSplitter, type SpanSplitter } from './span-splitters.js';
 
 /** Options of {@link ParentChildChunker}. */
@@ -138,8 +138,8 @@ export class ParentChildChunker {
     this.childOverlap = o.childOverlap;
     this.markdown = o.markdown;
     this.#resolved = resolveUnits(o);
-    const unitOptions = { unit: this.#resolved.unit, encoding: this.#resolved.encoding, tokenizer: options.tokenizer };
-    this.#markdownChunker = new MarkdownChunker({ ...unitOptions, chunkSize: this.parentSize, chunkOverlap: 0, fallback: o.fallback, countTokens: false });
+    const unitOptions = innerUnitOptions(this.#resolved, options.tokenizer);
+    this.#markdownChunker = new MarkdownChunker({ ...unitOptions, chunkSize: this.parentSize, chunkOverlap: 0, fallback: o.fallback });
     this.#parentSplitter = options.parentSplitter ?? recursiveSpanSplitter({ ...unitOptions, chunkOverlap: 0 });
     this.#childSplitter = options.childSplitter ?? slidingSpanSplitter({ ...unitOptions, chunkOverlap: this.childOverlap });
   }

@@ -105,6 +105,40 @@ export class InvalidDatasetError extends ChunkwiseError {
 }
 
 /**
+ * An encoding's rank table is not loaded and this runtime cannot read it from the
+ * package synchronously (browsers, web workers, workerd, Vercel Edge; Node reads it on
+ * first use). `encoding` names it. Load it first: `await loadTokenizer(encoding)`, or
+ * `import 'chunkwise/encodings/<encoding>'` to bundle it for synchronous use.
+ */
+export class EncodingNotLoadedError extends WasmError {
+  readonly encoding: string;
+  constructor(encoding: string) {
+    super(
+      `The ${encoding} rank table is not loaded: call await loadTokenizer(${JSON.stringify(encoding)}) first, ` +
+        `or bundle it for synchronous use with the side-effect module chunkwise/encodings/${encoding}`,
+    );
+    this.encoding = encoding;
+  }
+}
+
+/**
+ * An optional peer dependency that a feature needs is not installed (or cannot be
+ * imported in this runtime). `packageName` names the package to install, e.g.
+ * `onnxruntime-web` for `OnnxEmbedder` (`npm install onnxruntime-web`).
+ */
+export class MissingDependencyError extends ChunkwiseError {
+  readonly packageName: string;
+  constructor(packageName: string, feature: string, cause?: unknown) {
+    super(
+      `${feature} needs the package ${packageName}, which could not be imported` +
+        (cause === undefined ? '' : ` (${String((cause as Error)?.message ?? cause)})`) +
+        `: install it with npm install ${packageName}`,
+    );
+    this.packageName = packageName;
+  }
+}
+
+/**
  * A vector store (sink) could not be used: it cannot be opened or created (a path that
  * is a file, no permission, a missing optional package, a server without pgvector), or
  * an existing table disagrees with what is written (vector dimension, missing

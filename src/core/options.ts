@@ -54,12 +54,14 @@ export function requireOneOf<T extends string>(option: string, value: unknown, a
 
 /**
  * Why `value` is not a BCP 47 locale `Intl.Segmenter` accepts, or undefined when it is
- * (for option schemas: the sentence, semantic and QASC strategies share it). Well-formed
+ * (for option schemas: the sentence, semantic and QASC strategies share it); `auto` (the
+ * locale detected from the text) is accepted too. Well-formed
  * tags the runtime has no data for (`xx`) are accepted: the segmenter falls back to the
  * root locale.
  */
 export function localeProblem(value: unknown): string | undefined {
   if (typeof value !== 'string') return 'must be a BCP 47 language tag such as en, nl or fr';
+  if (value === 'auto') return undefined; // detected from the text (src/segment/locale.ts)
   try {
     new Intl.Segmenter(value, { granularity: 'sentence' });
     return undefined;

@@ -65,8 +65,8 @@ const MARKS = /\p{Mn}/gu;
 export class HashingEmbedder implements Embedder {
   /** Vector length d. */
   readonly dimension: number;
-  /** No token limit: texts of any length are read whole. */
-  readonly maxTokens = undefined;
+  /** No token limit: texts of any length are read whole (always `undefined`). */
+  declare readonly maxTokens?: number;
   readonly #minN: number;
   readonly #maxN: number;
   readonly #wordWeight: number;

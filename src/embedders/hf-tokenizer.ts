@@ -10,6 +10,12 @@ import { EmbeddingError, ModelLoadError } from '../core/errors.js';
 /** Tokenizer model types `@huggingface/tokenizers` 0.2 implements. */
 export const KNOWN_TOKENIZER_MODELS = ['WordPiece', 'BPE', 'Unigram'] as const;
 
+/** The part of `@huggingface/tokenizers`' `Tokenizer` that {@link HfTokenizer.inner} declares. */
+export interface HfLibraryTokenizer {
+  encode(text: string, options?: { text_pair?: string | null; add_special_tokens?: boolean }): { ids: number[]; tokens: string[]; attention_mask: number[]; token_type_ids?: number[] };
+  decode(ids: number[], options?: { skip_special_tokens?: boolean; clean_up_tokenization_spaces?: boolean }): string;
+}
+
 /** One encoded text. */
 export interface TokenizedText {
   /** Token ids, special tokens included (length T ≤ maxLength). */
@@ -92,9 +98,14 @@ export class HfTokenizer {
     this.#added = new Set(addedMap instanceof Map ? addedMap.keys() : []);
   }
 
-  /** The library's tokenizer, for anything not wrapped here. */
-  get inner(): Tokenizer {
-    return this.#tok;
+  /**
+   * The library's tokenizer (`@huggingface/tokenizers`' `Tokenizer`), for anything not
+   * wrapped here. Typed structurally: the library's own declarations do not compile
+   * under TypeScript's node16/nodenext resolution (relative imports without
+   * extensions), so chunkwise's declarations do not refer to them.
+   */
+  get inner(): HfLibraryTokenizer {
+    return this.#tok as unknown as HfLibraryTokenizer;
   }
 
   /** Learns how many special tokens wrap a single sequence, if that is the same for two probes. */

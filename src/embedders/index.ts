@@ -21,7 +21,7 @@ export {
   type PoolingMode,
 } from './onnx-embedder.js';
 export { StaticEmbedder, type StaticEmbedderOptions, type StaticModelBytes } from './static-embedder.js';
-export { HfTokenizer, KNOWN_TOKENIZER_MODELS, type TokenizedText } from './hf-tokenizer.js';
+export { HfTokenizer, KNOWN_TOKENIZER_MODELS, type TokenizedText, type HfLibraryTokenizer } from './hf-tokenizer.js';
 export { parseSafetensors, tensorToF32, type Safetensors, type SafetensorsEntry } from './safetensors.js';
 export { loadOrt, isNode, type OnnxBackend, type LoadOrtOptions, type OrtModule, type OrtSession, type OrtTensor } from './onnx-runtime.js';
 export { poolTokenSpans } from './pool-spans.js';

@@ -7,6 +7,9 @@ import { EmbeddingError, InvalidOptionError, ModelLoadError } from '../core/erro
 import { HfTokenizer } from './hf-tokenizer.js';
 import { importNodeHelper, isNode, loadOrt, type OnnxBackend, type OrtModule, type OrtSession, type OrtTensor } from './onnx-runtime.js';
 import type { TokenEmbedder, TokenEmbeddings, TruncationEvent } from './types.js';
+import { normalizeRows } from './normalize.js';
+
+export { normalizeRows } from './normalize.js';
 
 /** How token vectors become one text vector. */
 export type PoolingMode = 'mean' | 'cls' | 'lasttoken' | 'max';
@@ -475,17 +478,5 @@ export class OnnxEmbedder implements TokenEmbedder {
   /** The tokenizer (ids, offsets, truncation) this embedder uses. */
   get tokenizer(): HfTokenizer {
     return this.#tokenizer;
-  }
-}
-
-/** L2-normalises each row of an n × d row-major matrix in place (zero rows stay zero). */
-export function normalizeRows(m: Float32Array, d: number): void {
-  for (let i = 0; i * d < m.length; i++) {
-    let s = 0;
-    for (let j = 0; j < d; j++) s += m[i * d + j] * m[i * d + j];
-    if (s > 0) {
-      const inv = 1 / Math.sqrt(s);
-      for (let j = 0; j < d; j++) m[i * d + j] *= inv;
-    }
   }
 }

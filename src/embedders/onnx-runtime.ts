@@ -5,7 +5,10 @@
  * `src/node/` by a computed specifier that bundlers leave alone.
  * @module
  */
-import { ModelLoadError } from '../core/errors.js';
+import { MissingDependencyError, ModelLoadError } from '../core/errors.js';
+import { importNodeHelper, isNode } from '../core/runtime.js';
+
+export { importNodeHelper, isNode } from '../core/runtime.js';
 
 /** Which ONNX Runtime runs the model. */
 export type OnnxBackend = 'web' | 'node';
@@ -42,22 +45,6 @@ export interface OrtModule {
   env: { wasm?: { numThreads?: number; wasmPaths?: unknown; proxy?: boolean }; logLevel?: string };
 }
 
-/** True in Node (not in browsers or edge runtimes that only imitate parts of it). */
-export function isNode(): boolean {
-  const p = (globalThis as { process?: { versions?: { node?: string }; release?: { name?: string } } }).process;
-  return typeof p?.versions?.node === 'string' && p.release?.name === 'node';
-}
-
-/**
- * Imports a Node-only helper from `src/node/` (the specifier is computed so that
- * bundlers for browsers do not follow it).
- * @internal
- */
-export async function importNodeHelper<T>(name: string): Promise<T> {
-  const spec = `../node/${name}.js`;
-  return (await import(/* @vite-ignore */ spec)) as T;
-}
-
 /** Options of {@link loadOrt}. */
 export interface LoadOrtOptions {
   /** 'web' or 'node'; default: 'node' in Node when onnxruntime-node is installed, else 'web'. */
@@ -79,9 +66,11 @@ export interface LoadOrtOptions {
 let webConfigured = false;
 
 /**
- * Loads an ONNX Runtime.
- * @throws {ModelLoadError} if the requested backend is not available (onnxruntime-node
- *   outside Node or not installed).
+ * Loads an ONNX Runtime. Both are optional peer dependencies of chunkwise: install the
+ * one you use (`npm install onnxruntime-web`, or `onnxruntime-node` in Node).
+ * @throws {ModelLoadError} for an unknown backend, or 'node' outside Node.
+ * @throws {MissingDependencyError} naming the package when the requested runtime is not
+ *   installed (`onnxruntime-node` for backend 'node'; `onnxruntime-web` otherwise).
  */
 export async function loadOrt(options: LoadOrtOptions = {}): Promise<{ ort: OrtModule; backend: OnnxBackend }> {
   const wanted = options.backend;
@@ -94,9 +83,7 @@ export async function loadOrt(options: LoadOrtOptions = {}): Promise<{ ort: OrtM
       const helper = await importNodeHelper<{ loadOnnxruntimeNode(): Promise<OrtModule> }>('ort-node');
       return { ort: await helper.loadOnnxruntimeNode(), backend: 'node' };
     } catch (cause) {
-      if (wanted === 'node') {
-        throw new ModelLoadError('onnxruntime-node', `not available (${String((cause as Error)?.message ?? cause)}); install it or use backend: "web"`);
-      }
+      if (wanted === 'node') throw new MissingDependencyError('onnxruntime-node', 'OnnxEmbedder with backend "node"', cause);
     }
   }
   let ort: OrtModule;
@@ -104,7 +91,7 @@ export async function loadOrt(options: LoadOrtOptions = {}): Promise<{ ort: OrtM
     ort = (await import('onnxruntime-web')) as unknown as OrtModule;
     ort = ((ort as unknown as { default?: OrtModule }).default?.InferenceSession ? (ort as unknown as { default: OrtModule }).default : ort);
   } catch (cause) {
-    throw new ModelLoadError('onnxruntime-web', `could not be imported: ${String(cause)}`);
+    throw new MissingDependencyError('onnxruntime-web', 'OnnxEmbedder', cause);
   }
   if (ort.env.wasm) {
     if (!webConfigured || options.threads !== undefined) ort.env.wasm.numThreads = options.threads ?? 1;

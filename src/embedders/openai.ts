@@ -10,7 +10,7 @@
  * @module
  */
 import { EmbeddingError, InvalidOptionError } from '../core/errors.js';
-import { normalizeRows } from './onnx-embedder.js';
+import { normalizeRows } from './normalize.js';
 import { requireTexts } from './texts.js';
 import type { Embedder } from './types.js';
 

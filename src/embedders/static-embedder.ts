@@ -4,8 +4,8 @@
  */
 import { gatherMeanRows, kernelsWasmBytes, Kernels, type WasmArray } from '../../bindings/index.js';
 import { EmbeddingError, InvalidOptionError, ModelLoadError } from '../core/errors.js';
-import { HfTokenizer } from './hf-tokenizer.js';
-import { importNodeHelper, isNode } from './onnx-runtime.js';
+import { importNodeHelper, isNode } from '../core/runtime.js';
+import type { HfTokenizer } from './hf-tokenizer.js';
 import { parseSafetensors, tensorToF32 } from './safetensors.js';
 import type { Embedder, TruncationEvent } from './types.js';
 
@@ -130,6 +130,8 @@ export class StaticEmbedder implements Embedder {
       if (w.values.length !== vocab) throw new ModelLoadError(name, `weights has ${w.values.length} entries for a vocabulary of ${vocab}`);
       weights = w.values;
     }
+    // @huggingface/tokenizers loads here, on first use, not when chunkwise is imported.
+    const { HfTokenizer } = await import('./hf-tokenizer.js');
     const tokenizer = new HfTokenizer(json(bytes.tokenizer, 'tokenizer.json', name), {}, name);
     const config = json(bytes.config, 'config.json', name);
     const normalize = options.normalize ?? (typeof config?.normalize === 'boolean' ? config.normalize : true);

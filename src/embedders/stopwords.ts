@@ -14,5 +14,10 @@ const LISTS = {
   es: 'el la los las un una unos unas y o pero si que de del a al en sobre por para con sin es son era eran ser sido estar esta estan ha han habia tener tiene lo le les se su sus mi mis tu tus yo nosotros ellos ellas no mas como cual cuales que quien donde cuando',
 } as const;
 
+/** The built-in stopwords per language (`en`, `nl`, `fr`, `de`, `es`; diacritics stripped, lowercase): also the function words sentence splitting and locale detection use. */
+export const STOPWORDS_BY_LANGUAGE: Readonly<Record<keyof typeof LISTS, ReadonlySet<string>>> = Object.fromEntries(
+  Object.entries(LISTS).map(([language, words]) => [language, new Set(words.split(' '))]),
+) as unknown as Record<keyof typeof LISTS, ReadonlySet<string>>;
+
 /** The built-in stopwords, one Set for all five languages (diacritics stripped, lowercase). */
 export const BUILTIN_STOPWORDS: ReadonlySet<string> = new Set(Object.values(LISTS).flatMap((l) => l.split(' ')));

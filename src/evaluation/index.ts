@@ -1,6 +1,7 @@
 /**
- * Retrieval-quality evaluation (SPEC section 5): metrics, questions, retrieval,
- * running and reporting. Core: no Node built-ins.
+ * `chunkwise/evaluation`: retrieval-quality evaluation (SPEC section 5): metrics,
+ * questions, retrieval, running and reporting; and the QASC index for hybrid retrieval
+ * over many documents (SPEC section 2). Core: no Node built-ins.
  * @module
  */
 export * from './metrics.js';
@@ -11,3 +12,4 @@ export * from './strategy-spec.js';
 export * from './report.js';
 export * from './qasc-retriever.js';
 export * from './bootstrap.js';
+export { QascIndex, type QascIndexOptions, type QascResult } from '../retrieval/qasc-index.js';

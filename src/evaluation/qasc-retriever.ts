@@ -1,9 +1,10 @@
 /**
  * QASC in hybrid mode as a {@link Retriever} for the evaluation (SPEC section 2, last
  * paragraph): one {@link QascIndex} over all corpora, pre-chunked by a chunker; for a
- * question, the top-k pre-chunks are the candidates and QASC runs inside them; the best
- * k QASC chunks (by S) are the retrieved spans. The same k is used for candidates and
- * results, so QASC reads no more candidate text than a chunk index with that k.
+ * question, the top `candidates(k)` pre-chunks (default 2k) are the candidates and QASC
+ * runs inside them; the best k QASC chunks are the retrieved spans. QASC returns only
+ * parts of its candidates, so it may read more candidates than the k spans it returns:
+ * the reader (and the evaluation's precision) sees only the k returned spans.
  * Core module: no Node built-ins.
  * @module
  */
@@ -19,6 +20,8 @@ export interface QascRetrieverOptions extends Omit<QascIndexOptions, 'chunker'> 
   name?: string;
   /** Pre-chunks the corpora (candidates); default QascIndex's (fixed 256/32 tokens). */
   chunker?: Chunker;
+  /** Candidate pre-chunks read for k results. Default `(k) => 2 * k`. */
+  candidates?: (k: number) => number;
 }
 
 /** QASC hybrid retrieval over corpora: candidates from a chunk index, QASC inside them. */
@@ -27,9 +30,12 @@ export class QascRetriever implements Retriever {
   /** The underlying index (documents are the corpora, ids their corpus ids). */
   readonly index: QascIndex;
 
-  private constructor(name: string, index: QascIndex) {
+  readonly #candidates: (k: number) => number;
+
+  private constructor(name: string, index: QascIndex, candidates: (k: number) => number) {
     this.name = name;
     this.index = index;
+    this.#candidates = candidates;
   }
 
   /**
@@ -37,18 +43,18 @@ export class QascRetriever implements Retriever {
    * @throws {InvalidOptionError} for bad QASC parameters; {@link EmbeddingError} when embedding fails.
    */
   static async build(corpora: readonly Corpus[], options: QascRetrieverOptions = {}): Promise<QascRetriever> {
-    const { name, chunker, ...rest } = options;
+    const { name, chunker, candidates, ...rest } = options;
     const index = new QascIndex({ ...rest, chunker });
     for (const c of corpora) {
       const spans = chunker ? (await chunker.chunk(c.text)).map((x) => ({ start: x.start, end: x.end })) : undefined;
       await index.addDocument(c.id, c.text, spans);
     }
-    return new QascRetriever(name ?? 'qasc hybrid', index);
+    return new QascRetriever(name ?? 'qasc hybrid', index, candidates ?? ((k) => 2 * k));
   }
 
-  /** The best k QASC chunks found inside the top-k candidate pre-chunks for `question`. */
+  /** The best k QASC chunks found inside the top `candidates(k)` pre-chunks for `question`. */
   async retrieve(question: string, k: number): Promise<RetrievedSpan[]> {
-    const results = await this.index.query(question, { topK: k, maxResults: k });
+    const results = await this.index.query(question, { topK: this.#candidates(k), maxResults: k });
     return results.map((r) => ({ corpusId: r.documentId, start: r.start, end: r.end }));
   }
 }

@@ -48,7 +48,8 @@ export async function* filePieces(name: string, blockBytes = 1 << 20): AsyncGene
 /**
  * Chunks the file `name` with `chunker` and hands its records (JSON strings, one per
  * chunk, in order) to `sink` in batches of about `batchChars` characters, awaiting each
- * (back-pressure). `source` is the name written in each record.
+ * (back-pressure); the first chunk's record is handed over alone, as soon as it is decided.
+ * `source` is the name written in each record.
  * @returns the number of chunks.
  * @throws {UnreadableFileError} when the file cannot be read; chunker errors as thrown.
  */
@@ -66,7 +67,8 @@ export async function chunkFileRecords(
     batch.push(line);
     size += line.length;
     count++;
-    if (size >= batchChars) {
+    // the first chunk goes out at once (a reader sees output start); then batches
+    if (size >= batchChars || count === 1) {
       const b = batch;
       batch = [];
       size = 0;

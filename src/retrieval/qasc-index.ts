@@ -9,23 +9,49 @@ import { chunkId, hashText } from '../core/chunk.js';
 import { HashingEmbedder } from '../embedders/hashing-embedder.js';
 import type { Embedder } from '../embedders/types.js';
 import { InvalidInputError, InvalidOptionError } from '../core/errors.js';
-import { integerOption, localeOption, requireInteger } from '../core/options.js';
+import { integerOption, requireInteger, requireOneOf } from '../core/options.js';
 import type { Chunker } from '../strategies/registry.js';
 import { FixedSizeChunker } from '../strategies/fixed-size.js';
-import { checkMatrix, planQasc, qascChunk, resolveQascParams, type QascChunk, type QascParams, type QascSpan, type ResolvedQascParams } from './qasc.js';
-import { paragraphBreaks, sentenceSpans, type SentenceSpans } from '../segment/sentence-spans.js';
+import {
+  analyzeSentences,
+  checkMatrix,
+  planQasc,
+  qascChunk,
+  qascStructure,
+  resolveQascLocale,
+  resolveQascParams,
+  resolveQascTokenizer,
+  type QascChunk,
+  type QascParams,
+  type QascSpan,
+  type ResolvedQascParams,
+  type SentenceAnalysis,
+} from './qasc.js';
+import type { Tokenizer } from '../size/types.js';
 import { WasmMatrix } from './wasm-matrix.js';
 
 /** Options of {@link QascIndex}. */
 export interface QascIndexOptions {
   /** Embeds chunks, sentences and queries. Default `new HashingEmbedder()`. */
   embedder?: Embedder;
-  /** Pre-chunks documents added without chunks. Default `FixedSizeChunker` (256 tokens, 32 overlap). */
+  /** Pre-chunks documents added without chunks. Default `FixedSizeChunker` (256 tokens, 32 overlap, in `encoding`). */
   chunker?: Chunker;
-  /** BCP 47 locale for sentence segmentation. Default `en`. */
+  /** BCP 47 locale for sentence segmentation, or `auto` (default): detected per document. */
   locale?: string;
-  /** QASC parameters (p, m, lambda, kappa, window, secondaryPercentile, maxRadius, alignDistance); SPEC defaults. */
+  /** Token encoding of `maxChunkSize`, `tokenCount` and the default pre-chunks: `cl100k_base` (default) or `o200k_base`. */
+  encoding?: string;
+  /** A tokenizer to use instead of the built-in one for `encoding`. */
+  tokenizer?: Tokenizer;
+  /** QASC parameters (p, m, lambda, kappa, window, secondaryPercentile, maxRadius, alignDistance, maxChunkSize, minSimilarity); defaults {@link QASC_DEFAULTS}. */
   qasc?: QascParams;
+  /**
+   * How results are ranked across candidates: `seed` (default): by the similarity of the
+   * chunk's best seed sentence to the query — in hybrid mode the retriever ranks the
+   * chunks QASC pre-selected (the paper's "voorgeselecteerde naalden"), and chunkwise's
+   * retriever is the sentence index; `score`: by S, as in whole-document mode (SPEC step 6).
+   * Ties by the candidate pre-chunk's similarity.
+   */
+  rank?: 'seed' | 'score';
   /** Put the explanation in each result's metadata. Default false. */
   explain?: boolean;
 }
@@ -38,14 +64,14 @@ export interface QascResult extends QascChunk {
   candidates: number[];
   /** Cosine similarity of the best of those candidate chunks to the query. */
   candidateScore: number;
+  /** Cosine similarity of the chunk's best seed sentence to the query. */
+  seedScore: number;
 }
 
-interface IndexedDocument {
+interface IndexedDocument extends SentenceAnalysis {
   id: string;
   text: string;
   sourceHash: string;
-  sentences: SentenceSpans;
-  breaks: Uint8Array;
   /** n × d sentence vectors. */
   vectors: Float32Array;
   /** Pre-chunks: offsets and the sentences [a, b) they overlap. */
@@ -76,7 +102,10 @@ interface IndexedDocument {
 export class QascIndex {
   readonly embedder: Embedder;
   readonly params: ResolvedQascParams;
+  /** `auto` or a BCP 47 tag. */
   readonly locale: string;
+  readonly tokenizer: Tokenizer;
+  readonly rank: 'seed' | 'score';
   readonly explain: boolean;
   readonly #chunker: Chunker;
   readonly #docs: IndexedDocument[] = [];
@@ -86,14 +115,17 @@ export class QascIndex {
   /** Document of each chunk row. */
   #rowDoc: number[] = [];
 
-  /** @throws {InvalidOptionError} for a QASC parameter out of range or an embedder/chunker without the needed method. */
+  /** @throws {InvalidOptionError} for a QASC parameter out of range, a bad locale or encoding, or an embedder/chunker without the needed method. */
   constructor(options: QascIndexOptions = {}) {
     this.embedder = options.embedder ?? new HashingEmbedder();
     if (typeof this.embedder?.embed !== 'function') throw new InvalidOptionError('embedder', options.embedder, 'an Embedder with embed(texts)');
-    this.#chunker = options.chunker ?? new FixedSizeChunker({ unit: 'token', chunkSize: 256, chunkOverlap: 32, countTokens: false });
+    this.tokenizer = resolveQascTokenizer(options.encoding, options.tokenizer);
+    this.#chunker =
+      options.chunker ?? new FixedSizeChunker({ unit: 'token', tokenizer: this.tokenizer, chunkSize: 256, chunkOverlap: 32, countTokens: false });
     if (typeof this.#chunker?.chunk !== 'function') throw new InvalidOptionError('chunker', options.chunker, 'a Chunker with chunk(text)');
     this.params = resolveQascParams(options.qasc ?? {});
-    this.locale = localeOption('locale', options.locale);
+    this.locale = resolveQascLocale(options.locale);
+    this.rank = requireOneOf('rank', options.rank ?? 'seed', ['seed', 'score'] as const);
     this.explain = options.explain ?? false;
   }
 
@@ -124,7 +156,8 @@ export class QascIndex {
         throw new InvalidInputError(`chunk spans within the text (0…${text.length})`, { start: c.start, end: c.end });
       }
     }
-    const sentences = sentenceSpans(text, this.locale);
+    const analysis = analyzeSentences(text, this.locale, this.tokenizer);
+    const { sentences } = analysis;
     const n = sentences.count;
     const d = this.embedder.dimension;
     const sentenceTexts: string[] = [];
@@ -148,11 +181,10 @@ export class QascIndex {
       this.#rowDoc.push(this.#docs.length);
     }
     const doc: IndexedDocument = {
+      ...analysis,
       id,
       text,
       sourceHash: hashText(text),
-      sentences,
-      breaks: paragraphBreaks(text, sentences),
       vectors: all.slice(0, n * d),
       chunks: docChunks,
       firstRow: this.#rowDoc.length - docChunks.length,
@@ -177,7 +209,7 @@ export class QascIndex {
    * QASC over the top-k pre-chunks for `query`.
    * @param options.topK candidate pre-chunks (default 5)
    * @param options.maxResults results returned (default: all QASC chunks found in the candidates)
-   * @returns QASC chunks, best S first, with documentId and offsets into their document
+   * @returns QASC chunks, best first (see {@link QascIndexOptions.rank}), with documentId and offsets into their document
    * @throws {InvalidInputError} when query is not a string; {@link InvalidOptionError} for a bad topK.
    */
   async query(query: string, options: { topK?: number; maxResults?: number } = {}): Promise<QascResult[]> {
@@ -220,7 +252,7 @@ export class QascIndex {
     const tau2 = this.params.window === 'adaptive' ? percentile(allSims, this.params.secondaryPercentile) : NaN;
     const results: QascResult[] = [];
     for (const r of ranges) {
-      const plan = planQasc(r.sims, r.doc.breaks.slice(r.a, r.b + 1), this.params, undefined, { tau, tau2 });
+      const plan = planQasc(r.sims, qascStructure(r.doc.text, r.doc, this.tokenizer, r.a, r.b), this.params, undefined, { tau, tau2 });
       const shift = (s: QascSpan): QascSpan => ({
         lo: s.lo + r.a,
         hi: s.hi + r.a,
@@ -228,11 +260,13 @@ export class QascIndex {
         seeds: s.seeds.map((i) => i + r.a),
         mergedLo: s.mergedLo + r.a,
         mergedHi: s.mergedHi + r.a,
+        ...(s.tokenCount === undefined ? {} : { tokenCount: s.tokenCount }),
+        ...(s.oversized ? { oversized: true } : {}),
       });
       const shifted = { ...plan, seeds: plan.seeds.map((i) => i + r.a), windows: plan.windows.map((w) => ({ ...w, seed: w.seed + r.a, lo: w.lo + r.a, hi: w.hi + r.a })) };
       for (const s of plan.spans) {
         const span = shift(s);
-        const chunk = qascChunk(r.doc, span, 0, shifted, this.params, this.explain, r.a);
+        const chunk = qascChunk(r.doc, span, 0, shifted, this.params, this.explain, this.tokenizer, r.a);
         const candidates = r.rows.filter((row) => {
           const c = r.doc.chunks[row - r.doc.firstRow];
           return c.a < span.hi && c.b > span.lo;
@@ -243,10 +277,12 @@ export class QascIndex {
           documentId: r.doc.id,
           candidates: candidates.map((row) => row - r.doc.firstRow),
           candidateScore: Math.max(...candidates.map((row) => chunkSims[row])),
+          seedScore: Math.max(...s.seeds.map((i) => r.sims[i])),
         });
       }
     }
-    results.sort((x, y) => y.metadata.score - x.metadata.score || y.candidateScore - x.candidateScore);
+    const key = this.rank === 'seed' ? (x: QascResult) => x.seedScore : (x: QascResult) => x.metadata.score;
+    results.sort((x, y) => key(y) - key(x) || y.candidateScore - x.candidateScore || x.start - y.start);
     const out = results.slice(0, maxResults);
     out.forEach((c, i) => (c.index = i));
     return out;

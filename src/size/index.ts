@@ -4,7 +4,7 @@
  */
 import { InvalidOptionError } from '../core/errors.js';
 import { charUnits } from './chars.js';
-import { ENCODINGS, isEncodingName } from './tiktoken.js';
+import { ENCODINGS, isEncodingName } from './encodings.js';
 import { getTokenizer, tokenUnits } from './tokens.js';
 import type { UnitKind, UnitSegmenter } from './types.js';
 import { wordUnits } from './words.js';
@@ -13,7 +13,7 @@ export * from './types.js';
 export { charUnits, countChars, segmentChars } from './chars.js';
 export { wordUnits, countWords, segmentWords, isBlank } from './words.js';
 export { tokenUnits, getTokenizer } from './tokens.js';
-export { TiktokenTokenizer, getTiktokenTokenizer, ENCODINGS, isEncodingName, type EncodingName } from './tiktoken.js';
+export { ENCODINGS, isEncodingName, type EncodingName } from './encodings.js';
 export { utf16ToUtf8Offset, utf16ToCodePointOffset, utf8ToUtf16Offsets, utf8Length } from './utf8.js';
 
 /** The unit kinds. */
@@ -38,3 +38,6 @@ export function getUnits(unit: UnitKind | string, encoding = 'cl100k_base'): Uni
       throw new InvalidOptionError('unit', unit, `one of ${UNIT_KINDS.join(', ')}`);
   }
 }
+export { lengthFunctionSizer, hfTokenizerSizer, type HfLikeTokenizer } from './custom.js';
+export { rangeMeasure, type RangeMeasure } from './measure.js';
+export { charCut, wordCut, tiktokenCut, safeCutFor } from './safe-cuts.js';

@@ -9,10 +9,15 @@ import type { OptionsSchema } from '../core/schema.js';
 import { isBlank } from '../core/text.js';
 import { ENCODINGS, getUnits, UNIT_KINDS } from './index.js';
 import { getTokenizer, tokenUnits } from './tokens.js';
-import type { Tokenizer, UnitKind, UnitSegmenter, UnitSpans } from './types.js';
+import { lengthFunctionSizer } from './custom.js';
+import type { Sizer, Tokenizer, UnitKind, UnitSpans } from './types.js';
 
 /** Options shared by chunkers that measure in units and count tokens. */
 export interface UnitOptions {
+  /** A sizer to measure budgets with instead of `unit` (see `lengthFunctionSizer`, `hfTokenizerSizer`). */
+  sizer?: Sizer;
+  /** Measure budgets with this function (LangChain's `lengthFunction`); windows are laid over code points. */
+  lengthFunction?: (text: string) => number;
   /** The unit budgets are measured in: `char` (code points), `word` or `token` (default). */
   unit?: UnitKind;
   /** Token encoding for `token` units and for `tokenCount`: `cl100k_base` (default) or `o200k_base`. */
@@ -54,6 +59,15 @@ export const UNIT_OPTIONS: OptionsSchema = {
     doc: 'a `Tokenizer` to count tokens with instead of the built-in one for `encoding`',
     check: (v) => (isTokenizer(v) ? undefined : 'must be a Tokenizer (encoding, count, encode, encodeWithOffsets, decode)'),
   },
+  sizer: {
+    type: 'object',
+    doc: 'a `Sizer` to measure budgets with instead of `unit`: `lengthFunctionSizer(fn)`, `hfTokenizerSizer(tokenizer)` (the embedding model\'s own tokens) or your own',
+    check: (v) => (typeof (v as Sizer)?.size === 'function' && typeof (v as Sizer).segment === 'function' ? undefined : 'must be a Sizer (name, size(text), segment(text))'),
+  },
+  lengthFunction: {
+    type: 'function',
+    doc: "measure budgets with `(text) => number` (LangChain's lengthFunction); windows are laid over code points",
+  },
   countTokens: {
     type: 'boolean',
     default: true,
@@ -64,8 +78,10 @@ export const UNIT_OPTIONS: OptionsSchema = {
 
 /** Resolved units and tokenizer of a chunker. */
 export interface ResolvedUnits {
-  unit: UnitKind;
-  units: UnitSegmenter;
+  /** The unit kind budgets are measured in (`custom` for a sizer or lengthFunction). */
+  unit: UnitKind | 'custom';
+  /** The sizer budgets are measured with. */
+  units: Sizer;
   tokenizer: Tokenizer | undefined;
   encoding: string;
   countTokens: boolean;
@@ -82,10 +98,30 @@ export function resolveUnits(options: UnitOptions): ResolvedUnits {
   if (!options.tokenizer) requireOneOf('encoding', encoding, ENCODINGS);
   const countTokens = options.countTokens ?? true;
   if (typeof countTokens !== 'boolean') throw new InvalidOptionError('countTokens', countTokens, 'must be a boolean');
+  if (options.sizer !== undefined && options.lengthFunction !== undefined) {
+    throw new InvalidOptionError('lengthFunction', 'a function', 'give sizer or lengthFunction, not both');
+  }
+  const custom = options.sizer ?? (options.lengthFunction !== undefined ? lengthFunctionSizer(options.lengthFunction) : undefined);
+  if (custom) {
+    const tokenizer = options.tokenizer ?? (countTokens ? getTokenizer(encoding) : undefined);
+    return { unit: custom.unit, units: custom, tokenizer, encoding, countTokens };
+  }
   const needTokenizer = unit === 'token' || countTokens;
   const tokenizer = options.tokenizer ?? (needTokenizer ? getTokenizer(encoding) : undefined);
   const units = unit === 'token' ? tokenUnits(tokenizer!) : getUnits(unit);
   return { unit, units, tokenizer, encoding, countTokens };
+}
+
+/**
+ * The unit options to hand an inner chunker (a fallback splitter, parent–child's levels)
+ * so it measures exactly as its outer chunker does: the same unit or custom sizer, the
+ * same encoding and tokenizer; no token counts (the outer chunker assembles).
+ */
+export function innerUnitOptions(r: ResolvedUnits, tokenizer?: Tokenizer): UnitOptions {
+  const t = tokenizer ?? r.tokenizer;
+  // a tokenizer names its own encoding (which need not be a built-in one)
+  const base = { ...(t ? { tokenizer: t } : { encoding: r.encoding }), countTokens: false };
+  return r.unit === 'custom' ? { ...base, sizer: r.units } : { ...base, unit: r.unit };
 }
 
 /**

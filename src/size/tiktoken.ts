@@ -1,8 +1,13 @@
 /**
- * Tokenizers for OpenAI's `cl100k_base` and `o200k_base` encodings through js-tiktoken,
- * with each token's UTF-16 span. Special-token strings (`<|endoftext|>` …) are encoded
- * as ordinary text, never thrown on. The encoder is built lazily on first use (js-tiktoken
- * parses its rank table then, about two seconds for cl100k_base) and cached.
+ * `chunkwise/tiktoken`: tokenizers for OpenAI's `cl100k_base` and `o200k_base` encodings
+ * through js-tiktoken, with each token's UTF-16 span — the reference the WebAssembly
+ * tokenizer (the default, `getTokenizer`) is tested against, id for id. Special-token
+ * strings (`<|endoftext|>` …) are encoded as ordinary text, never thrown on. The encoder
+ * is built lazily on first use (js-tiktoken parses its rank table then, about two
+ * seconds for cl100k_base) and cached.
+ *
+ * A separate entry because js-tiktoken (22 MB installed, its rank tables 1.1 + 2.3 MB of
+ * JavaScript) is an optional peer dependency: `npm install js-tiktoken` to use it.
  * @module
  */
 import { Tiktoken } from 'js-tiktoken/lite';
@@ -10,20 +15,13 @@ import cl100k_base from 'js-tiktoken/ranks/cl100k_base';
 import o200k_base from 'js-tiktoken/ranks/o200k_base';
 import { tiktokenCut } from './safe-cuts.js';
 import { UnknownEncodingError } from '../core/errors.js';
+import { ENCODINGS, isEncodingName, type EncodingName } from './encodings.js';
 import type { SafeCut, Tokenizer } from './types.js';
 import { utf8ToUtf16Offsets } from './utf8.js';
 
-/** The encodings chunkwise ships. */
-export const ENCODINGS = ['cl100k_base', 'o200k_base'] as const;
-/** An encoding name. */
-export type EncodingName = (typeof ENCODINGS)[number];
+export { ENCODINGS, isEncodingName, type EncodingName } from './encodings.js';
 
 const RANKS = { cl100k_base, o200k_base } as const;
-
-/** True when `name` is one of {@link ENCODINGS}. */
-export function isEncodingName(name: unknown): name is EncodingName {
-  return typeof name === 'string' && (ENCODINGS as readonly string[]).includes(name);
-}
 
 /** js-tiktoken's byte table, which its types do not declare. */
 interface TiktokenInternals {

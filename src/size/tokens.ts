@@ -3,7 +3,7 @@
  * @module
  */
 import { getWasmBpeTokenizer } from './wasm-bpe.js';
-import { ENCODINGS, isEncodingName } from './tiktoken.js';
+import { ENCODINGS, isEncodingName } from './encodings.js';
 import { UnknownEncodingError } from '../core/errors.js';
 import type { Tokenizer, UnitSegmenter, UnitSpans } from './types.js';
 
@@ -38,7 +38,7 @@ export function tokenUnits(tokenizer: Tokenizer): UnitSegmenter {
 /**
  * The default tokenizer for `encoding`: chunkwise's WebAssembly BPE
  * ({@link getWasmBpeTokenizer}), which gives js-tiktoken's ids (kept as the reference:
- * `getTiktokenTokenizer`) several times faster.
+ * `getTiktokenTokenizer` from `chunkwise/tiktoken`) several times faster.
  * @throws {UnknownEncodingError} for an encoding other than cl100k_base / o200k_base.
  */
 export function getTokenizer(encoding: string): Tokenizer {

@@ -8,27 +8,24 @@
  * engine's RegExp at build time); each piece's UTF-8 bytes are looked up whole in the
  * rank table, else merged pair by pair, always merging the adjacent pair whose
  * concatenation has the lowest rank (leftmost on ties) until no pair has a rank.
- * The ranks are js-tiktoken's published data (`js-tiktoken/ranks/<encoding>`), parsed at
- * load time into a hash table in the module's memory.
+ * The ranks are js-tiktoken's published data, converted at build time to a binary table
+ * (`bindings/bpe-table.ts`) that is copied into the module's memory and hashed there when
+ * an encoding is first used; each encoding's table loads only when that encoding is used
+ * (`bindings/bpe-ranks.ts`).
  * @module
  */
-import cl100kRanks from 'js-tiktoken/ranks/cl100k_base';
-import o200kRanks from 'js-tiktoken/ranks/o200k_base';
-import { BpeEncoder, type BpeRankData } from '../../bindings/bpe.js';
-import { tiktokenCut } from './safe-cuts.js';
+import { BpeEncoder, hasBpeModule, initBpe, type BpeRankData } from '../../bindings/bpe.js';
+import { loadRankTable, rankTable, type RankTableSource } from '../../bindings/bpe-ranks.js';
 import { UnknownEncodingError } from '../core/errors.js';
+import { ENCODINGS, isEncodingName, type EncodingName } from './encodings.js';
+import { tiktokenCut } from './safe-cuts.js';
 import type { SafeCut, Tokenizer } from './types.js';
 
 /** The encodings {@link getWasmBpeTokenizer} knows. */
-export type WasmBpeEncoding = 'cl100k_base' | 'o200k_base';
+export type WasmBpeEncoding = EncodingName;
 
 /** Names accepted by {@link getWasmBpeTokenizer}. */
-export const WASM_BPE_ENCODINGS: readonly WasmBpeEncoding[] = ['cl100k_base', 'o200k_base'];
-
-const RANKS: Record<WasmBpeEncoding, BpeRankData> = {
-  cl100k_base: cl100kRanks,
-  o200k_base: o200kRanks,
-};
+export const WASM_BPE_ENCODINGS: readonly WasmBpeEncoding[] = ENCODINGS;
 
 /**
  * tiktoken's BPE in WebAssembly, implementing {@link Tokenizer}.
@@ -47,15 +44,17 @@ export class WasmBpeTokenizer implements Tokenizer {
   readonly #bpe: BpeEncoder;
 
   /**
-   * Builds a tokenizer from js-tiktoken's rank data (parsing takes tens of milliseconds:
-   * prefer {@link getWasmBpeTokenizer}, which caches).
+   * Builds a tokenizer from a rank table (hashing it takes some milliseconds: prefer
+   * {@link getWasmBpeTokenizer} or {@link loadTokenizer}, which cache).
    * @param encoding the encoding's name, for {@link encoding}.
-   * @param ranks `js-tiktoken/ranks/<encoding>`'s default export.
-   * @throws {WasmError} when the module cannot be compiled (call `await initBpe()` from
-   *   `bindings/bpe` first in a browser's main thread), the split pattern is not
-   *   cl100k_base's or o200k_base's, or the rank data cannot be parsed.
+   * @param ranks the encoding's binary rank table (`bindings/bpe-table.ts`; the package
+   *   ships `chunkwise/ranks/<encoding>.bpe`), or `js-tiktoken/ranks/<encoding>`'s
+   *   default export (converted first).
+   * @throws {WasmError} when the module cannot be compiled (call `await initBpe()`
+   *   first in a browser's main thread), the table is malformed, or js-tiktoken's split
+   *   pattern is not cl100k_base's or o200k_base's.
    */
-  constructor(encoding: string, ranks: BpeRankData) {
+  constructor(encoding: string, ranks: Uint8Array | BpeRankData) {
     this.encoding = encoding;
     this.#bpe = new BpeEncoder(ranks);
   }
@@ -104,17 +103,41 @@ const cache = new Map<string, WasmBpeTokenizer>();
 
 /**
  * The shared {@link WasmBpeTokenizer} for an encoding, built on first use (the rank table
- * then stays resident).
+ * then stays resident). Only that encoding's table is loaded.
  * @param encoding `cl100k_base` or `o200k_base`.
  * @throws {UnknownEncodingError} for any other name.
+ * @throws {EncodingNotLoadedError} outside Node when the encoding's table was not loaded
+ *   first ({@link loadTokenizer}) or bundled (`import 'chunkwise/encodings/<encoding>'`).
  * @throws {WasmError} when the module cannot be compiled synchronously (a browser's main
- *   thread: `await initBpe()` from `bindings/bpe` first).
+ *   thread: `await loadTokenizer(encoding)` or `await initBpe()` first).
  */
 export function getWasmBpeTokenizer(encoding: WasmBpeEncoding): WasmBpeTokenizer {
   let t = cache.get(encoding);
   if (t) return t;
-  if (!Object.prototype.hasOwnProperty.call(RANKS, encoding)) throw new UnknownEncodingError(String(encoding), WASM_BPE_ENCODINGS);
-  t = new WasmBpeTokenizer(encoding, RANKS[encoding]);
+  if (!isEncodingName(encoding)) throw new UnknownEncodingError(String(encoding), WASM_BPE_ENCODINGS);
+  t = new WasmBpeTokenizer(encoding, rankTable(encoding));
   cache.set(encoding, t);
   return t;
+}
+
+/**
+ * Loads what an encoding's tokenizer needs, asynchronously, and returns the shared
+ * tokenizer; afterwards token units and counts of that encoding work synchronously
+ * (`createChunker('sliding', { unit: 'token' })`, `getTokenizer`). Use it where files
+ * cannot be read synchronously: a browser (main thread or worker), Cloudflare workerd,
+ * Vercel Edge. In Node it is optional (tables are read from the package on first use).
+ * Compiles the BPE module first unless it is ready, then loads the rank table.
+ * @param encoding `cl100k_base` or `o200k_base`.
+ * @param source where the table comes from: by default the package's own module for
+ *   it, imported dynamically (bundlers emit it as separate chunks); or the bytes of
+ *   `<encoding>.bpe`, its URL (with Vite: the `?url` import of `chunkwise/ranks/<encoding>.bpe`),
+ *   or a `Response`.
+ * @throws {UnknownEncodingError} for any other encoding.
+ * @throws {WasmError} when the module or the table cannot be loaded.
+ */
+export async function loadTokenizer(encoding: WasmBpeEncoding, source?: RankTableSource): Promise<WasmBpeTokenizer> {
+  if (!isEncodingName(encoding)) throw new UnknownEncodingError(String(encoding), WASM_BPE_ENCODINGS);
+  if (!hasBpeModule()) await initBpe();
+  await loadRankTable(encoding, source);
+  return getWasmBpeTokenizer(encoding);
 }

@@ -20,7 +20,7 @@ import { isBlank, requireText } from '../core/text.js';
 import { HashingEmbedder } from '../embedders/hashing-embedder.js';
 import type { Embedder } from '../embedders/types.js';
 import { Assembler, type PlannedChunk } from '../plan/assemble.js';
-import { resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
+import { innerUnitOptions, resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
 import { planWholeAsync, streamPlan, type StepResult, type StreamPlan } from '../stream/driver.js';
 import type { TextSource } from '../stream/source.js';
 import { RecursiveChunker } from './recursive.js';
@@ -244,14 +244,7 @@ export class ClusterSemanticChunker {
     this.maxPieces = o.maxPieces;
     this.sectionSize = o.sectionSize;
     this.#resolved = resolveUnits(o);
-    this.#splitter = new RecursiveChunker({
-      unit: options.unit,
-      encoding: options.encoding,
-      tokenizer: options.tokenizer,
-      chunkSize: this.pieceSize,
-      chunkOverlap: 0,
-      countTokens: false,
-    });
+    this.#splitter = new RecursiveChunker({ ...innerUnitOptions(this.#resolved, options.tokenizer), chunkSize: this.pieceSize, chunkOverlap: 0 });
     this.#plan = {
       initial: () => ({ scanner: this.#scanner(), pieces: 0, section: 0 }),
       growth: () => 0, // the scanner is resumable: a step per piece costs the new lines only
@@ -263,7 +256,7 @@ export class ClusterSemanticChunker {
   #size(text: string): number {
     this.lastWork.measurements++;
     const { unit, units, tokenizer } = this.#resolved;
-    return unit === 'token' ? tokenizer!.count(text) : units.count(text);
+    return unit === 'token' ? tokenizer!.count(text) : units.size(text);
   }
 
   #scanner(): SectionScanner {

@@ -25,7 +25,7 @@ import { resolveOptions, type StrategySchema } from '../core/schema.js';
 import { defaultOverlap } from './recursive.js';
 import { textPieces, type TextSource } from '../stream/source.js';
 import { isBlank, requireText, trimSpan, trimSpanWithin } from '../core/text.js';
-import { resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
+import { innerUnitOptions, resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
 import { resolveFallback, type SpanSplitter } from '../compose/span-splitters.js';
 
 /** Options of {@link MarkdownChunker}. */
@@ -185,12 +185,7 @@ export class MarkdownChunker {
     this.#resolved = resolveUnits(o);
     this.unit = this.#resolved.unit;
     this.encoding = this.#resolved.encoding;
-    this.#fallback = resolveFallback(o.fallback, {
-      unit: this.#resolved.unit,
-      encoding: this.#resolved.encoding,
-      tokenizer: options.tokenizer,
-      chunkOverlap: this.chunkOverlap,
-    });
+    this.#fallback = resolveFallback(o.fallback, { ...innerUnitOptions(this.#resolved, options.tokenizer), chunkOverlap: this.chunkOverlap });
   }
 
   /**
@@ -330,7 +325,7 @@ export class MarkdownChunker {
 
   /** Units of `text` in this chunker's unit. @internal */
   count(text: string): number {
-    return this.#resolved.units.count(text);
+    return this.#resolved.units.size(text);
   }
 
   /** The fallback splitter. @internal */

@@ -198,6 +198,14 @@ class PieceTree {
   level(s: number, e: number, level: number): PackLevel {
     return new PieceLevel(this, s, e, level);
   }
+
+  #zeros = new Float64Array(0);
+
+  /** A zero-filled array of at least `n` entries, shared by levels (read only). */
+  zeros(n: number): Float64Array {
+    if (this.#zeros.length < n) this.#zeros = new Float64Array(Math.max(n, this.#zeros.length * 2));
+    return this.#zeros;
+  }
 }
 
 /** One level of the tree: the pieces of a range at one separator. */
@@ -220,12 +228,14 @@ class PieceLevel implements PackLevel {
     // sizes of the raw pieces (LangChain's lengthFunction) and, without kept separators,
     // of the separator text between pieces (mergeSplits adds it per join)
     const sizes = measure.sizeMany(starts, ends, count, new Float64Array(count));
-    const gaps = new Float64Array(count);
+    // gaps only where separators are kept in no piece; otherwise pieces tile the range
+    const gaps = tree.keep === false ? new Float64Array(count) : tree.zeros(count);
     if (tree.keep === false) {
       for (let k = 1; k < count; k++) if (starts[k] > ends[k - 1]) gaps[k] = measure.size(ends[k - 1], starts[k]);
     }
     const prefix = new Float64Array(count + 1);
-    for (let k = 0; k < count; k++) prefix[k + 1] = prefix[k] + gaps[k] + sizes[k];
+    let sum = 0;
+    for (let k = 0; k < count; k++) prefix[k + 1] = sum += gaps[k] + sizes[k];
     this.count = count;
     this.sums = { sizes, prefix, gapBefore: gaps };
     this.#tree = tree;

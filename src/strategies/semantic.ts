@@ -93,7 +93,7 @@ export const SEMANTIC_SCHEMA: StrategySchema = {
     bufferSize: { type: 'integer', min: 0, default: 1, doc: 'sentences on each side joined to a sentence before embedding it' },
     maxChunkSize: { type: 'integer', min: 1, default: 512, doc: 'no chunk is larger (units); a larger group is split by the recursive splitter' },
     minChunkSize: { type: 'integer', min: 0, default: 0, doc: 'a break is skipped while the chunk before it is smaller (units); a smaller piece joins its more similar neighbour' },
-    locale: { type: 'string', default: 'en', doc: 'BCP 47 locale for sentence segmentation', check: localeProblem, cli: { placeholder: '<tag>' } },
+    locale: { type: 'string', default: 'en', doc: 'BCP 47 locale of the text for sentence segmentation (`auto`: detected from the text)', check: localeProblem, cli: { placeholder: '<tag>' } },
     splitter: { type: 'function', doc: 'splits a group larger than maxChunkSize: (text, start, end, maxChunkSize) => spans (default: the recursive splitter)' },
     ...UNIT_OPTIONS,
   },
@@ -202,7 +202,7 @@ export class SemanticChunker {
   #size(text: string): number {
     this.lastWork.measurements++;
     const { unit, units, tokenizer } = this.#resolved;
-    return unit === 'token' ? tokenizer!.count(text) : units.count(text);
+    return unit === 'token' ? tokenizer!.count(text) : units.size(text);
   }
 
   /**
@@ -374,7 +374,8 @@ function splitterOf(make: (maxChunkSize: number) => { spans(text: string): Plann
 
 /** The unit options a splitter's chunker takes: the semantic chunker's unit, no overlap, no token counts. */
 function splitterUnits(options: UnitOptions, chunkSize: number) {
-  return { unit: options.unit, encoding: options.encoding, tokenizer: options.tokenizer, chunkSize, chunkOverlap: 0, countTokens: false };
+  const { unit, encoding, tokenizer, sizer, lengthFunction } = options;
+  return { unit, encoding, tokenizer, sizer, lengthFunction, chunkSize, chunkOverlap: 0, countTokens: false };
 }
 
 /**

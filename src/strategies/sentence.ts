@@ -17,6 +17,7 @@ import { isBlank, isSpace, requireText } from '../core/text.js';
 import { Assembler, type PlannedChunk } from '../plan/assemble.js';
 import { SpanLevel } from '../plan/levels.js';
 import { pack, type PackLevel } from '../plan/pack.js';
+import { DETECT_SAMPLE, detectLocale } from '../segment/locale.js';
 import { splitSentences } from '../segment/sentences.js';
 import { rangeMeasure, type RangeMeasure } from '../size/measure.js';
 import { resolveUnits, trimBlankUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
@@ -39,13 +40,21 @@ export const SENTENCE_SCHEMA: StrategySchema = {
   options: {
     chunkSize: { type: 'integer', min: 1, default: 512, doc: 'budget per chunk, in units' },
     overlapSentences: { type: 'integer', min: 0, default: 0, doc: 'whole sentences a chunk repeats from the end of the previous one' },
-    locale: { type: 'string', default: 'en', doc: 'BCP 47 locale for sentence segmentation (`en`, `nl`, `fr`, …)', check: localeProblem, cli: { placeholder: '<tag>' } },
+    locale: {
+      type: 'string',
+      default: 'en',
+      doc: 'BCP 47 locale of the text: its abbreviation rules (`en`, `nl`, `fr`, `de` have their own) and Intl.Segmenter\'s; `auto` detects it from the first 20,000 characters',
+      check: localeProblem,
+      cli: { placeholder: '<tag>' },
+    },
     ...UNIT_OPTIONS,
   },
 };
 
 /** State carried across stream steps. */
 interface SentenceState {
+  /** The locale in use (`auto` resolved once, from the stream's first {@link DETECT_SAMPLE} characters). */
+  locale?: string;
   /** Sentences of the stream before the held text. */
   sentenceBase: number;
   /** Global index of the last sentence in an emitted chunk (-1: none). */
@@ -139,6 +148,11 @@ export class SentenceChunker {
 
   /** One step of the stream plan (a whole text: one final step). */
   #step(text: string, state: SentenceState, final: boolean): StepResult<SentenceState> {
+    if (state.locale === undefined) {
+      // `auto` is decided once, on the text's first DETECT_SAMPLE characters, in both paths
+      if (this.locale === 'auto' && !final && text.length < DETECT_SAMPLE) return { chunks: [], keep: 0, state };
+      state = { ...state, locale: this.locale === 'auto' ? detectLocale(text) : this.locale };
+    }
     if (final) {
       const { chunks } = this.#pack(text, state);
       return { chunks, keep: 0, state };
@@ -156,7 +170,7 @@ export class SentenceChunker {
       if (q > 0 && head.charCodeAt(q - 1) === 10) {
         const done = chunks.slice(0, j);
         const last = done[done.length - 1].metadata!.sentenceEnd as number;
-        return { chunks: done, keep: q, state: { sentenceBase: state.sentenceBase + firsts[j], prevLast: last - 1 } };
+        return { chunks: done, keep: q, state: { locale: state.locale, sentenceBase: state.sentenceBase + firsts[j], prevLast: last - 1 } };
       }
     }
     return { chunks: [], keep: 0, state };
@@ -168,7 +182,7 @@ export class SentenceChunker {
    */
   #pack(text: string, state: SentenceState): { chunks: PlannedChunk[]; firsts: number[] } {
     const measure = rangeMeasure(text, this.#resolved.units);
-    const sentences = splitSentences(text, { locale: this.locale });
+    const sentences = splitSentences(text, { locale: state.locale ?? this.locale });
     // the trimmed span of each sentence with text, and its index among all sentences
     const ts: number[] = [];
     const te: number[] = [];

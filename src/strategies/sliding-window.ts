@@ -87,7 +87,7 @@ export class SlidingWindowChunker {
   readonly windowSize: number;
   readonly stride: number;
   readonly allowGaps: boolean;
-  readonly unit: UnitKind;
+  readonly unit: UnitKind | 'custom';
   readonly encoding: string;
   /** Strategy name written to chunk metadata. */
   protected strategy = 'sliding';

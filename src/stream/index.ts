@@ -3,26 +3,20 @@
  * chunks out as soon as they are decided, equal to the whole-string call.
  * Core module: no Node built-ins.
  *
- * How a strategy plugs in: implement {@link StreamingChunker} (`chunkStream(source)`),
- * yielding exactly the chunks `chunk(wholeText)` returns (same ids: use
- * {@link PrefixIds} in both paths). Two building blocks help:
- * - unit-level strategies (sliding, fixed) plan over units segmented up to a
- *   {@link SafeCut} of their unit kind (`src/stream/safe-cuts.ts`);
- * - strategies whose output restarts at hard breaks (a Markdown heading, a page break)
- *   can use {@link chunkSections} with a function finding the last such break.
- * {@link chunkStream} takes any chunker: streaming ones stream, the others get the whole
- * text collected first (same result, memory of the whole text).
+ * How a strategy plugs in: write a `StreamPlan` (`./driver.ts`) — the one stream driver
+ * runs it over the stream, and `chunk(text)` is the same plan's single final step, so the
+ * two agree by construction. {@link chunkStream} takes any chunker: streaming ones
+ * stream, the others get the whole text collected first (same result, memory of the
+ * whole text).
  * @module
  */
 import type { Chunk } from '../core/chunk.js';
-import { chunkId } from '../core/chunk.js';
-import { RollingHash } from '../core/ids.js';
 import { InvalidInputError } from '../core/errors.js';
 import { textPieces, type TextSource } from './source.js';
 
 export { textPieces, type TextSource } from './source.js';
 export { charCut, wordCut, tiktokenCut, safeCutFor, type SafeCut } from '../size/safe-cuts.js';
-export { streamPlan, planWhole, type StreamPlan, type StepResult } from './driver.js';
+export { streamPlan, planWhole, planWholeAsync, type StreamPlan, type StepResult } from './driver.js';
 export { RollingHash, PrefixIds } from '../core/ids.js';
 
 /** A chunker that chunks a text stream itself. */
@@ -55,65 +49,4 @@ export async function* chunkStream(
   let text = '';
   for await (const piece of textPieces(source)) text += piece;
   yield* await chunker.chunk(text);
-}
-
-/**
- * Finds the last hard break in `text[from, text.length)` — an offset where the
- * strategy's chunks of the text before it do not depend on anything after it and its
- * chunks after it do not depend on anything before it — or returns `from` if there is
- * none yet. It must only return a break that stays a break whatever text follows.
- */
-export type SectionBreak = (text: string, from: number) => number;
-
-/**
- * Streams any chunker whose output restarts at hard breaks: each section (text between
- * breaks) is chunked on its own with `chunk`, its chunks shifted to stream offsets,
- * re-indexed and given prefix-hash ids (`hash(stream[0, end)):start-end`, as {@link PrefixIds}); `metadata.overlap` of a
- * section's first chunk is 0. This equals the whole-string call when the chunker's
- * `chunk` gives the same chunks for a text as for its sections one by one and uses
- * prefix-hash ids. Memory: one section plus one piece.
- * @throws {InvalidInputError} as {@link chunkStream}.
- */
-export async function* chunkSections(
-  chunker: { chunk(text: string): Chunk[] | Promise<Chunk[]> },
-  source: TextSource,
-  findBreak: SectionBreak,
-): AsyncGenerator<Chunk> {
-  const prefix = new RollingHash(); // hash of the stream before the current section
-  let buf = '';
-  let bufStart = 0;
-  let index = 0;
-  async function* emit(sectionEnd: number): AsyncGenerator<Chunk> {
-    const section = buf.slice(0, sectionEnd - bufStart);
-    const chunks = await chunker.chunk(section);
-    // prefix hashes at every chunk end (chunks of a section need not end in order)
-    const ends = [...new Set(chunks.map((c) => c.end))].sort((a, b) => a - b);
-    const digests = new Map<number, string>();
-    const h = prefix.clone();
-    let at = 0;
-    for (const e of ends) {
-      h.update(section, at, e);
-      at = e;
-      digests.set(e, h.digest());
-    }
-    for (const c of chunks) {
-      const start = c.start + bufStart;
-      const end = c.end + bufStart;
-      yield { ...c, id: chunkId(digests.get(c.end)!, start, end), index: index++, start, end };
-    }
-    prefix.update(section);
-    buf = buf.slice(sectionEnd - bufStart);
-    bufStart = sectionEnd;
-  }
-  let searched = 0;
-  for await (const piece of textPieces(source)) {
-    if (piece.length === 0) continue;
-    buf += piece;
-    const cut = findBreak(buf, searched);
-    if (cut > searched) {
-      yield* emit(bufStart + cut);
-      searched = 0;
-    } else searched = Math.max(0, buf.length - 1);
-  }
-  if (buf.length > 0) yield* emit(bufStart + buf.length);
 }

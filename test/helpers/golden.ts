@@ -21,7 +21,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { createChunker, hashText, OnnxEmbedder, QueryAdaptiveChunker, strategies, type Chunk } from '../../src/index.js';
+import { createChunker, hashText, QueryAdaptiveChunker, strategies, type Chunk } from '../../src/index.js';
+import { OnnxEmbedder } from '../../src/onnx.js';
 import { makeEncoderOnnx, writeOnnxFolder } from './embedder-fixtures.js';
 import { corporaDir, markdownDir, repoRoot, seedsDir, sharedFiles } from './paths.js';
 

@@ -7,6 +7,8 @@ import { createServer, type Server } from 'node:http';
 import { extname, join, normalize, resolve } from 'node:path';
 import { corporaDir, repoRoot, seedsDir, sharedFiles } from '../helpers/paths.js';
 
+export { bundleLikeDeploy, type DeployBundle } from '../../bench/deploy-bundle.js';
+
 export interface Doc {
   name: string;
   text: string;

@@ -1,0 +1,74 @@
+/**
+ * What the root import path loads, and the optional peers behind `chunkwise/onnx`:
+ * - `import('chunkwise')` (dist/src/index.js) in a fresh Node process loads no ONNX
+ *   Runtime, no js-tiktoken, no Hugging Face tokenizer, no evaluation module, no QASC
+ *   index and no rank table (module URLs recorded by a loader hook);
+ * - `chunkwise/onnx` without onnxruntime-web / onnxruntime-node installed (a resolve
+ *   hook makes them unresolvable) throws `MissingDependencyError` naming the package.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { repoRoot } from './helpers/paths.js';
+
+const dist = pathToFileURL(join(repoRoot, 'dist')).href;
+
+/** Runs `script` in a fresh Node process with loader hooks (module source text); returns its last stdout line as JSON. */
+function withHooks(hooks: string, script: string, env: Record<string, string> = {}): unknown {
+  const register = `import { register } from 'node:module'; register(${JSON.stringify('data:text/javascript,' + encodeURIComponent(hooks))});`;
+  const out = execFileSync(process.execPath, ['--import', 'data:text/javascript,' + encodeURIComponent(register), '--input-type=module', '-e', script], {
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+  });
+  return JSON.parse(out.trim().split('\n').pop()!);
+}
+
+describe('the root import path', () => {
+  it('loads no ONNX Runtime, js-tiktoken, HF tokenizer, evaluation, QASC index or rank table', () => {
+    const hooks = `import { appendFileSync } from 'node:fs';
+export async function resolve(spec, context, next) { const r = await next(spec, context); appendFileSync(process.env.URLS_FILE, r.url + '\\n'); return r; }`;
+    const file = join(mkdtempSync(join(tmpdir(), 'chunkwise-urls-')), 'urls.txt');
+    const script = `import { readFileSync, rmSync } from 'node:fs';
+const cw = await import('${dist}/src/index.js');
+new cw.SlidingWindowChunker({ unit: 'word', windowSize: 5, stride: 3, countTokens: false }).chunk('one two three four five six');
+const urls = readFileSync(process.env.URLS_FILE, 'utf8').trim().split('\\n');
+rmSync(process.env.URLS_FILE);
+console.log(JSON.stringify(urls));`;
+    const urls = withHooks(hooks, script, { URLS_FILE: file }) as string[];
+    expect(urls.some((u) => u.endsWith('/dist/src/index.js'))).toBe(true);
+    expect(urls.some((u) => u.includes('/dist/src/strategies/sliding-window.js'))).toBe(true);
+    const HEAVY = /onnxruntime|js-tiktoken|@huggingface|csv-parse|\/dist\/src\/evaluation\/|qasc-index|generated\/ranks\/(cl100k|o200k)_base\.|hf-tokenizer|onnx-embedder/;
+    expect(urls.filter((u) => HEAVY.test(u))).toEqual([]);
+    // the pattern does catch them
+    for (const u of ['node_modules/onnxruntime-web/dist/ort.mjs', 'file:///x/dist/src/evaluation/index.js', 'generated/ranks/cl100k_base.0.js', 'generated/ranks/o200k_base.bpe']) {
+      expect(HEAVY.test(u), u).toBe(true);
+    }
+  });
+});
+
+describe('chunkwise/onnx without its optional peers', () => {
+  it('MissingDependencyError names the package to install', () => {
+    const hooks = `export async function resolve(spec, context, next) {
+  if (spec === 'onnxruntime-web' || spec === 'onnxruntime-node') throw Object.assign(new Error("Cannot find package '" + spec + "'"), { code: 'ERR_MODULE_NOT_FOUND' });
+  return next(spec, context);
+}`;
+    const script = `const onnx = await import('${dist}/src/onnx.js');
+const out = {};
+for (const backend of ['web', 'node']) {
+  try { await onnx.loadOrt({ backend }); out[backend] = 'loaded'; }
+  catch (e) { out[backend] = [e instanceof onnx.MissingDependencyError, e.packageName, e.message]; }
+}
+console.log(JSON.stringify(out));`;
+    expect(withHooks(hooks, script)).toEqual({
+      web: [true, 'onnxruntime-web', "OnnxEmbedder needs the package onnxruntime-web, which could not be imported (Cannot find package 'onnxruntime-web'): install it with npm install onnxruntime-web"],
+      node: [
+        true,
+        'onnxruntime-node',
+        `OnnxEmbedder with backend "node" needs the package onnxruntime-node, which could not be imported (Cannot find package 'onnxruntime-node'): install it with npm install onnxruntime-node`,
+      ],
+    });
+  });
+});

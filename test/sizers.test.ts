@@ -1,0 +1,94 @@
+/**
+ * Sizers beyond char/word/token: a user lengthFunction and a Hugging Face tokenizer.json
+ * (the embedding model's own tokens), through every strategy's `lengthFunction` / `sizer`
+ * options; declared capabilities (safe cuts) drive streaming.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { HfTokenizer } from '../src/embedders/hf-tokenizer.js';
+import { getTiktokenTokenizer } from '../src/size/tiktoken.js';
+import {
+  FixedSizeChunker,
+  getTokenizer,
+  hfTokenizerSizer,
+  InvalidOptionError,
+  lengthFunctionSizer,
+  RecursiveChunker,
+  SentenceChunker,
+  tiktokenCut,
+  tokenUnits,
+} from '../src/index.js';
+import { expectInvariants } from './helpers/invariants.js';
+import { corporaDir, sharedDir } from './helpers/paths.js';
+import { collect, splitAt } from './helpers/stream.js';
+
+const sotu = readFileSync(join(corporaDir, 'state_of_the_union.md'), 'utf8').slice(0, 20_000);
+
+describe('lengthFunction', () => {
+  it("LangChain's default (text.length) equals char units on BMP text", () => {
+    const a = new RecursiveChunker({ lengthFunction: (t) => t.length, chunkSize: 400, chunkOverlap: 50 }).chunk(sotu);
+    const b = new RecursiveChunker({ unit: 'char', chunkSize: 400, chunkOverlap: 50 }).chunk(sotu);
+    expect(a.map((c) => [c.start, c.end])).toEqual(b.map((c) => [c.start, c.end]));
+    expect(a[0].metadata.unit).toBe('custom');
+    expect(a[0].tokenCount).toBe(getTokenizer('cl100k_base').count(a[0].text)); // tokenCount stays cl100k
+  });
+
+  it('budgets hold on the exact text for windows and sentences, measured by the function', () => {
+    const vowels = (t: string) => (t.match(/[aeiou]/gi) ?? []).length;
+    for (const chunker of [new FixedSizeChunker({ lengthFunction: vowels, chunkSize: 40, chunkOverlap: 5 }), new SentenceChunker({ lengthFunction: vowels, chunkSize: 60 })]) {
+      const chunks = chunker.chunk(sotu);
+      expect(chunks.length).toBeGreaterThan(10);
+      for (const c of chunks) {
+        expect(c.metadata.unitCount).toBe(vowels(c.text));
+        if (!c.metadata.oversized) expect(vowels(c.text)).toBeLessThanOrEqual(c.metadata.strategy === 'fixed' ? 40 : 60);
+      }
+      expectInvariants(sotu, chunks, {});
+    }
+  });
+
+  it('a bad function or a bad result is a typed error naming it', () => {
+    expect(() => new RecursiveChunker({ lengthFunction: 5 as never })).toThrow(InvalidOptionError);
+    expect(() => new RecursiveChunker({ lengthFunction: () => NaN, chunkSize: 10 }).chunk('a b c')).toThrow(/lengthFunction: NaN/);
+    expect(() => new RecursiveChunker({ lengthFunction: (t) => t.length, sizer: lengthFunctionSizer((t) => t.length) })).toThrow(/sizer or lengthFunction, not both/);
+  });
+});
+
+describe("a Hugging Face tokenizer.json: the model's own tokens", () => {
+  const json = JSON.parse(readFileSync(join(sharedDir, 'models', 'glove-6b-100d', 'tokenizer.json'), 'utf8'));
+  const hf = new HfTokenizer(json);
+  const sizer = hfTokenizerSizer(hf, 'hf:glove');
+
+  it('sizes are content tokens; units are their spans', () => {
+    expect(sizer.size('The car is fast.')).toBe(hf.contentIds('The car is fast.').length);
+    const u = sizer.segment('The car is fast.');
+    expect(u.count).toBe(5); // the, car, is, fast, .
+    expect(Array.from(u.starts)).toEqual([0, 4, 8, 11, 15]);
+  });
+
+  it('chunks measured in model tokens hold the budget', () => {
+    const chunks = new RecursiveChunker({ sizer, chunkSize: 64, chunkOverlap: 0 }).chunk(sotu);
+    expect(chunks[0].metadata.unit).toBe('hf:glove');
+    for (const c of chunks) {
+      expect(c.metadata.unitCount).toBe(sizer.size(c.text));
+      expect(sizer.size(c.text)).toBeLessThanOrEqual(64);
+    }
+    expectInvariants(sotu, chunks, {});
+  });
+});
+
+describe('declared capabilities, not instanceof', () => {
+  it('both tiktoken tokenizers declare the tiktoken safe cut; token sizers carry it', () => {
+    expect(getTokenizer('cl100k_base').safeCut).toBe(tiktokenCut);
+    expect(getTiktokenTokenizer('o200k_base').safeCut).toBe(tiktokenCut);
+    expect(tokenUnits(getTokenizer('cl100k_base')).safeCut).toBe(tiktokenCut);
+  });
+
+  it('a tokenizer without a declared safe cut still streams correctly (held to the end)', async () => {
+    const base = getTokenizer('cl100k_base');
+    const plain = { encoding: 'cl100k_base', encode: (t: string) => base.encode(t), count: (t: string) => base.count(t), encodeWithOffsets: (t: string) => base.encodeWithOffsets(t), decode: (ids: ArrayLike<number>) => base.decode(ids) };
+    const chunker = new FixedSizeChunker({ tokenizer: plain, chunkSize: 64, chunkOverlap: 8 });
+    const text = sotu.slice(0, 5000);
+    expect(await collect(chunker.chunkStream(splitAt(text, [100, 1000, 2500])))).toEqual(chunker.chunk(text));
+  });
+});
