@@ -37,6 +37,12 @@ export class SpanLevel implements PackLevel {
   readonly #starts: ArrayLike<number>;
   readonly #ends: ArrayLike<number>;
   readonly #options: SpanLevelOptions;
+  /**
+   * Section sizes, all measured in one bulk call on first use (the packer asks for every
+   * section's size, and for most more than once): kept here, not in the measure's memo,
+   * which would hold one entry per section (a million for the tokens of a 5 MB sentence).
+   */
+  #sizes: Float64Array | undefined;
   /** prefix[k] = Σ_{i<k} (gap before i + size i); gapBefore[i] = gap between i − 1 and i. */
   #prefix: Float64Array | undefined;
   #gapBefore: Float64Array | undefined;
@@ -61,7 +67,8 @@ export class SpanLevel implements PackLevel {
   }
 
   size(i: number): number {
-    return this.#measure.size(this.#starts[i], this.#ends[i]);
+    this.#sizes ??= this.#measure.sizeMany(this.#starts, this.#ends, this.count, new Float64Array(this.count));
+    return this.#sizes[i];
   }
 
   #sums(): Float64Array {
@@ -85,7 +92,8 @@ export class SpanLevel implements PackLevel {
   }
 
   exact(a: number, b: number): number {
-    return this.#options.exact ? this.#options.exact(a, b) : this.#measure.size(this.#starts[a], this.#ends[b]);
+    if (this.#options.exact) return this.#options.exact(a, b);
+    return a === b ? this.size(a) : this.#measure.size(this.#starts[a], this.#ends[b]);
   }
 
   emit(a: number, b: number, size: number, oversized: boolean): PlannedChunk | undefined {
