@@ -14,6 +14,8 @@ export interface PathologicalKind {
   description: string;
   /** A text of about `n` UTF-16 code units (never more than `n` + one pattern). */
   make(n: number): string;
+  /** Length of the repeated block where it is large (the text is whole blocks: sizes below it do not grow the text). */
+  block?: number;
 }
 
 /** `unit` repeated to at least `n` code units, cut to `n` at a code point boundary. */
@@ -36,6 +38,9 @@ function copies(unit: string, n: number): string {
 const LOREM =
   'Chunking splits documents into pieces that fit an embedding model, and the pieces keep ' +
   'their offsets so a retriever can point back at the source. ';
+
+/** One line of block quotes 10,000 deep. */
+const DEEP_QUOTE = '>'.repeat(10_000) + ' quoted text\n';
 
 /** Nested Markdown list, depth 0..depth−1 then back to 0, one item per line. */
 function nestedList(depth: number): string {
@@ -78,11 +83,13 @@ export const PATHOLOGICAL_KINDS: readonly PathologicalKind[] = [
     name: 'nested-lists',
     description: 'Markdown lists nested 100 deep (a 10 KB block), repeated',
     make: (n) => copies(nestedList(100), n),
+    block: nestedList(100).length,
   },
   {
     name: 'nested-lists-500',
     description: 'Markdown lists nested 500 deep (a 250 KB block), repeated: meaningful from 250 KB on',
     make: (n) => copies(nestedList(500), n),
+    block: nestedList(500).length,
   },
   {
     name: 'huge-paragraph',
@@ -92,7 +99,8 @@ export const PATHOLOGICAL_KINDS: readonly PathologicalKind[] = [
   {
     name: 'deep-quotes',
     description: 'block quotes 10,000 deep (`>>>…> text` lines)',
-    make: (n) => copies('>'.repeat(10_000) + ' quoted text\n', n),
+    make: (n) => copies(DEEP_QUOTE, n),
+    block: DEEP_QUOTE.length,
   },
   {
     name: 'html-line',

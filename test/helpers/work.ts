@@ -307,12 +307,22 @@ export function growthPerDoubling(a: number, b: number, charsA: number, charsB: 
   return (Math.max(b, WORK_FLOOR) / Math.max(a, WORK_FLOOR)) ** (1 / doublings);
 }
 
-/** The counter that grew most from run `a` to run `b` (per doubling), and that growth. */
-export function worstGrowth(a: WorkRun, b: WorkRun): { counter: string; growth: number } {
+/**
+ * The counter that grew most from run `a` to run `b` (per doubling), and that growth.
+ * A counter below {@link WORK_FLOOR} in `a` and above it in `b` starts between the two
+ * sizes (a path the smaller text did not take): it is listed in `onsets`, not compared.
+ */
+export function worstGrowth(a: WorkRun, b: WorkRun): { counter: string; growth: number; onsets: string[] } {
   let worst = { counter: '', growth: 0 };
+  const onsets: string[] = [];
   for (const k of Object.keys(b.counts)) {
-    const g = growthPerDoubling(a.counts[k] ?? 0, b.counts[k], a.chars, b.chars);
+    const before = a.counts[k] ?? 0;
+    if (before < WORK_FLOOR && b.counts[k] >= WORK_FLOOR) {
+      onsets.push(k);
+      continue;
+    }
+    const g = growthPerDoubling(before, b.counts[k], a.chars, b.chars);
     if (g > worst.growth) worst = { counter: k, growth: g };
   }
-  return worst;
+  return { ...worst, onsets };
 }
