@@ -36,6 +36,12 @@ export interface DeployBundleOptions {
   resolveDir?: string;
   /** Output folder (default: a new temporary one). */
   outDir?: string;
+  /**
+   * Imports left to the runtime (esbuild `external`): web-tree-sitter's Node branch
+   * (`import("fs/promises")`, `import("module")`, never taken outside Node) for a worker
+   * that uses `chunkwise/code`; wrangler users mark them the same way (or enable nodejs_compat).
+   */
+  external?: string[];
 }
 
 const repoRoot = resolve(dirname(new URL(import.meta.url).pathname), '..');
@@ -93,6 +99,7 @@ export async function bundleLikeDeploy(entry: string, conditions: string[], opti
     metafile: true,
     logLevel: 'silent',
     plugins: [wasmModules],
+    ...(options.external ? { external: options.external } : {}),
   });
   return { dir, js, wasm, metafile: result.metafile };
 }

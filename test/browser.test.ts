@@ -6,7 +6,9 @@
  * Node's byte for byte — with the inline bundle (`await initKernels()`) and with the
  * asset bundle (`await initKernels(url of chunkwise.wasm)`); the rank tables come from
  * the bundle's lazy chunks (`await loadTokenizer(encoding)`). Embedding strategies also
- * run with the ONNX fixture model through onnxruntime-web (the bundle's `onnx.js` entry).
+ * run with the ONNX fixture model through onnxruntime-web (the bundle's `onnx.js` entry). The
+ * code strategy runs on the 12 source fixtures through the bundle's `code.js` entry
+ * (web-tree-sitter in its own chunk), grammars fetched from the served tree-sitter-wasms folder.
  * Without /usr/bin/chromium (or the file CHROMIUM_PATH names): fails when CI=true, skips
  * otherwise.
  */
@@ -31,6 +33,7 @@ function page(dir: string, init: string): string {
 <script type="importmap">{"imports":{"onnxruntime-web":"/ort/ort.bundle.min.mjs"}}</script>
 <script type="module">
 import * as api from ${JSON.stringify(dir + 'index.js')};
+import ${JSON.stringify(dir + 'code.js')}; // chunkwise/code: the registry's code strategy uses it
 import { runWorkload } from '/harness.mjs';
 try {
   await api.initKernels(${init});
@@ -42,7 +45,8 @@ try {
     const { OnnxEmbedder } = await import(${JSON.stringify(dir + 'onnx.js')});
     embedders.onnx = await OnnxEmbedder.load(location.origin + '/model/', { backend: 'web', wasmPaths: location.origin + '/ort/' });
   }
-  window.__result = await runWorkload(api, docs, embedders);
+  const code = { grammarBase: location.origin + '/grammars/', treeSitterWasm: location.origin + '/wts/tree-sitter.wasm' };
+  window.__result = await runWorkload(api, docs, embedders, { code });
 } catch (error) {
   window.__error = String(error && error.stack || error);
 }
@@ -75,7 +79,7 @@ describe.skipIf(!run)('browser bundles in Chromium', () => {
   let pages: Record<'inline' | 'asset', Promise<string>>;
 
   beforeAll(async () => {
-    docs = workloadDocs();
+    docs = workloadDocs({ code: true });
     modelDir = mkdtempSync(join(tmpdir(), 'chunkwise-browser-model-'));
     writeOnnxFolder(modelDir, makeEncoderOnnx().bytes, { pooling: 'mean' });
     ({ server, origin } = await serveStatic(
@@ -83,6 +87,8 @@ describe.skipIf(!run)('browser bundles in Chromium', () => {
         '/bundle/': join(repoRoot, 'dist', 'bundle'),
         '/model/': modelDir,
         '/ort/': join(repoRoot, 'node_modules', 'onnxruntime-web', 'dist'),
+        '/grammars/': join(repoRoot, 'node_modules', 'tree-sitter-wasms', 'out'),
+        '/wts/': join(repoRoot, 'node_modules', 'web-tree-sitter'),
       },
       {
         '/inline.html': { type: 'text/html', body: page('/bundle/inline/', '') },
@@ -133,7 +139,11 @@ describe.skipIf(!run)('browser bundles in Chromium', () => {
     const parsed = JSON.parse(got);
     expect(parsed.strategies).toEqual(expect.arrayContaining(['sliding', 'fixed']));
     // Every strategy on every document, and real chunks (not an error list).
-    expect(parsed.results.filter((r: { chunks?: unknown[] }) => r.chunks && r.chunks.length > 0).length).toBeGreaterThanOrEqual(5 * docs.length);
+    expect(parsed.results.filter((r: { chunks?: unknown[] }) => r.chunks && r.chunks.length > 0).length).toBeGreaterThanOrEqual(5 * docs.filter((d) => !d.language).length);
+    // the code strategy in the browser: every source file chunked (12 grammars loaded), none an error
+    const code = parsed.results.filter((r: { strategy: string }) => r.strategy === 'code');
+    expect(code.map((r: { doc: string }) => r.doc)).toEqual(docs.filter((d) => d.language).map((d) => d.name));
+    expect(code.filter((r: { chunks?: unknown[]; error?: string }) => !r.chunks?.length).map((r: { error?: string }) => r.error)).toEqual([]);
     expect(got === expected, firstDifference(got, expected)).toBe(true);
   });
 

@@ -140,6 +140,18 @@ const CASES: Record<string, StrategyCase> = {
     }),
     budget: (o) => o.maxChunkSize as number,
   },
+  code: {
+    units: UNITS,
+    // generated prose parsed as code: tree-sitter's error recovery on every run
+    options: (unit, p, size) => ({
+      unit,
+      chunkSize: size,
+      language: (['typescript', 'python', 'go', 'ruby'] as const)[p.pick],
+      contextHeaders: p.flag,
+      ...(p.flag ? { filename: 'src/generated.txt' } : {}),
+    }),
+    budget: (o) => o.chunkSize as number,
+  },
   'cluster-semantic': {
     units: UNITS,
     options: (unit, p, size) => ({ unit, maxChunkSize: size, pieceSize: Math.max(1, Math.floor(size / (2 + p.small))), sectionSize: p.flag ? size * 4 : 2048 }),

@@ -11,7 +11,9 @@
  *   `import wasm from '…/chunkwise.wasm?module'` supplied as that module); the rank
  *   tables through `await loadTokenizer(encoding)`.
  * The workload is test/runtimes/harness.mjs (every registered strategy on the seeds and
- * the state_of_the_union corpus, HashingEmbedder bytes, kernels).
+ * the state_of_the_union corpus, HashingEmbedder bytes, kernels; the code strategy on the
+ * 12 source fixtures through `chunkwise/code`, web-tree-sitter's runtime and the grammars
+ * imported as compiled modules and handed over as `treeSitterWasm` and `grammar`).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,6 +22,13 @@ import { repoRoot } from './helpers/paths.js';
 import { bundleLikeDeploy, firstDifference, nodeReference, workloadDocs, type Doc } from './runtimes/support.js';
 
 const harness = join(repoRoot, 'test', 'runtimes', 'harness.mjs');
+/** web-tree-sitter's Node branch (`import("fs/promises")`, `import("module")`), never taken here. */
+const TREE_SITTER_NODE = ['fs/promises', 'module'];
+const grammarsDir = join(repoRoot, 'node_modules', 'tree-sitter-wasms', 'out');
+const GRAMMAR_FILES: Record<string, string> = {
+  typescript: 'typescript', tsx: 'tsx', javascript: 'javascript', python: 'python', rust: 'rust', go: 'go',
+  java: 'java', c: 'c', cpp: 'cpp', csharp: 'c_sharp', ruby: 'ruby', php: 'php',
+};
 
 let docs: Doc[];
 let expected: string;
@@ -27,7 +36,7 @@ let expected: string;
 let workerd: Promise<{ status: number; body: string }>;
 
 async function runWorkerd(): Promise<{ status: number; body: string }> {
-  const built = await bundleLikeDeploy(join(repoRoot, 'test', 'runtimes', 'worker.mjs'), ['workerd', 'worker', 'browser']);
+  const built = await bundleLikeDeploy(join(repoRoot, 'test', 'runtimes', 'worker.mjs'), ['workerd', 'worker', 'browser'], { external: TREE_SITTER_NODE });
   const { Miniflare } = await import('miniflare');
   const mf = new Miniflare({
     modules: [
@@ -45,8 +54,15 @@ async function runWorkerd(): Promise<{ status: number; body: string }> {
   }
 }
 
+/** The code strategy's runs in a workload's JSON: one per source file, each with chunks. */
+function expectCodeChunked(json: string): void {
+  const code = JSON.parse(json).results.filter((r: { strategy: string }) => r.strategy === 'code');
+  expect(code.map((r: { doc: string }) => r.doc)).toEqual(docs.filter((d) => d.language).map((d) => d.name));
+  expect(code.filter((r: { chunks?: unknown[] }) => !r.chunks?.length).map((r: { error?: string }) => r.error)).toEqual([]);
+}
+
 beforeAll(async () => {
-  docs = workloadDocs();
+  docs = workloadDocs({ code: true });
   workerd = runWorkerd();
   workerd.catch(() => undefined);
   expected = await nodeReference(docs);
@@ -57,6 +73,7 @@ describe('workerd (miniflare)', () => {
     const { status, body: got } = await workerd;
     expect(status, got.slice(0, 2000)).toBe(200);
     expect(JSON.parse(got).strategies).toEqual(expect.arrayContaining(['sliding', 'fixed']));
+    expectCodeChunked(got);
     expect(got === expected, firstDifference(got, expected)).toBe(true);
   });
 });
@@ -66,20 +83,34 @@ describe('Vercel edge-runtime', () => {
     // One classic script for EdgeRuntime: the package and the harness as an IIFE; the
     // `?module` wasm imports become globals holding the compiled modules, as Vercel's
     // bundler provides them.
+    // the code strategy: chunkwise/code, web-tree-sitter's runtime and the grammars as `?module` imports
+    const grammarImports = Object.entries(GRAMMAR_FILES)
+      .map(([lang, file]) => `import ${lang} from ${JSON.stringify(join(grammarsDir, `tree-sitter-${file}.wasm?module`))};`)
+      .join('\n');
     const entry = `import * as api from 'chunkwise';
+import 'chunkwise/code';
+import treeSitterWasm from ${JSON.stringify(join(repoRoot, 'node_modules', 'web-tree-sitter', 'tree-sitter.wasm?module'))};
+${grammarImports}
 import { runWorkload } from ${JSON.stringify(harness)};
-globalThis.__run = async (docsJson) => { await api.loadTokenizer('cl100k_base'); await api.loadTokenizer('o200k_base'); return runWorkload(api, JSON.parse(docsJson)); };`;
-    const built = await bundleLikeDeploy(entry, ['edge-light', 'worker', 'browser'], { format: 'iife', wasmGlobal: '__CHUNKWISE_WASM__' });
+const grammars = { ${Object.keys(GRAMMAR_FILES).join(', ')} };
+const code = (doc) => ({ grammar: grammars[doc.language], treeSitterWasm });
+globalThis.__run = async (docsJson) => { await api.loadTokenizer('cl100k_base'); await api.loadTokenizer('o200k_base'); return runWorkload(api, JSON.parse(docsJson), {}, { code }); };`;
+    const built = await bundleLikeDeploy(entry, ['edge-light', 'worker', 'browser'], { format: 'iife', wasmGlobal: '__CHUNKWISE_WASM__', external: TREE_SITTER_NODE });
     const code = readFileSync(built.js, 'utf8');
     const { EdgeRuntime } = await import('edge-runtime');
-    const modules = Object.fromEntries(built.wasm.map((path) => [path.slice(built.dir.length + 1), new WebAssembly.Module(readFileSync(path))]));
+    // The modules are compiled inside the runtime's own realm, as Vercel hands `?module` imports
+    // over: web-tree-sitter's loader checks `instanceof WebAssembly.Module`, which a module of
+    // Node's realm fails ("binary2.subarray is not a function").
+    const bytes = Object.fromEntries(built.wasm.map((path) => [path.slice(built.dir.length + 1), new Uint8Array(readFileSync(path))]));
     const runtime = new EdgeRuntime({
-      extend: (context) => Object.assign(context, { __CHUNKWISE_WASM__: modules }),
-      initialCode: code,
+      extend: (context) => Object.assign(context, { __CHUNKWISE_WASM_BYTES__: bytes }),
+      initialCode:
+        'globalThis.__CHUNKWISE_WASM__ = Object.fromEntries(Object.entries(__CHUNKWISE_WASM_BYTES__).map(([name, b]) => [name, new WebAssembly.Module(b)]));\n' + code,
     });
     // No Node globals leak into the runtime the bundle ran in.
     expect(runtime.evaluate('typeof process + typeof require + typeof Buffer')).toBe('undefinedundefinedundefined');
     const got = (await runtime.evaluate(`__run(${JSON.stringify(JSON.stringify(docs))})`)) as string;
+    expectCodeChunked(got);
     expect(got === expected, firstDifference(got, expected)).toBe(true);
   });
 });

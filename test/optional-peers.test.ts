@@ -98,12 +98,20 @@ describe('optional peers are loaded only by their entry', () => {
       'js-tiktoken',
       'onnxruntime-node',
       'onnxruntime-web',
+      'tree-sitter-wasms',
+      'web-tree-sitter',
     ]);
     for (const p of PEERS) expect(pkg.peerDependenciesMeta[p]?.optional, p).toBe(true);
   });
 
   it('the root entry, chunkwise/node, chunkwise/onnx (until a model loads), chunkwise/evaluation, chunkwise/sinks and chunkwise/sinks/pgvector load none', () => {
     expect(peersLoaded(importing('chunkwise', 'chunkwise/node', 'chunkwise/onnx', 'chunkwise/evaluation', 'chunkwise/sinks', 'chunkwise/sinks/pgvector'))).toEqual([]);
+  });
+
+  it('chunkwise/code loads no peer on import; the first code chunk() loads web-tree-sitter (the grammar is a file read from tree-sitter-wasms)', () => {
+    expect(peersLoaded(importing('chunkwise/code'))).toEqual([]);
+    const chunk = `const { createChunker } = await import('chunkwise');\nawait createChunker('code', { language: 'go' }).chunk('package a\\nfunc f() {}\\n');`;
+    expect(peersLoaded(['--input-type=module', '-e', chunk])).toEqual(['web-tree-sitter']);
   });
 
   it('the CLI chunking and embedding (no --sink) loads none', () => {

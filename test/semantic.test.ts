@@ -201,6 +201,8 @@ describe('SemanticChunker on wikitexts.md with the default HashingEmbedder', () 
         `${near} within ±1 sentence (random ${((3 * boundaries.length) / (s.count - 1)).toFixed(3)})`,
     );
     expect(rate).toBeGreaterThan(2 * randomRate);
+    // the figures docs/semantic.md states (update both together)
+    expect([chunks.length, semanticBreaks.length, hits, near]).toEqual([87, 51, 3, 6]);
     expectInvariants(text, chunks, { unit: 'token', budget: 512 });
     for (const c of chunks) expect(c.tokenCount).toBeLessThanOrEqual(512);
   }, 60_000);

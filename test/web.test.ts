@@ -373,6 +373,20 @@ describe.skipIf(!run)('web page', () => {
     await page.close();
   });
 
+  it('the code strategy works in the page: grammars loaded in the browser, the chunks Node gives', async () => {
+    // web-tree-sitter's own tree-sitter.js (served at /wts/) as the document
+    const page = await open('?s=code:200:0:language=javascript&doc=/wts/tree-sitter.js');
+    const [c] = await columns(page);
+    expect(c.error).toBeNull();
+    expect(c.options).toMatchObject({ language: 'javascript', chunkSize: 200 });
+    const text = readFileSync(join(repoRoot, 'node_modules', 'web-tree-sitter', 'tree-sitter.js'), 'utf8');
+    const expected = await api.createChunker('code', c.options).chunk(text);
+    expect(expected.length).toBeGreaterThan(100);
+    expect(c.chunks).toEqual(plain(expected));
+    expect(c.chunks.some((k: Any) => k.metadata.symbolPath.length > 0)).toBe(true);
+    await page.close();
+  });
+
   for (const width of [360, 1440]) {
     it(`the QASC panel shows scored chunks without horizontal overflow at ${width} px`, async () => {
       const q = encodeURIComponent('How does the stride relate to the overlap between windows?');

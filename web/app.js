@@ -361,6 +361,15 @@ function schedule(ms = 300) {
 // ---------------------------------------------------------------------------------------
 // Chunking and rendering
 
+/**
+ * The code strategy in the page: chunkwise/code (dist/bundle/inline/code.js; web-tree-sitter in a chunk of its own)
+ * imported on first use, grammars from the served tree-sitter-wasms folder (web/serve.mjs).
+ */
+async function codeLoading() {
+  await import('/bundle/inline/code.js');
+  return { grammarBase: `${location.origin}/grammars/`, treeSitterWasm: `${location.origin}/wts/tree-sitter.wasm` };
+}
+
 async function chunkColumn(col, text) {
   const t0 = performance.now();
   col.dirty = false;
@@ -371,7 +380,9 @@ async function chunkColumn(col, text) {
     // Each encoding's rank table is a lazy chunk of the bundle, fetched the first time it is used.
     const encoding = options.encoding ?? 'cl100k_base';
     if (cw.isEncodingName(encoding)) await cw.loadTokenizer(encoding);
-    col.chunks = await cw.createChunker(col.strategy, d.usesEmbedder ? { ...options, embedder: embedder() } : options).chunk(text);
+    let chosen = d.usesEmbedder ? { ...options, embedder: embedder() } : options;
+    if (col.strategy === 'code') chosen = { ...(await codeLoading()), ...chosen };
+    col.chunks = await cw.createChunker(col.strategy, chosen).chunk(text);
     col.error = null;
   } catch (error) {
     col.chunks = [];

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run web`: serves chunkwise's web page on http://127.0.0.1:<port>/ (PORT, default
 // 8080): web/ at /, the browser bundles (dist/bundle, made by `npm run build`) at
-// /bundle/, onnxruntime-web's files at /ort/, and in a checkout ../shared at /shared/
+// /bundle/, onnxruntime-web's files at /ort/, the code strategy's grammars (tree-sitter-wasms)
+// at /grammars/ and web-tree-sitter at /wts/, and in a checkout ../shared at /shared/
 // (so `?doc=/shared/seeds/<file>` opens a seed article), and /models.json: the static
 // embedding models (Model2Vec layout: model.safetensors + tokenizer.json) found in
 // ../shared/models/, which the page can load with StaticEmbedder. Local use only: it
@@ -15,6 +16,9 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const mounts = [
   ['/bundle/', join(root, 'dist', 'bundle')],
   ['/ort/', join(root, 'node_modules', 'onnxruntime-web', 'dist')],
+  // the code strategy's grammars and web-tree-sitter's runtime .wasm
+  ['/grammars/', join(root, 'node_modules', 'tree-sitter-wasms', 'out')],
+  ['/wts/', join(root, 'node_modules', 'web-tree-sitter')],
   ['/shared/', resolve(root, '..', 'shared')],
   ['/', join(root, 'web')],
 ];

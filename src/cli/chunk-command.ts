@@ -5,7 +5,7 @@
  */
 import { InvalidOptionError } from '../core/errors.js';
 import { chunkFilesWithWorkers } from '../node/batch.js';
-import { chunkFileRecords } from '../node/chunk-file.js';
+import { AUTO_STRATEGY, chunkFileRecords, FileChunkers, walkExtensions } from '../node/chunk-file.js';
 import { createChunker, type StrategyOptions } from '../strategies/registry.js';
 import { createProgress, Output, progressWanted, sourceSizes } from './io.js';
 import { semanticOptionsFromCli } from './semantic-options.js';
@@ -39,12 +39,24 @@ export function strategyOptionsFromCli(o: ChunkCommandOptions): StrategyOptions 
   return strategyOptionsFromFlags(o.strategy, o);
 }
 
+/**
+ * Builds the chunker once to validate the options before any work; `auto` and `code`
+ * choose per file (`code` needs a file's extension unless `--language` is given, so it
+ * is checked here with a stand-in language).
+ */
+function validateChunker(strategy: string, options: StrategyOptions): void {
+  if (strategy === AUTO_STRATEGY) return;
+  createChunker(strategy, strategy === 'code' && options.language === undefined && options.filename === undefined ? { ...options, language: 'typescript' } : options);
+}
+
 export { chunkRecord } from '../node/chunk-file.js';
 
 /**
  * Runs `chunkwise chunk`. Inputs are files, directories (walked for `--ext`, default
- * .md/.txt) and globs (see inputs.ts). Every file is streamed through the chunker when
- * the strategy streams (sliding, fixed: output identical to chunking the whole text).
+ * .md/.txt, for `code` source files, for `auto` every strategy's extensions) and globs
+ * (see inputs.ts). `--strategy auto` chooses per file by extension (`.md` markdown,
+ * source files code, …, else fixed); `code` takes each file's name for its language.
+ * Every file is streamed through the chunker when the strategy streams (sliding, fixed: output identical to chunking the whole text).
  * With `--workers N` > 1, files are spread over N worker threads; the output is
  * byte-identical to the single-process run.
  * Throws UnreadableFileError / ChunkwiseError for the CLI to map to exit codes.
@@ -52,13 +64,14 @@ export { chunkRecord } from '../node/chunk-file.js';
 export async function runChunk(inputs: string[], o: ChunkCommandOptions): Promise<void> {
   const semantic = await semanticOptionsFromCli(o);
   const strategyOptions = { ...strategyOptionsFromCli(o), ...semantic };
-  const chunker = createChunker(o.strategy, strategyOptions); // validates options before any work
+  validateChunker(o.strategy, strategyOptions); // before any work
+  const chunkers = new FileChunkers(o.strategy, strategyOptions);
   const workers = o.workers ?? 1;
   if (!Number.isInteger(workers) || workers < 1) throw new InvalidOptionError('workers', workers, 'must be an integer ≥ 1');
   if (workers > 1 && semantic.embedder !== undefined) {
     throw new UsageError('--workers > 1 cannot share a loaded --embedder between threads; use --workers 1');
   }
-  const files = await expandInputs(inputs, o.ext ?? DEFAULT_EXTENSIONS);
+  const files = await expandInputs(inputs, o.ext ?? walkExtensions(o.strategy, DEFAULT_EXTENSIONS));
   const sizes = await sourceSizes(files);
   const progress = createProgress(sizes.reduce((a, b) => a + b, 0), files.length, progressWanted(o));
   try {
@@ -76,7 +89,7 @@ export async function runChunk(inputs: string[], o: ChunkCommandOptions): Promis
         });
       } else {
         for (let f = 0; f < files.length; f++) {
-          await chunkFileRecords(chunker, files[f], (records) => writer.write(records));
+          await chunkFileRecords(chunkers.for(files[f]), files[f], (records) => writer.write(records));
           progress.advance(sizes[f], files[f]);
         }
       }

@@ -1,6 +1,7 @@
 /**
  * `npm run demo`: the main job on real text. Chunks the project's own README and docs
- * with every registered strategy, prints a summary per strategy (chunks, mean tokens,
+ * with every registered strategy (the code strategy: the CLI's own sources in src/cli),
+ * prints a summary per strategy (chunks, mean tokens,
  * mean overlap, time) and writes the chunks as JSONL to `out/demo/<strategy>.jsonl`.
  * @module
  */
@@ -41,6 +42,19 @@ export const DEMO_OPTIONS: Record<string, StrategyOptions> = {
   'cluster-semantic': { unit: 'token', maxChunkSize: 256 },
   markdown: { unit: 'token', chunkSize: 256, contextualHeaders: true },
   'parent-child': { unit: 'token', parentSize: 1024, childSize: 128, childOverlap: 16, markdown: 'auto' },
+  code: { unit: 'token', chunkSize: 256 },
+};
+
+/** Strategies the demo runs on other files than the README and docs: code on the CLI's own sources. */
+const DEMO_FILES: Record<string, (root: string) => Promise<string[]>> = {
+  code: async (root) => {
+    const dir = join(root, 'src', 'cli');
+    try {
+      return (await readdir(dir)).filter((f) => f.endsWith('.ts')).sort().map((f) => join(dir, f));
+    } catch {
+      return []; // no sources (an installed package): the code strategy has nothing to chunk
+    }
+  },
 };
 
 /** Strategies the demo leaves out of the table, and why. */
@@ -84,15 +98,19 @@ export async function runDemo(root = repoRoot(), out = join(root, 'out', 'demo')
   for (const strategy of strategies()) {
     if (DEMO_SKIPPED[strategy.name]) continue;
     const options = DEMO_OPTIONS[strategy.name] ?? {};
-    const chunker = strategy.create(options);
+    const own = DEMO_FILES[strategy.name];
+    const inputs = own ? await Promise.all((await own(root)).map(async (f) => ({ name: relative(root, f), text: await readFile(f, 'utf8') }))) : sources;
+    // the code strategy takes each file's name (its language)
+    const chunkerFor = (name: string) => strategy.create(strategy.name === 'code' ? { ...options, filename: name } : options);
+    const shared = strategy.name === 'code' ? undefined : chunkerFor('');
     const started = performance.now();
     const lines: string[] = [];
     let count = 0;
     let tokens = 0;
     let maxTokens = 0;
     let overlap = 0;
-    for (const source of sources) {
-      const chunks = await chunker.chunk(source.text);
+    for (const source of inputs) {
+      const chunks = await (shared ?? chunkerFor(source.name)).chunk(source.text);
       for (const c of chunks) {
         if (source.text.slice(c.start, c.end) !== c.text) throw new Error(`offset mismatch in ${source.name}`);
         count++;

@@ -61,12 +61,12 @@ export function buildProgram(): Command {
     .command('chunk')
     .description('chunk files (or stdin for -) and write one chunk per line (JSONL) or a JSON array')
     .argument('<files...>', 'files, directories (walked recursively) or globs to chunk; - reads stdin')
-    .addOption(new Option('-s, --strategy <name>', 'chunking strategy').choices(strategyNames()).default('fixed'));
+    .addOption(new Option('-s, --strategy <name>', 'chunking strategy; auto: by file extension (.md markdown, source files code, …, else fixed)').choices([...strategyNames(), 'auto']).default('fixed'));
   addStrategyFlags(chunkCommand)
     .addOption(new Option('-f, --format <format>', 'output format').choices(['jsonl', 'json']).default('jsonl'))
     .option('-o, --out <file>', 'write to a file instead of stdout')
     .option('-w, --workers <n>', 'worker threads for many files (output order stays the files\' sorted order)', parseIntegerArg, 1)
-    .option('--ext <list>', 'extensions picked when walking a directory (comma-separated)', parseExtensions, DEFAULT_EXTENSIONS)
+    .option('--ext <list>', `extensions picked when walking a directory (comma-separated) [default: ${DEFAULT_EXTENSIONS.join(',')}; code: source files; auto: every strategy's]`, parseExtensions)
     .action(async (files: string[], options: ChunkCommandOptions) => {
       await runChunk(files, options);
     });

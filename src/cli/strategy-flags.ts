@@ -125,10 +125,13 @@ export function addStrategyFlags(command: Command): Command {
 export function strategyOptionsFromFlags(strategy: string, values: Record<string, unknown>): StrategyOptions {
   const definition = strategyDefinition(strategy);
   const out: StrategyOptions = {};
-  if (!definition) return out;
-  const own = new Set([...Object.keys(definition.schema.options), ...Object.keys(definition.aliases ?? {})]);
+  // `auto` (a strategy per file) takes every strategy's flags; each file's strategy reads those it knows
+  if (!definition && strategy !== 'auto') return out;
+  const own = new Set(
+    definition ? [...Object.keys(definition.schema.options), ...Object.keys(definition.aliases ?? {})] : strategyFlags().map((f) => f.name),
+  );
   // a pass-through strategy (late) also takes its span strategy's options
-  if (definition.passThrough) {
+  if (definition?.passThrough) {
     const spans = strategyDefinition(String(values.spans ?? 'fixed'));
     for (const k of Object.keys(spans?.schema.options ?? {})) own.add(k);
   }

@@ -139,6 +139,22 @@ export class MissingDependencyError extends ChunkwiseError {
 }
 
 /**
+ * A tree-sitter grammar (or web-tree-sitter's own runtime `.wasm`) could not be loaded:
+ * a missing file or URL, bytes that are not a grammar, or a grammar built for another
+ * tree-sitter ABI than the runtime reads. `language` names the grammar, `source` what
+ * was being loaded (a path, a URL, `bytes`).
+ */
+export class GrammarLoadError extends ChunkwiseError {
+  readonly language: string;
+  readonly source: string;
+  constructor(language: string, source: string, reason: string) {
+    super(`Could not load the ${language} grammar from ${describe(source)}: ${reason}`);
+    this.language = language;
+    this.source = source;
+  }
+}
+
+/**
  * A vector store (sink) could not be used: it cannot be opened or created (a path that
  * is a file, no permission, a missing optional package, a server without pgvector), or
  * an existing table disagrees with what is written (vector dimension, missing

@@ -1,27 +1,22 @@
 /**
- * Worker thread of `chunkwise chunk --workers N` (see `batch.ts`): builds the chunker once,
+ * Worker thread of `chunkwise chunk --workers N` (see `batch.ts`): builds the chunker once
+ * (per file for `auto` and `code`),
  * then chunks the files the main thread sends, one at a time, posting their records back
  * in batches. Node only.
  * @module
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { ChunkwiseError } from '../core/errors.js';
-import { createChunker } from '../strategies/registry.js';
 import { UnreadableFileError } from '../cli/io.js';
-import { chunkFileRecords } from './chunk-file.js';
+import { chunkFileRecords, FileChunkers } from './chunk-file.js';
 import type { BatchWorkerData, FromWorker, ToWorker } from './batch.js';
 
 const data = workerData as BatchWorkerData;
 const port = parentPort!;
 const post = (message: FromWorker) => port.postMessage(message);
 
-let chunker: ReturnType<typeof createChunker> | undefined;
-let setupError: unknown;
-try {
-  chunker = createChunker(data.strategy, data.options);
-} catch (error) {
-  setupError = error;
-}
+// the chunker of each file (one per strategy; `auto` and `code` choose per file)
+const chunkers = new FileChunkers(data.strategy, data.options);
 
 function describeError(error: unknown): FromWorker & { type: 'error' } {
   if (error instanceof UnreadableFileError) return { type: 'error', kind: 'unreadable', path: error.path, message: error.message };
@@ -36,8 +31,7 @@ port.on('message', async (message: ToWorker) => {
   }
   const { i, name } = message;
   try {
-    if (!chunker) throw setupError;
-    const chunks = await chunkFileRecords(chunker, name, (records) => post({ type: 'records', i, records }), data.batchChars);
+    const chunks = await chunkFileRecords(chunkers.for(name), name, (records) => post({ type: 'records', i, records }), data.batchChars);
     post({ type: 'done', i, chunks });
   } catch (error) {
     post({ ...describeError(error), i });

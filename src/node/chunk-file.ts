@@ -8,7 +8,8 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { chunkRecord, type Chunk } from '../core/chunk.js';
-import type { Chunker } from '../strategies/registry.js';
+import { createChunker, strategies, strategyDefinition, type Chunker, type StrategyOptions } from '../strategies/registry.js';
+import { extensionOf } from '../segment/code-languages.js';
 import { isStreamingChunker } from '../stream/index.js';
 import { UnreadableFileError } from '../cli/io.js';
 
@@ -84,4 +85,66 @@ export async function chunkFileRecords(
   }
   if (batch.length > 0) await sink(batch);
   return count;
+}
+
+/** The pseudo-strategy that picks a strategy per file by its extension. */
+export const AUTO_STRATEGY = 'auto';
+
+/**
+ * The strategy `--strategy auto` chooses for `file`: the first registered strategy whose
+ * `extensions` hold the file's extension (`.md` → markdown, `.txt` → recursive, source
+ * extensions → code, …), else `fallback` (stdin, other extensions).
+ */
+export function autoStrategy(file: string, fallback = 'fixed'): string {
+  const ext = file === '-' ? '' : extensionOf(file);
+  if (!ext) return fallback;
+  return strategies().find((s) => s.extensions?.includes(ext))?.name ?? fallback;
+}
+
+/**
+ * The extensions a directory walk picks when `--ext` is not given: the strategy's own
+ * (`code`: source files), for `auto` every registered strategy's, plus `.md` and `.txt`.
+ */
+export function walkExtensions(strategy: string, defaults: readonly string[]): string[] {
+  const own = strategy === AUTO_STRATEGY ? strategies().flatMap((s) => s.extensions ?? []) : (strategyDefinition(strategy)?.extensions ?? []);
+  return strategy === AUTO_STRATEGY || own.length === 0 ? [...new Set([...defaults, ...own])] : [...own];
+}
+
+/**
+ * The chunker of each file: one per strategy, except that `auto` chooses the strategy by
+ * the file's extension (and passes it the options it takes), and the code strategy gets
+ * the file's name (its language and context header) unless `filename` is given.
+ */
+export class FileChunkers {
+  readonly #cache = new Map<string, Chunker>();
+  constructor(
+    readonly strategy: string,
+    readonly options: StrategyOptions,
+  ) {}
+
+  /** The strategy and options for `file`. */
+  plan(file: string): { strategy: string; options: StrategyOptions } {
+    const strategy = this.strategy === AUTO_STRATEGY ? autoStrategy(file) : this.strategy;
+    let options = this.options;
+    if (this.strategy === AUTO_STRATEGY) {
+      const def = strategyDefinition(strategy);
+      const takes = new Set([...Object.keys(def?.schema.options ?? {}), ...Object.keys(def?.aliases ?? {})]);
+      options = Object.fromEntries(Object.entries(options).filter(([k]) => takes.has(k))) as StrategyOptions;
+    }
+    if (strategy === 'code' && options.filename === undefined && file !== '-') options = { ...options, filename: file };
+    return { strategy, options };
+  }
+
+  /**
+   * The chunker for `file`.
+   * @throws {InvalidOptionError} for options the chosen strategy rejects (code: a file of
+   *   no known language without `language`).
+   */
+  for(file: string): Chunker {
+    const { strategy, options } = this.plan(file);
+    if (strategy === 'code' && options.filename !== this.options.filename) return createChunker(strategy, options);
+    let chunker = this.#cache.get(strategy);
+    if (!chunker) this.#cache.set(strategy, (chunker = createChunker(strategy, options)));
+    return chunker;
+  }
 }

@@ -18,6 +18,8 @@ export interface PlannedChunk {
   end: number;
   /** Size of the span's text in the chunker's unit, when the planner measured it already. */
   unitCount?: number;
+  /** Tokens of the span's text in the chunker's encoding, when the planner counted them already. */
+  tokenCount?: number;
   /** The span exceeds the budget because an indivisible unit does. */
   oversized?: boolean;
   /** Text to embed instead of `text` (a table part rewritten by rows, a contextual header). */
@@ -33,6 +35,13 @@ export interface AssemblerConfig {
   /** Strategy name for `metadata.strategy`. */
   strategy: string;
   units: ResolvedUnits;
+  /** `metadata.unit` when the planner counts another unit than its sizer's (QASC counts sentences). */
+  unitName?: string;
+  /**
+   * `measure` (default): `metadata.overlap` is what a chunk shares with the chunks before
+   * it. `none`: always 0 (ranked results, which are not in text order).
+   */
+  overlap?: 'measure' | 'none';
 }
 
 /**
@@ -48,6 +57,8 @@ export interface AssemblerConfig {
 export class Assembler {
   readonly #strategy: string;
   readonly #units: ResolvedUnits;
+  readonly #unitName: string;
+  readonly #measureOverlap: boolean;
   readonly #hash = new RollingHash();
   /** Chunks made so far (the next chunk's index). */
   index = 0;
@@ -57,6 +68,8 @@ export class Assembler {
   constructor(config: AssemblerConfig) {
     this.#strategy = config.strategy;
     this.#units = config.units;
+    this.#unitName = config.unitName ?? config.units.units.name;
+    this.#measureOverlap = config.overlap !== 'none';
   }
 
   /**
@@ -102,9 +115,9 @@ export class Assembler {
       const index = this.index++;
       const metadata: ChunkMetadata = {
         strategy: this.#strategy,
-        unit: units.name,
+        unit: this.#unitName,
         unitCount,
-        overlap: index === 0 ? 0 : Math.max(0, this.prevEnd - start),
+        overlap: index === 0 || !this.#measureOverlap ? 0 : Math.max(0, this.prevEnd - start),
         ...s.metadata,
       };
       if (s.oversized) metadata.oversized = true;
@@ -114,7 +127,7 @@ export class Assembler {
         text: chunkText,
         start,
         end,
-        tokenCount: unit === 'token' ? unitCount : countTokens && tokenizer ? tokenizer.count(chunkText) : -1,
+        tokenCount: s.tokenCount ?? (unit === 'token' ? unitCount : countTokens && tokenizer ? tokenizer.count(chunkText) : -1),
         metadata,
       };
       if (s.embedText !== undefined) chunk.embedText = s.embedText;

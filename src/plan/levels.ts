@@ -37,15 +37,10 @@ export class SpanLevel implements PackLevel {
   readonly #starts: ArrayLike<number>;
   readonly #ends: ArrayLike<number>;
   readonly #options: SpanLevelOptions;
-  /**
-   * Section sizes, all measured in one bulk call on first use (the packer asks for every
-   * section's size, and for most more than once): kept here, not in the measure's memo,
-   * which would hold one entry per section (a million for the tokens of a 5 MB sentence).
-   */
-  #sizes: Float64Array | undefined;
   /** prefix[k] = Σ_{i<k} (gap before i + size i); gapBefore[i] = gap between i − 1 and i. */
   #prefix: Float64Array | undefined;
   #gapBefore: Float64Array | undefined;
+  #sizes: Float64Array | undefined;
 
   constructor(measure: RangeMeasure, starts: ArrayLike<number>, ends: ArrayLike<number>, options: SpanLevelOptions = {}, count = starts.length) {
     this.#measure = measure;
@@ -67,21 +62,24 @@ export class SpanLevel implements PackLevel {
   }
 
   size(i: number): number {
-    this.#sizes ??= this.#measure.sizeMany(this.#starts, this.#ends, this.count, new Float64Array(this.count));
-    return this.#sizes[i];
+    this.#sums();
+    return this.#sizes![i];
   }
 
+  /** Sizes of every section (one bulk measure), gaps and their prefix sums, on first use. */
   #sums(): Float64Array {
     if (this.#prefix) return this.#prefix;
     const n = this.count;
+    const sizes = this.#measure.sizeMany(this.#starts, this.#ends, n, new Float64Array(n));
     const prefix = new Float64Array(n + 1);
     const gapBefore = new Float64Array(n);
     const gaps = this.#options.gaps !== 'none';
     for (let i = 0; i < n; i++) {
       const gap = gaps && i > 0 ? this.#measure.gap(this.#ends[i - 1], this.#starts[i]) : 0;
       gapBefore[i] = gap;
-      prefix[i + 1] = prefix[i] + gap + this.size(i);
+      prefix[i + 1] = prefix[i] + gap + sizes[i];
     }
+    this.#sizes = sizes;
     this.#gapBefore = gapBefore;
     return (this.#prefix = prefix);
   }
@@ -92,8 +90,7 @@ export class SpanLevel implements PackLevel {
   }
 
   exact(a: number, b: number): number {
-    if (this.#options.exact) return this.#options.exact(a, b);
-    return a === b ? this.size(a) : this.#measure.size(this.#starts[a], this.#ends[b]);
+    return this.#options.exact ? this.#options.exact(a, b) : this.#measure.size(this.#starts[a], this.#ends[b]);
   }
 
   emit(a: number, b: number, size: number, oversized: boolean): PlannedChunk | undefined {

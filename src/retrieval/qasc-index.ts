@@ -5,10 +5,10 @@
  * @module
  */
 import { cosineMatVec, mergeIntervals, percentile, topK as topKernel } from '../../bindings/index.js';
-import { chunkId, hashText } from '../core/chunk.js';
 import { HashingEmbedder } from '../embedders/hashing-embedder.js';
 import type { Embedder } from '../embedders/types.js';
 import { InvalidInputError, InvalidOptionError } from '../core/errors.js';
+import type { PlannedChunk } from '../plan/assemble.js';
 import { integerOption, requireInteger, requireOneOf } from '../core/options.js';
 import type { Chunker } from '../strategies/registry.js';
 import { FixedSizeChunker } from '../strategies/fixed-size.js';
@@ -16,7 +16,8 @@ import {
   analyzeSentences,
   checkMatrix,
   planQasc,
-  qascChunk,
+  qascPlanned,
+  assembleQasc,
   qascStructure,
   resolveQascLocale,
   resolveQascParams,
@@ -71,7 +72,6 @@ export interface QascResult extends QascChunk {
 interface IndexedDocument extends SentenceAnalysis {
   id: string;
   text: string;
-  sourceHash: string;
   /** n × d sentence vectors. */
   vectors: Float32Array;
   /** Pre-chunks: offsets and the sentences [a, b) they overlap. */
@@ -184,7 +184,6 @@ export class QascIndex {
       ...analysis,
       id,
       text,
-      sourceHash: hashText(text),
       vectors: all.slice(0, n * d),
       chunks: docChunks,
       firstRow: this.#rowDoc.length - docChunks.length,
@@ -250,7 +249,9 @@ export class QascIndex {
     }
     const tau = percentile(allSims, this.params.p);
     const tau2 = this.params.window === 'adaptive' ? percentile(allSims, this.params.secondaryPercentile) : NaN;
-    const results: QascResult[] = [];
+    // planned chunks per document (assembled together: one prefix-hash pass per document)
+    type Found = { planned: PlannedChunk; extra: Omit<QascResult, keyof QascChunk> };
+    const perDocFound = new Map<IndexedDocument, Found[]>();
     for (const r of ranges) {
       const plan = planQasc(r.sims, qascStructure(r.doc.text, r.doc, this.tokenizer, r.a, r.b), this.params, undefined, { tau, tau2 });
       const shift = (s: QascSpan): QascSpan => ({
@@ -264,22 +265,28 @@ export class QascIndex {
         ...(s.oversized ? { oversized: true } : {}),
       });
       const shifted = { ...plan, seeds: plan.seeds.map((i) => i + r.a), windows: plan.windows.map((w) => ({ ...w, seed: w.seed + r.a, lo: w.lo + r.a, hi: w.hi + r.a })) };
+      const found = perDocFound.get(r.doc) ?? perDocFound.set(r.doc, []).get(r.doc)!;
       for (const s of plan.spans) {
         const span = shift(s);
-        const chunk = qascChunk(r.doc, span, 0, shifted, this.params, this.explain, this.tokenizer, r.a);
         const candidates = r.rows.filter((row) => {
           const c = r.doc.chunks[row - r.doc.firstRow];
           return c.a < span.hi && c.b > span.lo;
         });
-        results.push({
-          ...chunk,
-          id: chunkId(r.doc.sourceHash, chunk.start, chunk.end),
-          documentId: r.doc.id,
-          candidates: candidates.map((row) => row - r.doc.firstRow),
-          candidateScore: Math.max(...candidates.map((row) => chunkSims[row])),
-          seedScore: Math.max(...s.seeds.map((i) => r.sims[i])),
+        found.push({
+          planned: qascPlanned(r.doc, span, shifted, this.params, this.explain, this.tokenizer, r.a),
+          extra: {
+            documentId: r.doc.id,
+            candidates: candidates.map((row) => row - r.doc.firstRow),
+            candidateScore: Math.max(...candidates.map((row) => chunkSims[row])),
+            seedScore: Math.max(...s.seeds.map((i) => r.sims[i])),
+          },
         });
       }
+    }
+    const results: QascResult[] = [];
+    for (const [doc, found] of perDocFound) {
+      const chunks = assembleQasc(doc.text, found.map((f) => f.planned), this.tokenizer);
+      chunks.forEach((c, i) => results.push({ ...c, ...found[i].extra }));
     }
     const key = this.rank === 'seed' ? (x: QascResult) => x.seedScore : (x: QascResult) => x.metadata.score;
     results.sort((x, y) => key(y) - key(x) || y.candidateScore - x.candidateScore || x.start - y.start);

@@ -8,7 +8,8 @@
  * @module
  */
 import * as wasm from '../../bindings/index.js';
-import { chunkId, hashText, type Chunk, type ChunkMetadata } from '../core/chunk.js';
+import type { Chunk, ChunkMetadata } from '../core/chunk.js';
+import { Assembler, type PlannedChunk } from '../plan/assemble.js';
 import { HashingEmbedder } from '../embedders/hashing-embedder.js';
 import type { Embedder } from '../embedders/types.js';
 import { EmbeddingError, InvalidInputError, InvalidOptionError } from '../core/errors.js';
@@ -464,7 +465,6 @@ export interface PreparedDocument extends SentenceAnalysis {
   text: string;
   /** n × d sentence vectors, kept in WASM memory across queries. */
   vectors: WasmMatrix;
-  sourceHash: string;
 }
 
 /** Metadata of a QASC chunk. */
@@ -548,7 +548,7 @@ export class QueryAdaptiveChunker {
     const d = this.embedder.dimension;
     const data = list.length ? await this.embedder.embed(list) : new Float32Array(0);
     checkMatrix(data, list.length, d);
-    return { ...analysis, text, vectors: new WasmMatrix(data, d), sourceHash: hashText(text) };
+    return { ...analysis, text, vectors: new WasmMatrix(data, d) };
   }
 
   /**
@@ -582,39 +582,28 @@ export class QueryAdaptiveChunker {
     const plan = planQasc(sims, qascStructure(doc.text, doc, this.tokenizer), this.params);
     let spans = plan.spans;
     if (options.topK !== undefined) spans = spans.slice(0, requireInteger('topK', options.topK, 1));
-    return spans.map((s, rank) => qascChunk(doc, s, rank, plan, this.params, this.explain, this.tokenizer));
+    return assembleQasc(doc.text, spans.map((s) => qascPlanned(doc, s, plan, this.params, this.explain, this.tokenizer)), this.tokenizer);
   }
 }
 
 /**
- * Builds the chunk for span `s` (sentence indices of `doc`) of a plan: offsets from the
- * first sentence's start to the last one's end. `simsOffset` is the document index of
- * `plan.sims[0]` when the plan ran on a range of the document (hybrid mode).
+ * The planned chunk for span `s` (sentence indices of `doc`) of a plan: offsets from the
+ * first sentence's start to the last one's end, its sentences as `unitCount`, its tokens,
+ * QASC's metadata. {@link assembleQasc} makes the chunks. `simsOffset` is the document
+ * index of `plan.sims[0]` when the plan ran on a range of the document (hybrid mode).
  */
-export function qascChunk(
-  doc: Pick<PreparedDocument, 'text' | 'sentences' | 'sourceHash'>,
+export function qascPlanned(
+  doc: Pick<PreparedDocument, 'text' | 'sentences'>,
   s: QascSpan,
-  rank: number,
   plan: QascPlan,
   params: ResolvedQascParams,
   explain: boolean,
   tokenizer: Tokenizer,
   simsOffset = 0,
-): QascChunk {
+): PlannedChunk {
   const start = doc.sentences.starts[s.lo];
   const end = doc.sentences.ends[s.hi - 1];
-  const text = doc.text.slice(start, end);
-  const metadata: QascChunkMetadata = {
-    strategy: 'qasc',
-    unit: 'sentence',
-    unitCount: s.hi - s.lo,
-    overlap: 0,
-    score: s.score,
-    seeds: s.seeds,
-    sentenceStart: s.lo,
-    sentenceEnd: s.hi,
-  };
-  if (s.oversized) metadata.oversized = true;
+  const metadata: Record<string, unknown> = { score: s.score, seeds: s.seeds, sentenceStart: s.lo, sentenceEnd: s.hi };
   if (explain) {
     const from = Math.min(s.lo, s.mergedLo);
     const to = Math.max(s.hi, s.mergedHi);
@@ -628,14 +617,22 @@ export function qascChunk(
     };
   }
   return {
-    id: chunkId(doc.sourceHash, start, end),
-    index: rank,
-    text,
     start,
     end,
-    tokenCount: s.tokenCount ?? tokenizer.count(text),
+    unitCount: s.hi - s.lo,
+    tokenCount: s.tokenCount ?? tokenizer.count(doc.text.slice(start, end)),
     metadata,
+    ...(s.oversized ? { oversized: true } : {}),
   };
+}
+
+/**
+ * QASC's chunks of one document, in rank order (index = rank), through the one assembler:
+ * prefix-hash ids, `unit: 'sentence'`, `overlap` 0 (ranked results are not in text order).
+ */
+export function assembleQasc(text: string, planned: PlannedChunk[], tokenizer: Tokenizer): QascChunk[] {
+  const units = { unit: 'custom' as const, units: { unit: 'custom' as const, name: 'sentence', size: () => 0, segment: () => ({ starts: new Int32Array(0), ends: new Int32Array(0), count: 0 }) }, tokenizer, encoding: tokenizer.encoding, countTokens: true };
+  return new Assembler({ strategy: 'qasc', units, unitName: 'sentence', overlap: 'none' }).add(text, planned) as QascChunk[];
 }
 
 /** @throws {EmbeddingError} unless `m` is a Float32Array of rows × d. */

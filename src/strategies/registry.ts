@@ -17,6 +17,8 @@ import { MARKDOWN_SCHEMA, MarkdownChunker, type MarkdownOptions } from './markdo
 import { PARENT_CHILD_SCHEMA, ParentChildChunker, type ParentChildOptions } from '../compose/parent-child.js';
 import type { TextSource } from '../stream/source.js';
 import { resolveOptions, suggestOption, type StrategySchema } from '../core/schema.js';
+import { CODE_SCHEMA, LazyCodeChunker, type CodeChunkerOptions } from './code-schema.js';
+import { CODE_EXTENSIONS } from '../segment/code-languages.js';
 
 /** Anything that turns a text into chunks (synchronously or not). */
 export interface Chunker {
@@ -171,6 +173,16 @@ registerStrategy({
   budget: { size: 'maxChunkSize' },
   aliases: { chunkSize: 'maxChunkSize' },
   create: (o) => new SemanticChunker(o as SemanticOptions),
+});
+
+registerStrategy({
+  name: 'code',
+  description: 'source code by syntax (tree-sitter): whole functions, classes and statements where they fit, split at child statements where not; symbol paths, line ranges',
+  schema: CODE_SCHEMA,
+  budget: { size: 'chunkSize' },
+  extensions: CODE_EXTENSIONS,
+  // tree-sitter loads on the first chunk() (a Promise): the root entry never imports it
+  create: (o) => new LazyCodeChunker(o as CodeChunkerOptions),
 });
 
 /** The options of late chunking itself; the rest go to its span strategy. */

@@ -28,6 +28,8 @@ import { corporaDir, markdownDir, repoRoot, seedsDir, sharedFiles } from './path
 
 export const goldenDir = join(repoRoot, 'test', 'golden');
 export const fixturesDir = join(goldenDir, 'fixtures');
+/** Source files of the 12 languages of the code strategy (its golden inputs, and only its). */
+export const codeFixturesDir = join(goldenDir, '..', 'fixtures', 'code');
 
 /** An input of the golden runs. */
 export interface GoldenInput {
@@ -54,6 +56,7 @@ export function goldenInputs(): GoldenInput[] {
     ['markdown', markdownDir, '.md'],
     ['seeds', seedsDir, '.txt'],
     ['fixtures', fixturesDir, ''],
+    ['code', codeFixturesDir, ''],
   ];
   return groups.flatMap(([group, dir, ext]) =>
     sharedFiles(dir, ext)
@@ -66,9 +69,11 @@ export function goldenInputs(): GoldenInput[] {
 }
 
 /** Which inputs a setting runs on. */
-type InputSet = 'all' | 'no-large' | 'small' | 'fixtures';
+type InputSet = 'all' | 'no-large' | 'small' | 'fixtures' | 'code';
 const LARGE = new Set(['corpora/finance.md', 'corpora/pubmed.md']);
 function inSet(set: InputSet, name: string): boolean {
+  // the source files are the code strategy's inputs, and the code strategy takes only them
+  if (name.startsWith('code/') || set === 'code') return set === 'code' && name.startsWith('code/');
   if (set === 'all') return true;
   if (set === 'no-large') return !LARGE.has(name);
   if (set === 'fixtures') return name.startsWith('fixtures/');
@@ -103,6 +108,11 @@ export const GOLDEN_SETTINGS: Record<string, Setting[]> = {
   markdown: standard({ chunkSize: 128, chunkOverlap: 16, contextualHeaders: true }, { chunkSize: 24, chunkOverlap: 4 }),
   'parent-child': standard({ parentSize: 512, childSize: 64, childOverlap: 8 }, { parentSize: 64, childSize: 16, childOverlap: 4 }),
   semantic: standard({ maxChunkSize: 128 }, { maxChunkSize: 16, bufferSize: 0, breakpoint: 'gradient' }),
+  code: [
+    { name: 'default', options: {}, inputs: 'code' },
+    { name: 'small', options: { chunkSize: 64, contextHeaders: true }, inputs: 'code' },
+    { name: 'tiny', options: { chunkSize: 16 }, inputs: 'code' },
+  ],
   'cluster-semantic': standard({ maxChunkSize: 128, pieceSize: 32 }, { maxChunkSize: 24, pieceSize: 8 }),
   late: [
     { name: 'default', options: {}, inputs: 'small' },
@@ -262,15 +272,17 @@ export async function computeStrategy(strategy: string, inputs: GoldenInput[], o
       if (strategy === 'late' && !options.lateEmbedder) throw new Error('late chunking needs options.lateEmbedder');
       for (const input of inputs) {
         if (!inSet(setting.inputs, input.name)) continue;
+        // the code strategy takes the language from the file name, as the CLI gives it
+        const own = strategy === 'code' ? { ...recorded, filename: input.name.slice('code/'.length) } : recorded;
         const head = {
           input: input.name,
           setting: setting.name,
-          options: recorded,
+          options: own,
           sourceHash: hashText(input.text),
           length: input.text.length,
           ...(KNOWN_DEFECTS[input.name]?.[strategy] ? { knownDefects: KNOWN_DEFECTS[input.name][strategy] } : {}),
         };
-        const result = await attempt(() => createChunker(strategy, chunkerOptions).chunk(input.text));
+        const result = await attempt(() => createChunker(strategy, strategy === 'code' ? own : chunkerOptions).chunk(input.text));
         runs.push(result.error !== undefined ? { ...head, error: result.error } : encodeRun(head, input.text, result.chunks!));
       }
     }

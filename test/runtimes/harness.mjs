@@ -16,6 +16,9 @@ export const CASES = {
     { unit: 'token', chunkSize: 256, chunkOverlap: 32 },
     { unit: 'word', chunkSize: 80, chunkOverlap: 10, countTokens: false },
   ],
+  // the code strategy runs only on source documents (those with a `language`), in the
+  // runtimes whose test passes them; its loading options come from `extra.code`
+  code: [{ chunkSize: 200, contextHeaders: true }],
   // Runtimes other than Node load both encodings' rank tables before the workload
   // (loadTokenizer, or the static chunkwise/encodings/<encoding> modules).
   // Strategies built in parallel (sentence, recursive, markdown, parent-child, semantic,
@@ -36,9 +39,12 @@ function describeError(error) {
  * @param docs `[{ name, text }]`
  * @param embedders `{ name: Embedder }` for the embedding strategies; HashingEmbedder is
  *   always included as `hashing`
+ * @param extra `{ code }`: options of the code strategy this runtime needs to load its
+ *   grammars (`grammarBase`, `grammar`, `treeSitterWasm`), or a function of the document
+ *   giving them; not recorded in the output
  * @returns a JSON string
  */
-export async function runWorkload(api, docs, embedders = {}) {
+export async function runWorkload(api, docs, embedders = {}, extra = {}) {
   const allEmbedders = { hashing: new api.HashingEmbedder(), ...embedders };
   const results = [];
   const names = api.strategyNames();
@@ -49,9 +55,12 @@ export async function runWorkload(api, docs, embedders = {}) {
       for (const embedderName of embedderNames) {
         const full = embedderName ? { ...options, embedder: allEmbedders[embedderName] } : { ...options };
         for (const doc of docs) {
+          // source documents are the code strategy's, and only its
+          if ((name === 'code') !== (doc.language !== undefined)) continue;
           const entry = { strategy: name, options, embedder: embedderName, doc: doc.name };
           try {
-            const chunker = api.createChunker(name, full);
+            const loading = typeof extra.code === 'function' ? extra.code(doc) : extra.code;
+            const chunker = api.createChunker(name, name === 'code' ? { ...full, ...loading, language: doc.language, filename: doc.name } : full);
             entry.chunks = await chunker.chunk(doc.text);
           } catch (error) {
             Object.assign(entry, describeError(error));
@@ -64,7 +73,7 @@ export async function runWorkload(api, docs, embedders = {}) {
   // QASC (query time, not a registered strategy): every step, with explain, per embedder.
   if (api.QueryAdaptiveChunker) {
     for (const [embedderName, embedder] of Object.entries(allEmbedders)) {
-      for (const doc of docs) {
+      for (const doc of docs.filter((d) => d.language === undefined)) {
         const entry = { strategy: 'qasc', query: CASES['*'][0].query, embedder: embedderName, doc: doc.name };
         try {
           entry.chunks = await new api.QueryAdaptiveChunker({ embedder, explain: true }).query(doc.text, entry.query);
@@ -76,7 +85,7 @@ export async function runWorkload(api, docs, embedders = {}) {
     }
   }
   // The embedder and kernels directly: bytes of the vectors, not rounded decimals.
-  const firstLines = docs.map((d) => d.text.slice(0, 200));
+  const firstLines = docs.filter((d) => d.language === undefined).map((d) => d.text.slice(0, 200));
   const vectors = await allEmbedders.hashing.embed(firstLines);
   const hashingBytes = Array.from(new Uint8Array(vectors.buffer, vectors.byteOffset, vectors.byteLength));
   const sims = api.cosineNeighbours(vectors, allEmbedders.hashing.dimension);

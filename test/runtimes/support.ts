@@ -2,7 +2,7 @@
  * Shared pieces of the runtime tests (browser, workerd, edge-runtime): the documents,
  * Node's reference output, a static file server on 127.0.0.1 and the Chromium check.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { extname, join, normalize, resolve } from 'node:path';
 import { corporaDir, repoRoot, seedsDir, sharedFiles } from '../helpers/paths.js';
@@ -12,14 +12,26 @@ export { bundleLikeDeploy, type DeployBundle } from '../../bench/deploy-bundle.j
 export interface Doc {
   name: string;
   text: string;
+  /** A source file's language: only the code strategy runs on it. */
+  language?: string;
 }
 
-/** The seeds and the state_of_the_union corpus. */
-export function workloadDocs(): Doc[] {
-  const docs = sharedFiles(seedsDir, '.txt').map((f) => ({ name: f.slice(seedsDir.length + 1), text: readFileSync(f, 'utf8') }));
+/** The seeds and the state_of_the_union corpus; with `code`, also the 12 source files of test/fixtures/code. */
+export function workloadDocs(options: { code?: boolean } = {}): Doc[] {
+  const docs: Doc[] = sharedFiles(seedsDir, '.txt').map((f) => ({ name: f.slice(seedsDir.length + 1), text: readFileSync(f, 'utf8') }));
   docs.push({ name: 'state_of_the_union.md', text: readFileSync(join(corporaDir, 'state_of_the_union.md'), 'utf8') });
+  if (options.code) {
+    const dir = join(repoRoot, 'test', 'fixtures', 'code');
+    for (const f of readdirSync(dir).sort()) docs.push({ name: `code/${f}`, text: readFileSync(join(dir, f), 'utf8'), language: CODE_LANGUAGE_BY_EXT[extname(f)] });
+  }
   return docs;
 }
+
+/** The fixtures' languages by extension (one file per language). */
+const CODE_LANGUAGE_BY_EXT: Record<string, string> = {
+  '.ts': 'typescript', '.tsx': 'tsx', '.js': 'javascript', '.py': 'python', '.rs': 'rust', '.go': 'go',
+  '.java': 'java', '.c': 'c', '.cpp': 'cpp', '.cs': 'csharp', '.rb': 'ruby', '.php': 'php',
+};
 
 /** Node's output of the harness, through the package's Node entry (dist/src/index.js). */
 export async function nodeReference(docs: Doc[]): Promise<string> {

@@ -1,0 +1,527 @@
+/**
+ * Syntax boundaries of source code: the sections the code strategy packs, from a
+ * tree-sitter syntax tree.
+ *
+ * A node's children are grouped into *items* — a child node, with the comments and
+ * decorators / attributes before it attached (doc comments are often followed by a
+ * blank line, so blank lines do not detach them) — plus
+ * any non-whitespace text between children that no child covers (tree-sitter's error
+ * recovery can leave such text; it becomes a raw item, so nothing is lost). An item that
+ * fits the budget is one section. One that does not is replaced by the items of its
+ * children, in place, recursively (an explicit stack: no recursion depth limit on deeply
+ * nested input); an item without children that does not fit (a huge string literal or
+ * comment) is a *leaf*, which the strategy splits with the recursive splitter. Where a
+ * definition (function, method, class, …) is expanded, its sections are fenced off by
+ * hard boundaries, so no chunk mixes the inside of a large definition with its
+ * neighbours, and its signature tokens start the first chunk of its body instead of
+ * being a chunk of their own. Every node is visited at most once (linear in the tree).
+ *
+ * Sources: tree-sitter's node API (web-tree-sitter: `startIndex`/`endIndex` are UTF-16
+ * offsets); the split-then-merge idea of cAST (Zhang et al., "cAST: Enhancing Code
+ * Retrieval-Augmented Generation with Structural Chunking via Abstract Syntax Tree",
+ * 2025) and of text-splitter's `CodeSplitter` (benbrandt/text-splitter: syntax depth as
+ * the boundary level). Core module: types only, no parser import.
+ * @module
+ */
+import { trimSpan } from '../core/text.js';
+
+/** The part of a tree-sitter node (web-tree-sitter `Node`) the boundaries read. */
+export interface SyntaxNode {
+  readonly type: string;
+  /** UTF-16 offset of the node's first code unit. */
+  readonly startIndex: number;
+  /** UTF-16 offset after the node's last code unit. */
+  readonly endIndex: number;
+  readonly childCount: number;
+  /** False for anonymous nodes: keywords and punctuation (`class`, `{`, `;`). */
+  readonly isNamed: boolean;
+  readonly isError: boolean;
+  readonly isMissing: boolean;
+  readonly hasError: boolean;
+  child(index: number): SyntaxNode | null;
+  childForFieldName(name: string): SyntaxNode | null;
+}
+
+/** A named definition: what symbol paths are made of. */
+export interface SyntaxDefinition {
+  /** `function`, `method`, `class`, `interface`, `struct`, `enum`, `trait`, `impl`, `module`, `namespace`, `type`, … */
+  readonly kind: string;
+  /** The defined name as written (`formatHelp`, `Foo::bar`, `Display for Point`); `(anonymous)` when it has none. */
+  readonly name: string;
+  /** `kind name`, e.g. `method formatHelp`: one entry of a symbol path. */
+  readonly label: string;
+  /** The definition's head up to its body (`formatHelp(cmd: Command, helper: Help): string`), whitespace collapsed, at most 200 code units. */
+  readonly signature: string;
+  /** The definition node's span (UTF-16 offsets), without attached comments. */
+  readonly start: number;
+  readonly end: number;
+}
+
+/** The enclosing definitions of a section, outermost first. */
+export type SyntaxScope = readonly SyntaxDefinition[];
+
+/** Node type → definition kind, across the supported grammars. */
+const DEFINITION_KINDS: Readonly<Record<string, string>> = {
+  // functions (a function inside a class-like definition is reported as a method)
+  function_declaration: 'function',
+  generator_function_declaration: 'function',
+  function_definition: 'function',
+  function_item: 'function',
+  method: 'function', // Ruby `def`
+  singleton_method: 'method',
+  method_definition: 'method',
+  method_declaration: 'method',
+  constructor_declaration: 'constructor',
+  // types
+  class_declaration: 'class',
+  abstract_class_declaration: 'class',
+  class_definition: 'class',
+  class_specifier: 'class',
+  class: 'class',
+  record_declaration: 'record',
+  interface_declaration: 'interface',
+  trait_item: 'trait',
+  trait_declaration: 'trait',
+  struct_item: 'struct',
+  struct_specifier: 'struct',
+  struct_declaration: 'struct',
+  union_item: 'union',
+  union_specifier: 'union',
+  enum_declaration: 'enum',
+  enum_item: 'enum',
+  enum_specifier: 'enum',
+  impl_item: 'impl',
+  type_alias_declaration: 'type',
+  type_declaration: 'type',
+  // scopes
+  mod_item: 'module',
+  module: 'module',
+  internal_module: 'namespace',
+  namespace_definition: 'namespace',
+  namespace_declaration: 'namespace',
+  file_scoped_namespace_declaration: 'namespace',
+  macro_definition: 'macro',
+};
+
+/** Definitions only with a body (`struct s { … }`, not `struct s x;`; PHP's `namespace A { … }`, not `namespace A;`). */
+const NEEDS_BODY = new Set(['struct_specifier', 'union_specifier', 'enum_specifier', 'class_specifier', 'namespace_definition']);
+/** Definitions whose functions are methods. */
+const CLASS_LIKE = new Set(['class', 'record', 'interface', 'trait', 'struct', 'impl', 'enum', 'union']);
+/** Nodes that wrap one definition (`export class …`, `@decorator def …`, `template <…> …`, `declare …`). */
+const WRAPPERS = new Set(['export_statement', 'decorated_definition', 'template_declaration', 'ambient_declaration']);
+/** Values that make `const f = …` (or a class field) a function or class definition. */
+const FUNCTION_VALUES = new Set(['arrow_function', 'function_expression', 'function', 'generator_function', 'generator_function_expression']);
+const CLASS_VALUES = new Set(['class', 'class_expression']);
+
+const isComment = (type: string) => type.includes('comment');
+const ATTACHED = new Set(['decorator', 'attribute_item', 'attribute_list', 'annotation', 'marker_annotation']);
+/** Comments and decorators / attributes: they stay with the item they precede. */
+export const isAttachable = (type: string): boolean => isComment(type) || ATTACHED.has(type);
+
+/** Collapses whitespace runs to one space and caps the length (…). */
+function oneLine(s: string, max = 200): string {
+  const t = s.replace(/\s+/g, ' ').trim();
+  return t.length > max ? t.slice(0, max - 1) + '…' : t;
+}
+
+/** The defined name of a definition node. */
+function nameOf(node: SyntaxNode, text: string): string {
+  const slice = (n: SyntaxNode) => oneLine(text.slice(n.startIndex, n.endIndex), 120);
+  const name = node.childForFieldName('name') ?? node.childForFieldName('property');
+  if (name) return slice(name);
+  if (node.type === 'impl_item') {
+    const type = node.childForFieldName('type');
+    const trait = node.childForFieldName('trait');
+    if (type) return trait ? `${slice(trait)} for ${slice(type)}` : slice(type);
+  }
+  if (node.type === 'type_declaration') {
+    for (let k = 0; k < node.childCount; k++) {
+      const spec = node.child(k)!;
+      const n = spec.childForFieldName('name');
+      if (n) return slice(n);
+    }
+  }
+  // C and C++: the name is at the bottom of the declarator chain (pointer, function, reference declarators)
+  let d = node.childForFieldName('declarator');
+  for (let depth = 0; d && depth < 16; depth++) {
+    const inner = d.childForFieldName('declarator');
+    if (!inner) return slice(d);
+    d = inner;
+  }
+  return '(anonymous)';
+}
+
+/** The head of a definition up to its body, one line. */
+function signatureOf(node: SyntaxNode, body: SyntaxNode | null, text: string): string {
+  const end = body && body.startIndex > node.startIndex ? body.startIndex : node.endIndex;
+  let head = text.slice(node.startIndex, end);
+  if (!body) head = head.split('\n', 1)[0];
+  return oneLine(head).replace(/\s*[{:]$/, '') || oneLine(head);
+}
+
+function definition(kind: string, nameNode: SyntaxNode, bodyOwner: SyntaxNode, span: SyntaxNode, text: string, scope: SyntaxScope): SyntaxDefinition {
+  const outer = scope.length ? scope[scope.length - 1].kind : '';
+  const k = kind === 'function' && CLASS_LIKE.has(outer) ? 'method' : kind;
+  const name = nameOf(nameNode, text);
+  return {
+    kind: k,
+    name,
+    label: `${k} ${name}`,
+    signature: signatureOf(span, bodyOwner.childForFieldName('body'), text),
+    ...trimSpan(text, span.startIndex, span.endIndex),
+  };
+}
+
+/**
+ * The definition `node` is (or wraps: `export …`, decorators, `template <…>`, `const f =
+ * () => …`), or undefined.
+ * @param scope the enclosing definitions (a function inside a class is a method).
+ */
+export function definitionOf(node: SyntaxNode, text: string, scope: SyntaxScope = []): SyntaxDefinition | undefined {
+  let n: SyntaxNode | null = node;
+  for (let depth = 0; n && depth < 4; depth++) {
+    if (!n.isNamed) return undefined; // a keyword token (`class`, `module`, `function`)
+    const type = n.type;
+    const kind = DEFINITION_KINDS[type];
+    if (kind) {
+      if (NEEDS_BODY.has(type) && !n.childForFieldName('body')) return undefined;
+      return definition(kind, n, n, n, text, scope);
+    }
+    if (type === 'lexical_declaration' || type === 'variable_declaration') {
+      // `const f = () => …`: one declarator whose value is a function or a class
+      let declarator: SyntaxNode | null = null;
+      for (let k = 0; k < n.childCount; k++) {
+        const c = n.child(k)!;
+        if (c.type !== 'variable_declarator') continue;
+        if (declarator) return undefined;
+        declarator = c;
+      }
+      const value = declarator?.childForFieldName('value');
+      if (!declarator || !value) return undefined;
+      if (FUNCTION_VALUES.has(value.type)) return definition('function', declarator, value, n, text, scope);
+      if (CLASS_VALUES.has(value.type)) return definition('class', declarator, value, n, text, scope);
+      return undefined;
+    }
+    if (type === 'public_field_definition' || type === 'field_definition') {
+      const value = n.childForFieldName('value');
+      return value && FUNCTION_VALUES.has(value.type) ? definition('method', n, value, n, text, scope) : undefined;
+    }
+    if (!WRAPPERS.has(type)) return undefined;
+    const inner: SyntaxNode | null = n.childForFieldName('declaration') ?? n.childForFieldName('definition');
+    if (inner) {
+      n = inner;
+      continue;
+    }
+    // template_declaration, ambient_declaration: the first child that is a definition
+    let found: SyntaxNode | null = null;
+    for (let k = n.childCount - 1; k >= 0; k--) {
+      const c: SyntaxNode = n.child(k)!;
+      if (DEFINITION_KINDS[c.type] || c.type === 'declaration' || c.type === 'lexical_declaration') {
+        found = c;
+        break;
+      }
+    }
+    n = found;
+  }
+  return undefined;
+}
+
+/** A run of the source the boundaries place: a child node with its attached comments, or uncovered text. */
+export interface SyntaxItem {
+  start: number;
+  end: number;
+  /** The node; null for text no child covers (a raw leaf). */
+  node: SyntaxNode | null;
+  /** Comments and decorators attached before `node`, in order; null when none. */
+  attach: SyntaxNode[] | null;
+  /** Comments on the line where `node` ends (`} // namespace x`), after it; absent when none. */
+  trail?: SyntaxNode[];
+}
+
+/** True when [s, e) of `text` holds a line break. */
+function hasLineBreak(text: string, s: number, e: number): boolean {
+  for (let i = s; i < e; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13) return true;
+  }
+  return false;
+}
+
+/** Work counters of the boundaries (for linear-time tests). */
+export interface SyntaxStats {
+  /** Nodes read (children listed) and items placed. */
+  steps: number;
+}
+
+/**
+ * The items of `node`'s children: comments and decorators attached to the next child,
+ * non-whitespace text between children as raw
+ * items, zero-width (missing) nodes skipped, a child overlapping the one before joined
+ * to it as raw text.
+ */
+export function childItems(node: SyntaxNode, text: string, stats?: SyntaxStats): SyntaxItem[] {
+  const items: SyntaxItem[] = [];
+  let pending: SyntaxNode[] = [];
+  const flush = () => {
+    items.push(...nodeItems(text, pending));
+    pending = [];
+  };
+  const raw = (s: number, e: number) => {
+    const t = trimSpan(text, s, e);
+    if (t.start >= t.end) return;
+    flush();
+    items.push({ start: t.start, end: t.end, node: null, attach: null });
+  };
+  let cursor = node.startIndex;
+  const n = node.childCount;
+  if (stats) stats.steps += n + 1;
+  for (let k = 0; k < n; k++) {
+    const c: SyntaxNode = node.child(k)!;
+    // trimmed: some grammars have whitespace tokens (Go's and Python's line-end terminators)
+    const { start: s, end: e } = trimSpan(text, c.startIndex, c.endIndex);
+    if (e <= s) continue;
+    if (s < cursor) {
+      // out of order or overlapping (error recovery, heredocs): the previous item and this one become one raw run
+      if (e > cursor) {
+        flush();
+        const last = items[items.length - 1];
+        if (last) {
+          last.end = e;
+          last.node = null;
+          last.attach = null;
+        } else items.push({ start: s, end: e, node: null, attach: null });
+        cursor = e;
+      }
+      continue;
+    }
+    raw(cursor, s);
+    const last = items[items.length - 1];
+    if (isComment(c.type) && pending.length === 0 && last?.node && last.end === cursor && !hasLineBreak(text, cursor, s)) {
+      (last.trail ??= []).push(c); // a comment at the end of the item's last line
+      last.end = e;
+    } else if (isAttachable(c.type)) pending.push(c);
+    else if (pending.length) {
+      items.push({ start: trimSpan(text, pending[0].startIndex, pending[0].endIndex).start, end: e, node: c, attach: pending });
+      pending = [];
+    } else items.push({ start: s, end: e, node: c, attach: null });
+    cursor = e;
+  }
+  flush();
+  raw(cursor, node.endIndex);
+  return items;
+}
+
+/** The sections of one level, ready for a packer. */
+export interface SyntaxSections {
+  readonly count: number;
+  readonly starts: number[];
+  readonly ends: number[];
+  /** No chunk holds section i together with section i − 1 (the edge of an expanded definition). */
+  readonly hard: boolean[];
+  /** Indivisible and over the budget: to be split inside (the recursive splitter). */
+  readonly leaf: boolean[];
+  /** The item each section is (to go one level finer when it does not fit after all). */
+  readonly items: SyntaxItem[];
+  /** Enclosing definitions per section. */
+  readonly scopes: SyntaxScope[];
+  /** The definition a section is, or null. */
+  readonly definitions: (SyntaxDefinition | null)[];
+  /** True for a section that is only comments or decorators. */
+  readonly attachOnly: boolean[];
+}
+
+/** Decides whether the run [start, end) fits the budget in `scope` (with its context header). */
+export type FitsBudget = (start: number, end: number, scope: SyntaxScope) => boolean;
+
+/** Items of single nodes (attached comments and decorators), spans without whitespace at the ends. */
+function nodeItems(text: string, nodes: SyntaxNode[] | null | undefined): SyntaxItem[] {
+  return nodes ? nodes.map((a) => ({ ...trimSpan(text, a.startIndex, a.endIndex), node: a, attach: null })) : [];
+}
+
+/**
+ * What replaces an item that does not fit: its attachments and its node (whole when the
+ * node alone fits, else its children's items, with the definition's scope), or null for
+ * an indivisible item (no node, or a node without children).
+ */
+export function expandItem(
+  item: SyntaxItem,
+  text: string,
+  scope: SyntaxScope,
+  fits: FitsBudget,
+  stats?: SyntaxStats,
+): { items: SyntaxItem[]; definition: SyntaxDefinition | undefined } | null {
+  const node = item.node;
+  if (!node) return null;
+  const attached = nodeItems(text, item.attach);
+  const trailing = nodeItems(text, item.trail);
+  const span = trimSpan(text, node.startIndex, node.endIndex);
+  const whole = (): SyntaxItem => ({ ...span, node, attach: null });
+  if ((attached.length || trailing.length) && fits(span.start, span.end, scope)) {
+    return { items: [...attached, whole(), ...trailing], definition: undefined };
+  }
+  if (node.childCount === 0) {
+    return attached.length || trailing.length ? { items: [...attached, whole(), ...trailing], definition: undefined } : null;
+  }
+  const def = definitionOf(node, text, scope);
+  return { items: [...attached, ...openBody(node, childItems(node, text, stats), text, stats), ...trailing], definition: def };
+}
+
+/**
+ * `items` with the node's body (its `body` field: a block, class body, declaration list)
+ * replaced by the body's own items, so that an opened definition's signature is packed
+ * with its first statements instead of standing alone before a body that fits.
+ */
+function openBody(node: SyntaxNode, items: SyntaxItem[], text: string, stats?: SyntaxStats): SyntaxItem[] {
+  const body = node.childForFieldName('body');
+  if (!body || body.childCount === 0) return items;
+  const k = items.findIndex((it) => it.node !== null && it.node.startIndex === body.startIndex && it.node.endIndex === body.endIndex && it.node.type === body.type);
+  if (k < 0) return items;
+  const it = items[k];
+  return [...items.slice(0, k), ...nodeItems(text, it.attach), ...childItems(body, text, stats), ...nodeItems(text, it.trail), ...items.slice(k + 1)];
+}
+
+/**
+ * Places `items` (in `scope`): each item that fits is a section; each that does not is
+ * expanded in place ({@link expandItem}), an expanded definition fenced by hard
+ * boundaries and adding itself to the scope of its sections; an indivisible one is a leaf.
+ */
+export function syntaxSections(items: SyntaxItem[], text: string, scope: SyntaxScope, fits: FitsBudget, stats?: SyntaxStats): SyntaxSections {
+  const out = {
+    count: 0,
+    starts: [] as number[],
+    ends: [] as number[],
+    hard: [] as boolean[],
+    leaf: [] as boolean[],
+    items: [] as SyntaxItem[],
+    scopes: [] as SyntaxScope[],
+    definitions: [] as (SyntaxDefinition | null)[],
+    attachOnly: [] as boolean[],
+  };
+  /** A list of items being placed; `head`: no named section of it has started on a later line than its first yet. */
+  interface Frame {
+    items: SyntaxItem[];
+    i: number;
+    scope: SyntaxScope;
+    fenced: boolean;
+    first: number;
+    scanned: number;
+    lineBreak: boolean;
+    head: boolean;
+  }
+  const frame0 = (list: SyntaxItem[], sc: SyntaxScope, fenced: boolean): Frame => ({ items: list, i: 0, scope: sc, fenced, first: -1, scanned: -1, lineBreak: false, head: true });
+  const stack: Frame[] = [{ ...frame0(items, scope, false), head: false }];
+  // fences around an opened definition: HARD_ANY before its first section, HARD_NAMED after its last
+  // (a closing `}`, `end` or `;` right after it still joins its last chunk; the next item does not)
+  const NONE = 0;
+  const HARD_ANY = 1;
+  const HARD_NAMED = 2;
+  let fence = NONE;
+  let lastFrame: Frame | undefined; // the frame that placed the last section
+  const push = (item: SyntaxItem, sc: SyntaxScope, leaf: boolean, frame: Frame) => {
+    const anonymous = item.node !== null && item.attach === null && !item.trail && !item.node.isNamed;
+    out.starts.push(item.start);
+    out.ends.push(item.end);
+    out.hard.push(out.count > 0 && (fence === HARD_ANY || (fence === HARD_NAMED && !anonymous)));
+    out.leaf.push(leaf);
+    out.items.push(item);
+    out.scopes.push(sc);
+    out.definitions.push(item.node ? (definitionOf(item.node, text, sc) ?? null) : null);
+    out.attachOnly.push(item.node !== null && item.attach === null && !item.trail && isAttachable(item.node.type));
+    out.count++;
+    if (!(fence === HARD_NAMED && anonymous)) fence = NONE;
+    // the frame's head: its sections up to the first named one on a later line (scanned once, incrementally)
+    const attachOnly = out.attachOnly[out.count - 1];
+    if (attachOnly) {
+      // comments and decorators before the head do not end it
+    } else if (frame.first < 0) frame.first = frame.scanned = item.start;
+    else if (frame.head) {
+      if (!frame.lineBreak) frame.lineBreak = hasLineBreak(text, frame.scanned, item.start);
+      frame.scanned = item.end;
+      if (frame.lineBreak && !anonymous) frame.head = false;
+    }
+    lastFrame = frame;
+  };
+  while (stack.length) {
+    const frame = stack[stack.length - 1];
+    if (frame.i >= frame.items.length) {
+      stack.pop();
+      if (frame.fenced && fence === NONE) fence = HARD_NAMED;
+      continue;
+    }
+    const item = frame.items[frame.i++];
+    if (stats) stats.steps++;
+    if (fits(item.start, item.end, frame.scope)) {
+      push(item, frame.scope, false, frame);
+      continue;
+    }
+    const expanded = expandItem(item, text, frame.scope, fits, stats);
+    if (!expanded) {
+      push(item, frame.scope, true, frame);
+      continue;
+    }
+    // a wrapper (`export …`, decorators) and the definition inside it are one definition: one fence, one scope entry
+    const top = frame.scope[frame.scope.length - 1];
+    const def = expanded.definition && !(top && top.start === expanded.definition.start && top.end === expanded.definition.end) ? expanded.definition : undefined;
+    // the enclosing definition's head (`class A {`, `namespace N {`) may start the first chunk of this one
+    if (def && !(lastFrame === frame && frame.head)) fence = HARD_ANY;
+    stack.push(frame0(expanded.items, def ? [...frame.scope, def] : frame.scope, def !== undefined));
+  }
+  return out;
+}
+
+/**
+ * Every definition in the tree (nested ones too), in document order: for measuring how
+ * many functions a chunking keeps whole. Iterative; each node visited once.
+ */
+export function syntaxDefinitions(root: SyntaxNode, text: string): SyntaxDefinition[] {
+  const out: SyntaxDefinition[] = [];
+  const stack: { node: SyntaxNode; scope: SyntaxScope }[] = [{ node: root, scope: [] }];
+  // a wrapper (`export class …`) and the definition it wraps are one definition: keyed by span
+  const seen = new Set<string>();
+  while (stack.length) {
+    const { node, scope } = stack.pop()!;
+    let sc = scope;
+    const def = node === root ? undefined : definitionOf(node, text, scope);
+    if (def && !seen.has(`${def.start}:${def.end}`)) {
+      seen.add(`${def.start}:${def.end}`);
+      out.push(def);
+      sc = [...scope, def];
+    }
+    for (let k = node.childCount - 1; k >= 0; k--) stack.push({ node: node.child(k)!, scope: sc });
+  }
+  return out;
+}
+
+/**
+ * Spans of the tree's syntax errors (ERROR nodes, and MISSING nodes as empty spans at
+ * their position), sorted and disjoint, as flat `[start, end, …]` pairs. Only subtrees
+ * that hold an error are visited.
+ */
+export function syntaxErrorSpans(root: SyntaxNode): number[] {
+  const out: number[] = [];
+  if (!root.hasError) return out;
+  const stack: SyntaxNode[] = [root];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (node.isError || node.isMissing) {
+      out.push(node.startIndex, node.endIndex);
+      continue;
+    }
+    for (let k = node.childCount - 1; k >= 0; k--) {
+      const c = node.child(k)!;
+      if (c.hasError || c.isMissing) stack.push(c);
+    }
+  }
+  return out;
+}
+
+/** The text of `root`'s children of the given types (top-level imports), one line each. */
+export function topLevelTexts(root: SyntaxNode, types: readonly string[], text: string): string[] {
+  if (types.length === 0) return [];
+  const out: string[] = [];
+  for (let k = 0; k < root.childCount; k++) {
+    const c = root.child(k)!;
+    if (types.includes(c.type)) out.push(oneLine(text.slice(c.startIndex, c.endIndex)));
+  }
+  return out;
+}

@@ -1,0 +1,151 @@
+/**
+ * The code strategy's options schema and its lazy registry entry: what the root entry
+ * knows of the code strategy without loading tree-sitter. The registry's `code` entry
+ * builds a {@link LazyCodeChunker}, whose `chunk()` returns a Promise: on first use it
+ * imports the implementation (`./code.js`, which imports web-tree-sitter) by a computed
+ * specifier that bundlers do not follow, or takes the one that `chunkwise/code`
+ * provided when it was imported (browsers and edge runtimes import it themselves).
+ * Core module: no Node built-ins, no tree-sitter.
+ * @module
+ */
+import type { Chunk } from '../core/chunk.js';
+import { InvalidOptionError, MissingDependencyError } from '../core/errors.js';
+import { resolveOptions, type StrategySchema } from '../core/schema.js';
+import { requireText } from '../core/text.js';
+import { CODE_LANGUAGE_NAMES, CODE_LANGUAGES, codeLanguage, languageForPath, type CodeLanguageSpec } from '../segment/code-languages.js';
+import { UNIT_OPTIONS, type UnitOptions } from '../size/resolve.js';
+
+/**
+ * Where a grammar (or web-tree-sitter's runtime `.wasm`) comes from: its bytes, a URL
+ * (in Node also a file path), or a compiled `WebAssembly.Module` (Cloudflare Workers,
+ * which compile WebAssembly only from modules imported at deploy time).
+ */
+export type WasmSource = Uint8Array | ArrayBuffer | URL | string | WebAssembly.Module;
+
+/** Options of {@link CodeChunker}. */
+export interface CodeChunkerOptions extends UnitOptions {
+  /** Budget per chunk in `unit`s (tokens by default), an integer ≥ 1; `embedText` holds it too. Default 512. */
+  chunkSize?: number;
+  /** The language (see {@link CODE_LANGUAGE_NAMES}); default: from `filename`'s extension. */
+  language?: string;
+  /** The file's path or name: chooses the language by extension, and heads the context header. */
+  filename?: string;
+  /** Add a context header (file, imports, enclosing signatures) to every chunk's `embedText`. Default false. */
+  contextHeaders?: boolean;
+  /** The grammar `.wasm` of the language; default: `tree-sitter-wasms` in Node, else `grammarBase`. */
+  grammar?: WasmSource;
+  /** A URL or folder holding `tree-sitter-<grammar>.wasm` files (the `out/` folder of `tree-sitter-wasms`). */
+  grammarBase?: string;
+  /** web-tree-sitter's own `tree-sitter.wasm` (browsers without a bundler, edge runtimes); default: found by web-tree-sitter. */
+  treeSitterWasm?: WasmSource;
+}
+
+/** The built-in type of a value by its tag, so that values from another realm (an edge runtime's VM) pass too. */
+export const tagOf = (v: unknown): string => Object.prototype.toString.call(v).slice(8, -1);
+const isWasmSource = (v: unknown) => typeof v === 'string' || v instanceof URL || ['Uint8Array', 'ArrayBuffer', 'WebAssembly.Module'].includes(tagOf(v));
+const wasmSourceProblem = (v: unknown) => (isWasmSource(v) ? undefined : 'must be bytes (Uint8Array, ArrayBuffer), a URL or path, or a WebAssembly.Module');
+
+/** The options schema of the code strategy. */
+export const CODE_SCHEMA: StrategySchema = {
+  name: 'code',
+  options: {
+    chunkSize: { type: 'integer', min: 1, default: 512, doc: 'budget per chunk, in units (embedText with its context header too)' },
+    language: {
+      type: 'enum',
+      values: CODE_LANGUAGE_NAMES,
+      doc: 'the source language; default: from the file extension (the CLI passes each file name)',
+      cli: { placeholder: '<name>' },
+    },
+    filename: { type: 'string', doc: 'the file path: chooses the language by extension and heads the context header', cli: { placeholder: '<path>' } },
+    contextHeaders: { type: 'boolean', default: false, doc: 'prefix embedText with a context header: file, imports, enclosing signatures (text unchanged)' },
+    grammar: { type: 'json', cli: false, doc: 'the grammar .wasm: bytes, a URL or path, or a WebAssembly.Module', check: wasmSourceProblem },
+    grammarBase: { type: 'string', doc: 'a URL or folder of tree-sitter-<grammar>.wasm files (default in Node: the tree-sitter-wasms package)', cli: { placeholder: '<url-or-dir>' } },
+    treeSitterWasm: { type: 'json', cli: false, doc: "web-tree-sitter's tree-sitter.wasm: bytes, a URL or a WebAssembly.Module", check: wasmSourceProblem },
+    ...UNIT_OPTIONS,
+  },
+};
+
+/**
+ * The language of resolved code options: `language`, else `filename`'s extension.
+ * @throws {InvalidOptionError} when neither names a supported language.
+ */
+export function resolveCodeLanguage(o: { language?: string; filename?: string }): CodeLanguageSpec {
+  if (o.language !== undefined) {
+    const spec = codeLanguage(o.language);
+    if (!spec) throw new InvalidOptionError('language', o.language, `one of ${CODE_LANGUAGE_NAMES.join(', ')}`);
+    return spec;
+  }
+  if (o.filename !== undefined) {
+    const spec = languageForPath(o.filename);
+    if (spec) return spec;
+    throw new InvalidOptionError(
+      'filename',
+      o.filename,
+      `its extension names no supported language (${CODE_LANGUAGES.map((l) => l.extensions.join(' ')).join(' ')}); give language`,
+    );
+  }
+  throw new InvalidOptionError('language', undefined, `give language (${CODE_LANGUAGE_NAMES.join(', ')}) or a filename with a known extension`);
+}
+
+/** What the implementation module gives the lazy entry. */
+export interface CodeModule {
+  CodeChunker: { create(options: CodeChunkerOptions): Promise<{ chunk(text: string): Chunk[] }> };
+}
+
+/**
+ * Where `./code.js` leaves itself when evaluated: a global slot, so that a separately
+ * bundled `chunkwise/code` (browsers) reaches the root bundle's registry too.
+ */
+const SLOT = Symbol.for('chunkwise.code');
+const slot = globalThis as { [SLOT]?: CodeModule };
+
+/** Called by `./code.js` when it is evaluated: the registry's `code` entry uses it from then on. @internal */
+export function provideCodeModule(module: CodeModule): void {
+  slot[SLOT] ??= module;
+}
+
+/** `import(path)` with a specifier bundlers do not follow (it keeps web-tree-sitter out of the root entry's graph). */
+async function importModule<T>(path: string): Promise<T> {
+  return (await import(/* @vite-ignore */ path)) as T;
+}
+
+/** The implementation of the code strategy, imported on first use. */
+async function loadCodeModule(): Promise<CodeModule> {
+  if (slot[SLOT]) return slot[SLOT];
+  try {
+    const m = await importModule<CodeModule>('./code.js');
+    return (slot[SLOT] ??= m);
+  } catch (cause) {
+    throw new MissingDependencyError(
+      'web-tree-sitter',
+      "The code strategy (in browsers and edge runtimes, load the chunkwise/code entry first: the implementation is not beside this bundle)",
+      cause,
+    );
+  }
+}
+
+/**
+ * The registry's code chunker: options validated now, tree-sitter and the grammar loaded
+ * on the first `chunk()` (which therefore returns a Promise).
+ */
+export class LazyCodeChunker {
+  readonly options: CodeChunkerOptions;
+  #ready: Promise<{ chunk(text: string): Chunk[] }> | undefined;
+
+  /** @throws {InvalidOptionError} for invalid options or no language (see {@link resolveCodeLanguage}). */
+  constructor(options: CodeChunkerOptions = {}) {
+    resolveCodeLanguage(resolveOptions<CodeChunkerOptions>(CODE_SCHEMA, options));
+    this.options = options;
+  }
+
+  /**
+   * Chunks `text` (see `CodeChunker.chunk`).
+   * @throws {InvalidInputError} when `text` is not a string; {@link MissingDependencyError}
+   *   or `GrammarLoadError` when tree-sitter or the grammar cannot be loaded.
+   */
+  async chunk(text: string): Promise<Chunk[]> {
+    requireText(text);
+    this.#ready ??= loadCodeModule().then((m) => m.CodeChunker.create(this.options));
+    return (await this.#ready).chunk(text);
+  }
+}
