@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { strategies, strategyDefinition, type StrategyDefinition } from '../src/strategies/registry.js';
 import type { TokenEmbedder } from '../src/embedders/types.js';
 import { loadLateEmbedder } from './helpers/golden.js';
-import { PATHOLOGICAL_KINDS, pathologicalKind } from './helpers/pathological.js';
+import { kindsFor, pathologicalKind } from './helpers/pathological.js';
 import { countIntl, incrementGrowth, measureWork, type WorkEnvironment, type WorkRun } from './helpers/work.js';
 
 /** The most a counter may grow per doubling. */
@@ -54,8 +54,13 @@ const DEFAULT_BASE = 4_000;
  */
 const LATE_BASE = 1_250;
 
-/** Kinds made of a large repeated block (`kind.block`) start at whole blocks: 2 of the block quotes (the first sentence of the text differs), 1 of the others. */
-const FIRST_BLOCKS: Readonly<Record<string, number>> = { 'deep-quotes': 2 };
+/**
+ * Kinds made of a large repeated block (`kind.block`) start at whole blocks: 2 of the
+ * block quotes (the first sentence of the text differs) and of the nested Python `if`s
+ * (the code chunker's tokens per character still rise from 1 to 2 blocks, 4.1 → 5.1, and
+ * level off at 6.6 from 8 blocks on: linear, but 1, 2, 4 blocks read ×2.21), 1 of the others.
+ */
+const FIRST_BLOCKS: Readonly<Record<string, number>> = { 'deep-quotes': 2, 'py-deep-indent': 2 };
 /**
  * The smallest base of kinds with a threshold: a long sentence past the 4,096-character
  * sentence window at the second size, a run of whitespace longer than several chunks —
@@ -70,8 +75,9 @@ const BENCH_ONLY: Readonly<Record<string, readonly string[]>> = { 'nested-lists-
  * reason. They run as `it.fails`.
  */
 const KNOWN: Readonly<Record<string, string>> = {
+  // fixed on branch `markdown` (the Markdown rewrite caps nesting at MAX_NESTING); still failing on main
   'markdown/deep-quotes':
-    'src/strategies/markdown.ts (the Markdown rewrite, another engineer): the mdast tree of 10,000 nested block quotes overflows the stack in unist-util-visit-parents (RangeError: Maximum call stack size exceeded), an internal error',
+    'src/strategies/markdown.ts (the Markdown rewrite on branch markdown, another engineer): the mdast tree of 10,000 nested block quotes overflows the stack in unist-util-visit-parents (RangeError: Maximum call stack size exceeded), an internal error',
 };
 
 let env: WorkEnvironment = {};
@@ -125,9 +131,10 @@ describe('the checker', () => {
   });
 
   it('counts work in every strategy: tokenizer calls, and the engine counters where they apply', async () => {
-    const text = pathologicalKind('huge-paragraph').make(4_000);
     for (const def of strategies()) {
-      const run = await measureWork(def, text, env);
+      // the code strategy's kinds are source code in a named language
+      const kind = pathologicalKind(def.name === 'code' ? 'js-many-functions' : 'huge-paragraph');
+      const run = await measureWork(def, kind.make(4_000), env, { ...kind.options });
       expect(run.chunks, def.name).toBeGreaterThan(0);
       expect(run.counts.sizerCalls, def.name).toBeGreaterThan(0);
     }
@@ -136,7 +143,7 @@ describe('the checker', () => {
     expect(recursive.counts.graphemeChars).toBeLessThan(4_400); // windows overlap by one cluster
     expect(recursive.counts.packSteps).toBeGreaterThan(4_000);
     expect(recursive.counts.lastOperations).toBeGreaterThan(4_000);
-    const sentence = await measureWork(strategyDefinition('sentence')!, text, env);
+    const sentence = await measureWork(strategyDefinition('sentence')!, pathologicalKind('huge-paragraph').make(4_000), env);
     expect(sentence.counts.intlCalls).toBeGreaterThan(0);
     expect(sentence.counts.regexChars).toBeGreaterThan(0);
   });
@@ -161,7 +168,7 @@ describe('paths made linear here', () => {
 
 for (const def of strategies()) {
   describe(`${def.name}: work per doubling of the input ≤ ${MAX_GROWTH}×`, () => {
-    for (const kind of PATHOLOGICAL_KINDS) {
+    for (const kind of kindsFor(def.name)) {
       const benchOnly = BENCH_ONLY[kind.name];
       if (benchOnly && (benchOnly.includes('*') || benchOnly.includes(def.name))) continue;
       const known = KNOWN[`${def.name}/${kind.name}`];
@@ -172,7 +179,7 @@ for (const def of strategies()) {
           def.name === 'late' ? LATE_BASE : Math.max(KIND_BASE[kind.name] ?? 0, BASE_SIZE[def.name] ?? DEFAULT_BASE),
         );
         const runs: WorkRun[] = [];
-        for (const n of [base, 2 * base, 4 * base]) runs.push(await measureWork(def, kind.make(n), env, budgetOptions(def)));
+        for (const n of [base, 2 * base, 4 * base]) runs.push(await measureWork(def, kind.make(n), env, { ...kind.options, ...budgetOptions(def) }));
         expect(runs[2].chars / runs[0].chars).toBeGreaterThan(3.5);
         expect(superlinear(runs)).toEqual([]);
       });

@@ -16,6 +16,8 @@ export interface PathologicalKind {
   make(n: number): string;
   /** Length of the repeated block where it is large (the text is whole blocks: sizes below it do not grow the text). */
   block?: number;
+  /** Options the text needs besides the strategy's defaults (the source language of a code kind). */
+  options?: Readonly<Record<string, unknown>>;
 }
 
 /** `unit` repeated to at least `n` code units, cut to `n` at a code point boundary. */
@@ -137,9 +139,103 @@ export const PATHOLOGICAL_KINDS: readonly PathologicalKind[] = [
   },
 ];
 
-/** The kind called `name`. */
+/** `depth` nested JavaScript blocks around one statement, then a blank line. */
+function nestedBlocks(depth: number): string {
+  return `${'{ '.repeat(depth)}x = 1; ${'} '.repeat(depth)}\n\n`;
+}
+
+/** `depth` nested Python `if`s, one level of indentation each, then a blank line. */
+function pythonIndent(depth: number): string {
+  const lines: string[] = [];
+  for (let d = 0; d < depth; d++) lines.push(`${'    '.repeat(d)}if x${d}:`);
+  lines.push(`${'    '.repeat(depth)}pass`);
+  return lines.join('\n') + '\n\n';
+}
+
+const JS = { language: 'javascript' } as const;
+const PY = { language: 'python' } as const;
+
+/**
+ * Pathological source code for the code strategy (tree-sitter): the shapes that make a
+ * syntax tree deep, one node huge, or the text unparsable. Each names its language in
+ * `options`.
+ */
+export const CODE_KINDS: readonly PathologicalKind[] = [
+  {
+    name: 'js-long-function',
+    description: 'one JavaScript function of n characters (statements `x = x + 1;`): one definition split at its child statements',
+    make: (n) => `function big(x) {\n${copies('  x = x + 1;\n', n - 22)}  return x;\n}\n`,
+    options: JS,
+  },
+  {
+    name: 'js-many-functions',
+    description: 'many tiny top-level JavaScript functions (`function f(a) { return a; }`)',
+    make: (n) => copies('function f(a) { return a; }\n', n),
+    options: JS,
+  },
+  {
+    name: 'js-minified',
+    description: 'minified JavaScript: one line of statements, no line break',
+    make: (n) => copies('var a=b(c,d)+1;if(a>2){a=0}else{a++}', n),
+    options: JS,
+  },
+  {
+    name: 'js-long-chain',
+    description: 'one expression `1 + 1 + … + 1` of n characters: a syntax tree n/4 deep (left-associative)',
+    make: (n) => `x = ${copies('1 + ', n - 7)}1;\n`,
+    options: JS,
+  },
+  {
+    name: 'js-nested-blocks',
+    description: 'JavaScript blocks nested 1,000 deep (`{ { … x = 1; … } }`, a 4 KB block), repeated',
+    make: (n) => copies(nestedBlocks(1_000), n),
+    block: nestedBlocks(1_000).length,
+    options: JS,
+  },
+  {
+    name: 'js-long-string',
+    description: 'one JavaScript string literal of n characters (one token of the grammar)',
+    make: (n) => `const s = "${repeatTo('abc def ', n - 14)}";\n`,
+    options: JS,
+  },
+  {
+    name: 'js-long-comment',
+    description: 'one JavaScript block comment of n characters of prose',
+    make: (n) => `/* ${copies(LOREM, n - 6)} */\n`,
+    options: JS,
+  },
+  {
+    name: 'js-syntax-errors',
+    description: 'broken JavaScript repeated (`function (( { ] ) ;; }`): error recovery everywhere',
+    make: (n) => copies('function (( { ] ) ;; } else =>\n', n),
+    options: JS,
+  },
+  {
+    name: 'py-deep-indent',
+    description: 'Python `if`s nested 50 deep (a 5 KB block), repeated',
+    make: (n) => copies(pythonIndent(50), n),
+    block: pythonIndent(50).length,
+    options: PY,
+  },
+  {
+    name: 'py-prose',
+    description: 'prose given as Python (the huge-paragraph text): no statement parses',
+    make: (n) => copies(LOREM, n),
+    options: PY,
+  },
+];
+
+/**
+ * The kinds to run `strategy` on: {@link CODE_KINDS} for the code strategy (prose is not
+ * its input, and it needs a language), {@link PATHOLOGICAL_KINDS} for every other one.
+ */
+export function kindsFor(strategy: string): readonly PathologicalKind[] {
+  return strategy === 'code' ? CODE_KINDS : PATHOLOGICAL_KINDS;
+}
+
+/** The kind called `name` (of either list). */
 export function pathologicalKind(name: string): PathologicalKind {
-  const k = PATHOLOGICAL_KINDS.find((x) => x.name === name);
+  const k = PATHOLOGICAL_KINDS.find((x) => x.name === name) ?? CODE_KINDS.find((x) => x.name === name);
   if (!k) throw new Error(`no pathological kind ${name}`);
   return k;
 }
