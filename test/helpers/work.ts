@@ -181,6 +181,54 @@ export function countRegExp(): { work: RegExpWork; restore(): void } {
   return { work, restore: () => void (proto.exec = original) };
 }
 
+/** tree-sitter node reads while {@link countTreeSitter} is installed. */
+export interface TreeSitterWork {
+  /** Steps: `child(k)` costs k + 1 (tree-sitter walks the children before the k-th), `children` and `childForFieldName` the node's child count + 1. */
+  steps: number;
+}
+
+type NodeProto = { child(index: number): unknown; childForFieldName(name: string): unknown; readonly childCount: number };
+
+/**
+ * Counts web-tree-sitter's node reads (patching its `Node.prototype`) until `restore()`,
+ * by what tree-sitter's C code iterates: reading a node's k children by index costs
+ * k²/2 steps, one `children` call k. A no-op where web-tree-sitter is not installed.
+ */
+export async function countTreeSitter(): Promise<{ work: TreeSitterWork; restore(): void }> {
+  const work: TreeSitterWork = { steps: 0 };
+  let proto: NodeProto;
+  try {
+    proto = ((await import('web-tree-sitter')) as unknown as { Node: { prototype: NodeProto } }).Node.prototype;
+  } catch {
+    return { work, restore: () => {} };
+  }
+  const { child, childForFieldName } = proto;
+  const children = Object.getOwnPropertyDescriptor(proto, 'children')!;
+  proto.child = function (this: NodeProto, index: number) {
+    work.steps += index + 1;
+    return child.call(this, index);
+  };
+  proto.childForFieldName = function (this: NodeProto, name: string) {
+    work.steps += this.childCount + 1;
+    return childForFieldName.call(this, name);
+  };
+  Object.defineProperty(proto, 'children', {
+    ...children,
+    get(this: NodeProto) {
+      work.steps += this.childCount + 1;
+      return children.get!.call(this);
+    },
+  });
+  return {
+    work,
+    restore: () => {
+      proto.child = child;
+      proto.childForFieldName = childForFieldName;
+      Object.defineProperty(proto, 'children', children);
+    },
+  };
+}
+
 /** Engine counters as they stand now (subtract two snapshots for one run). */
 function engineCounters(): { graphemeCalls: number; graphemeChars: number; packSteps: number } {
   return { graphemeCalls: graphemeStats.calls, graphemeChars: graphemeStats.chars, packSteps: packTotals.steps + packTotals.exact };
@@ -192,11 +240,13 @@ export interface WorkEnvironment {
   tokenEmbedder?: TokenEmbedder;
 }
 
-/** One measured run: the work counters (each a count that linear code keeps proportional to the text), chunks and wall time. */
+/** One measured run: the work counters (each a count that linear code keeps proportional to the text), chunks, wall time and (where measured) CPU time. */
 export interface WorkRun {
   chars: number;
   chunks: number;
   ms: number;
+  /** CPU time of the process during the call (user + system, every thread), ms; absent where not measured. */
+  cpuMs?: number;
   counts: Record<string, number>;
 }
 
@@ -210,6 +260,7 @@ export const WORK_COUNTERS: Readonly<Record<string, string>> = {
   graphemeChars: 'characters of the grapheme windows (src/segment/graphemes.ts)',
   packSteps: 'packer steps and exact measures (src/plan/pack.ts)',
   embedChars: 'characters given to the embedder',
+  treeSitterSteps: 'tree-sitter node reads, by the children tree-sitter iterates (code strategy; see countTreeSitter)',
   lastOperations: 'RecursiveChunker.lastOperations (pieces measured, occurrences visited)',
   'lastWork.*': "the chunker's own `lastWork` counters (semantic, cluster-semantic, late)",
 };
@@ -247,8 +298,10 @@ export async function measureWork(definition: StrategyDefinition, text: string, 
   const { options, embedder } = countingOptions(definition, env, tokenizer);
   const chunker = createChunker(definition.name, { ...options, ...extra }) as Chunker & { lastWork?: Record<string, unknown>; lastOperations?: number };
   const before = engineCounters();
+  const ts = definition.name === 'code' ? await countTreeSitter() : undefined;
   const intl = countIntl();
   const re = countRegExp();
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   let chunks: number;
   try {
@@ -256,8 +309,10 @@ export async function measureWork(definition: StrategyDefinition, text: string, 
   } finally {
     intl.restore();
     re.restore();
+    ts?.restore();
   }
   const ms = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
   const after = engineCounters();
   const counts: Record<string, number> = {
     sizerCalls: tokenizer.calls,
@@ -269,9 +324,10 @@ export async function measureWork(definition: StrategyDefinition, text: string, 
     packSteps: after.packSteps - before.packSteps,
     embedChars: embedder?.chars ?? 0,
   };
+  if (ts) counts.treeSitterSteps = ts.work.steps;
   if (typeof chunker.lastOperations === 'number') counts.lastOperations = chunker.lastOperations;
   for (const [k, v] of Object.entries(chunker.lastWork ?? {})) if (typeof v === 'number' && k !== 'bandWidth') counts[`lastWork.${k}`] = v;
-  return { chars: text.length, chunks, ms, counts };
+  return { chars: text.length, chunks, ms, cpuMs: (cpu.user + cpu.system) / 1000, counts };
 }
 
 /** Work below this is treated as constant (a few calls, a short scan). */
