@@ -8,7 +8,7 @@
  * @module
  */
 import type { Chunk } from '../core/chunk.js';
-import { poolTokenSpans } from '../embedders/pool-spans.js';
+import { poolTokenSpans, type PoolWork } from '../embedders/pool-spans.js';
 import type { TokenEmbedder, TokenEmbeddings } from '../embedders/types.js';
 import { EmbeddingError, InvalidOptionError } from '../core/errors.js';
 import { numberOption } from '../core/options.js';
@@ -46,6 +46,14 @@ export interface DocumentTokens extends TokenEmbeddings {
   windows: MacroWindow[];
 }
 
+/** Work of one document pass ({@link embedDocumentTokens}), for tests of linear time. */
+export interface DocumentPassWork {
+  /** `embedTokens` calls (macro windows, and the longer slices re-read where one was too short). */
+  reads: number;
+  /** UTF-16 code units given to `embedTokens`, summed over the calls. */
+  chars: number;
+}
+
 /** A chunk with its late-chunking vector. */
 export interface LateChunk extends Chunk {
   /** Mean of the chunk's token vectors from the document pass, L2-normalised (d values). */
@@ -76,6 +84,8 @@ export class LateChunker {
   readonly embedder: TokenEmbedder;
   readonly chunker: Chunker;
   readonly macroOverlap: number;
+  /** Work of the last {@link chunk} call (model reads, characters read, pooling steps): for tests of linear time. */
+  lastWork = { reads: 0, chars: 0, poolSteps: 0 };
 
   constructor(options: LateOptions) {
     rejectUnknownOptions<LateOptions>('LateChunker', options, { embedder: true, chunker: true, macroOverlap: true });
@@ -96,11 +106,15 @@ export class LateChunker {
    */
   async chunk(text: string): Promise<LateChunk[]> {
     requireText(text);
+    this.lastWork = { reads: 0, chars: 0, poolSteps: 0 };
     const chunks = await this.chunker.chunk(text);
     if (chunks.length === 0) return [];
-    const tokens = await embedDocumentTokens(this.embedder, text, this.macroOverlap);
+    const pass: DocumentPassWork = { reads: 0, chars: 0 };
+    const tokens = await embedDocumentTokens(this.embedder, text, this.macroOverlap, pass);
     const d = this.embedder.dimension;
-    const pooled = poolTokenSpans(tokens, d, chunks.map((c) => c.start), chunks.map((c) => c.end));
+    const pool: PoolWork = { steps: 0 };
+    const pooled = poolTokenSpans(tokens, d, chunks.map((c) => c.start), chunks.map((c) => c.end), pool);
+    this.lastWork = { reads: pass.reads, chars: pass.chars, poolSteps: pool.steps };
     return chunks.map((c, k) => ({
       ...c,
       metadata: { ...c.metadata, late: true, macroWindows: tokens.windows.length },
@@ -121,20 +135,31 @@ export class LateChunker {
  * windows w and w + 1 (o tokens) the first ⌊o/2⌋ tokens are taken from w and the others
  * from w + 1: each token's vector comes from the window where it lies farther from the
  * edge, i.e. has the most context.
+ *
+ * Cost: each window reads a slice of about 12 characters per token of the model's
+ * context; where that slice holds too few tokens (a long run of whitespace or one long
+ * word) it is read again at twice the length, and the next window starts again from the
+ * usual length, so the characters read stay linear in the text.
  * @param overlap share of a window's content tokens the next one repeats, in [0, 0.9]
+ * @param work optional counters of the model calls and the characters given to them.
  * @returns vectors T × d (not normalised), offsets T × 2 into `text`, special all 0,
  *   truncated false, and the windows read
  * @throws {EmbeddingError} when a window keeps no token (nothing would progress) or the
  *   model returns the wrong shape.
  */
-export async function embedDocumentTokens(embedder: TokenEmbedder, text: string, overlap = 0.25): Promise<DocumentTokens> {
+export async function embedDocumentTokens(embedder: TokenEmbedder, text: string, overlap = 0.25, work?: DocumentPassWork): Promise<DocumentTokens> {
   const d = embedder.dimension;
   type Win = { a: number; end: number; tokens: number; starts: number[]; ends: number[]; rows: Float32Array[] };
   const wins: Win[] = [];
   let a = 0;
-  let limit = Math.max(256, (embedder.maxTokens ?? 0) * 12);
+  const baseLimit = Math.max(256, (embedder.maxTokens ?? 0) * 12);
+  let limit = baseLimit;
   while (a < text.length) {
     const sliceEnd = embedder.maxTokens === undefined ? text.length : Math.min(text.length, a + limit);
+    if (work) {
+      work.reads++;
+      work.chars += sliceEnd - a;
+    }
     const r = await embedder.embedTokens(text.slice(a, sliceEnd));
     const T = r.offsets.length / 2;
     if (r.vectors.length !== T * d) throw new EmbeddingError(`embedTokens returned ${r.vectors.length} values for ${T} tokens of dimension ${d}`);
@@ -157,6 +182,9 @@ export async function embedDocumentTokens(embedder: TokenEmbedder, text: string,
     }
     const win: Win = { a, end: r.truncated ? lastEnd : text.length, tokens: T, starts, ends, rows };
     wins.push(win);
+    // a slice doubled past a long run is not needed for the next window: keeping the long
+    // limit made every later window read it again (quadratic in the text)
+    limit = baseLimit;
     if (!r.truncated) break;
     if (starts.length < 2) throw new EmbeddingError(`The model keeps fewer than 2 tokens from offset ${a}; cannot slide macro windows`, text.slice(a, a + 40));
     let j = Math.min(starts.length - 1, Math.max(1, Math.round(starts.length * (1 - overlap))));

@@ -89,7 +89,7 @@ export function resolveCodeLanguage(o: { language?: string; filename?: string })
 
 /** What the implementation module gives the lazy entry. */
 export interface CodeModule {
-  CodeChunker: { create(options: CodeChunkerOptions): Promise<{ chunk(text: string): Chunk[] }> };
+  CodeChunker: { create(options: CodeChunkerOptions): Promise<{ chunk(text: string): Chunk[]; lastOperations: number }> };
 }
 
 /**
@@ -130,7 +130,8 @@ async function loadCodeModule(): Promise<CodeModule> {
  */
 export class LazyCodeChunker {
   readonly options: CodeChunkerOptions;
-  #ready: Promise<{ chunk(text: string): Chunk[] }> | undefined;
+  #ready: Promise<{ chunk(text: string): Chunk[]; lastOperations: number }> | undefined;
+  #loaded: { lastOperations: number } | undefined;
 
   /** @throws {InvalidOptionError} for invalid options or no language (see {@link resolveCodeLanguage}). */
   constructor(options: CodeChunkerOptions = {}) {
@@ -146,6 +147,12 @@ export class LazyCodeChunker {
   async chunk(text: string): Promise<Chunk[]> {
     requireText(text);
     this.#ready ??= loadCodeModule().then((m) => m.CodeChunker.create(this.options));
-    return (await this.#ready).chunk(text);
+    const chunker = (this.#loaded = await this.#ready);
+    return chunker.chunk(text);
+  }
+
+  /** `CodeChunker.lastOperations` of the last `chunk` call (undefined before the first): for tests of linear time. */
+  get lastOperations(): number | undefined {
+    return this.#loaded?.lastOperations;
   }
 }

@@ -182,6 +182,8 @@ export class SemanticChunker {
   readonly locale: string;
   readonly #resolved: ResolvedUnits;
   readonly #splitter: SpanSplitter;
+  /** Work of the last {@link chunk} call, for tests of linear time: size measurements and steps of the short-piece merge. */
+  lastWork = { measurements: 0, mergeSteps: 0 };
 
   constructor(options: SemanticOptions = {}) {
     const o = resolveOptions<SemanticOptions>(SEMANTIC_SCHEMA, options);
@@ -198,6 +200,7 @@ export class SemanticChunker {
 
   /** Size of `text` in the chunker's unit. */
   #size(text: string): number {
+    this.lastWork.measurements++;
     const { unit, units, tokenizer } = this.#resolved;
     return unit === 'token' ? tokenizer!.count(text) : units.size(text);
   }
@@ -209,6 +212,7 @@ export class SemanticChunker {
    */
   async chunk(text: string): Promise<Chunk[]> {
     requireText(text);
+    this.lastWork = { measurements: 0, mergeSteps: 0 };
     if (isBlank(text)) return [];
     const s = sentenceSpans(text, this.locale);
     const n = s.count;
@@ -279,16 +283,30 @@ export class SemanticChunker {
    * Pieces of one group cut at maxChunkSize, with every piece under minChunkSize merged
    * into its more similar neighbour (cosine of their embeddings) where the merged piece
    * stays within maxChunkSize; a short piece neither neighbour can take stays as it is.
+   *
+   * The first short piece is merged first, again and again: pieces are a linked list and
+   * the search for the next short piece resumes where the last merge happened (every
+   * piece before it was neither short nor mergeable and stays so: sizes before it do not
+   * change, and a piece found stuck stays stuck), so the pass is linear in the pieces.
    */
   async #mergeShort(text: string, pieces: Span[]): Promise<Span[]> {
     const out = pieces.map((p) => ({ ...p, size: this.#size(text.slice(p.start, p.end)) }));
+    const n = out.length;
+    // a doubly linked list over `out`: a merge keeps the left node and unlinks the right one
+    const next = new Int32Array(n);
+    const prev = new Int32Array(n);
+    for (let k = 0; k < n; k++) {
+      next[k] = k + 1 < n ? k + 1 : -1;
+      prev[k] = k - 1;
+    }
     const d = this.embedder.dimension;
     const vectors = new Map<string, Float32Array>();
+    const key = (p: Span): string => `${p.start}:${p.end}`;
     const vector = async (spans: Span[]): Promise<void> => {
-      const missing = spans.filter((p) => !vectors.has(`${p.start}:${p.end}`));
+      const missing = spans.filter((p) => !vectors.has(key(p)));
       if (!missing.length) return;
       const m = await this.embedder.embed(missing.map((p) => text.slice(p.start, p.end)));
-      missing.forEach((p, k) => vectors.set(`${p.start}:${p.end}`, m.subarray(k * d, (k + 1) * d)));
+      missing.forEach((p, k) => vectors.set(key(p), m.subarray(k * d, (k + 1) * d)));
     };
     const cos = (a: Float32Array, b: Float32Array): number => {
       let ab = 0;
@@ -302,31 +320,38 @@ export class SemanticChunker {
       return aa > 0 && bb > 0 ? ab / Math.sqrt(aa * bb) : 0;
     };
     const stuck = new Set<number>(); // starts of short pieces no neighbour can take
-    for (;;) {
-      const i = out.findIndex((p) => p.size < this.minChunkSize && !stuck.has(p.start));
-      if (i < 0) return out;
-      const options: number[] = [];
-      for (const j of [i - 1, i + 1]) {
-        if (j < 0 || j >= out.length) continue;
-        const [a, b] = j < i ? [out[j], out[i]] : [out[i], out[j]];
-        if (this.#size(text.slice(a.start, b.end)) <= this.maxChunkSize) options.push(j);
-      }
-      if (options.length === 0) {
-        stuck.add(out[i].start);
+    const fits = (a: number, b: number): boolean => this.#size(text.slice(out[a].start, out[b].end)) <= this.maxChunkSize;
+    const head = n > 0 ? 0 : -1;
+    for (let i = head; i >= 0; ) {
+      this.lastWork.mergeSteps++;
+      if (!(out[i].size < this.minChunkSize && !stuck.has(out[i].start))) {
+        i = next[i];
         continue;
       }
-      let j = options[0];
-      if (options.length === 2) {
-        await vector([out[i], out[i - 1], out[i + 1]]);
-        const self = vectors.get(`${out[i].start}:${out[i].end}`)!;
-        const left = cos(self, vectors.get(`${out[i - 1].start}:${out[i - 1].end}`)!);
-        const right = cos(self, vectors.get(`${out[i + 1].start}:${out[i + 1].end}`)!);
-        j = right > left ? i + 1 : i - 1;
+      const left = prev[i];
+      const right = next[i];
+      const canLeft = left >= 0 && fits(left, i);
+      const canRight = right >= 0 && fits(i, right);
+      if (!canLeft && !canRight) {
+        stuck.add(out[i].start);
+        i = right;
+        continue;
       }
-      const [a, b] = j < i ? [j, i] : [i, j];
-      const merged = { start: out[a].start, end: out[b].end, size: this.#size(text.slice(out[a].start, out[b].end)) };
-      out.splice(a, 2, merged);
+      let toRight = canRight && !canLeft;
+      if (canLeft && canRight) {
+        await vector([out[i], out[left], out[right]]);
+        const self = vectors.get(key(out[i]))!;
+        toRight = cos(self, vectors.get(key(out[right]))!) > cos(self, vectors.get(key(out[left]))!);
+      }
+      const [a, b] = toRight ? [i, right] : [left, i];
+      out[a] = { start: out[a].start, end: out[b].end, size: this.#size(text.slice(out[a].start, out[b].end)) };
+      next[a] = next[b];
+      if (next[b] >= 0) prev[next[b]] = a;
+      i = a; // everything before a is unchanged: resume the search at the merged piece
     }
+    const merged: Span[] = [];
+    for (let k = head; k >= 0; k = next[k]) merged.push(out[k]);
+    return merged;
   }
 }
 
