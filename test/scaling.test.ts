@@ -74,11 +74,7 @@ const BENCH_ONLY: Readonly<Record<string, readonly string[]>> = { 'nested-lists-
  * Cells with a known defect in code this suite does not own: `strategy/kind` → owner and
  * reason. They run as `it.fails`.
  */
-const KNOWN: Readonly<Record<string, string>> = {
-  // fixed on branch `markdown` (the Markdown rewrite caps nesting at MAX_NESTING); still failing on main
-  'markdown/deep-quotes':
-    'src/strategies/markdown.ts (the Markdown rewrite on branch markdown, another engineer): the mdast tree of 10,000 nested block quotes overflows the stack in unist-util-visit-parents (RangeError: Maximum call stack size exceeded), an internal error',
-};
+const KNOWN: Readonly<Record<string, string>> = {};
 
 let env: WorkEnvironment = {};
 let release: (() => Promise<void>) | undefined;
