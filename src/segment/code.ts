@@ -254,13 +254,45 @@ export interface SyntaxItem {
   trail?: SyntaxNode[];
 }
 
-/** True when [s, e) of `text` holds a line break. */
-function hasLineBreak(text: string, s: number, e: number): boolean {
-  for (let i = s; i < e; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 10 || c === 13) return true;
+/** Spans up to this long are scanned for a line break; longer ones are looked up. */
+const LINEAR_SCAN = 64;
+
+/** The line breaks (`\n`, `\r`) of the last text asked about, in order: one scan per text. */
+let breaksOf: { text: string; at: Int32Array } | undefined;
+
+/**
+ * True when [s, e) of `text` holds a line break: a binary search in the text's line-break
+ * positions (found once per text), so a span as long as the file costs O(log n), not O(n)
+ * (a frame's head scan spans every expanded item inside it: ((((…1…)))) 100,000 deep was
+ * quadratic).
+ */
+function hasLineBreak(text: string, s: number, e: number, stats?: SyntaxStats): boolean {
+  if (e - s <= LINEAR_SCAN) {
+    if (stats) stats.steps += Math.max(e - s, 0) + 1;
+    for (let i = s; i < e; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 10 || c === 13) return true;
+    }
+    return false;
   }
-  return false;
+  if (breaksOf?.text !== text) {
+    const at: number[] = [];
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 10 || c === 13) at.push(i);
+    }
+    breaksOf = { text, at: Int32Array.from(at) };
+  }
+  const at = breaksOf.at;
+  if (stats) stats.steps += 32 - Math.clz32(at.length) + 1;
+  let lo = 0;
+  let hi = at.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (at[mid] < s) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < at.length && at[lo] < e;
 }
 
 /** Work counters of the boundaries (for linear-time tests). */
@@ -313,7 +345,7 @@ export function childItems(node: SyntaxNode, text: string, stats?: SyntaxStats):
     }
     raw(cursor, s);
     const last = items[items.length - 1];
-    if (isComment(c.type) && pending.length === 0 && last?.node && last.end === cursor && !hasLineBreak(text, cursor, s)) {
+    if (isComment(c.type) && pending.length === 0 && last?.node && last.end === cursor && !hasLineBreak(text, cursor, s, stats)) {
       (last.trail ??= []).push(c); // a comment at the end of the item's last line
       last.end = e;
     } else if (isAttachable(c.type)) pending.push(c);
@@ -452,7 +484,7 @@ export function syntaxSections(items: SyntaxItem[], text: string, scope: SyntaxS
       // comments and decorators before the head do not end it
     } else if (frame.first < 0) frame.first = frame.scanned = item.start;
     else if (frame.head) {
-      if (!frame.lineBreak) frame.lineBreak = hasLineBreak(text, frame.scanned, item.start);
+      if (!frame.lineBreak) frame.lineBreak = hasLineBreak(text, frame.scanned, item.start, stats);
       frame.scanned = item.end;
       if (frame.lineBreak && !anonymous) frame.head = false;
     }

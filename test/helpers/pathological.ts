@@ -186,6 +186,15 @@ export const CODE_KINDS: readonly PathologicalKind[] = [
     options: JS,
   },
   {
+    name: 'js-nested-parens',
+    description: 'one valid expression in parentheses nested n/2 deep (`x = ((((1))))`): each level an item whose closing `)` comes after the whole level inside it',
+    make: (n) => {
+      const d = Math.max(1, Math.floor((n - 6) / 2));
+      return `x = ${'('.repeat(d)}1${')'.repeat(d)};\n`;
+    },
+    options: JS,
+  },
+  {
     name: 'js-nested-blocks',
     description: 'JavaScript blocks nested 1,000 deep (`{ { … x = 1; … } }`, a 4 KB block), repeated',
     make: (n) => copies(nestedBlocks(1_000), n),
