@@ -182,6 +182,32 @@ describe('ClusterSemanticChunker: invariants', () => {
     expect(await collect(chunker.chunkStream([...crlf]))).toEqual(await chunker.chunk(crlf));
   });
 
+  it('one long word: pieces of pieceSize tokens, a bounded number of characters tokenized per character', async () => {
+    // 'a' × n is n / 8 tokens: pieces of 50 tokens are 400 letters (they were 50 letters,
+    // 7 tokens, each letter counted as a token), so a chunk's span of 400 tokens holds 8
+    // pieces, not 64, and sizing the spans tokenized ~21 characters per character, not ~130
+    const runs: Array<{ n: number; pieces: number; chars: number }> = [];
+    for (const n of [32_768, 65_536, 131_072]) {
+      const inner = getTokenizer('cl100k_base');
+      let chars = 0;
+      const tokenizer: Tokenizer = {
+        encoding: inner.encoding,
+        encode: (t) => ((chars += t.length), inner.encode(t)),
+        count: (t) => ((chars += t.length), inner.count(t)),
+        encodeWithOffsets: (t) => ((chars += t.length), inner.encodeWithOffsets(t)),
+        decode: (ids) => inner.decode(ids),
+      };
+      const chunker = new ClusterSemanticChunker({ tokenizer, embedder: new StubEmbedder(4, (t) => hashVector(t, 4)) });
+      const chunks = await chunker.chunk('a'.repeat(n));
+      expect(chunks[0]).toMatchObject({ start: 0, end: 3200, tokenCount: 400 });
+      expect(Math.max(...chunks.map((c) => c.metadata.unitCount))).toBe(400);
+      runs.push({ n, pieces: chunker.lastWork.pieces, chars });
+    }
+    expect(runs.map((r) => r.pieces)).toEqual([82, 164, 328]);
+    for (const r of runs) expect(r.chars / r.n).toBeLessThan(25);
+    for (let i = 1; i < runs.length; i++) expect(runs[i].chars / runs[i - 1].chars).toBeLessThan(2.2);
+  }, 60_000);
+
   it('linear work: four times the text, four times the pieces and size measurements; the band stays narrow', async () => {
     const unit = readFileSync(join(corporaDir, 'pubmed.md'), 'utf8').slice(0, 100_000);
     const counts: Array<{ chars: number; work: ClusterSemanticChunker['lastWork'] }> = [];

@@ -173,6 +173,23 @@ describe('traps', () => {
     expect(times[3] / Math.max(times[0], 1)).toBeLessThan(24);
   });
 
+  it('the last resort in tokens packs runs of whole tokens, not one token per letter', () => {
+    // cl100k_base encodes 'aaaaaaaa' as one token: 8192 letters are 1024 tokens. Summing
+    // each letter's own count (1) held 512 letters, 64 tokens, per 512-token chunk.
+    const text = 'a'.repeat(8192);
+    const chunks = new RecursiveChunker({ chunkSize: 512, chunkOverlap: 64 }).chunk(text);
+    expect(chunks.map((c) => [c.start, c.end, c.tokenCount])).toEqual([
+      [0, 4096, 512],
+      [3584, 7680, 512],
+      [7168, 8192, 128],
+    ]);
+    for (const c of chunks) expect(cl100k.count(c.text)).toBe(c.tokenCount);
+    // a run of clusters over the budget still falls back to single clusters (2-token budget)
+    const emoji = new RecursiveChunker({ chunkSize: 2, chunkOverlap: 0 }).chunk('👩🏿‍💻👍🏽ab');
+    for (const c of emoji) if (c.metadata.oversized) expect([...new Intl.Segmenter('en', { granularity: 'grapheme' }).segment(c.text)]).toHaveLength(1);
+    expect(emoji.map((c) => c.text).join('')).toBe('👩🏿‍💻👍🏽ab');
+  });
+
   it('runs in linear time on one long word (grapheme last resort)', () => {
     const ops: number[] = [];
     for (const n of [5000, 10000, 20000]) {

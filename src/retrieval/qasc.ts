@@ -148,6 +148,14 @@ export function resolveQascParams(o: QascParams = {}): ResolvedQascParams {
   };
 }
 
+/**
+ * Work counter of {@link planQasc} and {@link qascPlanned}, for the linearity test
+ * (`test/qasc.scaling.test.ts`): `steps` grows by the sentences, seeds and windows their
+ * loops visit (windows, merging, snapping, the size cap's pieces and the seeds each
+ * looks up, the explanation's windows). Never reset here; a reader takes differences.
+ */
+export const qascStats = { steps: 0 };
+
 /** One candidate window of step 3–4. Sentence indices; `hi` exclusive. */
 export interface QascWindow {
   seed: number;
@@ -249,6 +257,7 @@ export function planQasc(
   const seeds: number[] = [];
   for (let i = 0; i < n; i++) if (sims[i] >= tau && sims[i] >= P.minSimilarity) seeds.push(i);
   const k = seeds.length;
+  qascStats.steps += n + k;
   const lo = new Int32Array(k);
   const hi = new Int32Array(k);
   const r = Int32Array.from(seeds);
@@ -282,6 +291,7 @@ export function planQasc(
   const snapped: QascSpan[] = [];
   for (const s of spans) {
     const at = snapToBreaks(s.lo, s.hi, st, P.alignDistance, { lo: s.seeds[0], hi: s.seeds[s.seeds.length - 1] + 1 });
+    qascStats.steps += 1 + s.seeds.length;
     const inside = at ? s.seeds.filter((x) => x >= at.lo && x < at.hi) : [];
     if (at && inside.length) snapped.push({ ...s, lo: at.lo, hi: at.hi, seeds: inside });
   }
@@ -295,6 +305,7 @@ export function planQasc(
 /** Merges spans that overlap or touch (kernel mergeIntervals, gap 0); seeds are joined, merged ranges widened. */
 function mergeSpans(spans: QascSpan[], kernels: QascKernels): QascSpan[] {
   const k = spans.length;
+  qascStats.steps += k;
   if (k <= 1) return spans;
   const order = Array.from({ length: k }, (_, i) => i).sort((x, y) => spans[x].lo - spans[y].lo || spans[x].hi - spans[y].hi);
   const los = new Int32Array(k);
@@ -393,7 +404,9 @@ function capSpan(s: QascSpan, sims: Float32Array, st: QascStructure, P: Resolved
   const w = new Float64Array(len);
   for (let b = 1; b < len; b++) w[b] = (alpha[b - 1] * sims[s.lo + b - 1] + alpha[b] * sims[s.lo + b]) / 2;
   const table: Int32Array[] = [Int32Array.from({ length: len }, (_, i) => i)];
+  qascStats.steps += len;
   for (let step = 1; 2 * step <= len; step *= 2) {
+    qascStats.steps += len;
     const prev = table[table.length - 1];
     const row = new Int32Array(len);
     for (let i = 0; i + 2 * step <= len; i++) {
@@ -411,15 +424,23 @@ function capSpan(s: QascSpan, sims: Float32Array, st: QascStructure, P: Resolved
     return w[y] < w[x] ? y : x;
   };
   const out: QascSpan[] = [];
+  const seedAt = (i: number): number => s.seeds[i];
   const stack: Array<[number, number]> = [[s.lo, s.hi]];
   while (stack.length) {
     let [a, b] = stack.pop()!;
     if (st.headings) while (b > a && st.headings[b - 1]) b--;
-    const seeds = s.seeds.filter((x) => x >= a && x < b);
-    if (!seeds.length) continue;
+    // the piece's seeds by binary search, copied only for a piece that is kept: a piece
+    // costs O(log k), however unevenly the splits fall (peeling one sentence at a time
+    // off a chunk of k seeds made filtering them k·n)
+    const first = firstAtLeast(s.seeds.length, seedAt, a);
+    const end = firstAtLeast(s.seeds.length, seedAt, b, first);
+    qascStats.steps += 1 + Math.ceil(Math.log2(s.seeds.length + 1));
+    if (first === end) continue;
     const estimate = prefix[b - s.lo] - prefix[a - s.lo];
     const count = b - a === 1 || estimate <= max ? exact(a, b) : Infinity;
     if (count <= max || b - a === 1) {
+      qascStats.steps += end - first;
+      const seeds = s.seeds.slice(first, end);
       out.push({ lo: a, hi: b, score: NaN, seeds, mergedLo: a, mergedHi: b, tokenCount: count, ...(count > max ? { oversized: true } : {}) });
       continue;
     }
@@ -427,6 +448,18 @@ function capSpan(s: QascSpan, sims: Float32Array, st: QascStructure, P: Resolved
     stack.push([c, b], [a, c]);
   }
   return out.sort((x, y) => x.lo - y.lo);
+}
+
+/** The first i in [from, length) with key(i) ≥ x, key ascending (length if none): a binary search. */
+function firstAtLeast(length: number, key: (i: number) => number, x: number, from = 0): number {
+  let lo = from;
+  let hi = length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (key(mid) < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** The sentence structure of a document, from {@link analyzeSentences}: what QASC plans over. */
@@ -642,7 +675,7 @@ export function qascPlanned(
       tau: plan.tau,
       tau2: plan.tau2,
       keepThreshold: params.kappa * plan.tau,
-      windows: plan.windows.filter((w) => w.seed >= from && w.seed < to),
+      windows: windowsOfSeeds(plan.windows, from, to),
       mergedRange: [s.mergedLo, s.mergedHi],
       seedSims: s.seeds.map((i) => plan.sims[i - simsOffset] ?? NaN),
     };
@@ -655,6 +688,18 @@ export function qascPlanned(
     metadata,
     ...(s.oversized ? { oversized: true } : {}),
   };
+}
+
+/**
+ * The windows whose seed lies in [from, to): `windows` are in seed order (one per seed,
+ * ascending), so a binary search finds them — the explanation of each of n chunks costs
+ * its own windows, not all of them.
+ */
+function windowsOfSeeds(windows: readonly QascWindow[], from: number, to: number): QascWindow[] {
+  const a = firstAtLeast(windows.length, (i) => windows[i].seed, from);
+  const b = firstAtLeast(windows.length, (i) => windows[i].seed, to, a);
+  qascStats.steps += 1 + Math.ceil(Math.log2(windows.length + 1)) + b - a;
+  return windows.slice(a, b);
 }
 
 /**

@@ -218,13 +218,19 @@ class PieceLevel implements PackLevel {
   readonly #ends: Int32Array;
   readonly #sep: number;
 
-  constructor(tree: PieceTree, s: number, e: number, level: number) {
+  /**
+   * @param clusters at the last resort in tokens: split into grapheme clusters themselves
+   *   (a token run's finer level) rather than into token runs ({@link tokenRuns})
+   */
+  constructor(tree: PieceTree, s: number, e: number, level: number, clusters = false) {
     const { index, measure } = tree;
     const seps = index.separators;
     const sep = index.choose(level, s, e);
     const terminal = sep === -1 || isGraphemeSeparator(seps[sep]);
     const next = terminal ? seps.length : sep + 1;
-    const { starts, ends, count } = index.pieces(sep, s, e);
+    const graphemes = index.pieces(sep, s, e);
+    const runs = terminal && !clusters && measure.sizer.unit === 'token' && graphemes.count > 1 ? tokenRuns(measure, s, e, graphemes.ends, graphemes.count) : undefined;
+    const { starts, ends, count } = runs ?? graphemes;
     // sizes of the raw pieces (LangChain's lengthFunction) and, without kept separators,
     // of the separator text between pieces (mergeSplits adds it per join)
     const sizes = measure.sizeMany(starts, ends, count, new Float64Array(count));
@@ -242,7 +248,11 @@ class PieceLevel implements PackLevel {
     this.#starts = starts;
     this.#ends = ends;
     this.#sep = sep;
-    this.descend = terminal ? undefined : (k) => tree.level(starts[k], ends[k], next);
+    this.descend = runs
+      ? (k) => (runs.clusters[k] > 1 ? new PieceLevel(tree, starts[k], ends[k], level, true) : undefined)
+      : terminal
+        ? undefined
+        : (k) => tree.level(starts[k], ends[k], next);
   }
 
   start(k: number): number {
@@ -284,4 +294,37 @@ class PieceLevel implements PackLevel {
     if (oversized) chunk.oversized = true;
     return chunk;
   }
+}
+
+/**
+ * The last resort in tokens: the grapheme clusters of [s, e) grouped into runs that end
+ * where a token of the whole range ends at a cluster boundary (the range is encoded
+ * once), so pieces are about one token each. Each cluster as a piece, measured on its own,
+ * would count a long word's N letters as N tokens though BPE merges them into about N / 8
+ * (a 512-token budget held 64 tokens of `aaa…`), at one tokenizer call per cluster. A run
+ * of several clusters over the budget is split into its clusters (`clusters`: how many
+ * each run holds). `ends`: the clusters' ends, ascending, the last = e.
+ */
+function tokenRuns(measure: RangeMeasure, s: number, e: number, ends: Int32Array, count: number): { starts: Int32Array; ends: Int32Array; count: number; clusters: Int32Array } {
+  const tokens = measure.sizer.segment(measure.text.slice(s, e));
+  const runStarts = new Int32Array(count);
+  const runEnds = new Int32Array(count);
+  const clusters = new Int32Array(count);
+  let runs = 0;
+  let start = s;
+  let first = 0; // the first cluster of the current run
+  let t = 0;
+  for (let k = 0; k < count; k++) {
+    const end = ends[k];
+    while (t < tokens.count && s + tokens.ends[t] < end) t++;
+    if (k === count - 1 || (t < tokens.count && s + tokens.ends[t] === end)) {
+      runStarts[runs] = start;
+      runEnds[runs] = end;
+      clusters[runs] = k + 1 - first;
+      runs++;
+      start = end;
+      first = k + 1;
+    }
+  }
+  return { starts: runStarts.subarray(0, runs), ends: runEnds.subarray(0, runs), count: runs, clusters: clusters.subarray(0, runs) };
 }
