@@ -75,7 +75,8 @@ describe('docs/integrations.md examples', () => {
       writeFileSync(join(dir, 'example.ts'), block.code);
       ({ stdout } = await run(process.execPath, [join(repoRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'example.ts'], { cwd: dir, env: { ...process.env, LANCEDB_LOG: 'error' } }));
     } else {
-      const script = `set -euo pipefail\nchunkwise() { node ${JSON.stringify(cliBin)} "$@"; }\n${block.code}`;
+      // as on a fresh clone: `npx chunkwise` is the checkout's CLI, a bare `chunkwise` is not on the PATH
+      const script = `set -euo pipefail\nnpx() { if [ "$1" = chunkwise ]; then shift; node ${JSON.stringify(cliBin)} "$@"; else echo "npx $1 is not allowed here" >&2; return 1; fi; }\n${block.code}`;
       ({ stdout } = await run('bash', ['-c', script], { cwd: dir, env: { ...process.env, CI: 'true' }, maxBuffer: 1 << 26 }));
     }
     for (const expected of shown(block.code)) expect(squash(stdout)).toContain(squash(expected));
