@@ -1,6 +1,6 @@
 // The package's builds beside tsc's ESM output (dist/src, dist/bindings), which is what
-// Node and bundlers (Vite, esbuild, webpack, wrangler) use: module by module, so that they
-// tree-shake and emit each rank table as its own lazy chunk.
+// bundlers (Vite, esbuild, webpack, wrangler) use: module by module, so that they
+// tree-shake and emit each rank table as its own lazy chunk. Node uses dist/node (below).
 //
 //   dist/runtime/workerd.js       Cloudflare Workers (`workerd` condition): imports
 //                                 build/chunkwise.wasm and build/bpe.wasm as compiled
