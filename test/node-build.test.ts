@@ -8,7 +8,8 @@
  * - entries share state: `createChunker('code', …)` after `import 'chunkwise/code'`
  *   chunks (tree-sitter, the grammar found from the package through `import.meta.url`),
  *   errors thrown by chunkwise/code and chunkwise/evaluation are `instanceof` the root
- *   entry's classes, a table set through the root entry serves chunkwise/tiktoken;
+ *   entry's classes, the lazy Node helpers load from their chunks (StaticEmbedder.load's
+ *   model-folder reader), cl100k ids equal chunkwise/tiktoken's (js-tiktoken);
  * - the root import stays small and lazy: a few files, no evaluation, QASC index, HF
  *   tokenizer, code strategy or rank-table data until used; a cl100k_base count reads
  *   the packaged `.bpe` (ids of js-tiktoken).
@@ -87,6 +88,7 @@ const out = { chunks: chunks.map((c) => [c.start, c.end, c.text === source.slice
 const caught = async (f) => { try { await f(); return 'no error'; } catch (e) { return [e.constructor.name, e instanceof cw.ChunkwiseError, e instanceof cw.InvalidOptionError, e instanceof cw.InvalidDatasetError]; } };
 out.code = await caught(() => code.CodeChunker.create({ language: 'klingon' }));
 out.evaluation = await caught(() => evaluation.parseQuestionsCsv('question\\n\\n"unterminated'));
+out.staticLoad = await caught(() => cw.StaticEmbedder.load('/nonexistent/model-folder')); // through importNodeHelper('model-folder')
 out.ids = Array.from(cw.getTokenizer('cl100k_base').encode('hello world, Grüße'));
 out.reference = Array.from(new tiktoken.TiktokenTokenizer('cl100k_base').encode('hello world, Grüße'));
 console.log(JSON.stringify(out));`;
@@ -96,6 +98,7 @@ console.log(JSON.stringify(out));`;
     expect(out.chunks[0][0]).toBe(0);
     expect(out.code).toEqual(['InvalidOptionError', true, true, false]);
     expect(out.evaluation).toEqual(['InvalidDatasetError', true, false, true]);
+    expect(out.staticLoad).toEqual(['ModelLoadError', true, false, false]);
     expect(out.ids.slice(0, 2)).toEqual([15339, 1917]);
     expect(out.ids).toEqual(out.reference); // the packaged .bpe table read from dist/node gives js-tiktoken's ids
     const own = urls.filter((u) => u.includes('/node_modules/chunkwise/'));
@@ -103,6 +106,7 @@ console.log(JSON.stringify(out));`;
     expect(own.filter((u) => u.includes('/dist/src/'))).toEqual([]);
     expect(own.some((u) => /\/dist\/node\/chunks\/code-grammars-[\w-]+\.js$/.test(u))).toBe(true);
     expect(own.some((u) => /\/dist\/node\/chunks\/code-[\w-]+\.js$/.test(u))).toBe(true);
+    expect(own.some((u) => /\/dist\/node\/chunks\/model-folder-[\w-]+\.js$/.test(u))).toBe(true);
   });
 
   it('the root import plus a word chunk loads three files of the package, nothing lazy', () => {
