@@ -1,6 +1,6 @@
 // The package's builds beside tsc's ESM output (dist/src, dist/bindings), which is what
-// Node and bundlers (Vite, esbuild, webpack, wrangler) use: module by module, so that they
-// tree-shake and emit each rank table as its own lazy chunk.
+// bundlers (Vite, esbuild, webpack, wrangler) use: module by module, so that they
+// tree-shake and emit each rank table as its own lazy chunk. Node uses dist/node (below).
 //
 //   dist/runtime/workerd.js       Cloudflare Workers (`workerd` condition): imports
 //                                 build/chunkwise.wasm and build/bpe.wasm as compiled
@@ -19,9 +19,27 @@
 // Dependencies are bundled (@huggingface/tokenizers, the Markdown parser); onnxruntime-web
 // stays an external, dynamically imported module (it brings its own .wasm files and is
 // only loaded by OnnxEmbedder). Type declarations are tsc's (dist/src/*.d.ts).
+//
+// The Node build (the `node` condition of every JavaScript subpath of `exports`):
+//   dist/node/                    every such subpath in one build with code splitting, so
+//                                 that whatever mix of subpaths a process imports, each
+//                                 module (the registry, the error classes, the rank-table
+//                                 state) exists once; shared code in chunks/. It exists for
+//                                 Node's cold start, which is Node's ESM loader over the
+//                                 number of modules (~106 files from dist/src and
+//                                 htmlparser2's whole index, against a few chunks here).
+//                                 htmlparser2, entities and character-entities are bundled
+//                                 in (only htmlparser2's Tokenizer is used); every other
+//                                 package stays external (optional peers, regular
+//                                 dependencies), dynamic imports stay dynamic (own chunks),
+//                                 and the rank-table data modules of
+//                                 dist/bindings/generated/ranks/ are imported from there.
+//                                 `import.meta.url` keeps meaning the module's dist/src or
+//                                 dist/bindings file (the .bpe tables, the batch worker,
+//                                 tree-sitter-wasms are found from there).
 import { rmSync, writeFileSync } from 'node:fs';
-import { copyFileSync, mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, posix, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import commonjs from '@rollup/plugin-commonjs';
@@ -31,6 +49,7 @@ const dist = join(root, 'dist');
 const inlineWasm = join(dist, 'bindings', 'generated', 'kernels-wasm.js');
 // Bundles of earlier builds (chunk names carry hashes) would otherwise pile up and be packed.
 rmSync(join(dist, 'bundle'), { recursive: true, force: true });
+rmSync(join(dist, 'node'), { recursive: true, force: true });
 
 /** The bundles' entries: the public API and the subpaths a page may need beside it. */
 const inputs = {
@@ -103,6 +122,119 @@ const onwarn = (warning, warn) => {
   warn(warning);
 };
 
+/** The Node build's entries: every `exports` subpath whose default is a dist/src JavaScript file, named by that path. */
+function nodeInputs() {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const out = {};
+  for (const target of Object.values(pkg.exports)) {
+    const file = typeof target === 'object' ? target.default : undefined;
+    const m = /^\.\/dist\/src\/(.+)\.js$/.exec(file ?? '');
+    if (m) out[m[1]] = join(dist, 'src', m[1] + '.js');
+  }
+  return out;
+}
+
+const nodeDist = join(dist, 'node');
+const toPosix = (p) => p.split(sep).join('/');
+/**
+ * Packages bundled into the Node build: htmlparser2 (its Tokenizer is all chunkwise uses;
+ * the rest of its index and the dom* packages it imports tree-shake away) and the entities
+ * tables (`entities` for the Tokenizer, `character-entities` for Markdown).
+ */
+const BUNDLED = /^(htmlparser2|entities|character-entities|domhandler|domelementtype|domutils|dom-serializer)(\/|$)/;
+const RANK_DATA = join(dist, 'bindings', 'generated', 'ranks') + sep;
+
+function jsFiles(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? jsFiles(join(dir, e.name)) : e.name.endsWith('.js') ? [join(dir, e.name)] : []));
+}
+
+/**
+ * Replaces a computed `import(<variable>)` (kept computed in dist/src so that browser
+ * bundlers do not follow it) by a switch over the literal specifiers it is called with,
+ * found in dist/src at build time, so that rollup puts those modules in lazy chunks of
+ * the Node build instead of leaving a path relative to dist/src. Fails the build when
+ * the code it expects is not there (the source changed: update this).
+ */
+function literalImport(code, id, expression, variable, specifiers) {
+  if (!code.includes(expression)) throw new Error(`rollup.config.mjs: ${expression} not found in ${id}`);
+  if (specifiers.length === 0) throw new Error(`rollup.config.mjs: no specifiers found for ${id}`);
+  const cases = specifiers.map((s) => `case ${JSON.stringify(s)}: return import(${JSON.stringify(s)});`).join(' ');
+  const fn = `__chunkwiseImport_${variable}`;
+  return (
+    code.replace(expression, `${fn}(${variable})`) +
+    `\n/** Written by rollup.config.mjs (Node build): the computed import above, with literal specifiers. */\n` +
+    `function ${fn}(spec) { switch (spec) { ${cases} default: return Promise.reject(new Error('chunkwise: no module ' + spec + ' in the Node build')); } }\n`
+  );
+}
+
+/** The Node build's resolution, the computed imports made literal, and `import.meta.url` of the original file. */
+function nodeBuild() {
+  const runtime = join(dist, 'src', 'core', 'runtime.js');
+  const codeSchema = join(dist, 'src', 'strategies', 'code-schema.js');
+  return {
+    name: 'chunkwise-node',
+    async resolveId(id, importer) {
+      if (!importer) return null;
+      if (id.startsWith('node:')) return { id, external: true };
+      if (!id.startsWith('.') && !id.startsWith('/')) {
+        if (BUNDLED.test(id)) return null; // node-resolve finds it
+        return { id, external: true };
+      }
+      const resolved = join(dirname(importer), id);
+      // the rank tables' data modules: stateless, megabytes; imported from dist/bindings
+      if (resolved.startsWith(RANK_DATA)) return { id: resolved, external: true };
+      return null;
+    },
+    transform(code, id) {
+      if (id === runtime) {
+        const names = new Set();
+        for (const f of jsFiles(join(dist, 'src'))) {
+          for (const m of readFileSync(f, 'utf8').matchAll(/\bimportNodeHelper\(\s*'([\w-]+)'\s*\)/g)) names.add(m[1]);
+        }
+        return literalImport(code, id, 'import(/* @vite-ignore */ spec)', 'spec', [...names].sort().map((n) => `../node/${n}.js`));
+      }
+      if (id === codeSchema) {
+        const paths = [...new Set([...code.matchAll(/\bimportModule\(\s*'([^']+)'\s*\)/g)].map((m) => m[1]))];
+        return literalImport(code, id, 'import(/* @vite-ignore */ path)', 'path', paths);
+      }
+      return null;
+    },
+    resolveImportMeta(property, { chunkId, moduleId }) {
+      if (property !== 'url') return null;
+      const rel = toPosix(relative(dirname(join(nodeDist, chunkId)), moduleId));
+      return `new URL(${JSON.stringify(rel)}, import.meta.url).href`;
+    },
+  };
+}
+
+/**
+ * Every module the root entry imports statically goes into one chunk (chunks/core-*.js):
+ * `import('chunkwise')` then loads two files of this build, not the dozen small shared
+ * chunks that code splitting over 15 entries would make. What other entries add, and
+ * everything behind a dynamic import, stays in chunks of its own (loaded when used).
+ */
+function coreChunk(rootId) {
+  let core;
+  return (id, { getModuleInfo }) => {
+    if (!core) {
+      core = new Set();
+      const todo = [rootId];
+      while (todo.length) {
+        const info = getModuleInfo(todo.pop());
+        if (!info || info.isExternal || core.has(info.id)) continue;
+        core.add(info.id);
+        todo.push(...info.importedIds);
+      }
+    }
+    return core.has(id) ? 'core' : undefined;
+  };
+}
+
+const nodeOnwarn = (warning, warn) => {
+  if (warning.code === 'CIRCULAR_DEPENDENCY') return; // bindings/index ⇄ bindings/embedding, harmless
+  warn(warning);
+};
+
 export default [
   {
     input: inputs,
@@ -119,5 +251,20 @@ export default [
     preserveEntrySignatures: 'strict',
     output: { dir: join(dist, 'bundle', 'asset'), format: 'es', chunkFileNames: 'chunks/[name]-[hash].js', sourcemap: false },
     onwarn,
+  },
+  {
+    input: nodeInputs(),
+    plugins: [nodeBuild(), nodeResolve({ exportConditions: ['node', 'import', 'default'], preferBuiltins: true })],
+    preserveEntrySignatures: 'strict',
+    // entries at their dist/src paths (dist/node/index.js, dist/node/evaluation/index.js …)
+    output: {
+      dir: nodeDist,
+      format: 'es',
+      entryFileNames: '[name].js',
+      chunkFileNames: 'chunks/[name]-[hash].js',
+      manualChunks: coreChunk(join(dist, 'src', 'index.js')),
+      sourcemap: false,
+    },
+    onwarn: nodeOnwarn,
   },
 ];

@@ -74,6 +74,9 @@ describe('npm pack --dry-run', () => {
         'dist/src/onnx.js',
         'dist/src/evaluation/index.js',
         'dist/src/encodings/cl100k_base.js',
+        'dist/node/index.js',
+        'dist/node/code.js',
+        'dist/node/evaluation/index.js',
         'dist/bindings/generated/ranks/cl100k_base.bpe',
         'dist/bindings/generated/ranks/o200k_base.bpe',
       ]),
@@ -92,6 +95,22 @@ describe('npm pack --dry-run', () => {
     ]) {
       expect(files, file).toContain(file);
     }
+  });
+
+  it('maps every JavaScript subpath to the Node build under a `node` condition, after types and the edge runtimes, before default', () => {
+    const js = Object.entries(pkg.exports as Record<string, string | Record<string, string>>).filter(
+      (e): e is [string, Record<string, string>] => typeof e[1] === 'object' && /^\.\/dist\/src\/.+\.js$/.test(e[1].default),
+    );
+    expect(js.map(([k]) => k)).toEqual(expect.arrayContaining(['.', './code', './evaluation', './onnx', './node', './tiktoken', './transformers', './sinks']));
+    for (const [subpath, conditions] of js) {
+      const keys = Object.keys(conditions);
+      expect(keys.slice(-2), subpath).toEqual(['node', 'default']);
+      expect(keys[0], subpath).toBe('types');
+      expect(conditions.node, subpath).toBe(conditions.default.replace('./dist/src/', './dist/node/'));
+      expect(files, subpath).toContain(conditions.node.slice(2));
+    }
+    // the asset bundle is for pages; browsers and bundlers for browsers keep dist/src
+    expect(Object.keys(pkg.exports['./asset'])).toEqual(['types', 'default']);
   });
 
   it('holds every file the packed Markdown links to (docs, images, src/embedders/README.md, bench/RESULTS.md)', () => {
