@@ -9,6 +9,7 @@ import { TextSplitter, type TextSplitterChunkHeaderOptions } from '@langchain/te
 import type { StrategyOptions } from '../strategies/registry.js';
 import type { Chunker } from '../strategies/registry.js';
 import { chunkFields, chunksOf, resolveChunker, type ChunkerSource, type ChunkFields } from './shared.js';
+import { lowerBound } from '../core/search.js';
 
 /** LangChain's line location: 1-based, `from` the chunk's first line, `to` its last. */
 export interface LocLines {
@@ -30,16 +31,7 @@ export type ChunkwiseDocumentMetadata = Record<string, unknown> &
 export function lineIndex(text: string): (offset: number) => number {
   const breaks: number[] = [];
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) breaks.push(i);
-  return (offset: number) => {
-    let lo = 0;
-    let hi = breaks.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (breaks[mid] < offset) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo + 1;
-  };
+  return (offset: number) => lowerBound(breaks, offset) + 1;
 }
 
 /**

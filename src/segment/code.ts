@@ -24,6 +24,7 @@
  * @module
  */
 import { trimSpan } from '../core/text.js';
+import { lowerBound } from '../core/search.js';
 
 /** The part of a tree-sitter node (web-tree-sitter `Node`) the boundaries read. */
 export interface SyntaxNode {
@@ -285,14 +286,8 @@ function hasLineBreak(text: string, s: number, e: number, stats?: SyntaxStats): 
   }
   const at = breaksOf.at;
   if (stats) stats.steps += 32 - Math.clz32(at.length) + 1;
-  let lo = 0;
-  let hi = at.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (at[mid] < s) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < at.length && at[lo] < e;
+  const k = lowerBound(at, s);
+  return k < at.length && at[k] < e;
 }
 
 /** Work counters of the boundaries (for linear-time tests). */

@@ -27,6 +27,7 @@
  */
 import { isSpace } from '../core/text.js';
 import { parseHtmlTree, BLOCK_TAGS, IntList, type HtmlElement, type TextPieces } from './html-tree.js';
+import { upperBound } from '../core/search.js';
 
 /** Landmark element names the chunker may drop (option `drop`). */
 export const LANDMARKS = ['nav', 'aside', 'header', 'footer'] as const;
@@ -175,18 +176,7 @@ export class VisibleMap {
 
   /** Index of the last segment starting at or before `v`, or −1. */
   #find(v: number): number {
-    const starts = this.#v.data;
-    let lo = 0;
-    let hi = this.#v.length - 1;
-    let found = -1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      if (starts[mid] <= v) {
-        found = mid;
-        lo = mid + 1;
-      } else hi = mid - 1;
-    }
-    return found;
+    return upperBound(this.#v.data, v, 0, this.#v.length) - 1;
   }
 
   /** The source offset where visible offset `v` starts (text from nowhere: the next segment's start; −1 if none). */

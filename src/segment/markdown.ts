@@ -26,6 +26,7 @@
  */
 import { isSpace, type TextSpan } from '../core/text.js';
 import { inlineText, isAsciiPunct, normalizeLabel, rawDestinationEnd } from './markdown-inline.js';
+import { upperBound } from '../core/search.js';
 
 export { inlineText, normalizeLabel, type InlineContext, type InlineText } from './markdown-inline.js';
 
@@ -868,14 +869,8 @@ class Scanner {
       s += t.slice(log[k], log[k + 1]);
     }
     const source = (i: number): number => {
-      let lo = 0;
-      let hi = starts.length - 1;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if (starts[mid] <= i) lo = mid;
-        else hi = mid - 1;
-      }
-      return log[p.lineFrom + 2 * lo] + (i - starts[lo]);
+      const k = Math.max(0, upperBound(starts, i) - 1);
+      return log[p.lineFrom + 2 * k] + (i - starts[k]);
     };
     let i = 0;
     let consumed = 0; // lines consumed

@@ -38,6 +38,7 @@ import { rangeMeasure, type RangeMeasure } from '../size/measure.js';
 import { innerUnitOptions, resolveUnits, type ResolvedUnits } from '../size/resolve.js';
 import { CODE_SCHEMA, provideCodeModule, resolveCodeLanguage, tagOf, type CodeChunkerOptions, type WasmSource } from './code-schema.js';
 import { RecursiveChunker } from './recursive.js';
+import { upperBound } from '../core/search.js';
 
 export { CODE_SCHEMA, type CodeChunkerOptions, type WasmSource } from './code-schema.js';
 export { CODE_LANGUAGES, CODE_EXTENSIONS, languageForPath, type CodeLanguageSpec } from '../segment/code-languages.js';
@@ -470,14 +471,7 @@ class CodeContext {
   /** 1-based line of offset `i`. */
   line(i: number): number {
     const starts = (this.#lineStarts ??= lineStarts(this.text));
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid] <= i) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo + 1;
+    return Math.max(1, upperBound(starts, i));
   }
 
   /** True when [s, e) overlaps a syntax error (or holds a missing node's position). */
