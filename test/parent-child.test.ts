@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { getTokenizer, InvalidOptionError, looksLikeMarkdown, ParentChildChunker, trimSpanWithin, type Chunk } from '../src/index.js';
+import { getTokenizer, InvalidOptionError, looksLikeMarkdown, MarkdownChunker, ParentChildChunker, trimSpanWithin, type Chunk } from '../src/index.js';
 import { expectInvariants, referenceTokens, type Unit } from './helpers/invariants.js';
 import { cliBin, corporaDir, markdownDir } from './helpers/paths.js';
 
@@ -176,5 +176,35 @@ describe('CLI', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/^chunkwise: invalid option --fallback: "nope"/);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('custom splitters: their spans are checked, never used as they come', () => {
+  const md = '# Title\n\n' + 'word '.repeat(200) + '\n';
+  const plain = 'word '.repeat(240);
+  const bad: [string, (t: string) => unknown, RegExp][] = [
+    ['tuples instead of spans (lost 800 of 1,000 characters)', () => [[0, 3]], /span 0 is \[0,3\]/],
+    ['a string', () => 'x', /it returned "x"/],
+    ['null (was an internal TypeError)', () => null, /it returned null/],
+    ['an end past the text (reached chunk.end)', (t) => [{ start: 0, end: t.length + 1e9 }], /≤ \d+ \(the text's length\)/],
+    ['a fractional start', () => [{ start: 0.5, end: 3 }], /integer offsets/],
+    ['a negative start', () => [{ start: -5, end: 3 }], /span 0 is \{"start":-5,"end":3\}/],
+    ['spans out of order', () => [{ start: 5, end: 9 }, { start: 0, end: 3 }], /in order; span 1/],
+  ];
+  it.each(bad)('%s: an InvalidOptionError naming the option', (_name, fn, message) => {
+    const markdown = new MarkdownChunker({ unit: 'word', chunkSize: 50, fallback: fn as never });
+    expect(() => markdown.chunk(md)).toThrow(InvalidOptionError);
+    expect(() => markdown.chunk(md)).toThrow(message);
+    expect(() => markdown.chunk(md)).toThrow(/^Invalid option fallback/);
+    const parents = new ParentChildChunker({ unit: 'word', parentSize: 60, childSize: 20, markdown: false, parentSplitter: fn as never });
+    expect(() => parents.chunk(plain)).toThrow(/^Invalid option parentSplitter/);
+    const children = new ParentChildChunker({ unit: 'word', parentSize: 60, childSize: 20, markdown: false, childSplitter: fn as never });
+    expect(() => children.chunk(plain)).toThrow(/^Invalid option childSplitter/);
+  });
+
+  it('good spans pass through unchanged (gaps allowed: the left-out text becomes pieces of its own)', () => {
+    const ninetyOfEach100 = (t: string) => Array.from({ length: Math.ceil(t.length / 100) }, (_, i) => ({ start: i * 100, end: Math.min(t.length, i * 100 + 90) }));
+    const chunks = new MarkdownChunker({ unit: 'word', chunkSize: 50, fallback: ninetyOfEach100 }).chunk(md);
+    expect(chunks.map((c) => c.text).join('').replace(/\s/g, '')).toBe(md.replace(/\s/g, ''));
   });
 });

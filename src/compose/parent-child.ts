@@ -14,7 +14,7 @@ import { Assembler, type PlannedChunk } from '../plan/assemble.js';
 import { isBlank, requireText, trimSpanWithin } from '../core/text.js';
 import { MarkdownChunker } from '../strategies/markdown.js';
 import { innerUnitOptions, resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
-import { recursiveSpanSplitter, slidingSpanSplitter, type SpanSplitter } from './span-splitters.js';
+import { checkedSplitter, recursiveSpanSplitter, slidingSpanSplitter, type SpanSplitter } from './span-splitters.js';
 
 /** Options of {@link ParentChildChunker}. */
 export interface ParentChildOptions extends UnitOptions {
@@ -140,8 +140,8 @@ export class ParentChildChunker {
     this.#resolved = resolveUnits(o);
     const unitOptions = innerUnitOptions(this.#resolved, options.tokenizer);
     this.#markdownChunker = new MarkdownChunker({ ...unitOptions, chunkSize: this.parentSize, chunkOverlap: 0, fallback: o.fallback });
-    this.#parentSplitter = options.parentSplitter ?? recursiveSpanSplitter({ ...unitOptions, chunkOverlap: 0 });
-    this.#childSplitter = options.childSplitter ?? slidingSpanSplitter({ ...unitOptions, chunkOverlap: this.childOverlap });
+    this.#parentSplitter = options.parentSplitter ? checkedSplitter('parentSplitter', options.parentSplitter) : recursiveSpanSplitter({ ...unitOptions, chunkOverlap: 0 });
+    this.#childSplitter = options.childSplitter ? checkedSplitter('childSplitter', options.childSplitter) : slidingSpanSplitter({ ...unitOptions, chunkOverlap: this.childOverlap });
   }
 
   /**

@@ -6,7 +6,7 @@
  * without touching its callers.
  * @module
  */
-import { InvalidOptionError } from '../core/errors.js';
+import { describe, InvalidOptionError } from '../core/errors.js';
 import { FixedSizeChunker } from '../strategies/fixed-size.js';
 import { RecursiveChunker } from '../strategies/recursive.js';
 import type { UnitOptions } from '../size/resolve.js';
@@ -78,11 +78,43 @@ export function fallbackNames(): string[] {
 }
 
 /**
- * Resolves the `fallback` option: a registered name or a splitter function.
+ * A user's splitter function with its output checked on every call: an array of
+ * `{ start, end }` spans with integer offsets, `0 ≤ start ≤ end ≤ text.length`, in order
+ * (each start at or after the one before). Without the check, tuples or strings lost the
+ * text silently, offsets past the end or fractional ones reached the chunks, and `null`
+ * was an internal TypeError.
+ * @param option the option the function was given as (`fallback`, `parentSplitter` …), named in the error.
+ * @throws {InvalidOptionError} (when the splitter is called) naming `option` and the first bad span.
+ */
+export function checkedSplitter(option: string, fn: SpanSplitter): SpanSplitter {
+  return (text, chunkSize) => {
+    const spans: unknown = fn(text, chunkSize);
+    if (!Array.isArray(spans)) throw new InvalidOptionError(option, fn, `a function returning an array of { start, end } spans; it returned ${describe(spans)}`);
+    let last = 0;
+    for (let i = 0; i < spans.length; i++) {
+      const s = spans[i] as Partial<TextSpan> | null;
+      const ok =
+        s !== null && typeof s === 'object' && Number.isInteger(s.start) && Number.isInteger(s.end) && s.start! >= last && s.start! <= s.end! && s.end! <= text.length;
+      if (!ok) {
+        throw new InvalidOptionError(
+          option,
+          fn,
+          `a function returning { start, end } spans with integer offsets, 0 ≤ start ≤ end ≤ ${text.length} (the text's length), in order; span ${i} is ${describe(s)}`,
+        );
+      }
+      last = s.start!;
+    }
+    return spans as TextSpan[];
+  };
+}
+
+/**
+ * Resolves the `fallback` option: a registered name or a splitter function (its output
+ * checked by {@link checkedSplitter}).
  * @throws {InvalidOptionError} for a name that is not registered.
  */
 export function resolveFallback(fallback: unknown, options: SpanSplitterOptions): SpanSplitter {
-  if (typeof fallback === 'function') return fallback as SpanSplitter;
+  if (typeof fallback === 'function') return checkedSplitter('fallback', fallback as SpanSplitter);
   const factory = typeof fallback === 'string' ? fallbacks.get(fallback) : undefined;
   if (!factory) {
     throw new InvalidOptionError('fallback', fallback, `one of ${fallbackNames().join(', ')} (registered splitters) or a function (text, chunkSize) => spans`);
