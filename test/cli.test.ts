@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -106,6 +106,23 @@ describe('CLI behaviour', () => {
     const r = run(['chunk', empty]);
     expect(r.code).toBe(1);
     expect(r.stderr.trim()).toBe(`chunkwise: cannot read ${empty}: no .md/.txt files in directory`);
+  });
+});
+
+describe('CLI directory walks', () => {
+  it('skip node_modules and take a file reached twice through symbolic links once', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chunkwise-walk-'));
+    mkdirSync(join(dir, 'docs'));
+    mkdirSync(join(dir, 'node_modules', 'pkg'), { recursive: true });
+    writeFileSync(join(dir, 'docs', 'guide.md'), '# Guide\n\nRead me.\n');
+    writeFileSync(join(dir, 'node_modules', 'pkg', 'README.md'), '# A dependency\n');
+    symlinkSync(dir, join(dir, 'loop')); // was: every file twice, node_modules included
+    symlinkSync(join(dir, 'docs', 'guide.md'), join(dir, 'same.md'));
+    writeFileSync(join(dir, 'notes.txt'), 'Plain notes.\n');
+    const r = run(['chunk', dir, '--strategy', 'markdown', '--unit', 'word']);
+    expect(r.code).toBe(0);
+    const sources = [...new Set(r.stdout.trimEnd().split('\n').map((l) => (JSON.parse(l) as { source: string }).source))];
+    expect(sources).toEqual([join(dir, 'docs', 'guide.md'), join(dir, 'notes.txt')]);
   });
 });
 
