@@ -126,6 +126,18 @@ describe('CLI directory walks', () => {
   });
 });
 
+describe('CLI: what the chunkers load on first use is loaded before anything is written', () => {
+  it('--strategy auto with a grammar that cannot be loaded writes no chunk of the other files', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chunkwise-peers-'));
+    writeFileSync(join(dir, 'a.md'), '# Notes\n\nSome text.\n');
+    writeFileSync(join(dir, 'z.ts'), 'export const x = 1;\n');
+    const r = run(['chunk', dir, '--strategy', 'auto', '--grammar-base', '/nonexistent']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe(''); // was: a.md's chunks, then the error
+    expect(r.stderr).toMatch(/^chunkwise: could not load the typescript grammar from "\/nonexistent\/tree-sitter-typescript.wasm"/);
+  });
+});
+
 describe('CLI output to a closed pipe', () => {
   it('exits quietly when the reader stops early (| head)', () => {
     const r = spawnSync('bash', ['-c', `node ${cliBin} chunk ${join(corporaDir, 'finance.md')} --unit word --chunk-size 20 --chunk-overlap 0 | head -1 > /dev/null; echo "\${PIPESTATUS[0]}"`], { encoding: 'utf8' });

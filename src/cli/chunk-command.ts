@@ -6,6 +6,7 @@
 import { InvalidOptionError } from '../core/errors.js';
 import { chunkFilesWithWorkers } from '../node/batch.js';
 import { AUTO_STRATEGY, chunkFileRecords, FileChunkers, walkExtensions } from '../node/chunk-file.js';
+import { LazyCodeChunker } from '../strategies/code-schema.js';
 import type { StrategyOptions } from '../strategies/registry.js';
 import { createProgress, Output, progressWanted, sourceSizes } from './io.js';
 import { semanticOptionsFromCli } from './semantic-options.js';
@@ -42,6 +43,23 @@ export function strategyOptionsFromCli(o: ChunkCommandOptions): StrategyOptions 
 export { chunkRecord } from '../node/chunk-file.js';
 
 /**
+ * Loads what the chunkers of `files` load on first use (the code strategy's tree-sitter
+ * and grammars) before anything is written, so a missing optional peer is an error up
+ * front, not after the other files' chunks (`--strategy auto` on a folder of Markdown and
+ * TypeScript without web-tree-sitter wrote the Markdown chunks, then failed).
+ * @throws {MissingDependencyError | GrammarLoadError} as the chunker does.
+ */
+export async function loadPeersFirst(chunkers: FileChunkers, files: readonly string[]): Promise<void> {
+  const seen = new Set<unknown>();
+  for (const f of files) {
+    const c = chunkers.for(f);
+    if (seen.has(c)) continue;
+    seen.add(c);
+    if (c instanceof LazyCodeChunker) await c.chunk('');
+  }
+}
+
+/**
  * Runs `chunkwise chunk`. Inputs are files, directories (walked for `--ext`, default
  * .md/.txt, for `code` source files, for `auto` every strategy's extensions) and globs
  * (see inputs.ts). `--strategy auto` chooses per file by extension (`.md` markdown,
@@ -65,6 +83,7 @@ export async function runChunk(inputs: string[], o: ChunkCommandOptions): Promis
   }
   const files = await expandInputs(inputs, o.ext ?? walkExtensions(o.strategy, DEFAULT_EXTENSIONS));
   const sizes = await sourceSizes(files);
+  await loadPeersFirst(chunkers, files);
   const progress = createProgress(sizes.reduce((a, b) => a + b, 0), files.length, progressWanted(o));
   try {
     await Output.writeWith(o.out, async (output) => {
