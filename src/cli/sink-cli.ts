@@ -3,6 +3,7 @@
  * writing the embedded chunks with a progress bar and a one-line summary on stderr.
  * @module
  */
+import { resolve } from 'node:path';
 import cliProgress from 'cli-progress';
 import type { Chunk } from '../core/chunk.js';
 import { openSink } from '../node/sinks.js';
@@ -67,8 +68,11 @@ export async function writeCliSink(
   const bar = show && all.length > 256 ? new cliProgress.SingleBar({ stream: process.stderr, format: 'writing [{bar}] {value}/{total} chunks', clearOnComplete: true }, cliProgress.Presets.shades_classic) : undefined;
   bar?.start(all.length, 0);
   try {
-    const chunks = all.map(({ chunk, source }) => ({ ...chunk, source }));
-    const result = await writeChunks(sink, chunks, vectors, { dimension, sources: files, onProgress: (done) => bar?.update(done) });
+    // one spelling per file (its absolute path): `embed docs`, `embed ./docs` and
+    // `cd docs && embed .` write the same rows, not three copies under three names
+    const canonical = (name: string) => (name === '-' ? name : resolve(name));
+    const chunks = all.map(({ chunk, source }) => ({ ...chunk, source: canonical(source) }));
+    const result = await writeChunks(sink, chunks, vectors, { dimension, sources: files.map(canonical), onProgress: (done) => bar?.update(done) });
     bar?.stop();
     if (!o.quiet) {
       process.stderr.write(`chunkwise: ${sink.name}: ${result.written} chunks of ${result.sources} file(s) written, ${result.removed} stale removed, ${await sink.count()} in the table\n`);
