@@ -173,6 +173,17 @@ describe('heading text equals mdast-util-to-string over generated inline Markdow
   });
 });
 
+describe('a table row of only other white space (U+FEFF) is no row', () => {
+  it("fast-check's counterexample: the table ended past its last newline (not trimmed)", () => {
+    for (const text of ['|---|---|\n|---|---|\n\ufeff', '| a | b |\n|---|---|\n\ufeff', '| a | b |\n|---|---|\n\u00a0\n| 1 | 2 |']) {
+      const [table] = markdownBlocks(text);
+      expect(table.type, JSON.stringify(text)).toBe('table');
+      expect(/\s/.test(text[table.end - 1]), JSON.stringify(text)).toBe(false);
+    }
+    expect(markdownBlocks('| a | b |\n|---|---|\n\ufeff')[0]).toMatchObject({ start: 0, end: 19 });
+  });
+});
+
 describe('invariants over generated documents', () => {
   const line = fc.constantFrom(
     '# Title', '## A [x]', 'plain text', '- item', '  - nested', '1. one', '> quote', '> > deep', '```', '~~~', '    code', '| a | b |', '|---|---|',

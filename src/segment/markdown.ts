@@ -508,8 +508,11 @@ class Scanner {
     } else if (type === TABLE) {
       if (this.offset < this.lineEnd && !this.blank) {
         const e = this.#trimEnd(this.nextNonspace, this.lineEnd);
-        container.rows!.push({ start: this.nextNonspace, end: e });
-        container.end = Math.max(container.end, e);
+        // a row of only other white space (U+FEFF, U+00A0 …) would end the table past its last newline: no row
+        if (e > this.nextNonspace) {
+          container.rows!.push({ start: this.nextNonspace, end: e });
+          container.end = Math.max(container.end, e);
+        }
       }
     } else if (this.offset < this.lineEnd && !this.blank) {
       const p = this.#add(PARAGRAPH, this.nextNonspace);
