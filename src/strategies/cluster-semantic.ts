@@ -233,8 +233,8 @@ export class ClusterSemanticChunker {
   readonly #resolved: ResolvedUnits;
   readonly #splitter: RecursiveChunker;
   readonly #plan: StreamPlan<RunState>;
-  /** Work of the last {@link chunk} or {@link chunkStream} call, for tests of linear time: pieces, the largest band width, size measurements. */
-  lastWork = { pieces: 0, bandWidth: 0, measurements: 0 };
+  /** Work of the last {@link chunk} or {@link chunkStream} call, for tests of linear time: pieces, the largest band width, the band's cells (Σ pieces × width over sections: the similarity and DP work), size measurements. */
+  lastWork = { pieces: 0, bandWidth: 0, bandCells: 0, measurements: 0 };
 
   constructor(options: ClusterSemanticOptions = {}) {
     const o = resolveOptions<ClusterSemanticOptions>(CLUSTER_SEMANTIC_SCHEMA, options);
@@ -275,7 +275,7 @@ export class ClusterSemanticChunker {
   async chunk(text: string): Promise<Chunk[]> {
     requireText(text);
     if (isBlank(text)) return [];
-    this.lastWork = { pieces: 0, bandWidth: 0, measurements: 0 };
+    this.lastWork = { pieces: 0, bandWidth: 0, bandCells: 0, measurements: 0 };
     return planWholeAsync(text, this.#plan, this.#assembler());
   }
 
@@ -291,7 +291,7 @@ export class ClusterSemanticChunker {
    * @throws {EmbeddingError} as {@link chunk}.
    */
   chunkStream(source: TextSource): AsyncGenerator<Chunk> {
-    this.lastWork = { pieces: 0, bandWidth: 0, measurements: 0 };
+    this.lastWork = { pieces: 0, bandWidth: 0, bandCells: 0, measurements: 0 };
     return streamPlan(source, this.#plan, this.#assembler());
   }
 
@@ -332,10 +332,13 @@ export class ClusterSemanticChunker {
         throw new EmbeddingError(`The embedder returned ${(matrix as Float32Array)?.length} values, expected ${n} × ${d}`);
       }
       // the smallest first piece of a chunk ending at piece i: two pointers, exact sizes;
-      // the band width w is the most pieces any chunk can hold
+      // the band width w is the most pieces any chunk can hold: never more than
+      // maxChunkSize, since every piece holds a unit of its own (a sizer that counts a
+      // piece as 0 units would otherwise let one chunk span every piece: n² time)
+      const cap = Math.min(this.maxPieces, this.maxChunkSize);
       const lo = new Int32Array(n);
       for (let i = 0, l = 0; i < n; i++) {
-        l = Math.max(l, i - this.maxPieces + 1);
+        l = Math.max(l, i - cap + 1);
         while (l < i && spanSize(l, i) > this.maxChunkSize) l++;
         lo[i] = l;
         w = Math.max(w, i - l + 1);
@@ -377,6 +380,7 @@ export class ClusterSemanticChunker {
     state.section++;
     this.lastWork.pieces += n;
     this.lastWork.bandWidth = Math.max(this.lastWork.bandWidth, w);
+    this.lastWork.bandCells += n * w;
   }
 
   /** The planned chunk of pieces [j, i] (the assembler makes the Chunk). */
