@@ -14,8 +14,9 @@
  */
 import { bandDots, clusterSegments, getKernels, meanPairDot, normalizeRows } from '../../bindings/index.js';
 import type { Chunk } from '../core/chunk.js';
-import { EmbeddingError, InvalidOptionError } from '../core/errors.js';
-import { resolveOptions, type StrategySchema } from '../core/schema.js';
+import { embedChecked } from '../core/callbacks.js';
+import { InvalidOptionError } from '../core/errors.js';
+import { OPTION_SHAPES, resolveOptions, type StrategySchema } from '../core/schema.js';
 import { isBlank, requireText } from '../core/text.js';
 import { HashingEmbedder } from '../embedders/hashing-embedder.js';
 import type { Embedder } from '../embedders/types.js';
@@ -58,7 +59,7 @@ export const CLUSTER_SEMANTIC_SCHEMA: StrategySchema = {
     embedder: {
       type: 'object',
       doc: 'embeds the pieces (n × d row-major Float32Array); default a HashingEmbedder (d = 384); CLI `--embedder hashing|static:<folder>|onnx:<folder>`',
-      check: (v) => (typeof (v as Embedder)?.embed === 'function' ? undefined : 'an Embedder with embed(texts)'),
+      shape: OPTION_SHAPES.embedder,
     },
     maxChunkSize: { type: 'integer', min: 1, default: 400, doc: "no chunk is larger, measured on its exact text (Chroma's max_chunk_size)" },
     pieceSize: {
@@ -327,10 +328,7 @@ export class ClusterSemanticChunker {
     if (n === 1) groups = [[0, 0]];
     else {
       const d = this.embedder.dimension;
-      const matrix = await this.embedder.embed(pieces.map((p) => buf.slice(p.start, p.end)));
-      if (!(matrix instanceof Float32Array) || matrix.length !== n * d) {
-        throw new EmbeddingError(`The embedder returned ${(matrix as Float32Array)?.length} values, expected ${n} × ${d}`);
-      }
+      const matrix = await embedChecked(this.embedder, pieces.map((p) => buf.slice(p.start, p.end)));
       // the smallest first piece of a chunk ending at piece i: two pointers, exact sizes;
       // the band width w is the most pieces any chunk can hold: never more than
       // maxChunkSize, since every piece holds a unit of its own (a sizer that counts a
