@@ -102,7 +102,8 @@ export class LateChunker {
   /**
    * Chunks `text` and gives each chunk its late-chunking vector.
    * @throws {InvalidInputError} when text is not a string.
-   * @throws {EmbeddingError} when the model fails or cannot make progress through the text.
+   * @throws {EmbeddingError} when the model fails, returns the wrong shape or cannot make progress through the text.
+   * @throws {CallbackError} when `embedTokens` throws something other than a chunkwise error (the original as `cause`).
    */
   async chunk(text: string): Promise<LateChunk[]> {
     requireText(text);

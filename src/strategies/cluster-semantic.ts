@@ -271,7 +271,10 @@ export class ClusterSemanticChunker {
   /**
    * Chunks `text`. Empty or whitespace-only text gives no chunks.
    * @throws {InvalidInputError} when `text` is not a string.
-   * @throws {EmbeddingError} when the embedder fails or returns a matrix of the wrong size.
+   * @throws {EmbeddingError} when the embedder returns a matrix of the wrong size (or, one of
+   *   chunkwise's, fails).
+   * @throws {CallbackError} when the embedder (or another option that is a function) throws: `option` names it, `cause` is the original.
+   * @throws {InvalidOptionError} when a user sizer or splitter returns something unusable.
    */
   async chunk(text: string): Promise<Chunk[]> {
     requireText(text);
