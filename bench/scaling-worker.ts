@@ -13,6 +13,7 @@
  * (the process's RSS once the modules are loaded).
  * @module
  */
+import { optionProblem } from '../src/core/schema.js';
 import { strategyDefinition } from '../src/strategies/registry.js';
 import type { TokenEmbedder } from '../src/embedders/types.js';
 import { loadLateEmbedder } from '../test/helpers/golden.js';
@@ -29,7 +30,7 @@ export interface ScalingRequest {
 /** A strategy whose `embedder` option rejects a plain embedder needs the token-level fixture model (late chunking). */
 function needsTokenEmbedder(strategy: string): boolean {
   const spec = strategyDefinition(strategy)?.schema.options.embedder;
-  return !!spec?.check && spec.check({ dimension: 1, embed: async () => new Float32Array(1) }, {}) !== undefined;
+  return !!spec && optionProblem(spec, { dimension: 1, embed: async () => new Float32Array(1) }) !== undefined;
 }
 
 async function environment(strategy: string): Promise<WorkEnvironment> {

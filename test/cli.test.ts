@@ -138,6 +138,47 @@ describe('CLI: what the chunkers load on first use is loaded before anything is 
   });
 });
 
+describe('CLI: binary input and progress by bytes', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'chunkwise-binary-'));
+  const png = join(dir, 'img.png');
+  writeFileSync(png, Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]));
+
+  it('a binary file named by itself: exit 1, one line, no output (it was chunked as text: \uFFFDPNG)', () => {
+    const r = run(['chunk', png]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`chunkwise: cannot read ${png}: a binary file, not text (a NUL byte at offset 8)\n`);
+  });
+
+  it('a directory walk skips a binary file and says so on stderr (not with --quiet)', () => {
+    const walk = join(dir, 'walk');
+    mkdirSync(walk);
+    writeFileSync(join(walk, 'a.txt'), 'plain words here\n');
+    writeFileSync(join(walk, 'b.txt'), readFileSync(png));
+    const r = run(['chunk', walk, '--unit', 'char']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trimEnd().split('\n').map((l) => (JSON.parse(l) as Record_).source)).toEqual([join(walk, 'a.txt')]);
+    expect(r.stderr).toBe(`chunkwise: skipping ${join(walk, 'b.txt')}: a binary file, not text (a NUL byte at offset 8)\n`);
+    expect(run(['chunk', walk, '--quiet']).stderr).toBe('');
+  });
+
+  it('on a terminal the bar moves while one large file or stdin is read (script gives the terminal)', () => {
+    const big = join(dir, 'big.txt');
+    writeFileSync(big, 'Some words of a line that repeats.\n'.repeat(125_000)); // 4.4 MB: past the 4 MiB a single file needs for a bar
+    const tty = (command: string) => {
+      const r = spawnSync('script', ['-qfec', command, '/dev/null'], { encoding: 'utf8', env: { ...process.env, CI: '' }, maxBuffer: 1 << 26 });
+      return r.stdout.replace(/\x1b\[[0-9;?]*[A-Za-z]|\x1b[78]/g, '');
+    };
+    const file = tty(`${process.execPath} ${cliBin} chunk ${big} --unit char --chunk-size 4000 --out /dev/null`);
+    // one file used to show 0 % until it was done; now percentages between
+    const percents = [...file.matchAll(/chunking \[[^\]]*\] (\d+)%/g)].map((m) => Number(m[1]));
+    expect(percents.some((p) => p > 0 && p < 100), file.slice(0, 400)).toBe(true);
+    const stdin = tty(`head -c 2500000 ${big} | ${process.execPath} ${cliBin} chunk - --unit char --chunk-size 4000 --out /dev/null`);
+    // stdin had no bar at all; now MB read and the rate
+    expect(stdin, stdin.slice(0, 400)).toMatch(/chunking [1-9][\d.]* MB read \| [\d.]+ MB\/s \| 0\/1 files/);
+  });
+});
+
 describe('CLI output to a closed pipe', () => {
   it('exits quietly when the reader stops early (| head)', () => {
     const r = spawnSync('bash', ['-c', `node ${cliBin} chunk ${join(corporaDir, 'finance.md')} --unit word --chunk-size 20 --chunk-overlap 0 | head -1 > /dev/null; echo "\${PIPESTATUS[0]}"`], { encoding: 'utf8' });

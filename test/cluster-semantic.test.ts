@@ -102,7 +102,7 @@ describe('ClusterSemanticChunker: worked example (hand-computed DP)', () => {
       expect(c.metadata.reward as number).toBeCloseTo(2 * (0.96 - mu), 5); // 0.914133
       expect(c.metadata.meanSimilarity as number).toBeCloseTo(0.96, 5);
     }
-    expect(chunker.lastWork).toEqual({ pieces: 4, bandWidth: 3, measurements: expect.any(Number) });
+    expect(chunker.lastWork).toEqual({ pieces: 4, bandWidth: 3, bandCells: 12, measurements: expect.any(Number) });
   });
 
   it('maxChunkSize 2 words: every piece alone; 8 words and maxPieces 3: still two pairs', async () => {

@@ -116,6 +116,20 @@ describe('traps', () => {
     expect(family.every((c) => c.metadata.oversized === true && c.tokenCount > 2)).toBe(true);
   });
 
+  it('a piece exactly at the budget is one chunk, also at chunkSize 1', () => {
+    // LangChain's _splitText splits a piece of exactly chunkSize: 'individual' (one token) gave ten letters
+    const one = (unit: 'token' | 'word' | 'char', text: string) => texts(new RecursiveChunker({ unit, chunkSize: 1, chunkOverlap: 0 }).chunk(text));
+    expect(cl100k.count('individual')).toBe(1);
+    expect(one('token', 'individual')).toEqual(['individual']);
+    expect(one('token', 'hello world')).toEqual(['hello', 'world']);
+    expect(one('word', 'hello world')).toEqual(['hello', 'world']);
+    expect(one('word', 'individual')).toEqual(['individual']);
+    expect(one('char', 'ab')).toEqual(['a', 'b']);
+    // a paragraph of exactly the budget in words stays whole beside its neighbours
+    const text = 'one two three\n\nfour five six seven\n\neight';
+    expect(texts(new RecursiveChunker({ unit: 'word', chunkSize: 4, chunkOverlap: 0 }).chunk(text))).toEqual(['one two three', 'four five six seven', 'eight']);
+  });
+
   it('advances when pieces are longer than chunkSize − chunkOverlap', () => {
     const text = Array.from({ length: 40 }, (_, i) => `w${String(i).padStart(7, '0')}`).join(' '); // 8-char words
     const chunks = new RecursiveChunker({ unit: 'char', chunkSize: 10, chunkOverlap: 8 }).chunk(text);

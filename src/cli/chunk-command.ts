@@ -62,7 +62,9 @@ export async function loadPeersFirst(chunkers: FileChunkers, files: readonly str
 /**
  * Runs `chunkwise chunk`. Inputs are files, directories (walked for `--ext`, default
  * .md/.txt, for `code` source files, for `auto` every strategy's extensions) and globs
- * (see inputs.ts). `--strategy auto` chooses per file by extension (`.md` markdown,
+ * (see inputs.ts); a binary file (a NUL byte, or mostly invalid UTF-8) named by itself is
+ * an error (exit 1), one a walk or glob finds is skipped with a line on stderr. On a
+ * terminal the progress bar counts bytes as they are read (stdin: MB read and MB/s). `--strategy auto` chooses per file by extension (`.md` markdown,
  * `.html`/`.htm` html, source files code, `.txt` recursive, else fixed: `FileChunkers`)
  * and gives each the flags it takes; `code` takes each file's name for its language.
  * Every file is streamed through the chunker when the strategy streams (sliding, fixed: output identical to chunking the whole text).
@@ -81,10 +83,20 @@ export async function runChunk(inputs: string[], o: ChunkCommandOptions): Promis
   if (workers > 1 && semantic.embedder !== undefined) {
     throw new UsageError('--workers > 1 cannot share a loaded --embedder between threads; use --workers 1');
   }
-  const files = await expandInputs(inputs, o.ext ?? walkExtensions(o.strategy, DEFAULT_EXTENSIONS));
+  // binary files: an error when named, skipped (and said on stderr) when a walk or glob finds them
+  const skip = (file: string, reason: string) => {
+    if (!o.quiet) process.stderr.write(`chunkwise: skipping ${file}: a binary file, not text (${reason})\n`);
+  };
+  const files = await expandInputs(inputs, o.ext ?? walkExtensions(o.strategy, DEFAULT_EXTENSIONS), { skip });
   const sizes = await sourceSizes(files);
   await loadPeersFirst(chunkers, files);
-  const progress = createProgress(sizes.reduce((a, b) => a + b, 0), files.length, progressWanted(o));
+  // progress by bytes read: a large file or stdin (no total: bytes and rate) moves as it is read
+  const progress = createProgress(
+    sizes.reduce((a, b) => a + b, 0),
+    files.length,
+    progressWanted(o),
+    { unknownTotal: files.includes('-') },
+  );
   try {
     await Output.writeWith(o.out, async (output) => {
       const writer = new RecordWriter(output, o.format);
@@ -100,7 +112,7 @@ export async function runChunk(inputs: string[], o: ChunkCommandOptions): Promis
         });
       } else {
         for (let f = 0; f < files.length; f++) {
-          await chunkFileRecords(chunkers.for(files[f]), files[f], (records) => writer.write(records));
+          await chunkFileRecords(chunkers.for(files[f]), files[f], (records) => writer.write(records), undefined, (bytes) => progress.read?.(bytes, files[f]));
           progress.advance(sizes[f], files[f]);
         }
       }

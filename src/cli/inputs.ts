@@ -14,9 +14,12 @@
  *   directory, an absolute one absolute paths.
  * - Each argument's files are sorted by code unit (the same order in every locale and
  *   platform); arguments keep their order; a file named twice is chunked once.
+ * - With `binary` options, files the text path reads are sniffed ({@link binaryReason}):
+ *   a binary file named by itself is an error, one found by a walk or a glob is skipped
+ *   and reported.
  * @module
  */
-import { lstat, realpath, stat } from 'node:fs/promises';
+import { lstat, open, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { glob } from 'tinyglobby';
 import { UnreadableFileError } from './io.js';
@@ -35,6 +38,74 @@ export function parseExtensions(value: string): string[] {
 }
 
 const GLOB_CHARS = /[*?[\]{}]/;
+
+/** Bytes read from the start of a file to tell text from binary. */
+export const SNIFF_BYTES = 64 * 1024;
+
+/**
+ * Share of the sniffed bytes that may be invalid UTF-8 in a text file (a Latin-1 file has
+ * its accented letters, 2–20 % of French or German; a binary format most of its bytes).
+ */
+export const MAX_INVALID_UTF8 = 0.3;
+
+/**
+ * Why the bytes `head` (the start of a file; `whole` when it is all of it) are not text,
+ * or undefined when they are: a NUL byte (no text format has one; every common binary
+ * format — images, archives, executables, fonts, UTF-16 text — has them early), or more
+ * than {@link MAX_INVALID_UTF8} of the bytes in invalid UTF-8 sequences. A sequence cut
+ * by the end of a partial head is not counted.
+ */
+export function binaryReason(head: Uint8Array, whole = true): string | undefined {
+  const nul = head.indexOf(0);
+  if (nul >= 0) return `a NUL byte at offset ${nul}`;
+  if (head.length === 0) return undefined;
+  const decoded = new TextDecoder('utf-8', { ignoreBOM: true }).decode(head, { stream: !whole });
+  let replaced = 0;
+  for (let i = decoded.indexOf('\ufffd'); i >= 0; i = decoded.indexOf('\ufffd', i + 1)) replaced++;
+  // U+FFFD written in the file (EF BF BD) is text, not an invalid byte
+  for (let i = head.indexOf(0xef); i >= 0 && i + 2 < head.length; i = head.indexOf(0xef, i + 1)) if (head[i + 1] === 0xbf && head[i + 2] === 0xbd) replaced--;
+  const share = replaced / head.length;
+  return share > MAX_INVALID_UTF8 ? `${Math.round(share * 100)}% of its first ${head.length} bytes are not UTF-8` : undefined;
+}
+
+/**
+ * {@link binaryReason} of the first {@link SNIFF_BYTES} bytes of `path`, or undefined
+ * when they are text or the file cannot be read (the reader reports that).
+ */
+export async function sniffBinary(path: string): Promise<string | undefined> {
+  let handle;
+  try {
+    handle = await open(path, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const buf = new Uint8Array(SNIFF_BYTES);
+    let n = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buf, n, SNIFF_BYTES - n, null);
+      if (bytesRead === 0) break;
+      n += bytesRead;
+      if (n === SNIFF_BYTES) break;
+    }
+    return binaryReason(buf.subarray(0, n), n < SNIFF_BYTES);
+  } catch {
+    return undefined;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** How {@link expandInputs} treats binary files. */
+export interface BinaryInputs {
+  /** A binary file found by a directory walk or a glob is left out and reported here (`reason`: {@link binaryReason}). */
+  skip(file: string, reason: string): void;
+  /**
+   * Whether the text path reads `file` (default: every file). A file another reader
+   * takes (a document loader for `.pdf` or `.docx`) is not sniffed.
+   */
+  isText?(file: string): boolean;
+}
 
 function byCodeUnit(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -76,11 +147,14 @@ async function oncePerFile(dir: string, found: string[]): Promise<string[]> {
 }
 
 /**
- * The files named by `args`, in chunking order.
+ * The files named by `args`, in chunking order. With `binary`, binary files are left out
+ * (see {@link BinaryInputs}).
  * @throws {UnreadableFileError} for an argument that is neither an existing path nor a
- *   glob matching a file (code ENOENT), or a directory without matching files.
+ *   glob matching a file (code ENOENT), a directory without matching (text) files, or,
+ *   with `binary`, a file named by itself that is binary ("a binary file, not text (a NUL
+ *   byte at offset 9)").
  */
-export async function expandInputs(args: string[], extensions: string[] = DEFAULT_EXTENSIONS): Promise<string[]> {
+export async function expandInputs(args: string[], extensions: string[] = DEFAULT_EXTENSIONS, binary?: BinaryInputs): Promise<string[]> {
   const out: string[] = [];
   const seen = new Set<string>();
   const add = (files: string[]) => {
@@ -90,6 +164,18 @@ export async function expandInputs(args: string[], extensions: string[] = DEFAUL
         out.push(f);
       }
     }
+  };
+  /** `files` without the binary ones, each reported (or, for a file named by itself, an error). */
+  const text = async (files: string[], named: boolean): Promise<string[]> => {
+    if (!binary) return files;
+    const kept: string[] = [];
+    for (const f of files) {
+      const reason = binary.isText?.(f) === false ? undefined : await sniffBinary(f);
+      if (reason === undefined) kept.push(f);
+      else if (named) throw new UnreadableFileError(f, `a binary file, not text (${reason})`);
+      else binary.skip(f, reason);
+    }
+    return kept;
   };
   for (const arg of args) {
     if (arg === '-') {
@@ -111,14 +197,16 @@ export async function expandInputs(args: string[], extensions: string[] = DEFAUL
       if (files.length === 0) {
         throw new UnreadableFileError(arg, `no ${extensions.join('/')} files in directory`);
       }
-      add(files);
+      const kept = await text(files, false);
+      if (kept.length === 0) throw new UnreadableFileError(arg, `no ${extensions.join('/')} text files in directory (${files.length} binary skipped)`);
+      add(kept);
     } else if (exists || !GLOB_CHARS.test(arg)) {
-      add([arg]); // a file, or a missing path the reader reports
+      add(exists ? await text([arg], true) : [arg]); // a file, or a missing path the reader reports
     } else {
       // an absolute pattern names absolute paths (tinyglobby would give them relative to the working directory)
       const files = await glob([arg], { onlyFiles: true, dot: false, expandDirectories: false, absolute: isAbsolute(arg) });
       if (files.length === 0) throw new UnreadableFileError(arg, 'no file matches the glob');
-      add(files);
+      add(await text(files, false));
     }
   }
   return out;

@@ -142,10 +142,30 @@ export class Output {
   }
 }
 
-/** A progress bar on stderr, shown only when stderr is a terminal and the work is long. */
+/**
+ * A progress bar on stderr, shown only when stderr is a terminal and the work is long.
+ * Progress counts bytes: {@link Progress.read} as a file is read (so one large file or
+ * stdin moves the bar while it is chunked), {@link Progress.advance} when a file is done.
+ */
 export interface Progress {
+  /**
+   * A file is done: `bytes` is its size (the part {@link read} already counted is not
+   * counted again), `label` its name.
+   */
   advance(bytes: number, label?: string): void;
+  /** `bytes` more bytes of the current file (`label`) were read. */
+  read?(bytes: number, label?: string): void;
   stop(): void;
+}
+
+/** Options of {@link createProgress} beyond its size and file count. */
+export interface ProgressOptions {
+  /** Where the bar is drawn (default `process.stderr`): a terminal stream (`isTTY`, `columns`). */
+  stream?: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  /** The total is not known (stdin): show the bytes read and the rate, no percentage. */
+  unknownTotal?: boolean;
+  /** The verb the bar starts with (default `chunking`). */
+  verb?: string;
 }
 
 /**
@@ -157,36 +177,50 @@ export function progressWanted(o: { quiet?: boolean; progress?: boolean } = {}):
 }
 
 /**
- * Creates a progress bar over `totalBytes` of `files` files (a no-op when the work is
- * short or `enabled` is false: see {@link progressWanted}).
+ * Creates a progress bar over `totalBytes` of `files` files: percentage, files done, MB
+ * and MB/s; with `unknownTotal` (stdin) MB read and MB/s only. A no-op when `enabled` is
+ * false (see {@link progressWanted}) or the work is short (one file of at most 4 MiB
+ * with a known size).
  */
-export function createProgress(totalBytes: number, files: number, enabled = progressWanted()): Progress {
-  const long = files > 1 || totalBytes > 4 * 1024 * 1024;
-  if (!enabled || !long) return { advance() {}, stop() {} };
+export function createProgress(totalBytes: number, files: number, enabled = progressWanted(), options: ProgressOptions = {}): Progress {
+  const unknown = options.unknownTotal === true;
+  const long = unknown || files > 1 || totalBytes > 4 * 1024 * 1024;
+  if (!enabled || !long) return { advance() {}, read() {}, stop() {} };
+  const verb = options.verb ?? 'chunking';
   const bar = new cliProgress.SingleBar(
     {
-      stream: process.stderr,
-      format: 'chunking [{bar}] {percentage}% | {files} files | {mb} MB | {rate} MB/s | {label}',
+      stream: (options.stream ?? process.stderr) as NodeJS.WriteStream,
+      format: unknown ? `${verb} {mb} MB read | {rate} MB/s | {files} files | {label}` : `${verb} [{bar}] {percentage}% | {files} files | {mb} MB | {rate} MB/s | {label}`,
       hideCursor: true,
       clearOnComplete: true,
     },
     cliProgress.Presets.shades_classic,
   );
   const started = Date.now();
-  let done = 0;
+  let done = 0; // bytes of the files done
+  let current = 0; // bytes read of the file being read
   let count = 0;
-  bar.start(Math.max(totalBytes, 1), 0, { files: `0/${files}`, mb: '0.0', rate: '0.0', label: '' });
+  let label = '';
+  const total = Math.max(totalBytes, 1);
+  const draw = () => {
+    const bytes = done + current;
+    const secs = Math.max((Date.now() - started) / 1000, 1e-3);
+    // with an unknown total the value never reaches it (no bar or percentage is drawn)
+    bar.update(unknown ? 0 : Math.min(bytes, total), { files: `${count}/${files}`, mb: (bytes / 1e6).toFixed(1), rate: (bytes / 1e6 / secs).toFixed(1), label });
+  };
+  bar.start(unknown ? 1 : total, 0, { files: `0/${files}`, mb: '0.0', rate: '0.0', label: '' });
   return {
-    advance(bytes: number, label = '') {
-      done += bytes;
+    read(bytes: number, name = label) {
+      current += bytes;
+      label = name;
+      draw();
+    },
+    advance(bytes: number, name = '') {
+      done += Math.max(bytes, current);
+      current = 0;
       count++;
-      const secs = Math.max((Date.now() - started) / 1000, 1e-3);
-      bar.update(done, {
-        files: `${count}/${files}`,
-        mb: (done / 1e6).toFixed(1),
-        rate: (done / 1e6 / secs).toFixed(1),
-        label,
-      });
+      label = name;
+      draw();
     },
     stop() {
       bar.stop();

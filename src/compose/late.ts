@@ -10,9 +10,10 @@
 import type { Chunk } from '../core/chunk.js';
 import { poolTokenSpans, type PoolWork } from '../embedders/pool-spans.js';
 import type { TokenEmbedder, TokenEmbeddings } from '../embedders/types.js';
-import { EmbeddingError, InvalidOptionError } from '../core/errors.js';
+import { callOptionAsync } from '../core/callbacks.js';
+import { describe, EmbeddingError, InvalidOptionError } from '../core/errors.js';
 import { numberOption } from '../core/options.js';
-import { rejectUnknownOptions } from '../core/schema.js';
+import { OPTION_SHAPES, rejectUnknownOptions, shapeProblem } from '../core/schema.js';
 import type { Chunker } from '../strategies/registry.js';
 import { FixedSizeChunker } from '../strategies/fixed-size.js';
 import { requireText } from '../core/text.js';
@@ -90,9 +91,8 @@ export class LateChunker {
   constructor(options: LateOptions) {
     rejectUnknownOptions<LateOptions>('LateChunker', options, { embedder: true, chunker: true, macroOverlap: true });
     const e = options?.embedder;
-    if (!e || typeof e.embedTokens !== 'function') {
-      throw new InvalidOptionError('embedder', e, 'a token-level embedder with embedTokens(text), e.g. OnnxEmbedder (--embedder onnx:<folder>)');
-    }
+    const problem = shapeProblem(OPTION_SHAPES.tokenEmbedder, e);
+    if (problem) throw new InvalidOptionError('embedder', e, problem);
     this.embedder = e;
     this.chunker = options.chunker ?? new FixedSizeChunker({ unit: 'token', chunkSize: 256, chunkOverlap: 0 });
     if (typeof this.chunker?.chunk !== 'function') throw new InvalidOptionError('chunker', options.chunker, 'a Chunker with chunk(text)');
@@ -102,7 +102,8 @@ export class LateChunker {
   /**
    * Chunks `text` and gives each chunk its late-chunking vector.
    * @throws {InvalidInputError} when text is not a string.
-   * @throws {EmbeddingError} when the model fails or cannot make progress through the text.
+   * @throws {EmbeddingError} when the model fails, returns the wrong shape or cannot make progress through the text.
+   * @throws {CallbackError} when `embedTokens` throws something other than a chunkwise error (the original as `cause`).
    */
   async chunk(text: string): Promise<LateChunk[]> {
     requireText(text);
@@ -121,6 +122,28 @@ export class LateChunker {
       vector: pooled.slice(k * d, (k + 1) * d),
     }));
   }
+}
+
+/**
+ * What `embedTokens` returned for a text of `length` code units, checked: `vectors` a
+ * Float32Array of T × d values, `offsets` an Int32Array of T × 2 offsets with
+ * `0 ≤ start ≤ end ≤ length`, `special` a Uint8Array of T flags, `truncated` a boolean.
+ * Without the check, `null` or a result without offsets was an internal TypeError.
+ * @throws {EmbeddingError} naming what is missing or of the wrong size.
+ */
+function checkedTokens(r: unknown, length: number, d: number): TokenEmbeddings {
+  const bad = (why: string) => new EmbeddingError(`The embedder's embedTokens(text) must return { vectors, offsets, special, truncated }; ${why}`);
+  if (typeof r !== 'object' || r === null) throw bad(`it returned ${describe(r)}`);
+  const { vectors, offsets, special, truncated } = r as Partial<TokenEmbeddings>;
+  if (!(offsets instanceof Int32Array) || offsets.length % 2 !== 0) throw bad(`offsets is ${offsets === undefined ? 'missing' : describe(offsets)}, not an Int32Array of T × 2 UTF-16 offsets`);
+  const T = offsets.length / 2;
+  if (!(vectors instanceof Float32Array) || vectors.length !== T * d) throw bad(`vectors is ${vectors instanceof Float32Array ? `${vectors.length} values` : describe(vectors)}, not a Float32Array of ${T} tokens × ${d}`);
+  if (!(special instanceof Uint8Array) || special.length !== T) throw bad(`special is ${special instanceof Uint8Array ? `${special.length} flags` : describe(special)}, not a Uint8Array of ${T} flags`);
+  if (typeof truncated !== 'boolean') throw bad(`truncated is ${describe(truncated)}, not a boolean`);
+  for (let t = 0; t < T; t++) {
+    if (!(offsets[2 * t] >= 0 && offsets[2 * t] <= offsets[2 * t + 1] && offsets[2 * t + 1] <= length)) throw bad(`token ${t} spans [${offsets[2 * t]}, ${offsets[2 * t + 1]}) in a text of ${length} code units`);
+  }
+  return r as TokenEmbeddings;
 }
 
 /**
@@ -145,7 +168,9 @@ export class LateChunker {
  * @returns vectors T × d (not normalised), offsets T × 2 into `text`, special all 0,
  *   truncated false, and the windows read
  * @throws {EmbeddingError} when a window keeps no token (nothing would progress) or the
- *   model returns the wrong shape.
+ *   model returns the wrong shape (see {@link checkedTokens}).
+ * @throws {CallbackError} when `embedTokens` throws something other than a chunkwise
+ *   error (the original as `cause`).
  */
 export async function embedDocumentTokens(embedder: TokenEmbedder, text: string, overlap = 0.25, work?: DocumentPassWork): Promise<DocumentTokens> {
   const d = embedder.dimension;
@@ -160,9 +185,9 @@ export async function embedDocumentTokens(embedder: TokenEmbedder, text: string,
       work.reads++;
       work.chars += sliceEnd - a;
     }
-    const r = await embedder.embedTokens(text.slice(a, sliceEnd));
+    const slice = text.slice(a, sliceEnd);
+    const r = checkedTokens(await callOptionAsync('embedder.embedTokens', () => embedder.embedTokens(slice)), slice.length, d);
     const T = r.offsets.length / 2;
-    if (r.vectors.length !== T * d) throw new EmbeddingError(`embedTokens returned ${r.vectors.length} values for ${T} tokens of dimension ${d}`);
     const starts: number[] = [];
     const ends: number[] = [];
     const rows: Float32Array[] = [];

@@ -7,8 +7,8 @@
 
 /** Base class of every error chunkwise throws on purpose. */
 export class ChunkwiseError extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
     this.name = new.target.name;
   }
 }
@@ -166,6 +166,21 @@ export class SinkError extends ChunkwiseError {
   constructor(store: string, reason: string) {
     super(`${store}: ${reason}`);
     this.store = store;
+  }
+}
+
+/**
+ * A function the user gave as an option (a `splitter`, a `sizer`'s `size`, an
+ * `embedder`'s `embed`, a `lengthFunction` …) threw. `option` names the option (and the
+ * member called, e.g. `embedder.embed`); `cause` is what it threw, unchanged. A callback
+ * that returns something unusable is an {@link InvalidOptionError} instead, naming the
+ * option and what it returned.
+ */
+export class CallbackError extends ChunkwiseError {
+  readonly option: string;
+  constructor(option: string, cause: unknown) {
+    super(`The ${option} option threw: ${cause instanceof Error ? `${cause.name}: ${firstLine(cause)}` : describe(cause)}`, { cause });
+    this.option = option;
   }
 }
 

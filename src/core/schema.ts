@@ -11,6 +11,85 @@ import { describe, InvalidOptionError } from './errors.js';
 /** What an option holds. `object` and `function` options are API-only (no CLI flag). */
 export type OptionType = 'integer' | 'number' | 'boolean' | 'string' | 'enum' | 'json' | 'object' | 'function';
 
+/**
+ * What a member of an object option must be: a method, an integer ≥ 1, a string, or (with
+ * `?`) a method that may be absent.
+ */
+export type MemberKind = 'function' | 'function?' | 'count' | 'string';
+
+/**
+ * The interface an `object` option must implement (a `Sizer`, a `Tokenizer`, an
+ * `Embedder`): its name for messages and the members chunkwise calls or reads, each with
+ * its signature as the message shows it.
+ */
+export interface OptionShape {
+  readonly name: string;
+  readonly members: Readonly<Record<string, { readonly kind: MemberKind; readonly doc: string }>>;
+}
+
+/**
+ * The interfaces of the object options, defined once: every strategy's schema that takes
+ * one of these options names its shape, so a malformed object is an InvalidOptionError at
+ * construction naming the option and the missing member (never 0 chunks or a TypeError
+ * on the first text).
+ */
+export const OPTION_SHAPES = {
+  sizer: {
+    name: 'Sizer',
+    members: {
+      name: { kind: 'string', doc: 'name: string' },
+      size: { kind: 'function', doc: 'size(text) → number' },
+      segment: { kind: 'function', doc: 'segment(text) → { starts, ends, count }' },
+      safeCut: { kind: 'function?', doc: 'safeCut(text, from) → offset' },
+      cutAt: { kind: 'function?', doc: 'cutAt(text, p) → boolean' },
+      gapSize: { kind: 'function?', doc: 'gapSize(gap) → number' },
+    },
+  },
+  tokenizer: {
+    name: 'Tokenizer',
+    members: {
+      encoding: { kind: 'string', doc: 'encoding: string' },
+      count: { kind: 'function', doc: 'count(text) → number' },
+      encodeWithOffsets: { kind: 'function', doc: 'encodeWithOffsets(text) → { ids, starts, ends }' },
+      encode: { kind: 'function?', doc: 'encode(text) → Uint32Array' },
+      decode: { kind: 'function?', doc: 'decode(ids) → string' },
+      safeCut: { kind: 'function?', doc: 'safeCut(text, from) → offset' },
+      cutAt: { kind: 'function?', doc: 'cutAt(text, p) → boolean' },
+    },
+  },
+  embedder: {
+    name: 'Embedder',
+    members: {
+      dimension: { kind: 'count', doc: 'dimension: an integer ≥ 1' },
+      embed: { kind: 'function', doc: 'embed(texts) → Promise<Float32Array>' },
+    },
+  },
+  tokenEmbedder: {
+    name: 'TokenEmbedder (a token-level model, e.g. OnnxEmbedder; CLI --embedder onnx:<folder>)',
+    members: {
+      dimension: { kind: 'count', doc: 'dimension: an integer ≥ 1' },
+      embed: { kind: 'function', doc: 'embed(texts) → Promise<Float32Array>' },
+      embedTokens: { kind: 'function', doc: 'embedTokens(text) → Promise<{ vectors, offsets, special, truncated }>' },
+    },
+  },
+} as const satisfies Readonly<Record<string, OptionShape>>;
+
+/** Why `value` does not implement `shape` (the first missing or mistyped member), or undefined when it does. */
+export function shapeProblem(shape: OptionShape, value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return `must be a ${shape.name}`;
+  const v = value as Record<string, unknown>;
+  for (const [member, { kind, doc }] of Object.entries(shape.members)) {
+    const m = v[member];
+    const ok =
+      kind === 'function' ? typeof m === 'function'
+      : kind === 'function?' ? m === undefined || typeof m === 'function'
+      : kind === 'count' ? typeof m === 'number' && Number.isInteger(m) && m >= 1
+      : typeof m === 'string';
+    if (!ok) return `must be a ${shape.name}: ${m === undefined ? 'it has no' : 'wrong type of'} ${member} (${doc})`;
+  }
+  return undefined;
+}
+
 /** One option of a schema. */
 export interface OptionSpec {
   readonly type: OptionType;
@@ -37,6 +116,8 @@ export interface OptionSpec {
    * and `json`): return an error requirement (a phrase) or undefined when valid.
    */
   readonly check?: (value: unknown, resolved: Readonly<Record<string, unknown>>) => string | undefined;
+  /** For an `object` option: the interface its value must implement (see {@link OPTION_SHAPES}), checked before `check`. */
+  readonly shape?: OptionShape;
   /**
    * CLI: `false` for API-only options; otherwise overrides of the generated flag: `flag`
    * (default `--kebab-name`), `placeholder` (`<n>`, `<name>` …), `negate` for a boolean
@@ -132,11 +213,20 @@ function typeProblem(spec: OptionSpec, value: unknown, resolved: Record<string, 
     case 'function':
       return typeof value === 'function' ? undefined : 'must be a function';
     case 'object':
+      if (spec.shape) return shapeProblem(spec.shape, value);
       return typeof value === 'object' && value !== null ? undefined : 'must be an object';
     case 'json':
       return undefined;
   }
   void resolved;
+}
+
+/**
+ * Why `value` is not a valid value of the option `spec` (type, range, shape, then the
+ * spec's `check`), or undefined when it is: what {@link resolveOptions} checks per option.
+ */
+export function optionProblem(spec: OptionSpec, value: unknown, resolved: Readonly<Record<string, unknown>> = {}): string | undefined {
+  return typeProblem(spec, value, resolved as Record<string, unknown>) ?? spec.check?.(value, resolved);
 }
 
 function bounds(spec: OptionSpec): string {
@@ -198,7 +288,7 @@ export function resolveOptions<T extends object>(schema: StrategySchema, input: 
         continue;
       }
     }
-    const problem = typeProblem(spec, value, resolved) ?? spec.check?.(value, resolved);
+    const problem = optionProblem(spec, value, resolved);
     if (problem) throw new InvalidOptionError(key, value, problem);
     resolved[key] = value;
   }

@@ -18,10 +18,10 @@ export { chunkRecord };
  * The text of a file (or stdin for `-`) as UTF-8 decoded pieces. Decoding is WHATWG
  * `TextDecoder` in streaming mode with the BOM kept, so the pieces join to exactly what
  * `readFile(path, 'utf8')` returns, invalid bytes (U+FFFD) included, wherever the
- * byte blocks split a character.
+ * byte blocks split a character. `onBytes` is told the size of each block read (progress).
  * @throws {UnreadableFileError} when the file cannot be opened or read, or is a directory.
  */
-export async function* filePieces(name: string, blockBytes = 1 << 20): AsyncGenerator<string> {
+export async function* filePieces(name: string, blockBytes = 1 << 20, onBytes?: (bytes: number) => void): AsyncGenerator<string> {
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   let input: AsyncIterable<Buffer>;
   if (name === '-') input = process.stdin;
@@ -35,6 +35,7 @@ export async function* filePieces(name: string, blockBytes = 1 << 20): AsyncGene
   }
   try {
     for await (const block of input) {
+      onBytes?.(block.length);
       const text = decoder.decode(block, { stream: true });
       if (text.length > 0) yield text;
     }
@@ -49,7 +50,8 @@ export async function* filePieces(name: string, blockBytes = 1 << 20): AsyncGene
  * Chunks the file `name` with `chunker` and hands its records (JSON strings, one per
  * chunk, in order) to `sink` in batches of about `batchChars` characters, awaiting each
  * (back-pressure); the first chunk's record is handed over alone, as soon as it is decided.
- * `source` is the name written in each record.
+ * `source` is the name written in each record; `onBytes` is told the bytes read as the
+ * file is read (progress).
  * @returns the number of chunks.
  * @throws {UnreadableFileError} when the file cannot be read; chunker errors as thrown.
  */
@@ -58,6 +60,7 @@ export async function chunkFileRecords(
   name: string,
   sink: (records: string[]) => void | Promise<void>,
   batchChars = 1 << 20,
+  onBytes?: (bytes: number) => void,
 ): Promise<number> {
   let batch: string[] = [];
   let size = 0;
@@ -76,10 +79,10 @@ export async function chunkFileRecords(
     }
   };
   if (isStreamingChunker(chunker)) {
-    for await (const chunk of chunker.chunkStream(filePieces(name))) await add(chunk);
+    for await (const chunk of chunker.chunkStream(filePieces(name, undefined, onBytes))) await add(chunk);
   } else {
     let text = '';
-    for await (const piece of filePieces(name)) text += piece;
+    for await (const piece of filePieces(name, undefined, onBytes)) text += piece;
     for (const chunk of await chunker.chunk(text)) await add(chunk);
   }
   if (batch.length > 0) await sink(batch);

@@ -195,8 +195,10 @@ class Packer {
   }
 
   /**
-   * LangChain's policy over one level: sections smaller than the budget are merged by
-   * `mergeSplits`; a section of the budget or more is split by its finer level.
+   * LangChain's policy over one level: sections within the budget are merged by
+   * `mergeSplits`; a section over the budget is split by its finer level. (LangChain
+   * splits a section of exactly the budget too, which at `chunkSize: 1` cut a one-token
+   * word into letters; the finer pieces merge back to the same section otherwise.)
    */
   merge(L: PackLevel): void {
     const max = this.o.max;
@@ -205,7 +207,7 @@ class Packer {
     let goodFrom = -1;
     for (let k = 0; k < n; k++) {
       this.stats.steps++;
-      if ((sizes ? sizes[k] : L.size(k)) < max) {
+      if ((sizes ? sizes[k] : L.size(k)) <= max) {
         if (goodFrom === -1) goodFrom = k;
         continue;
       }

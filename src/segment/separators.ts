@@ -190,7 +190,8 @@ class Finder {
 /**
  * The separators of one text: each separator's occurrences found lazily, scanning
  * forward (see {@link Finder}); pieces of any range by binary search. `ops` counts the
- * work (entries visited, scan steps), for linear-time tests.
+ * work (entries visited, scan steps, characters the line-break search scanned), for
+ * linear-time tests.
  */
 export class SeparatorIndex {
   ops = 0;
@@ -223,12 +224,23 @@ export class SeparatorIndex {
         return -1;
       };
     } else if (sep.kind === 'line' || sep.kind === 'paragraph') {
-      // the next line break: the nearer of the next \n and the next \r (most texts have no \r)
-      let cr = -2;
+      // the next line break: the nearer of the next \n and the next \r, each remembered
+      // with the position it was looked for from, so a text of only one kind (CR-only
+      // lines, or LF-only) scans for the other once, not once per break
+      const nl = { at: -1, from: Infinity };
+      const cr = { at: -1, from: Infinity };
+      const after = (c: { at: number; from: number }, ch: string, p: number): number => {
+        if (p < c.from || (c.at !== -1 && c.at < p)) {
+          c.at = t.indexOf(ch, p);
+          c.from = p;
+          this.ops += (c.at === -1 ? n : c.at) - p; // characters scanned
+        }
+        return c.at;
+      };
       const nextBreak = (p: number): number => {
-        if (cr !== -1 && cr < p) cr = t.indexOf('\r', p);
-        const nl = t.indexOf('\n', p);
-        return cr === -1 ? nl : nl === -1 ? cr : Math.min(nl, cr);
+        const a = after(nl, '\n', p);
+        const b = after(cr, '\r', p);
+        return b === -1 ? a : a === -1 ? b : Math.min(a, b);
       };
       find = (p, found) => {
         for (let q = nextBreak(p); q !== -1; q = nextBreak(q + 1)) {
@@ -280,7 +292,8 @@ export class SeparatorIndex {
   /** True when separator `i` occurs wholly inside [s, e) (LangChain's `text.includes(separator)`). */
   occursIn(i: number, s: number, e: number): boolean {
     const f = this.#finder(i);
-    this.ops += f.cover(s, e);
+    const steps = f.cover(s, e); // (cover may add to ops itself: read ops after it)
+    this.ops += steps;
     for (let k = f.lowerBound(s); k < f.count && f.pos[k] < e; k++) {
       this.ops++;
       if (f.pos[k] + f.len[k] <= e) return true;
@@ -310,7 +323,8 @@ export class SeparatorIndex {
       return { starts: b.subarray(0, count), ends: b.subarray(1), count };
     }
     const f = this.#finder(i);
-    this.ops += f.cover(s, e);
+    const steps = f.cover(s, e); // (cover may add to ops itself: read ops after it)
+    this.ops += steps;
     const first = f.lowerBound(s);
     let last = first;
     while (last < f.count && f.pos[last] < e) last++;

@@ -5,11 +5,11 @@
  */
 import { InvalidOptionError } from '../core/errors.js';
 import { requireOneOf } from '../core/options.js';
-import type { OptionsSchema } from '../core/schema.js';
+import { OPTION_SHAPES, type OptionsSchema } from '../core/schema.js';
 import { isBlank } from '../core/text.js';
 import { ENCODINGS, getUnits, UNIT_KINDS } from './index.js';
 import { getTokenizer, tokenUnits } from './tokens.js';
-import { lengthFunctionSizer } from './custom.js';
+import { checkedSizer, lengthFunctionSizer } from './custom.js';
 import type { Sizer, Tokenizer, UnitKind, UnitSpans } from './types.js';
 
 /** Options shared by chunkers that measure in units and count tokens. */
@@ -32,12 +32,6 @@ export interface UnitOptions {
   countTokens?: boolean;
 }
 
-/** Whether `value` has the methods of a {@link Tokenizer}. */
-function isTokenizer(value: unknown): value is Tokenizer {
-  const t = value as Tokenizer;
-  return typeof t?.count === 'function' && typeof t.encodeWithOffsets === 'function' && typeof t.encoding === 'string';
-}
-
 /** The unit options every unit-measuring strategy's schema ends with. */
 export const UNIT_OPTIONS: OptionsSchema = {
   unit: {
@@ -57,12 +51,12 @@ export const UNIT_OPTIONS: OptionsSchema = {
   tokenizer: {
     type: 'object',
     doc: 'a `Tokenizer` to count tokens with instead of the built-in one for `encoding`',
-    check: (v) => (isTokenizer(v) ? undefined : 'must be a Tokenizer (encoding, count, encode, encodeWithOffsets, decode)'),
+    shape: OPTION_SHAPES.tokenizer,
   },
   sizer: {
     type: 'object',
     doc: 'a `Sizer` to measure budgets with instead of `unit`: `lengthFunctionSizer(fn)`, `hfTokenizerSizer(tokenizer)` (the embedding model\'s own tokens) or your own',
-    check: (v) => (typeof (v as Sizer)?.size === 'function' && typeof (v as Sizer).segment === 'function' ? undefined : 'must be a Sizer (name, size(text), segment(text))'),
+    shape: OPTION_SHAPES.sizer,
   },
   lengthFunction: {
     type: 'function',
@@ -101,7 +95,7 @@ export function resolveUnits(options: UnitOptions): ResolvedUnits {
   if (options.sizer !== undefined && options.lengthFunction !== undefined) {
     throw new InvalidOptionError('lengthFunction', 'a function', 'give sizer or lengthFunction, not both');
   }
-  const custom = options.sizer ?? (options.lengthFunction !== undefined ? lengthFunctionSizer(options.lengthFunction) : undefined);
+  const custom = options.sizer !== undefined ? checkedSizer(options.sizer) : options.lengthFunction !== undefined ? lengthFunctionSizer(options.lengthFunction) : undefined;
   if (custom) {
     const tokenizer = options.tokenizer ?? (countTokens ? getTokenizer(encoding) : undefined);
     return { unit: custom.unit, units: custom, tokenizer, encoding, countTokens };

@@ -14,8 +14,9 @@
  */
 import { bandDots, clusterSegments, getKernels, meanPairDot, normalizeRows } from '../../bindings/index.js';
 import type { Chunk } from '../core/chunk.js';
-import { EmbeddingError, InvalidOptionError } from '../core/errors.js';
-import { resolveOptions, type StrategySchema } from '../core/schema.js';
+import { embedChecked } from '../core/callbacks.js';
+import { InvalidOptionError } from '../core/errors.js';
+import { OPTION_SHAPES, resolveOptions, type StrategySchema } from '../core/schema.js';
 import { isBlank, requireText } from '../core/text.js';
 import { HashingEmbedder } from '../embedders/hashing-embedder.js';
 import type { Embedder } from '../embedders/types.js';
@@ -58,7 +59,7 @@ export const CLUSTER_SEMANTIC_SCHEMA: StrategySchema = {
     embedder: {
       type: 'object',
       doc: 'embeds the pieces (n × d row-major Float32Array); default a HashingEmbedder (d = 384); CLI `--embedder hashing|static:<folder>|onnx:<folder>`',
-      check: (v) => (typeof (v as Embedder)?.embed === 'function' ? undefined : 'an Embedder with embed(texts)'),
+      shape: OPTION_SHAPES.embedder,
     },
     maxChunkSize: { type: 'integer', min: 1, default: 400, doc: "no chunk is larger, measured on its exact text (Chroma's max_chunk_size)" },
     pieceSize: {
@@ -233,8 +234,8 @@ export class ClusterSemanticChunker {
   readonly #resolved: ResolvedUnits;
   readonly #splitter: RecursiveChunker;
   readonly #plan: StreamPlan<RunState>;
-  /** Work of the last {@link chunk} or {@link chunkStream} call, for tests of linear time: pieces, the largest band width, size measurements. */
-  lastWork = { pieces: 0, bandWidth: 0, measurements: 0 };
+  /** Work of the last {@link chunk} or {@link chunkStream} call, for tests of linear time: pieces, the largest band width, the band's cells (Σ pieces × width over sections: the similarity and DP work), size measurements. */
+  lastWork = { pieces: 0, bandWidth: 0, bandCells: 0, measurements: 0 };
 
   constructor(options: ClusterSemanticOptions = {}) {
     const o = resolveOptions<ClusterSemanticOptions>(CLUSTER_SEMANTIC_SCHEMA, options);
@@ -270,12 +271,15 @@ export class ClusterSemanticChunker {
   /**
    * Chunks `text`. Empty or whitespace-only text gives no chunks.
    * @throws {InvalidInputError} when `text` is not a string.
-   * @throws {EmbeddingError} when the embedder fails or returns a matrix of the wrong size.
+   * @throws {EmbeddingError} when the embedder returns a matrix of the wrong size (or, one of
+   *   chunkwise's, fails).
+   * @throws {CallbackError} when the embedder (or another option that is a function) throws: `option` names it, `cause` is the original.
+   * @throws {InvalidOptionError} when a user sizer or splitter returns something unusable.
    */
   async chunk(text: string): Promise<Chunk[]> {
     requireText(text);
     if (isBlank(text)) return [];
-    this.lastWork = { pieces: 0, bandWidth: 0, measurements: 0 };
+    this.lastWork = { pieces: 0, bandWidth: 0, bandCells: 0, measurements: 0 };
     return planWholeAsync(text, this.#plan, this.#assembler());
   }
 
@@ -291,7 +295,7 @@ export class ClusterSemanticChunker {
    * @throws {EmbeddingError} as {@link chunk}.
    */
   chunkStream(source: TextSource): AsyncGenerator<Chunk> {
-    this.lastWork = { pieces: 0, bandWidth: 0, measurements: 0 };
+    this.lastWork = { pieces: 0, bandWidth: 0, bandCells: 0, measurements: 0 };
     return streamPlan(source, this.#plan, this.#assembler());
   }
 
@@ -327,15 +331,15 @@ export class ClusterSemanticChunker {
     if (n === 1) groups = [[0, 0]];
     else {
       const d = this.embedder.dimension;
-      const matrix = await this.embedder.embed(pieces.map((p) => buf.slice(p.start, p.end)));
-      if (!(matrix instanceof Float32Array) || matrix.length !== n * d) {
-        throw new EmbeddingError(`The embedder returned ${(matrix as Float32Array)?.length} values, expected ${n} × ${d}`);
-      }
+      const matrix = await embedChecked(this.embedder, pieces.map((p) => buf.slice(p.start, p.end)));
       // the smallest first piece of a chunk ending at piece i: two pointers, exact sizes;
-      // the band width w is the most pieces any chunk can hold
+      // the band width w is the most pieces any chunk can hold: never more than
+      // maxChunkSize, since every piece holds a unit of its own (a sizer that counts a
+      // piece as 0 units would otherwise let one chunk span every piece: n² time)
+      const cap = Math.min(this.maxPieces, this.maxChunkSize);
       const lo = new Int32Array(n);
       for (let i = 0, l = 0; i < n; i++) {
-        l = Math.max(l, i - this.maxPieces + 1);
+        l = Math.max(l, i - cap + 1);
         while (l < i && spanSize(l, i) > this.maxChunkSize) l++;
         lo[i] = l;
         w = Math.max(w, i - l + 1);
@@ -377,6 +381,7 @@ export class ClusterSemanticChunker {
     state.section++;
     this.lastWork.pieces += n;
     this.lastWork.bandWidth = Math.max(this.lastWork.bandWidth, w);
+    this.lastWork.bandCells += n * w;
   }
 
   /** The planned chunk of pieces [j, i] (the assembler makes the Chunk). */

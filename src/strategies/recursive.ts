@@ -110,7 +110,7 @@ export const RECURSIVE_SCHEMA: StrategySchema = {
 
 /**
  * Splits text on an ordered list of separators, coarsest first, only where a piece is
- * still `chunkSize` units or more, and merges consecutive small pieces back into chunks
+ * still over `chunkSize` units, and merges consecutive small pieces back into chunks
  * of at most `chunkSize` units that share up to `chunkOverlap` units: LangChain's
  * `RecursiveCharacterTextSplitter` algorithm, with budgets in characters (code points),
  * words or tokens and exact offsets.
@@ -219,8 +219,8 @@ class PieceLevel implements PackLevel {
   readonly #sep: number;
 
   /**
-   * @param clusters at the last resort in tokens: split into grapheme clusters themselves
-   *   (a token run's finer level) rather than into token runs ({@link tokenRuns})
+   * @param clusters at the last resort in tokens or words: split into grapheme clusters
+   *   themselves (a unit run's finer level) rather than into unit runs ({@link unitRuns})
    */
   constructor(tree: PieceTree, s: number, e: number, level: number, clusters = false) {
     const { index, measure } = tree;
@@ -229,15 +229,21 @@ class PieceLevel implements PackLevel {
     const terminal = sep === -1 || isGraphemeSeparator(seps[sep]);
     const next = terminal ? seps.length : sep + 1;
     const graphemes = index.pieces(sep, s, e);
-    const runs = terminal && !clusters && measure.sizer.unit === 'token' && graphemes.count > 1 ? tokenRuns(measure, s, e, graphemes.ends, graphemes.count) : undefined;
+    const runs = terminal && !clusters && measure.sizer.unit !== 'char' && graphemes.count > 1 ? unitRuns(measure, s, e, graphemes.ends, graphemes.count) : undefined;
     const { starts, ends, count } = runs ?? graphemes;
     // sizes of the raw pieces (LangChain's lengthFunction) and, without kept separators,
     // of the separator text between pieces (mergeSplits adds it per join)
     const sizes = measure.sizeMany(starts, ends, count, new Float64Array(count));
     // gaps only where separators are kept in no piece; otherwise pieces tile the range
-    const gaps = tree.keep === false ? new Float64Array(count) : tree.zeros(count);
+    // (in words, a join inside a word counts −1: `日本語。` + `中文。` is one word, not two)
+    const words = measure.sizer.unit === 'word';
+    const gaps = tree.keep === false || words ? new Float64Array(count) : tree.zeros(count);
     if (tree.keep === false) {
       for (let k = 1; k < count; k++) if (starts[k] > ends[k - 1]) gaps[k] = measure.size(ends[k - 1], starts[k]);
+    }
+    if (words) {
+      const t = tree.text;
+      for (let k = 1; k < count; k++) if (starts[k] === ends[k - 1] && !isSpace(t.charCodeAt(starts[k] - 1)) && !isSpace(t.charCodeAt(starts[k]))) gaps[k] -= 1;
     }
     const prefix = new Float64Array(count + 1);
     let sum = 0;
@@ -297,15 +303,17 @@ class PieceLevel implements PackLevel {
 }
 
 /**
- * The last resort in tokens: the grapheme clusters of [s, e) grouped into runs that end
- * where a token of the whole range ends at a cluster boundary (the range is encoded
- * once), so pieces are about one token each. Each cluster as a piece, measured on its own,
- * would count a long word's N letters as N tokens though BPE merges them into about N / 8
- * (a 512-token budget held 64 tokens of `aaa…`), at one tokenizer call per cluster. A run
- * of several clusters over the budget is split into its clusters (`clusters`: how many
- * each run holds). `ends`: the clusters' ends, ascending, the last = e.
+ * The last resort in any unit but characters (tokens, words, a custom sizer's units):
+ * the grapheme clusters of [s, e) grouped into runs that end where a unit of the whole
+ * range ends at a cluster boundary (the range is segmented once), so pieces are about one
+ * unit each. Each cluster as a piece, measured on its own, would count a long word's N
+ * letters as N tokens though BPE merges them into about N / 8 (a 512-token budget held 64
+ * tokens of `aaa…`), at one tokenizer call per cluster; in words, every letter counted
+ * one word, so `'individual'` at a budget of 1 word was cut into letters. A run of several
+ * clusters over the budget is split into its clusters (`clusters`: how many each run
+ * holds). `ends`: the clusters' ends, ascending, the last = e.
  */
-function tokenRuns(measure: RangeMeasure, s: number, e: number, ends: Int32Array, count: number): { starts: Int32Array; ends: Int32Array; count: number; clusters: Int32Array } {
+function unitRuns(measure: RangeMeasure, s: number, e: number, ends: Int32Array, count: number): { starts: Int32Array; ends: Int32Array; count: number; clusters: Int32Array } {
   const tokens = measure.sizer.segment(measure.text.slice(s, e));
   const runStarts = new Int32Array(count);
   const runEnds = new Int32Array(count);

@@ -17,7 +17,7 @@ import { MARKDOWN_SCHEMA, MarkdownChunker, type MarkdownOptions } from './markdo
 import { HTML_SCHEMA, HtmlChunker, type HtmlOptions } from './html.js';
 import { PARENT_CHILD_SCHEMA, ParentChildChunker, type ParentChildOptions } from '../compose/parent-child.js';
 import type { TextSource } from '../stream/source.js';
-import { resolveOptions, suggestOption, type StrategySchema } from '../core/schema.js';
+import { OPTION_SHAPES, resolveOptions, suggestOption, type StrategySchema } from '../core/schema.js';
 import { CODE_SCHEMA, LazyCodeChunker, type CodeChunkerOptions } from './code-schema.js';
 import { CODE_EXTENSIONS, extensionOf } from '../segment/code-languages.js';
 
@@ -215,7 +215,7 @@ export const LATE_SCHEMA: StrategySchema = {
     embedder: {
       type: 'object',
       doc: 'a token-level model (`embedTokens`), e.g. OnnxEmbedder; CLI `--embedder onnx:<folder>`',
-      check: (v) => (typeof (v as TokenEmbedder)?.embedTokens === 'function' ? undefined : 'late chunking needs a token-level model, e.g. --embedder onnx:<folder>'),
+      shape: OPTION_SHAPES.tokenEmbedder,
     },
     spans: { type: 'string', default: 'fixed', doc: 'the strategy that supplies the spans (default fixed, 256 tokens, no overlap); its options are passed on', cli: { placeholder: '<strategy>' } },
     macroOverlap: { type: 'number', min: 0, max: 0.9, default: 0.25, doc: "share of a macro window's tokens the next one repeats (documents longer than the model's context)" },

@@ -10,9 +10,11 @@ import { cosineNeighbours, percentile } from '../../bindings/index.js';
 import type { Chunk } from '../core/chunk.js';
 import { HashingEmbedder } from '../embedders/hashing-embedder.js';
 import type { Embedder } from '../embedders/types.js';
-import { EmbeddingError, InvalidOptionError } from '../core/errors.js';
+import { callOption, embedChecked } from '../core/callbacks.js';
+import { InvalidOptionError } from '../core/errors.js';
+import { checkSpans } from '../compose/span-splitters.js';
 import { localeProblem } from '../core/options.js';
-import { resolveOptions, type StrategySchema } from '../core/schema.js';
+import { OPTION_SHAPES, resolveOptions, type StrategySchema } from '../core/schema.js';
 import { Assembler, type PlannedChunk } from '../plan/assemble.js';
 import { isBlank, requireText } from '../core/text.js';
 import { RecursiveChunker } from './recursive.js';
@@ -71,16 +73,11 @@ export interface SemanticOptions extends UnitOptions {
   splitter?: SpanSplitter;
 }
 
-/** Whether `value` is an {@link Embedder}. */
-function embedderProblem(value: unknown): string | undefined {
-  return typeof (value as Embedder)?.embed === 'function' ? undefined : 'an Embedder with embed(texts)';
-}
-
 /** The options schema of the semantic strategy. */
 export const SEMANTIC_SCHEMA: StrategySchema = {
   name: 'semantic',
   options: {
-    embedder: { type: 'object', doc: 'embeds sentences (n × d row-major Float32Array); default a HashingEmbedder (d = 384); CLI `--embedder hashing|static:<folder>|onnx:<folder>`', check: embedderProblem },
+    embedder: { type: 'object', doc: 'embeds sentences (n × d row-major Float32Array); default a HashingEmbedder (d = 384); CLI `--embedder hashing|static:<folder>|onnx:<folder>`', shape: OPTION_SHAPES.embedder },
     breakpoint: { type: 'enum', values: BREAKPOINT_TYPES, default: 'percentile', doc: 'how the break threshold is chosen from the neighbour distances' },
     threshold: {
       type: 'number',
@@ -195,7 +192,8 @@ export class SemanticChunker {
     this.minChunkSize = o.minChunkSize;
     this.locale = o.locale;
     this.#resolved = resolveUnits(o);
-    this.#splitter = o.splitter ?? recursiveSplitter(options);
+    const user = o.splitter;
+    this.#splitter = user ? (text, start, end, size) => checkSpans<Span>('splitter', user, callOption('splitter', () => user(text, start, end, size)), start, end) : recursiveSplitter(options);
   }
 
   /** Size of `text` in the chunker's unit. */
@@ -208,7 +206,10 @@ export class SemanticChunker {
   /**
    * Chunks `text`. Empty or whitespace-only text gives no chunks.
    * @throws {InvalidInputError} when `text` is not a string.
-   * @throws {EmbeddingError} when the embedder fails or returns a matrix of the wrong size.
+   * @throws {EmbeddingError} when the embedder returns a matrix of the wrong size (or, one of
+   *   chunkwise's, fails).
+   * @throws {CallbackError} when the embedder (or another option that is a function) throws: `option` names it, `cause` is the original.
+   * @throws {InvalidOptionError} when a user sizer or splitter returns something unusable.
    */
   async chunk(text: string): Promise<Chunk[]> {
     requireText(text);
@@ -225,10 +226,7 @@ export class SemanticChunker {
         sentences.slice(Math.max(0, i - this.bufferSize), Math.min(n, i + this.bufferSize + 1)).join(' '),
       );
       const d = this.embedder.dimension;
-      const matrix = await this.embedder.embed(buffered);
-      if (!(matrix instanceof Float32Array) || matrix.length !== n * d) {
-        throw new EmbeddingError(`The embedder returned ${(matrix as Float32Array)?.length} values, expected ${n} × ${d}`);
-      }
+      const matrix = await embedChecked(this.embedder, buffered);
       const sims = cosineNeighbours(matrix, d);
       const distances = new Float32Array(n - 1);
       for (let i = 0; i < n - 1; i++) distances[i] = 1 - sims[i];
@@ -305,7 +303,7 @@ export class SemanticChunker {
     const vector = async (spans: Span[]): Promise<void> => {
       const missing = spans.filter((p) => !vectors.has(key(p)));
       if (!missing.length) return;
-      const m = await this.embedder.embed(missing.map((p) => text.slice(p.start, p.end)));
+      const m = await embedChecked(this.embedder, missing.map((p) => text.slice(p.start, p.end)));
       missing.forEach((p, k) => vectors.set(key(p), m.subarray(k * d, (k + 1) * d)));
     };
     const cos = (a: Float32Array, b: Float32Array): number => {

@@ -133,6 +133,23 @@ export const PATHOLOGICAL_KINDS: readonly PathologicalKind[] = [
     make: (n) => copies('line of text\r\nline of text\r\nline of text\r\nline of text\r\n\r\n', n),
   },
   {
+    name: 'cr-lines',
+    description: 'CR-only line breaks (`word\\r` lines, classic Mac OS): no `\\n` anywhere',
+    make: (n) => copies('word\r', n),
+  },
+  {
+    name: 'unspaced-words',
+    description: 'no whitespace at all, in word units (a base64 data URI, minified code, unspaced Chinese): one word of the whole text',
+    make: (n) => repeatTo('a', n),
+    options: { unit: 'word' },
+  },
+  {
+    name: 'unspaced-cjk-words',
+    description: 'unspaced Chinese with sentence marks, in word units: sentences split apart that are all one word together',
+    make: (n) => copies('中文也不用空格。', n),
+    options: { unit: 'word' },
+  },
+  {
     name: 'emoji-zwj',
     description: 'emoji ZWJ sequences without spaces (👩‍👩‍👧‍👦 …)',
     make: (n) => copies('👩‍👩‍👧‍👦👨🏽‍💻🏳️‍🌈', n),

@@ -21,6 +21,7 @@
  *   `ClusterSemanticChunker.lastWork`, `LateChunker.lastWork`.
  * @module
  */
+import { optionProblem } from '../../src/core/schema.js';
 import { HashingEmbedder } from '../../src/embedders/hashing-embedder.js';
 import type { Embedder, TokenEmbedder, TokenEmbeddings } from '../../src/embedders/types.js';
 import { createChunker, type Chunker, type StrategyDefinition } from '../../src/strategies/registry.js';
@@ -278,7 +279,7 @@ function countingOptions(definition: StrategyDefinition, env: WorkEnvironment, t
   const spec = schema.embedder;
   if (spec) {
     const plain = new CountingEmbedder(new HashingEmbedder());
-    if (!spec.check || spec.check(plain, {}) === undefined) embedder = plain;
+    if (optionProblem(spec, plain) === undefined) embedder = plain;
     else if (env.tokenEmbedder) embedder = new CountingTokenEmbedder(env.tokenEmbedder);
     else throw new Error(`${definition.name} needs a token-level embedder (WorkEnvironment.tokenEmbedder)`);
     options.embedder = embedder;
