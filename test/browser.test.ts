@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeEncoderOnnx, writeOnnxFolder } from './helpers/embedder-fixtures.js';
-import { repoRoot } from './helpers/paths.js';
+import { markdownDir, repoRoot, sharedFiles } from './helpers/paths.js';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumAvailable, firstDifference, htmlChunksOf, nodeReference, strategiesWithoutChunks, serveStatic, workloadDocs, type Doc } from './runtimes/support.js';
 
 const run = chromiumAvailable();
@@ -52,6 +52,21 @@ try {
 }
 </script>`;
 }
+
+/** The pipeline page: `pipeline()` with a custom async source and MemorySink in the inline bundle (test/runtimes/pipeline-workload.mjs). */
+const PIPELINE_PAGE = `<!doctype html><meta charset="utf-8"><title>chunkwise pipeline test</title>
+<script type="module">
+import * as api from '/bundle/inline/index.js';
+import { runPipelineWorkload } from '/pipeline-workload.mjs';
+try {
+  await api.initKernels();
+  await api.loadTokenizer('cl100k_base');
+  window.__result = await runPipelineWorkload(api, await (await fetch('/pipeline-docs.json')).json());
+} catch (error) {
+  window.__error = String(error && error.stack || error);
+}
+</script>`;
+const pipelineDocs = run ? sharedFiles(markdownDir, '.md').map((f) => ({ name: f.slice(markdownDir.length + 1), text: readFileSync(f, 'utf8') })) : [];
 
 describe('without Chromium', () => {
   it('CI=true fails with a clear message; locally the browser tests skip', () => {
@@ -95,6 +110,9 @@ describe.skipIf(!run)('browser bundles in Chromium', () => {
         '/asset.html': { type: 'text/html', body: page('/bundle/asset/', "'/bundle/asset/chunkwise.wasm'") },
         '/harness.mjs': { type: 'text/javascript', body: readFileSync(join(repoRoot, 'test', 'runtimes', 'harness.mjs')) },
         '/docs.json': { type: 'application/json', body: JSON.stringify(docs) },
+        '/pipeline.html': { type: 'text/html', body: PIPELINE_PAGE },
+        '/pipeline-workload.mjs': { type: 'text/javascript', body: readFileSync(join(repoRoot, 'test', 'runtimes', 'pipeline-workload.mjs')) },
+        '/pipeline-docs.json': { type: 'application/json', body: JSON.stringify(pipelineDocs) },
       },
     ));
     const { chromium } = await import('playwright-core');
@@ -147,6 +165,20 @@ describe.skipIf(!run)('browser bundles in Chromium', () => {
     expect(code.map((r: { doc: string }) => r.doc)).toEqual(docs.filter((d) => d.language).map((d) => d.name));
     expect(code.filter((r: { chunks?: unknown[]; error?: string }) => !r.chunks?.length).map((r: { error?: string }) => r.error)).toEqual([]);
     expect(got === expected, firstDifference(got, expected)).toBe(true);
+  });
+
+  it('pipeline() with a custom async source and MemorySink gives Node’s rows and summaries', async () => {
+    const got = await runPage('/pipeline.html');
+    const api = await import(join(repoRoot, 'dist', 'src', 'index.js'));
+    const { runPipelineWorkload } = await import(join(repoRoot, 'test', 'runtimes', 'pipeline-workload.mjs'));
+    await api.initKernels();
+    await api.loadTokenizer('cl100k_base');
+    const want = await runPipelineWorkload(api, pipelineDocs);
+    const parsed = JSON.parse(got);
+    expect(parsed.first.added).toBeGreaterThan(20);
+    expect(parsed.second).toMatchObject({ added: 0, kept: parsed.first.added, embedded: 0 });
+    expect(parsed.pruned.pruned).toBeGreaterThan(0);
+    expect(got === want, firstDifference(got, want)).toBe(true);
   });
 
   it('the asset bundle (initKernels(url of chunkwise.wasm)) gives the same JSON', async () => {
