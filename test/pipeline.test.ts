@@ -211,6 +211,43 @@ describe('pipeline() with a custom async source, MemorySink and HashingEmbedder'
     expect(incrementalSink(memory)).toBe(memory);
   });
 
+  it('rows made by another embedder (another identity, same dimension) are embedded again, not kept', async () => {
+    const sink = new MemorySink();
+    const docs = corpus.slice(0, 1);
+    const first = await pipeline({ documents: source(docs), chunker, embedder: new HashingEmbedder(), sink });
+    const other = new HashingEmbedder({ stopwords: false });
+    const second = await pipeline({ documents: source(docs), chunker, embedder: other, sink });
+    expect(second).toMatchObject({ added: first.added, kept: 0, removed: 0 });
+    const rows = await sink.rows();
+    expect(new Set(rows.map((r) => r.embedder))).toEqual(new Set([other.id]));
+    expect(rows.map((r) => r.vector)).toEqual(await Promise.all(rows.map((r) => other.embed([r.embedText ?? r.text]))));
+  });
+
+  it('MemorySink: upsert replaces by (source, id), rows are copies, search is exact cosine, a closed sink refuses', async () => {
+    const sink = new MemorySink('test');
+    const row = { id: 'a', source: 's', text: 'x', embedText: null, start: 0, end: 1, tokenCount: 1, metadata: { k: 1 }, vector: Float32Array.from([1, 0]), embedder: 'e' };
+    await expect(sink.upsert([row])).rejects.toThrow(/prepare/);
+    await sink.prepare(2);
+    await expect(sink.prepare(3)).rejects.toThrow(/dimension 2/);
+    await sink.upsert([row, { ...row, id: 'b', start: 1, vector: Float32Array.from([0, 1]) }]);
+    await sink.upsert([{ ...row, text: 'y' }]);
+    row.vector[0] = 9;
+    const rows = await sink.rows('s');
+    expect(rows.map((r) => [r.id, r.text, Array.from(r.vector)])).toEqual([['a', 'y', [1, 0]], ['b', 'x', [0, 1]]]);
+    rows[0].vector[0] = 5;
+    expect((await sink.rows('s'))[0].vector[0]).toBe(1);
+    const hits = await sink.search([0.6, 0.8], 2);
+    expect(hits.map((h) => h.id)).toEqual(['b', 'a']);
+    expect(hits[0].distance).toBeCloseTo(0.2, 6);
+    expect(await sink.stored('s')).toEqual(new Map([['a', 'e'], ['b', 'e']]));
+    expect(await sink.stored('t')).toEqual(new Map());
+    expect(await sink.removeStale('s', new Set(['b']))).toBe(1);
+    expect(await sink.removeSources(['s', 'nothing'])).toBe(1);
+    expect(await sink.count()).toBe(0);
+    await sink.close();
+    await expect(sink.count()).rejects.toThrow(/closed/);
+  });
+
   it('bad options and documents are typed errors naming the value', async () => {
     const embedder = new HashingEmbedder();
     await expect(pipeline({ documents: 42 as never, chunker, embedder })).rejects.toThrow(InvalidOptionError);
