@@ -118,7 +118,7 @@ export interface PipelineOptions {
   maxDelayMs?: number;
   /** Called before each retry. */
   onRetry?: (event: RetryEvent) => void;
-  /** Distinct texts whose vectors are kept for reuse within the run (least recently used dropped first). Default 8192; 0 turns the cache off. */
+  /** Distinct texts whose vectors are kept for reuse within the run, keyed by the embedder's identity and the text's hash (least recently used dropped first). Default 8192; 0 turns the cache off. */
   cacheSize?: number;
   onProgress?: (progress: PipelineProgress) => void;
   /** Called with each batch of newly embedded chunks (after the sink has them): a JSONL writer, a custom store. */
@@ -229,6 +229,8 @@ export async function pipeline(options: PipelineOptions): Promise<PipelineSummar
   };
   const cache = new VectorCache(count('cacheSize', o.cacheSize, 8192, 0));
   const identity = embedderIdentity(embedder);
+  // the cache's key: the embedder's identity and the text's hash and length
+  const cacheKey = (text: string) => `${identity}\u0000${hashText(text)}:${text.length}`;
   const d = embedder.dimension;
   const summary: PipelineSummary = { documents: 0, chunks: 0, added: 0, kept: 0, removed: 0, pruned: 0, embedded: 0, seconds: 0 };
   let bytes = 0;
@@ -277,7 +279,7 @@ export async function pipeline(options: PipelineOptions): Promise<PipelineSummar
         const pending = new Map<string, number[]>();
         fresh.forEach((c, i) => {
           const t = c.embedText ?? c.text;
-          const key = hashText(t) + ':' + t.length;
+          const key = cacheKey(t);
           const hit = cache.get(key);
           if (hit) vectors.set(hit, i * d);
           else {
@@ -294,7 +296,7 @@ export async function pipeline(options: PipelineOptions): Promise<PipelineSummar
             const out = await embedTexts(part);
             part.forEach((t, j) => {
               const v = out.slice(j * d, (j + 1) * d);
-              cache.set(hashText(t) + ':' + t.length, v);
+              cache.set(cacheKey(t), v);
               for (const i of pending.get(t)!) vectors.set(v, i * d);
             });
           });
