@@ -79,6 +79,15 @@ export interface MarkdownScan {
   footnotes: Set<string>;
   /** The text starts with a front matter fence that is not closed before `end`. */
   openFrontMatter: boolean;
+  /**
+   * With `partial`: the line starts, ascending, at which the scan's state holds nothing a
+   * later line can change — every block open before the line is closed while reading it
+   * (the line is not theirs: a closing fence is its code block's), and no block it opens
+   * starts on an earlier line (a setext heading or a table takes the paragraph above). A scan of the text from such a point (`documentStart: false`,
+   * the definitions found so far given) gives exactly this scan's blocks from there on.
+   * Empty without `partial`.
+   */
+  resumePoints: number[];
   /** Lines visited per open container, blocks opened and closed: work done, for linear-time tests. */
   steps: number;
 }
@@ -289,6 +298,8 @@ class Scanner {
   /** Headings to give text once every definition is known. */
   readonly #headings: { block: { text?: string; unresolved?: boolean }; content: string; top: boolean }[] = [];
   openFrontMatter = false;
+  /** See {@link MarkdownScan.resumePoints}. */
+  readonly resumePoints: number[] = [];
 
   constructor(text: string, options: ScanOptions) {
     this.t = text;
@@ -308,11 +319,21 @@ class Scanner {
       if (t.charCodeAt(0) === 0xfeff) pos = 1;
       pos = this.#frontMatter(pos);
     }
+    const resume = this.#opts.partial === true;
+    const doc = this.doc;
     while (pos < this.n) {
       const end = this.#terminator(pos);
       this.lineStart = pos;
       this.lineEnd = end;
+      // the last top-level block before the line: every block still open lies inside it
+      const before = doc.last;
       this.#line();
+      // a point when that block is closed, not by this line as its own last line (a closing
+      // fence, the end of an HTML block), and no block of this line starts above it
+      if (resume && (!before || (!before.open && before.end <= pos))) {
+        const last = doc.last;
+        if (last === before || last!.start >= pos) this.resumePoints.push(pos);
+      }
       pos = end >= this.n ? this.n : end + (t.charCodeAt(end) === 13 && t.charCodeAt(end + 1) === 10 && end + 1 < this.n ? 2 : 1);
     }
     while (this.tip !== this.doc) this.#finalize(this.tip);
@@ -324,7 +345,7 @@ class Scanner {
       h.block.text = r.text;
       if (r.unresolved) h.block.unresolved = true;
     }
-    return { blocks: this.doc.out!, definitions: this.definitions, footnotes: this.footnotes, openFrontMatter: this.openFrontMatter, steps: this.steps };
+    return { blocks: this.doc.out!, definitions: this.definitions, footnotes: this.footnotes, openFrontMatter: this.openFrontMatter, resumePoints: this.resumePoints, steps: this.steps };
   }
 
   /** Position of the line terminator at or after `p` (or the scan end). */
