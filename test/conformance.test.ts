@@ -353,6 +353,38 @@ describe('conformance of every registered strategy', () => {
             );
           }, SLOW);
         }
+
+        it('a consumer that stops early cancels a ReadableStream source once and releases its lock; a bad piece cancels it too', async () => {
+          const counted = (piece: (i: number) => unknown) => {
+            const seen = { pulls: 0, cancels: 0 };
+            const stream = new ReadableStream<string>({
+              pull(controller) {
+                controller.enqueue(piece(seen.pulls++) as string);
+              },
+              cancel() {
+                seen.cancels++;
+              },
+            });
+            return { stream, seen };
+          };
+          // an endless stream of short sections: every strategy decides a chunk within a few pieces
+          const section = (i: number) => `## Part ${i}\n\nAlpha beta gamma. Delta ${i} epsilon zeta.\nEta theta iota kappa.\n\n`;
+          const { stream, seen } = counted(section);
+          const chunker = build(name, CASES[name].options('word', DOC_PARAMS, 8));
+          let n = 0;
+          for await (const chunk of chunker.chunkStream!(stream)) {
+            expect(chunk.text.length).toBeGreaterThan(0);
+            if (++n === 2) break;
+          }
+          expect(seen.cancels).toBe(1);
+          expect(stream.locked).toBe(false);
+          expect(seen.pulls).toBeLessThan(200);
+          // a piece that is not a string ends the stream with a typed error, and cancels the source
+          const bad = counted((i) => (i < 3 ? section(i) : 42));
+          await expect(collect(chunker.chunkStream!(bad.stream))).rejects.toThrow(/must be a string/);
+          expect(bad.seen.cancels).toBe(1);
+          expect(bad.stream.locked).toBe(false);
+        });
       }
 
       it(`real documents, every unit${streams ? ', streamed in 4 KiB and random pieces' : ''}`, async () => {
