@@ -118,6 +118,35 @@ describe('MarkdownChunker.chunkStream equals chunk()', () => {
     expect(await collect(chunker.chunkStream(closed.split('')))).toEqual(c2);
   });
 
+  it('front matter closed by `...` is a chunk of its own; an opening fence held past 256 lines without a closing line is a thematic break, and the stream goes on', async () => {
+    const chunker = new MarkdownChunker({ unit: 'word', chunkSize: 40 });
+    const intro = Array.from({ length: 2000 }, (_, i) => `Line ${i} of the introduction.`).join('\n');
+    const spec = "---\ntitle: CommonMark Spec\nauthor: John MacFarlane\nversion: '0.31.2'\n...\n\n# Introduction\n\n" + intro + '\n\n---\n\n# Next\n\nend\n';
+    const whole = chunker.chunk(spec);
+    expect([whole[0].text, whole[0].metadata.blockTypes]).toEqual(["---\ntitle: CommonMark Spec\nauthor: John MacFarlane\nversion: '0.31.2'\n...", ['yaml']]);
+    expect(whole[1].metadata.headingPath).toEqual(['Introduction']);
+    expect(await collect(chunker.chunkStream(spec.split(/(?<=\n)/)))).toEqual(whole);
+    // without the `...`, the `---` 2,000 lines on closes nothing: the first line is a thematic break, and
+    // a stream of one line per piece yields its first chunk after the bound (steps are tried as the held text grows by half), long before the end
+    const open = spec.replace('...\n', '');
+    const chunks = chunker.chunk(open);
+    expect(chunks[0].metadata.blockTypes).toEqual(['thematicBreak', 'paragraph']);
+    expect(chunks.every((c) => c.text.length < 1000)).toBe(true);
+    let pulled = 0;
+    async function* lines() {
+      for (const l of open.split(/(?<=\n)/)) {
+        pulled++;
+        yield l;
+      }
+    }
+    const streamed: Chunk[] = [];
+    let firstAt = 0;
+    for await (const c of chunker.chunkStream(lines())) if (streamed.push(c) === 1) firstAt = pulled;
+    expect(streamed).toEqual(chunks);
+    expect(firstAt).toBeGreaterThan(256);
+    expect(firstAt).toBeLessThan(450);
+  });
+
   it('a heading with an undefined [label] is held until its definition arrives, then the stream goes on', async () => {
     const chunker = new MarkdownChunker({ unit: 'word', chunkSize: 50 });
     const head = '# Intro\n\nfirst\n\n# See [x]\n\nsecond\n\n';

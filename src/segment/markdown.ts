@@ -12,7 +12,9 @@
  * delimiter row's cell count must equal the header's; rows run to a blank line or the
  * start of another block; no lazy rows); footnote definitions as
  * `micromark-extension-gfm-footnote`; front matter as `micromark-extension-frontmatter`
- * (`---` YAML or `+++` TOML on the first line, closed by the same fence).
+ * (`---` YAML or `+++` TOML on the first line, closed by the same fence), where YAML may
+ * also close with `...` as pulldown-cmark and Pandoc accept, within
+ * {@link FRONT_MATTER_MAX_LINES} lines.
  *
  * Offsets are UTF-16 code units into the text (CRLF counts as two; a leading U+FEFF is
  * skipped for structure, not removed). A block's span runs from its first non-whitespace
@@ -187,6 +189,15 @@ const CODE = 7;
 const HTML = 8;
 const THEMATIC = 9;
 const TABLE = 10;
+
+/**
+ * Lines front matter may hold, its closing line included: an opening `---` with no
+ * closing line within them is a thematic break. Real front matter is tens of lines; the
+ * bound keeps a document that merely starts with a thematic break from being read as
+ * front matter up to a `---` hundreds of lines on (one indivisible chunk), and bounds
+ * what a stream holds while the fence is open.
+ */
+export const FRONT_MATTER_MAX_LINES = 256;
 
 /**
  * Containers nested deeper than this are not opened: the marker is text of the
@@ -375,10 +386,18 @@ class Scanner {
       return pos;
     }
     let p = e + (t.charCodeAt(e) === 13 && t.charCodeAt(e + 1) === 10 ? 2 : 1);
-    while (p <= this.n) {
+    // YAML closes with `---` or `...`, TOML with `+++`
+    const close = c === 45 ? 46 : c;
+    for (let lines = 1; p <= this.n; lines++) {
+      if (lines > FRONT_MATTER_MAX_LINES) {
+        // no closing line within the bound: the fence is a thematic break, decided
+        this.#nl = this.#cr = -2;
+        return pos;
+      }
       e = this.#terminator(p);
       this.steps++;
-      if (t.charCodeAt(p) === c && t.charCodeAt(p + 1) === c && t.charCodeAt(p + 2) === c && p + 3 <= e) {
+      const d = t.charCodeAt(p);
+      if ((d === c || d === close) && t.charCodeAt(p + 1) === d && t.charCodeAt(p + 2) === d && p + 3 <= e) {
         let ok = true;
         for (let i = p + 3; i < e; i++) if (!isSpaceTab(t.charCodeAt(i))) ok = false;
         // a fence on the last line of a partial scan may go on (`---x` …): not decided

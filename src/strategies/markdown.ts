@@ -231,7 +231,7 @@ export class MarkdownChunker {
    * text looked up a label with no definition yet is therefore held, with everything
    * after it, until such a definition arrives (its text is then final: the first
    * definition of a label wins) or the stream ends. A front matter fence at the start
-   * holds everything until it closes. Memory otherwise: one section plus one piece;
+   * holds everything until it closes or its bound of lines passes. Memory otherwise: one section plus one piece;
    * each step re-scans the held text (steps are tried as the held text grows by half).
    * Ids: prefix hashes, the same in {@link chunk}.
    * @throws {InvalidInputError} for a source that is not a stream/iterable or a piece that
