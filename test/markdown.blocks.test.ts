@@ -208,6 +208,19 @@ describe('front matter: YAML closed by `...` too, and never longer than FRONT_MA
   });
 });
 
+describe("Markdown's white space is spaces, tabs and line endings: other white space is text", () => {
+  it('a link label of U+00A0 or U+3000 is a definition, and a reference to it a link (as micromark); of spaces and tabs neither', () => {
+    for (const text of ['[\u00a0]: /u\n', '[\u00a0]: /u\n\n# See [\u00a0] and [\u3000]\n', '[\u3000\n]: /u\n', '[ \t]: /u\n', '[\u2028]: /u\n', '# Guide\n\u00a0\n=\n']) {
+      expect(ourShapes(text), JSON.stringify(text)).toEqual(mdastShapes(text));
+    }
+    expect(blocks('[\u00a0]: /u\n\n# See [\u00a0] and [\u3000]\n')).toEqual([
+      ['definition', 0, 7],
+      ['heading', 9, 26, 'See and [ ]'], // heading text collapses every white space run to one space
+    ]);
+    expect(blocks('[ \t]: /u\n')).toEqual([['paragraph', 0, 8]]);
+  });
+});
+
 describe('a table row of only other white space (U+FEFF) is no row', () => {
   it("fast-check's counterexample: the table ended past its last newline (not trimmed)", () => {
     for (const text of ['|---|---|\n|---|---|\n\ufeff', '| a | b |\n|---|---|\n\ufeff', '| a | b |\n|---|---|\n\u00a0\n| 1 | 2 |']) {

@@ -1176,7 +1176,7 @@ function parseDefinition(s: string, i: number): { label: string; end: number; ne
       j += 2;
       continue;
     }
-    if (!isSpace(c)) data = true;
+    if (!isSpaceTab(c) && c !== 10) data = true; // Markdown white space: spaces, tabs, line endings (U+00A0 is label text)
     j++;
   }
   if (!data || j - i - 1 > 999) return undefined;
