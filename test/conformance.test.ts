@@ -417,7 +417,7 @@ describe('conformance of every registered strategy', () => {
  * strategy and unit: `CHUNKWISE_STREAM_CASES` (default {@link STREAM_CASES_DEFAULT}, what
  * fits in about a minute on a loaded 2-core machine; 100,000 for a hunt).
  */
-const STREAM_CASES_DEFAULT = 6_000;
+const STREAM_CASES_DEFAULT = 12_000;
 const STREAM_CASES = Number(process.env.CHUNKWISE_STREAM_CASES ?? STREAM_CASES_DEFAULT);
 /** Short lines of every construct the Markdown scanner knows (and white space it does not count as blank), and prose with pairs, lone surrogates and lone CRs. */
 const streamLine = fc.oneof(
