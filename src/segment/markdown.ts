@@ -85,9 +85,9 @@ export interface MarkdownScan {
    * With `partial`: the line starts, ascending, at which the scan's state holds nothing a
    * later line can change — every block open before the line is closed while reading it
    * (the line is not theirs: a closing fence is its code block's), and no block it opens
-   * starts on an earlier line (a setext heading or a table takes the paragraph above). A scan of the text from such a point (`documentStart: false`,
-   * the definitions found so far given) gives exactly this scan's blocks from there on.
-   * Empty without `partial`.
+   * starts on an earlier line (a setext heading or a table takes the paragraph above). A
+   * scan of the text from such a point (`documentStart: false`, the definitions found so
+   * far given) gives exactly this scan's blocks from there on. Empty without `partial`.
    */
   resumePoints: number[];
   /** Lines visited per open container, blocks opened and closed: work done, for linear-time tests. */

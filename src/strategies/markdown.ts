@@ -226,13 +226,15 @@ export class MarkdownChunker {
    * inside a paragraph that a setext underline, a table delimiter row or a lazy line may
    * still change, nor a list or a fence). The blocks before it never depend on the lines
    * after it, chunks never cross a section start, and the text from it on is scanned and
-   * packed alone with the heading stack and the definitions seen so far carried over. Inline text is not local: a link reference or footnote definition anywhere
-   * makes `[label]` in a heading a link (changing the heading path text). A heading whose
-   * text looked up a label with no definition yet is therefore held, with everything
-   * after it, until such a definition arrives (its text is then final: the first
-   * definition of a label wins) or the stream ends. A front matter fence at the start
-   * holds everything until it closes or its bound of lines passes. Memory otherwise: one section plus one piece;
-   * each step re-scans the held text (steps are tried as the held text grows by half).
+   * packed alone with the heading stack and the definitions seen so far carried over.
+   * Inline text is not local: a link reference or footnote definition anywhere makes
+   * `[label]` in a heading a link (changing the heading path text). A heading whose text
+   * looked up a label with no definition yet is therefore held, with everything after it,
+   * until such a definition arrives (its text is then final: the first definition of a
+   * label wins) or the stream ends. A front matter fence at the start holds everything
+   * until it closes or its bound of lines passes. Memory otherwise: one section plus one
+   * piece; each step re-scans the held text (steps are tried as the held text grows by
+   * half).
    * Ids: prefix hashes, the same in {@link chunk}.
    * @throws {InvalidInputError} for a source that is not a stream/iterable or a piece that
    *   is not a string.
