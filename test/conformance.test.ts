@@ -3,7 +3,10 @@
  * it takes, against the invariants of `test/helpers/invariants.ts` — exact slices and
  * indices, nothing lost, budgets held or flagged, token counts, deterministic output, and
  * `chunkStream` equal to `chunk(wholeText)` over random splits (inside surrogate pairs
- * and CRLF too) — on generated text (fast-check, fixed seed) and on real documents. A
+ * and CRLF too) — on generated text (fast-check, fixed seed) and on real documents; and
+ * `chunkStream = chunk` in bulk over every strategy and unit, on small generated
+ * documents cut inside pairs, CRLF and Markdown constructs (`CHUNKWISE_STREAM_CASES`
+ * cases in all), and a ReadableStream source cancelled when its consumer stops. A
  * strategy registered without a configuration below fails loudly. QASC, query-time and
  * outside the registry, is checked too, without "nothing lost".
  *
@@ -15,7 +18,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChunker, QueryAdaptiveChunker, strategies, type Chunk, type Chunker, type TokenEmbedder } from '../src/index.js';
+import { chunkStream, createChunker, QueryAdaptiveChunker, strategies, type Chunk, type Chunker, type TokenEmbedder } from '../src/index.js';
 import { fixturesDir, loadLateEmbedder } from './helpers/golden.js';
 import { expectInvariants, expectStreamEqual, findViolations, referenceTokens, streamDifferences, type Check, type InvariantOptions, type Unit } from './helpers/invariants.js';
 import { corporaDir, markdownDir, seedsDir } from './helpers/paths.js';
@@ -353,6 +356,38 @@ describe('conformance of every registered strategy', () => {
             );
           }, SLOW);
         }
+
+        it('a consumer that stops early cancels a ReadableStream source once and releases its lock; a bad piece cancels it too', async () => {
+          const counted = (piece: (i: number) => unknown) => {
+            const seen = { pulls: 0, cancels: 0 };
+            const stream = new ReadableStream<string>({
+              pull(controller) {
+                controller.enqueue(piece(seen.pulls++) as string);
+              },
+              cancel() {
+                seen.cancels++;
+              },
+            });
+            return { stream, seen };
+          };
+          // an endless stream of short sections: every strategy decides a chunk within a few pieces
+          const section = (i: number) => `## Part ${i}\n\nAlpha beta gamma. Delta ${i} epsilon zeta.\nEta theta iota kappa.\n\n`;
+          const { stream, seen } = counted(section);
+          const chunker = build(name, CASES[name].options('word', DOC_PARAMS, 8));
+          let n = 0;
+          for await (const chunk of chunker.chunkStream!(stream)) {
+            expect(chunk.text.length).toBeGreaterThan(0);
+            if (++n === 2) break;
+          }
+          expect(seen.cancels).toBe(1);
+          expect(stream.locked).toBe(false);
+          expect(seen.pulls).toBeLessThan(200);
+          // a piece that is not a string ends the stream with a typed error, and cancels the source
+          const bad = counted((i) => (i < 3 ? section(i) : 42));
+          await expect(collect(chunker.chunkStream!(bad.stream))).rejects.toThrow(/must be a string/);
+          expect(bad.seen.cancels).toBe(1);
+          expect(bad.stream.locked).toBe(false);
+        });
       }
 
       it(`real documents, every unit${streams ? ', streamed in 4 KiB and random pieces' : ''}`, async () => {
@@ -373,6 +408,90 @@ describe('conformance of every registered strategy', () => {
       }, SLOW);
     });
   }
+});
+
+// ---------------------------------------------------------------- chunkStream = chunk, in bulk
+
+/**
+ * Generated cases of `chunkStream = chunk(wholeText)` in all, over every registered
+ * strategy and unit: `CHUNKWISE_STREAM_CASES` (default {@link STREAM_CASES_DEFAULT}, what
+ * fits in about a minute on a loaded 2-core machine; 100,000 for a hunt).
+ */
+const STREAM_CASES_DEFAULT = 12_000;
+const STREAM_CASES = Number(process.env.CHUNKWISE_STREAM_CASES ?? STREAM_CASES_DEFAULT);
+/** Short lines of every construct the Markdown scanner knows (and white space it does not count as blank), and prose with pairs, lone surrogates and lone CRs. */
+const streamLine = fc.oneof(
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      '# Guide 😀', '## Part [^1]', '### Deep [x]', 'Setext 𝔘', '===', '---', '-', '1)', '2)', '1. one', '- item', '  - nested', '> quote', '> > deep',
+      '```', '~~~py', '    code', '| a | b |', '|---|---|', '| 1 | 😀 |', '[x]: /url', '[^1]: fn', 'see [x] and [^1]', '***', '+++', '...', '<div>', '</div>',
+      '<!--', '-->', '<span>', '\t# tab', '', '', ' ', '\u00a0', '\u3000',
+    ),
+  },
+  { weight: 2, arbitrary: fc.array(fc.tuple(word, separator).map(([w, sep]) => w + sep), { minLength: 1, maxLength: 5 }).map((ws) => ws.join('')) },
+);
+/** Small documents (up to 14 lines, LF or CRLF, prose with its own line breaks, one in eight after a BOM): many cheap cases rather than few long ones. */
+const streamDocArb = fc
+  .tuple(fc.array(streamLine, { maxLength: 14 }), fc.constantFrom('\n', '\r\n'), fc.nat({ max: 7 }))
+  .map(([lines, eol, bom]) => (bom === 0 ? '\ufeff' : '') + lines.join(eol) + eol);
+/**
+ * Cut positions of `text` a stream must survive: inside every surrogate pair, between
+ * every CR and LF, at every line start and after the first code unit of every line (inside
+ * a marker: `#`, `-`, `|`, `[^`, `>`, a fence), each taken or not by `pick`'s bits.
+ */
+function constructCuts(text: string, pick: number): number[] {
+  const cuts: number[] = [];
+  let bits = pick >>> 0;
+  const maybe = (i: number) => {
+    bits = (Math.imul(bits, 1_103_515_245) + 12_345) >>> 0;
+    if (bits & 0x10000) cuts.push(i);
+  };
+  for (let i = 1; i < text.length; i++) {
+    const a = text.charCodeAt(i - 1);
+    const b = text.charCodeAt(i);
+    if ((a >= 0xd800 && a <= 0xdbff && b >= 0xdc00 && b <= 0xdfff) || (a === 13 && b === 10)) maybe(i);
+    else if (a === 10 || a === 13) {
+      maybe(i);
+      maybe(i + 1);
+    }
+  }
+  return cuts;
+}
+
+describe(`chunkStream equals chunk(wholeText): ${STREAM_CASES} generated cases over every registered strategy and unit, cut inside pairs, CRLF and Markdown constructs`, () => {
+  const names = strategies()
+    .map((s) => s.name)
+    .filter((n) => CASES[n]);
+  const streams = new Map(names.map((n) => [n, typeof build(n, CASES[n].options('word', DOC_PARAMS, 8), placeholderModel).chunkStream === 'function'] as const));
+  // a strategy that streams takes six shares per unit; one that collects the text first (chunkStream(chunker, source)) one
+  const shares = names.flatMap((n) => CASES[n].units.map((unit) => ({ name: n, unit, weight: streams.get(n) ? 6 : 1 })));
+  const total = shares.reduce((a, s) => a + s.weight, 0);
+  const runs = shares.map((s) => Math.max(1, Math.round((STREAM_CASES * s.weight) / total)));
+  let ran = 0;
+  shares.forEach(({ name, unit }, k) => {
+    const c = CASES[name];
+    it(`${name}, ${unit} units: ${runs[k]} cases${streams.get(name) ? '' : ' (through chunkStream(chunker, source), which collects the text)'}`, async () => {
+      await fc.assert(
+        fc.asyncProperty(c.input ?? streamDocArb, paramsArb, fc.array(fc.nat({ max: 1000 }), { maxLength: 10 }), fc.nat(), fc.boolean(), async (text, p, random, pick, asWeb) => {
+          if (c.avoid) fc.pre(!c.avoid.when(text));
+          const options = { ...c.options(unit, p, scaled(unit, p.size)), countTokens: p.countTokens };
+          const chunker = build(name, options);
+          const whole = await chunker.chunk(text);
+          const pieces = splitAt(text, [...random, ...constructCuts(text, pick)]);
+          const source = asWeb ? webStream(pieces) : pieces;
+          const streamed = await collect(chunker.chunkStream ? chunker.chunkStream(source) : chunkStream(chunker, source));
+          expectStreamEqual(whole, streamed, `${name} ${JSON.stringify(options)}, pieces ${JSON.stringify(pieces).slice(0, 600)}`);
+          ran++;
+        }),
+        { seed: SEED + k, numRuns: runs[k] },
+      );
+    }, SLOW * 4);
+  });
+  it(`ran every case: ${runs.reduce((a, b) => a + b, 0)} in all`, () => {
+    expect(ran).toBe(runs.reduce((a, b) => a + b, 0));
+    expect(ran).toBeGreaterThanOrEqual(STREAM_CASES * 0.99);
+  });
 });
 
 describe('QASC (query-time: every invariant but "nothing lost")', () => {

@@ -11,7 +11,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { inlineText, markdownBlocks, MAX_NESTING, type MarkdownBlock } from '../src/segment/markdown.js';
+import { FRONT_MATTER_MAX_LINES, inlineText, markdownBlocks, MAX_NESTING, type MarkdownBlock } from '../src/segment/markdown.js';
 import { mdastShapes, ourShapes } from './helpers/mdast.js';
 import { corporaDir, markdownDir, repoRoot, seedsDir, sharedFiles } from './helpers/paths.js';
 
@@ -170,6 +170,54 @@ describe('heading text equals mdast-util-to-string over generated inline Markdow
       }),
       { numRuns: 1500 },
     );
+  });
+});
+
+describe('front matter: YAML closed by `...` too, and never longer than FRONT_MATTER_MAX_LINES (256) lines', () => {
+  // the opening of CommonMark's own spec.txt (0.31.2): its YAML closes with `...`, and a `---` comes 880 lines on
+  const specHead = "---\ntitle: CommonMark Spec\nauthor: John MacFarlane\nversion: '0.31.2'\ndate: '2024-01-28'\nlicense: '[CC-BY-SA 4.0](https://creativecommons.org/licenses/by-sa/4.0/)'\n...\n\n# Introduction\n\n## What is Markdown?\n\nMarkdown is a plain text format.\n";
+  it('`...` closes YAML front matter (pulldown-cmark, Pandoc); `+++` TOML does not close with it', () => {
+    const text = specHead + '\n---\n\nmore\n';
+    const out = blocks(text);
+    expect(out[0]).toEqual(['yaml', 0, specHead.indexOf('...') + 3]);
+    expect(out.slice(1, 3)).toEqual([
+      ['heading', specHead.indexOf('# Intro'), specHead.indexOf('# Intro') + 14, 'Introduction'],
+      ['heading', specHead.indexOf('## What'), specHead.indexOf('## What') + 20, 'What is Markdown?'],
+    ]);
+    expect(blocks('---\r\na: 1\r\n...  \r\ntext')).toEqual([
+      ['yaml', 0, 14],
+      ['paragraph', 18, 22],
+    ]);
+    expect(blocks('+++\na = 1\n...\n+++\ntext')).toEqual([
+      ['toml', 0, 17],
+      ['paragraph', 18, 22],
+    ]);
+    // `....` and `... x` are no closing line
+    expect(blocks('---\na: 1\n....\n... x\n---\n')[0]).toEqual(['yaml', 0, 23]);
+  });
+  it('an opening fence with no closing line within the bound is a thematic break', () => {
+    const body = (n: number) => Array.from({ length: n }, (_, i) => `line ${i}`).join('\n');
+    // the closing line as line FRONT_MATTER_MAX_LINES after the opening: front matter; one line later: not
+    const inside = `---\n${body(FRONT_MATTER_MAX_LINES - 1)}\n---\n# After\n`;
+    expect(blocks(inside)[0]).toEqual(['yaml', 0, inside.indexOf('\n---\n') + 4]);
+    const past = `---\n${body(FRONT_MATTER_MAX_LINES)}\n---\n# After\n`;
+    expect(blocks(past).map((b) => b[0])).toEqual(['thematicBreak', 'heading', 'heading']);
+    // the spec's case without its `...`: 880 lines on to a `---`
+    const long = specHead.replace('...\n', '') + body(880) + '\n\n---\n';
+    expect(blocks(long).map((b) => b[0]).slice(0, 3)).toEqual(['thematicBreak', 'paragraph', 'heading']);
+  });
+});
+
+describe("Markdown's white space is spaces, tabs and line endings: other white space is text", () => {
+  it('a link label of U+00A0 or U+3000 is a definition, and a reference to it a link (as micromark); of spaces and tabs neither', () => {
+    for (const text of ['[\u00a0]: /u\n', '[\u00a0]: /u\n\n# See [\u00a0] and [\u3000]\n', '[\u3000\n]: /u\n', '[ \t]: /u\n', '[\u2028]: /u\n', '# Guide\n\u00a0\n=\n']) {
+      expect(ourShapes(text), JSON.stringify(text)).toEqual(mdastShapes(text));
+    }
+    expect(blocks('[\u00a0]: /u\n\n# See [\u00a0] and [\u3000]\n')).toEqual([
+      ['definition', 0, 7],
+      ['heading', 9, 26, 'See and [ ]'], // heading text collapses every white space run to one space
+    ]);
+    expect(blocks('[ \t]: /u\n')).toEqual([['paragraph', 0, 8]]);
   });
 });
 

@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hashText, MarkdownChunker, type Chunk } from '../src/index.js';
+import { hashText, MarkdownChunker, type Chunk, type MarkdownBlock } from '../src/index.js';
+import { scanMarkdown } from '../src/segment/markdown.js';
 import { corporaDir, markdownDir, sharedFiles } from './helpers/paths.js';
 import { collect, splitAt, webStream, fourKiB } from './helpers/stream.js';
 
@@ -117,6 +118,35 @@ describe('MarkdownChunker.chunkStream equals chunk()', () => {
     expect(await collect(chunker.chunkStream(closed.split('')))).toEqual(c2);
   });
 
+  it('front matter closed by `...` is a chunk of its own; an opening fence held past 256 lines without a closing line is a thematic break, and the stream goes on', async () => {
+    const chunker = new MarkdownChunker({ unit: 'word', chunkSize: 40 });
+    const intro = Array.from({ length: 2000 }, (_, i) => `Line ${i} of the introduction.`).join('\n');
+    const spec = "---\ntitle: CommonMark Spec\nauthor: John MacFarlane\nversion: '0.31.2'\n...\n\n# Introduction\n\n" + intro + '\n\n---\n\n# Next\n\nend\n';
+    const whole = chunker.chunk(spec);
+    expect([whole[0].text, whole[0].metadata.blockTypes]).toEqual(["---\ntitle: CommonMark Spec\nauthor: John MacFarlane\nversion: '0.31.2'\n...", ['yaml']]);
+    expect(whole[1].metadata.headingPath).toEqual(['Introduction']);
+    expect(await collect(chunker.chunkStream(spec.split(/(?<=\n)/)))).toEqual(whole);
+    // without the `...`, the `---` 2,000 lines on closes nothing: the first line is a thematic break, and
+    // a stream of one line per piece yields its first chunk after the bound (steps are tried as the held text grows by half), long before the end
+    const open = spec.replace('...\n', '');
+    const chunks = chunker.chunk(open);
+    expect(chunks[0].metadata.blockTypes).toEqual(['thematicBreak', 'paragraph']);
+    expect(chunks.every((c) => c.text.length < 1000)).toBe(true);
+    let pulled = 0;
+    async function* lines() {
+      for (const l of open.split(/(?<=\n)/)) {
+        pulled++;
+        yield l;
+      }
+    }
+    const streamed: Chunk[] = [];
+    let firstAt = 0;
+    for await (const c of chunker.chunkStream(lines())) if (streamed.push(c) === 1) firstAt = pulled;
+    expect(streamed).toEqual(chunks);
+    expect(firstAt).toBeGreaterThan(256);
+    expect(firstAt).toBeLessThan(450);
+  });
+
   it('a heading with an undefined [label] is held until its definition arrives, then the stream goes on', async () => {
     const chunker = new MarkdownChunker({ unit: 'word', chunkSize: 50 });
     const head = '# Intro\n\nfirst\n\n# See [x]\n\nsecond\n\n';
@@ -148,6 +178,86 @@ describe('MarkdownChunker.chunkStream equals chunk()', () => {
     expect(seen[0]).toBeLessThan(4); // "Intro" before the undefined label came
     expect(seen[1]).toBeGreaterThanOrEqual(22); // "See [x]" only once its definition had arrived
     expect(seen[seen.length - 5]).toBeLessThan(42); // and the rest streamed again
+  });
+
+  describe('a stream resumes only where nothing open can change (one piece, or cut at the worst line)', () => {
+    const chunker = new MarkdownChunker({ unit: 'char', chunkSize: 100 });
+    const summary = (chunks: Chunk[]) => chunks.map((c) => [c.text, c.metadata.headingPath, c.metadata.blockTypes]);
+
+    it('a line of white space Markdown does not count as blank (U+00A0, U+3000, U+2028) under a setext underline', async () => {
+      // the line is paragraph text (Markdown's blank is spaces and tabs), so `=` makes it a heading of empty text
+      for (const space of ['\u00a0', '\u3000', '\u2028', '\u2003']) {
+        const text = `# Guide\n${space}\n=\n`;
+        const whole = chunker.chunk(text);
+        expect(summary(whole)).toEqual([
+          ['# Guide', ['Guide'], ['heading']],
+          ['=', [''], ['heading']],
+        ]);
+        expect(await collect(chunker.chunkStream([text]))).toEqual(whole);
+        expect(await collect(chunker.chunkStream(text.split('')))).toEqual(whole);
+      }
+    });
+
+    it('a setext heading whose paragraph began with a link reference definition', async () => {
+      // `1)` continues the paragraph `[x]: /url` (an ordered item other than 1. cannot interrupt one, nor an empty one)
+      for (const text of ['[x]: /url\n1)\n-\n', '[x]: /url\n2)\n===\n', '# A\n\n[x]: /url\n1)\n---\ntext\n']) {
+        const whole = chunker.chunk(text);
+        expect(whole.some((c) => c.metadata.blockTypes.includes('heading') && c.text.startsWith(text.includes('2)') ? '2)' : '1)'))).toBe(true);
+        expect(await collect(chunker.chunkStream([text]))).toEqual(whole);
+        for (let cut = 0; cut <= text.length; cut++) expect(await collect(chunker.chunkStream([text.slice(0, cut), text.slice(cut)]))).toEqual(whole);
+      }
+      expect(summary(chunker.chunk('[x]: /url\n1)\n-\n'))).toEqual([
+        ['[x]: /url', [], ['definition']],
+        ['1)\n-', ['1)'], ['heading']],
+      ]);
+    });
+
+    it('a piece ending between `[^1]: fn` and the next line `---`', async () => {
+      for (const [a, b] of [
+        ['[^1]: fn\n', '---\n[x]: /u\n1)\n===\n'],
+        ['[x]: /u\n1)\n===\n[^1]: fn\n', '---\n'],
+        ['# A [^1]\n\n[^1]: fn\n', '---\n\u00a0\n---\n# B\n'],
+      ]) {
+        const whole = chunker.chunk(a + b);
+        expect(await collect(chunker.chunkStream([a, b]))).toEqual(whole);
+        expect(await collect(chunker.chunkStream(webStream([a, b])))).toEqual(whole);
+      }
+      expect(summary(chunker.chunk('[^1]: fn\n---\n[x]: /u\n1)\n===\n'))).toEqual([
+        ['[^1]: fn\n---\n[x]: /u', [], ['footnoteDefinition', 'thematicBreak', 'definition']],
+        ['1)\n===', ['1)'], ['heading']],
+      ]);
+    });
+
+    it("every resume point of a partial scan: scanning from it gives the whole scan's blocks from there on", () => {
+      const shift = (b: MarkdownBlock, d: number): unknown => ({
+        ...b,
+        start: b.start + d,
+        end: b.end + d,
+        ...(b.children ? { children: b.children.map((c) => shift(c, d)) } : {}),
+        ...(b.rows ? { rows: b.rows.map((r) => ({ start: r.start + d, end: r.end + d })) } : {}),
+      });
+      const mdLine = fc.constantFrom('# A', 'text', '', ' ', '\u00a0', '\u3000', '=', '---', '-', '1)', '2)', '- a', '  - b', '> q', '[x]: /u', '[^1]: fn', '    code', '```', '| a | b |', '|---|---|', '<div>', '<span>', '***', '\t', 'x [x]');
+      let points = 0;
+      fc.assert(
+        fc.property(fc.array(mdLine, { maxLength: 14 }), fc.constantFrom('\n', '\r\n'), (lines, eol) => {
+          const text = lines.join(eol) + eol;
+          const scan = scanMarkdown(text, { partial: true });
+          const whole = scanMarkdown(text);
+          expect(scan.blocks).toEqual(whole.blocks); // partial changes nothing but what it reports
+          for (const p of scan.resumePoints) {
+            points++;
+            const rest = scanMarkdown(text.slice(p), { documentStart: false, definitions: whole.definitions, footnotes: whole.footnotes });
+            expect(rest.blocks.map((b) => shift(b, p)), `from ${p} of ${JSON.stringify(text)}`).toEqual(whole.blocks.filter((b) => b.start >= p));
+            expect(whole.blocks.every((b) => b.start >= p || b.end <= p)).toBe(true);
+          }
+        }),
+        { numRuns: 400, seed: 27 },
+      );
+      expect(points).toBeGreaterThan(400);
+      // lines 0–9: `# A`, `text`, blank, `- a`, blank, `  b`, a fence at column 0 (it ends the list), `x`, its closing fence, `end`:
+      // no point inside the paragraph (5), the list (14, 15), the fence (23, closing line 25)
+      expect(scanMarkdown('# A\ntext\n\n- a\n\n  b\n```\nx\n```\nend\n', { partial: true }).resumePoints).toEqual([0, 4, 9, 10, 19, 29]);
+    });
   });
 
   it('ids are prefix hashes (worked example)', () => {

@@ -744,7 +744,7 @@ class InlineParser {
       // collapsed [text][] or (when no [ follows) a shortcut [text]
       if (n > 2) label = s.slice(after + 1, after + n - 1);
       else if (n === 2 || s.charCodeAt(after) !== 91) label = s.slice(opener.pos, i);
-      if (label !== undefined && label.length <= 999 && /\S/.test(label)) {
+      if (label !== undefined && label.length <= 999 && /[^ \t\r\n]/.test(label)) {
         if (this.ctx.definitions.has(normalizeLabel(label))) {
           matched = true;
           if (n >= 2) after += n;

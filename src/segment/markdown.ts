@@ -12,7 +12,9 @@
  * delimiter row's cell count must equal the header's; rows run to a blank line or the
  * start of another block; no lazy rows); footnote definitions as
  * `micromark-extension-gfm-footnote`; front matter as `micromark-extension-frontmatter`
- * (`---` YAML or `+++` TOML on the first line, closed by the same fence).
+ * (`---` YAML or `+++` TOML on the first line, closed by the same fence), where YAML may
+ * also close with `...` as pulldown-cmark and Pandoc accept, within
+ * {@link FRONT_MATTER_MAX_LINES} lines.
  *
  * Offsets are UTF-16 code units into the text (CRLF counts as two; a leading U+FEFF is
  * skipped for structure, not removed). A block's span runs from its first non-whitespace
@@ -79,6 +81,15 @@ export interface MarkdownScan {
   footnotes: Set<string>;
   /** The text starts with a front matter fence that is not closed before `end`. */
   openFrontMatter: boolean;
+  /**
+   * With `partial`: the line starts, ascending, at which the scan's state holds nothing a
+   * later line can change — every block open before the line is closed while reading it
+   * (the line is not theirs: a closing fence is its code block's), and no block it opens
+   * starts on an earlier line (a setext heading or a table takes the paragraph above). A
+   * scan of the text from such a point (`documentStart: false`, the definitions found so
+   * far given) gives exactly this scan's blocks from there on. Empty without `partial`.
+   */
+  resumePoints: number[];
   /** Lines visited per open container, blocks opened and closed: work done, for linear-time tests. */
   steps: number;
 }
@@ -178,6 +189,15 @@ const CODE = 7;
 const HTML = 8;
 const THEMATIC = 9;
 const TABLE = 10;
+
+/**
+ * Lines front matter may hold, its closing line included: an opening `---` with no
+ * closing line within them is a thematic break. Real front matter is tens of lines; the
+ * bound keeps a document that merely starts with a thematic break from being read as
+ * front matter up to a `---` hundreds of lines on (one indivisible chunk), and bounds
+ * what a stream holds while the fence is open.
+ */
+export const FRONT_MATTER_MAX_LINES = 256;
 
 /**
  * Containers nested deeper than this are not opened: the marker is text of the
@@ -289,6 +309,8 @@ class Scanner {
   /** Headings to give text once every definition is known. */
   readonly #headings: { block: { text?: string; unresolved?: boolean }; content: string; top: boolean }[] = [];
   openFrontMatter = false;
+  /** See {@link MarkdownScan.resumePoints}. */
+  readonly resumePoints: number[] = [];
 
   constructor(text: string, options: ScanOptions) {
     this.t = text;
@@ -308,11 +330,21 @@ class Scanner {
       if (t.charCodeAt(0) === 0xfeff) pos = 1;
       pos = this.#frontMatter(pos);
     }
+    const resume = this.#opts.partial === true;
+    const doc = this.doc;
     while (pos < this.n) {
       const end = this.#terminator(pos);
       this.lineStart = pos;
       this.lineEnd = end;
+      // the last top-level block before the line: every block still open lies inside it
+      const before = doc.last;
       this.#line();
+      // a point when that block is closed, not by this line as its own last line (a closing
+      // fence, the end of an HTML block), and no block of this line starts above it
+      if (resume && (!before || (!before.open && before.end <= pos))) {
+        const last = doc.last;
+        if (last === before || last!.start >= pos) this.resumePoints.push(pos);
+      }
       pos = end >= this.n ? this.n : end + (t.charCodeAt(end) === 13 && t.charCodeAt(end + 1) === 10 && end + 1 < this.n ? 2 : 1);
     }
     while (this.tip !== this.doc) this.#finalize(this.tip);
@@ -324,7 +356,7 @@ class Scanner {
       h.block.text = r.text;
       if (r.unresolved) h.block.unresolved = true;
     }
-    return { blocks: this.doc.out!, definitions: this.definitions, footnotes: this.footnotes, openFrontMatter: this.openFrontMatter, steps: this.steps };
+    return { blocks: this.doc.out!, definitions: this.definitions, footnotes: this.footnotes, openFrontMatter: this.openFrontMatter, resumePoints: this.resumePoints, steps: this.steps };
   }
 
   /** Position of the line terminator at or after `p` (or the scan end). */
@@ -354,10 +386,18 @@ class Scanner {
       return pos;
     }
     let p = e + (t.charCodeAt(e) === 13 && t.charCodeAt(e + 1) === 10 ? 2 : 1);
-    while (p <= this.n) {
+    // YAML closes with `---` or `...`, TOML with `+++`
+    const close = c === 45 ? 46 : c;
+    for (let lines = 1; p <= this.n; lines++) {
+      if (lines > FRONT_MATTER_MAX_LINES) {
+        // no closing line within the bound: the fence is a thematic break, decided
+        this.#nl = this.#cr = -2;
+        return pos;
+      }
       e = this.#terminator(p);
       this.steps++;
-      if (t.charCodeAt(p) === c && t.charCodeAt(p + 1) === c && t.charCodeAt(p + 2) === c && p + 3 <= e) {
+      const d = t.charCodeAt(p);
+      if ((d === c || d === close) && t.charCodeAt(p + 1) === d && t.charCodeAt(p + 2) === d && p + 3 <= e) {
         let ok = true;
         for (let i = p + 3; i < e; i++) if (!isSpaceTab(t.charCodeAt(i))) ok = false;
         // a fence on the last line of a partial scan may go on (`---x` …): not decided
@@ -1136,7 +1176,7 @@ function parseDefinition(s: string, i: number): { label: string; end: number; ne
       j += 2;
       continue;
     }
-    if (!isSpace(c)) data = true;
+    if (!isSpaceTab(c) && c !== 10) data = true; // Markdown white space: spaces, tabs, line endings (U+00A0 is label text)
     j++;
   }
   if (!data || j - i - 1 > 999) return undefined;

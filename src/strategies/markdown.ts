@@ -19,6 +19,7 @@ import { resolveOptions, type StrategySchema } from '../core/schema.js';
 import { isBlank, requireText, trimSpan, trimSpanWithin, type TextSpan } from '../core/text.js';
 import { Assembler, type PlannedChunk } from '../plan/assemble.js';
 import { pack, type PackLevel } from '../plan/pack.js';
+import { upperBound } from '../core/search.js';
 import { cellText, inlineText, scanMarkdown, tableCells, type MarkdownBlock, type MarkdownBlockType } from '../segment/markdown.js';
 import { rangeMeasure, type RangeMeasure } from '../size/measure.js';
 import type { CutAt, Sizer } from '../size/types.js';
@@ -218,18 +219,22 @@ export class MarkdownChunker {
    * chunks `chunk(wholeText)` returns (ids, indices, offsets into the whole stream,
    * heading paths, metadata): both are the same plan (`src/stream/driver.ts`).
    *
-   * Hard breaks: the start of a section (after merging heading-only sections) at a
-   * top-level heading, once that heading's lines have arrived. The block structure before
-   * such a heading never depends on the lines after it (a heading closes every open block
-   * before it), chunks never cross a section start, and the text from it on is scanned
-   * and packed alone with the heading stack and the definitions seen so far carried
-   * over. Inline text is not local: a link reference or footnote definition anywhere
-   * makes `[label]` in a heading a link (changing the heading path text). A heading whose
-   * text looked up a label with no definition yet is therefore held, with everything
-   * after it, until such a definition arrives (its text is then final: the first
-   * definition of a label wins) or the stream ends. A front matter fence at the start
-   * holds everything until it closes. Memory otherwise: one section plus one piece;
-   * each step re-scans the held text (steps are tried as the held text grows by half).
+   * Hard breaks: the start of a section (after merging heading-only sections), once its
+   * heading's lines have arrived, at a resume point of the block scanner at or before it
+   * and after the section before: a line start where every block open before it is closed
+   * and no block of the line starts higher up (see `MarkdownScan.resumePoints`; never
+   * inside a paragraph that a setext underline, a table delimiter row or a lazy line may
+   * still change, nor a list or a fence). The blocks before it never depend on the lines
+   * after it, chunks never cross a section start, and the text from it on is scanned and
+   * packed alone with the heading stack and the definitions seen so far carried over.
+   * Inline text is not local: a link reference or footnote definition anywhere makes
+   * `[label]` in a heading a link (changing the heading path text). A heading whose text
+   * looked up a label with no definition yet is therefore held, with everything after it,
+   * until such a definition arrives (its text is then final: the first definition of a
+   * label wins) or the stream ends. A front matter fence at the start holds everything
+   * until it closes or its bound of lines passes. Memory otherwise: one section plus one
+   * piece; each step re-scans the held text (steps are tried as the held text grows by
+   * half).
    * Ids: prefix hashes, the same in {@link chunk}.
    * @throws {InvalidInputError} for a source that is not a stream/iterable or a piece that
    *   is not a string.
@@ -280,14 +285,23 @@ class MarkdownPlan implements StreamPlan<MarkdownState> {
     }
     const sections = this.#sections(scan.blocks, state.stack);
     let k = sections.length;
+    let keep = 0;
     if (!final) {
-      // the last section start at a top-level heading, before any heading whose text may still change
+      // the last section start, before any heading whose text may still change, with a
+      // point of the scan between it and the section before where nothing is open
       let firstOpen = sections.length;
       for (let i = 0; i < sections.length && firstOpen === sections.length; i++) {
         for (const b of sections[i].blocks) if (b.type === 'heading' && b.unresolved) firstOpen = i;
       }
-      k = Math.min(firstOpen, sections.length - 1);
-      while (k >= 1 && sections[k].blocks[0].type !== 'heading') k--;
+      const points = scan.resumePoints;
+      for (k = Math.min(firstOpen, sections.length - 1); k >= 1; k--) {
+        const at = upperBound(points, sections[k].blocks[0].start) - 1;
+        const before = sections[k - 1].blocks;
+        if (at >= 0 && points[at] >= before[before.length - 1].end) {
+          keep = points[at];
+          break;
+        }
+      }
       if (k < 1) {
         this.ops += scan.steps;
         return { chunks: [], keep: 0, state };
@@ -301,7 +315,7 @@ class MarkdownPlan implements StreamPlan<MarkdownState> {
     if (final) return { chunks, keep: 0, state };
     let stack = state.stack;
     for (let i = 0; i < k; i++) for (const b of sections[i].blocks) if (b.type === 'heading') stack = push(stack, b);
-    return { chunks, keep: sections[k].blocks[0].start, state: { stack, definitions: scan.definitions, footnotes: scan.footnotes } };
+    return { chunks, keep, state: { stack, definitions: scan.definitions, footnotes: scan.footnotes } };
   }
 
   /** Top-level blocks grouped into sections by heading, under the headings of `above`. */

@@ -15,20 +15,29 @@ function isReadableStream(value: unknown): value is ReadableStream<string> {
 
 /**
  * The pieces of `source` in order, each checked to be a string. Reads a ReadableStream
- * through its reader (so it also works where streams are not async-iterable, e.g. Safari)
- * and releases the lock when done or abandoned.
+ * through its reader (so it also works where streams are not async-iterable, e.g. Safari);
+ * when the reading stops before the stream's end — the consumer breaks out or returns, a
+ * piece is not a string — the stream is cancelled (as `ReadableStream`'s own async
+ * iterator does), so its source stops producing; the lock is released either way. An
+ * (async) iterable's `return()` is called by `for await` itself.
  * @throws {InvalidInputError} when `source` is not a stream or iterable, or a piece is not a string.
  */
 export async function* textPieces(source: TextSource): AsyncGenerator<string> {
   if (isReadableStream(source)) {
     const reader = source.getReader();
+    let ended = false;
     try {
       for (;;) {
         const { done, value } = await reader.read();
-        if (done) return;
+        if (done) {
+          ended = true;
+          return;
+        }
         yield requirePiece(value);
       }
     } finally {
+      // on a stream that errored, cancel() rejects with the error the read already threw
+      if (!ended) await reader.cancel().catch(() => undefined);
       reader.releaseLock();
     }
   }
