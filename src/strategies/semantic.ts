@@ -13,6 +13,7 @@ import type { Embedder } from '../embedders/types.js';
 import { EmbeddingError, InvalidOptionError } from '../core/errors.js';
 import { localeProblem } from '../core/options.js';
 import { resolveOptions, type StrategySchema } from '../core/schema.js';
+import { documentIdOf, type ChunkCallOptions } from '../core/ids.js';
 import { Assembler, type PlannedChunk } from '../plan/assemble.js';
 import { isBlank, requireText } from '../core/text.js';
 import { RecursiveChunker } from './recursive.js';
@@ -207,11 +208,13 @@ export class SemanticChunker {
 
   /**
    * Chunks `text`. Empty or whitespace-only text gives no chunks.
+   * @param options per-call options: `documentId` enters every chunk id (default `''`).
    * @throws {InvalidInputError} when `text` is not a string.
    * @throws {EmbeddingError} when the embedder fails or returns a matrix of the wrong size.
    */
-  async chunk(text: string): Promise<Chunk[]> {
+  async chunk(text: string, options?: ChunkCallOptions): Promise<Chunk[]> {
     requireText(text);
+    const documentId = documentIdOf(options);
     this.lastWork = { measurements: 0, mergeSteps: 0 };
     if (isBlank(text)) return [];
     const s = sentenceSpans(text, this.locale);
@@ -276,7 +279,7 @@ export class SemanticChunker {
         planned.push(chunk);
       }
     }
-    return new Assembler({ strategy: 'semantic', units: this.#resolved }).add(text, planned);
+    return new Assembler({ strategy: 'semantic', units: this.#resolved, documentId }).add(text, planned);
   }
 
   /**
