@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import {
   ContentIds,
   contentId,
+  createChunker,
+  QueryAdaptiveChunker,
   FixedSizeChunker,
   HtmlChunker,
   InvalidOptionError,
@@ -17,6 +19,7 @@ import {
   type Chunk,
 } from '../src/index.js';
 import { chunkStream } from '../src/stream/index.js';
+import { QascIndex } from '../src/evaluation/index.js';
 import { collect, splitAt } from './helpers/stream.js';
 
 /** The key that makes two chunks "the same chunk": text, embedText and ordinal among equal pairs. */
@@ -142,6 +145,24 @@ describe('content ids', () => {
       if (name !== 'fixed') expect(kept).toBeGreaterThan(60);
     });
   }
+
+  it('the registry\'s code chunker, QASC and QascIndex put the document id into their ids', async () => {
+    const source = 'export function a(x: number) {\n  return x + 1;\n}\n\nexport function b(y: number) {\n  return y * 2;\n}\n';
+    const code = createChunker('code', { language: 'typescript', chunkSize: 16 });
+    const chunks = await code.chunk(source, { documentId: 'a.ts' });
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(chunks.map((c) => c.id)).toEqual(keyedIds(chunks, 'a.ts'));
+    const text = 'Cats purr when they are happy. Dogs bark at strangers. Cats also sleep a lot during the day.';
+    const qasc = new QueryAdaptiveChunker();
+    const ranked = await qasc.query(text, 'cats', { documentId: 'pets.txt' });
+    expect(ranked.map((c) => c.id)).toEqual(keyedIds(ranked, 'pets.txt'));
+    expect(ranked[0].id).not.toBe((await qasc.query(text, 'cats'))[0].id);
+    const index = new QascIndex();
+    await index.addDocument('pets.txt', text);
+    const [hit] = await index.query('cats', { topK: 1 });
+    expect(hit.documentId).toBe('pets.txt');
+    expect(hit.id).toBe(contentId(hit.text, { documentId: 'pets.txt' }));
+  });
 
   it('a stream gives the whole-string ids, with a document id too', async () => {
     await fc.assert(

@@ -90,7 +90,7 @@ export function resolveCodeLanguage(o: { language?: string; filename?: string })
 
 /** What the implementation module gives the lazy entry. */
 export interface CodeModule {
-  CodeChunker: { create(options: CodeChunkerOptions): Promise<{ chunk(text: string): Chunk[]; lastOperations: number }> };
+  CodeChunker: { create(options: CodeChunkerOptions): Promise<{ chunk(text: string, options?: ChunkCallOptions): Chunk[]; lastOperations: number }> };
 }
 
 /**
