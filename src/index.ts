@@ -51,7 +51,7 @@ export { ParentChildChunker, looksLikeMarkdown, type ParentChildOptions, type Pa
 export { trimSpan, trimSpanWithin, type TextSpan } from './core/text.js';
 export { registerFallback, fallbackNames, resolveFallback, slidingSpanSplitter, recursiveSpanSplitter, type SpanSplitter as FallbackSpanSplitter, type SpanSplitterFactory, type SpanSplitterOptions } from './compose/span-splitters.js';
 export { createChunker, registerStrategy, strategies, strategyNames, strategyDefinition, type Chunker, type StrategyDefinition, type StrategyOptions } from './strategies/registry.js';
-export { RollingHash, PrefixIds } from './core/ids.js';
+export { ContentIds, contentId, documentIdOf, type ChunkCallOptions } from './core/ids.js';
 export {
   chunkStream,
   isStreamingChunker,
@@ -95,6 +95,7 @@ export {
   QASC_DEFAULTS,
   WASM_QASC_KERNELS,
   type QascParams,
+  type QascQueryOptions,
   type ResolvedQascParams,
   type QascKernels,
   type QascPlan,

@@ -50,7 +50,7 @@ describe('a real LangChain TextSplitter', () => {
   });
 
   it('splitText gives the chunker texts; createDocuments exact offsets and LangChain loc.lines', async () => {
-    const chunks = new RecursiveChunker({ chunkSize: 64, chunkOverlap: 0 }).chunk(english);
+    const chunks = new RecursiveChunker({ chunkSize: 64, chunkOverlap: 0 }).chunk(english, { documentId: 'sliding.txt' });
     expect(await splitter.splitText(english)).toEqual(chunks.map((c) => c.text));
     const docs = await splitter.createDocuments([english], [{ source: 'sliding.txt', loc: { pageNumber: 3 } }]);
     // LangChain's own createDocuments over the same splits (it re-finds them with indexOf)

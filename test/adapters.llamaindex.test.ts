@@ -35,8 +35,8 @@ describe('a LlamaIndex NodeParser', () => {
 
   it('TextNodes with exact offsets, the document metadata, and previous/next within each document', async () => {
     const nodes = await parser.getNodesFromDocuments(docs);
-    const en = chunker.chunk(english);
-    const fr = chunker.chunk(french);
+    const en = chunker.chunk(english, { documentId: 'en' });
+    const fr = chunker.chunk(french, { documentId: 'fr' });
     expect(nodes.length).toBe(en.length + fr.length);
     for (const [d, chunks] of [[docs[0], en], [docs[1], fr]] as const) {
       const mine = nodes.filter((n) => n.sourceNode?.nodeId === d.id_);
@@ -45,7 +45,7 @@ describe('a LlamaIndex NodeParser', () => {
         expect(n).toBeInstanceOf(TextNode);
         expect(n.text).toBe(d.text.slice(n.startCharIdx, n.endCharIdx));
         expect([n.startCharIdx, n.endCharIdx]).toEqual([chunks[i].start, chunks[i].end]);
-        expect(n.id_).toBe(`${d.id_}:${chunks[i].id}`);
+        expect(n.id_).toBe(chunks[i].id);
         expect(n.metadata).toEqual({ ...d.metadata, chunkId: chunks[i].id, tokenCount: chunks[i].tokenCount });
         expect(n.prevNode?.nodeId).toBe(i > 0 ? mine[i - 1].id_ : undefined);
         expect(n.nextNode?.nodeId).toBe(i < mine.length - 1 ? mine[i + 1].id_ : undefined);

@@ -17,7 +17,7 @@ import {
   InvalidOptionError,
   createChunker,
   getTokenizer,
-  hashText,
+  ContentIds,
   type Chunk,
   type Tokenizer,
 } from '../src/index.js';
@@ -33,13 +33,14 @@ function expectInvariants(text: string, chunks: Chunk[], maxChunkSize: number, c
   let prevEnd = 0;
   let piece = 0;
   const covered = new Uint8Array(text.length);
+  const ids = new ContentIds();
   chunks.forEach((c, i) => {
     expect(c.index).toBe(i);
     expect(c.text).toBe(text.slice(c.start, c.end));
     expect(c.start).toBeGreaterThanOrEqual(prevEnd);
     expect(c.end).toBeGreaterThan(c.start);
     expect(isSpace(c.text[0]) || isSpace(c.text[c.text.length - 1])).toBe(false);
-    expect(c.id).toBe(`${hashText(text.slice(0, c.end))}:${c.start}-${c.end}`);
+    expect(c.id).toBe(ids.id(c.text, c.embedText));
     expect(c.metadata.strategy).toBe('cluster-semantic');
     expect(c.metadata.overlap).toBe(0);
     expect(c.metadata.unitCount).toBe(count(c.text));

@@ -102,5 +102,11 @@ describe('golden outputs', () => {
     expect(lines[2]).toBe('    expected: #1 [11, 22) tokens 2 "gamma delta"');
     expect(lines[3]).toBe('    actual  : #1 [6, 22) tokens 3 "beta gamma delta"');
     expect(diffRun(run([[0, 10, 0, 2, [2]]]), run([[0, 10, 0, 2, [2]]]), source)).toEqual([]);
+    // the same chunks with other ids: reported by their digest
+    const withIds = (ids: string) => ({ ...run([[0, 10, 0, 2, [2]]]), ids });
+    expect(diffRun(withIds('aaaa'), withIds('aaaa'), source)).toEqual([]);
+    expect(diffRun(withIds('aaaa'), withIds('bbbb'), source)).toEqual([
+      'fixtures/x.txt · tiny {"unit":"word"}: the chunks are the same but their ids are not (digest aaaa → bbbb); re-record if the id scheme changed on purpose',
+    ]);
   });
 });

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hashText, MarkdownChunker, type Chunk, type MarkdownBlock } from '../src/index.js';
+import { contentId, MarkdownChunker, type Chunk, type MarkdownBlock } from '../src/index.js';
 import { scanMarkdown } from '../src/segment/markdown.js';
 import { corporaDir, markdownDir, sharedFiles } from './helpers/paths.js';
 import { collect, splitAt, webStream, fourKiB } from './helpers/stream.js';
@@ -260,9 +260,9 @@ describe('MarkdownChunker.chunkStream equals chunk()', () => {
     });
   });
 
-  it('ids are prefix hashes (worked example)', () => {
+  it('ids are content ids of the chunk texts (worked example)', () => {
     const text = '# A\n\none\n\n# B\n\ntwo';
     const chunks = new MarkdownChunker({ unit: 'word', chunkSize: 10 }).chunk(text);
-    expect(chunks.map((c) => c.id)).toEqual([`${hashText('# A\n\none')}:0-8`, `${hashText(text)}:10-18`]);
+    expect(chunks.map((c) => c.id)).toEqual([contentId('# A\n\none'), contentId('# B\n\ntwo')]);
   });
 });

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hashText, SentenceChunker, type Chunk } from '../src/index.js';
+import { contentId, SentenceChunker, type Chunk } from '../src/index.js';
 import { corporaDir, sharedFiles } from './helpers/paths.js';
 import { collect, splitAt, webStream, fourKiB } from './helpers/stream.js';
 
@@ -98,15 +98,11 @@ describe('SentenceChunker.chunkStream equals chunk()', () => {
     expect(await collect(chunker.chunkStream(splitAt(text, [5, 11, 12, 13, 20000, 20001])))).toEqual(whole);
   });
 
-  it('ids are prefix hashes (worked example), so they match the stream', () => {
+  it('ids are content ids of the chunk texts (worked example), so they match the stream', () => {
     const text = 'One two. Three four.\nFive six.';
     const chunks = new SentenceChunker({ unit: 'word', chunkSize: 2 }).chunk(text);
     expect(chunks.map((c) => c.text)).toEqual(['One two.', 'Three four.', 'Five six.']);
-    expect(chunks.map((c) => c.id)).toEqual([
-      `${hashText('One two.')}:0-8`,
-      `${hashText('One two. Three four.')}:9-20`,
-      `${hashText(text)}:21-30`,
-    ]);
+    expect(chunks.map((c) => c.id)).toEqual([contentId('One two.'), contentId('Three four.'), contentId('Five six.')]);
   });
 
   it('yields chunks before the stream ends and holds one section', async () => {

@@ -8,7 +8,8 @@ import { Document } from '@langchain/core/documents';
 import { TextSplitter, type TextSplitterChunkHeaderOptions } from '@langchain/textsplitters';
 import type { StrategyOptions } from '../strategies/registry.js';
 import type { Chunker } from '../strategies/registry.js';
-import { chunkFields, chunksOf, resolveChunker, type ChunkerSource, type ChunkFields } from './shared.js';
+import { chunkFields, chunksOf, contentOf, resolveChunker, resolveContent, type ChunkContent, type ChunkerSource, type ChunkFields } from './shared.js';
+import { rejectUnknownOptions } from '../core/schema.js';
 import { lowerBound } from '../core/search.js';
 
 /** LangChain's line location: 1-based, `from` the chunk's first line, `to` its last. */
@@ -22,6 +23,18 @@ export type ChunkwiseDocumentMetadata = Record<string, unknown> &
   ChunkFields & {
     loc: Record<string, unknown> & { lines: LocLines };
   };
+
+/** Options of {@link ChunkwiseTextSplitter} besides the chunker and its strategy options. */
+export interface ChunkwiseTextSplitterOptions {
+  /**
+   * What `pageContent` (and `splitText`) holds: `embedText` (default), the text the
+   * chunker means to be embedded (`chunk.embedText ?? chunk.text`: an HTML chunk's
+   * visible text, a table part's rows labelled with their header cells, a contextual
+   * header before the text); or `text`, the exact source slice. Either way the slice's
+   * offsets are in the metadata (`start`, `end`, `loc.lines`).
+   */
+  content?: ChunkContent;
+}
 
 /**
  * Lines of a text by offset: `line(offset)` is 1 + the count of `\n` in
@@ -47,12 +60,19 @@ export function locLines(line: (offset: number) => number, start: number, end: n
 /**
  * A LangChain `TextSplitter` over a chunkwise chunker. `splitText`, `createDocuments`,
  * `splitDocuments` and `transformDocuments` (so `invoke` in a chain) work as on any
- * LangChain splitter; each Document's `pageContent` is the chunk's exact text and its
- * metadata keeps the input metadata and adds `loc.lines` (LangChain's 1-based lines),
- * `start` / `end` (UTF-16 offsets into the input text: `pageContent ===
- * text.slice(start, end)`), `chunkId`, `tokenCount`, and where the strategy has them
- * `headingPath` (Markdown), `level` and `parentId` (parent–child: parents and their
- * children both come out; filter on `level`). Async chunkers (semantic, late) work.
+ * LangChain splitter; each Document's `pageContent` is what the chunk embeds
+ * (`chunk.embedText ?? chunk.text`, so a vector store embeds the visible text of HTML
+ * and the labelled rows of a table; `content: 'text'` gives the exact slice instead), and
+ * its metadata keeps the input metadata and adds `loc.lines` (LangChain's 1-based lines),
+ * `start` / `end` (UTF-16 offsets of the chunk's exact text in the input:
+ * `text.slice(start, end)`), `chunkId`, `tokenCount`, and where the strategy has them
+ * `headingPath` (Markdown, HTML; absent when empty), `level` and `parentId`
+ * (parent–child: parents and their children both come out; filter on `level`). Async
+ * chunkers (semantic, late) work.
+ *
+ * Chunk ids take the input's `metadata.source` (when it is a string) as the document id
+ * (`chunk(text, { documentId })`), so they are unique across sources and stay the same
+ * for a chunk whose text did not change.
  *
  * `chunkHeader` / `chunkOverlapHeader` options of `createDocuments` prefix
  * `pageContent` as in LangChain (the offsets still describe the chunk in the input).
@@ -73,13 +93,19 @@ export class ChunkwiseTextSplitter extends TextSplitter {
 
   /** The chunkwise chunker that cuts. */
   readonly chunker: Chunker;
+  /** What `pageContent` holds (see {@link ChunkwiseTextSplitterOptions.content}). */
+  readonly content: ChunkContent;
 
   /**
    * @param chunker a chunkwise chunker, or a strategy name (`recursive`, `markdown`,
    *   `sentence`, `fixed`, `sliding`, `parent-child`, `semantic`, `late`) with its options.
-   * @param options the strategy's options, with a name only.
+   * @param options the strategy's options, with a name only (`undefined` for a chunker).
+   * @param splitterOptions `content`: `embedText` (default) or `text`.
+   * @throws {InvalidOptionError} also for an unknown splitter option or a bad `content`.
    */
-  constructor(chunker: ChunkerSource, options?: StrategyOptions) {
+  constructor(chunker: ChunkerSource, options?: StrategyOptions, splitterOptions: ChunkwiseTextSplitterOptions = {}) {
+    rejectUnknownOptions<ChunkwiseTextSplitterOptions>('ChunkwiseTextSplitter', splitterOptions, { content: true });
+    const content = resolveContent(splitterOptions.content);
     const resolved = resolveChunker(chunker, options);
     const sizes = resolved as { chunkSize?: unknown; chunkOverlap?: unknown };
     const chunkSize = typeof sizes.chunkSize === 'number' && sizes.chunkSize > 0 ? sizes.chunkSize : 1000;
@@ -87,11 +113,12 @@ export class ChunkwiseTextSplitter extends TextSplitter {
     // informational: LangChain's own fields, not used to cut (the chunker decides)
     super({ chunkSize, chunkOverlap: overlap });
     this.chunker = resolved;
+    this.content = content;
   }
 
-  /** The chunks' texts, each an exact slice of `text`. */
+  /** The chunks' contents (`embedText` by default, or each exact slice of `text` with `content: 'text'`). */
   async splitText(text: string): Promise<string[]> {
-    return (await chunksOf(this.chunker, text, 'the text to split')).map((c) => c.text);
+    return (await chunksOf(this.chunker, text, 'the text to split')).map((c) => contentOf(c, this.content));
   }
 
   /**
@@ -106,7 +133,7 @@ export class ChunkwiseTextSplitter extends TextSplitter {
     for (let i = 0; i < texts.length; i++) {
       const text = texts[i];
       const input = metadatas[i] ?? {};
-      const chunks = await chunksOf(this.chunker, text, `texts[${i}]`);
+      const chunks = await chunksOf(this.chunker, text, `texts[${i}]`, typeof input.source === 'string' ? input.source : '');
       const line = lineIndex(text);
       for (let c = 0; c < chunks.length; c++) {
         const chunk = chunks[c];
@@ -117,11 +144,11 @@ export class ChunkwiseTextSplitter extends TextSplitter {
           loc: { ...loc, lines: locLines(line, chunk.start, chunk.end) },
         };
         const header = chunkHeader + (appendChunkOverlapHeader && c > 0 ? chunkOverlapHeader : '');
-        documents.push(new Document({ pageContent: header + chunk.text, metadata }));
+        documents.push(new Document({ pageContent: header + contentOf(chunk, this.content), metadata }));
       }
     }
     return documents;
   }
 }
 
-export type { ChunkerSource, ChunkFields };
+export type { ChunkContent, ChunkerSource, ChunkFields };

@@ -10,17 +10,28 @@ import { MetadataMode, NodeRelationship, TextNode, type RelatedNodeInfo } from '
 import type { Chunk } from '../core/chunk.js';
 import { InvalidInputError } from '../core/errors.js';
 import type { Chunker, StrategyOptions } from '../strategies/registry.js';
-import { chunkFields, chunksOf, resolveChunker, type ChunkerSource } from './shared.js';
+import { chunkFields, chunksOf, contentHasHeadingPath, contentOf, resolveChunker, resolveContent, type ChunkContent, type ChunkerSource } from './shared.js';
+import { rejectUnknownOptions } from '../core/schema.js';
 
 /** Options of {@link ChunkwiseNodeParser} besides the chunker. */
 export interface ChunkwiseNodeParserOptions {
   /** The strategy's options, when the chunker is given by name. */
   strategy?: StrategyOptions;
   /**
-   * Node id of a chunk of a document. Default `<document id>:<chunk id>`: stable for the
-   * same document id and text, so re-ingesting a document gives the same node ids.
+   * Node id of a chunk of a document. Default the chunk id, made with the document's
+   * `id_` as its document id: unique across documents with distinct ids, and the same
+   * for a chunk whose text did not change, so re-ingesting an edited document gives the
+   * unchanged chunks their old node ids (LlamaIndex's docstore skips them).
    */
   idGenerator?: (chunk: Chunk, document: TextNode) => string;
+  /**
+   * What a node's `text` holds, so what LlamaIndex embeds and gives the LLM:
+   * `embedText` (default), the text the chunker means to be embedded (`chunk.embedText
+   * ?? chunk.text`: an HTML chunk's visible text, a table part's rows labelled with their
+   * header cells, a contextual header before the text); or `text`, the exact source
+   * slice. Either way `startCharIdx`/`endCharIdx` are the slice's offsets.
+   */
+  content?: ChunkContent;
 }
 
 /** Metadata keys the parser adds that stay out of the text LlamaIndex embeds and shows the LLM. */
@@ -29,14 +40,19 @@ const BOOKKEEPING = ['chunkId', 'tokenCount', 'level', 'parentId'];
 /**
  * A LlamaIndex.TS `NodeParser` over a chunkwise chunker. `getNodesFromDocuments(docs)`
  * (and the parser used as an ingestion transformation) resolves to `TextNode`s:
- * - `text` is the chunk's exact text, `startCharIdx`/`endCharIdx` its UTF-16 offsets in
- *   the document's text (`doc.text.slice(startCharIdx, endCharIdx) === node.text`);
+ * - `text` is what the chunk embeds, `chunk.embedText ?? chunk.text` (option `content:
+ *   'text'`: the exact slice); `startCharIdx`/`endCharIdx` are the UTF-16 offsets of the
+ *   chunk's exact text in the document's text (`doc.text.slice(startCharIdx,
+ *   endCharIdx)`, equal to `node.text` where the chunk has no embedText or with
+ *   `content: 'text'`);
+ * - `id_` is the chunk id, made with the document's `id_` as document id;
  * - relationships: SOURCE (the document), PREVIOUS / NEXT (the neighbouring chunk of
  *   the same document and level), and for the parent–child strategy PARENT (a child's
  *   parent node) and CHILD (a parent's children);
  * - metadata: the document's (unless `includeMetadata` is false) plus `chunkId`,
- *   `tokenCount`, and where the strategy has them `headingPath`, `level`, `parentId`;
- *   the bookkeeping keys are excluded from the embed and LLM text, `headingPath` is not.
+ *   `tokenCount`, and where the strategy has them `headingPath` (absent when empty),
+ *   `level`, `parentId`; the bookkeeping keys are excluded from the embed and LLM text,
+ *   `headingPath` is not unless the node's text already starts with it (a contextual header).
  *
  * @example
  * ```ts
@@ -48,15 +64,20 @@ const BOOKKEEPING = ['chunkId', 'tokenCount', 'level', 'parentId'];
 export class ChunkwiseNodeParser extends NodeParser<Promise<TextNode[]>> {
   /** The chunkwise chunker that cuts. */
   readonly chunker: Chunker;
+  /** What a node's text holds (see {@link ChunkwiseNodeParserOptions.content}). */
+  readonly content: ChunkContent;
   readonly #idGenerator: (chunk: Chunk, document: TextNode) => string;
 
   /**
    * @param chunker a chunkwise chunker, or a strategy name with `options.strategy`.
+   * @throws {InvalidOptionError} also for an unknown option or a bad `content`.
    */
   constructor(chunker: ChunkerSource, options: ChunkwiseNodeParserOptions = {}) {
     super();
+    rejectUnknownOptions<ChunkwiseNodeParserOptions>('ChunkwiseNodeParser', options, { strategy: true, idGenerator: true, content: true });
     this.chunker = resolveChunker(chunker, options.strategy);
-    this.#idGenerator = options.idGenerator ?? ((chunk, document) => `${document.id_}:${chunk.id}`);
+    this.content = resolveContent(options.content);
+    this.#idGenerator = options.idGenerator ?? ((chunk) => chunk.id);
   }
 
   protected override async parseNodes(documents: TextNode[]): Promise<TextNode[]> {
@@ -73,17 +94,19 @@ export class ChunkwiseNodeParser extends NodeParser<Promise<TextNode[]>> {
   async #nodesOf(document: TextNode): Promise<TextNode[]> {
     if (!(document instanceof TextNode)) throw new InvalidInputError('documents must be LlamaIndex Documents (TextNodes)', document);
     const text = document.getContent(MetadataMode.NONE);
-    const chunks = await chunksOf(this.chunker, text, `the text of document ${document.id_}`);
+    const chunks = await chunksOf(this.chunker, text, `the text of document ${document.id_}`, document.id_);
     const source = document.asRelatedNodeInfo();
     const inherited = this.includeMetadata ? document.metadata : {};
     const nodes = chunks.map((chunk) => {
       const { start, end, ...fields } = chunkFields(chunk);
+      const content = contentOf(chunk, this.content);
+      const hidden = contentHasHeadingPath(chunk, content) ? [...BOOKKEEPING, 'headingPath'] : BOOKKEEPING;
       const node = new TextNode({
         id_: this.#idGenerator(chunk, document),
-        text: chunk.text,
+        text: content,
         metadata: { ...inherited, ...fields },
-        excludedEmbedMetadataKeys: [...new Set([...document.excludedEmbedMetadataKeys, ...BOOKKEEPING])],
-        excludedLlmMetadataKeys: [...new Set([...document.excludedLlmMetadataKeys, ...BOOKKEEPING])],
+        excludedEmbedMetadataKeys: [...new Set([...document.excludedEmbedMetadataKeys, ...hidden])],
+        excludedLlmMetadataKeys: [...new Set([...document.excludedLlmMetadataKeys, ...hidden])],
         metadataSeparator: document.metadataSeparator,
         textTemplate: document.textTemplate,
         relationships: { [NodeRelationship.SOURCE]: source },
@@ -118,4 +141,4 @@ export class ChunkwiseNodeParser extends NodeParser<Promise<TextNode[]>> {
   }
 }
 
-export type { ChunkerSource };
+export type { ChunkContent, ChunkerSource };

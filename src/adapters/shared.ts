@@ -24,10 +24,45 @@ export function resolveChunker(source: ChunkerSource, options?: StrategyOptions)
   throw new InvalidOptionError('chunker', source, 'a chunkwise chunker (an object with chunk(text)) or a strategy name');
 }
 
-/** Chunks of `text` by `chunker` (sync or async), checking the text is a string. */
-export async function chunksOf(chunker: Chunker, text: unknown, what: string): Promise<Chunk[]> {
+/**
+ * Chunks of `text` by `chunker` (sync or async), checking the text is a string.
+ * @param documentId enters every chunk id (`chunk(text, { documentId })`).
+ */
+export async function chunksOf(chunker: Chunker, text: unknown, what: string, documentId = ''): Promise<Chunk[]> {
   if (typeof text !== 'string') throw new InvalidInputError(`${what} must be a string`, text);
-  return chunker.chunk(text);
+  return chunker.chunk(text, { documentId });
+}
+
+/**
+ * What a framework document's content holds: `embedText` (default) is the text the
+ * chunker means to be embedded, `chunk.embedText ?? chunk.text` (an HTML chunk's visible
+ * text, a table part's labelled rows, a contextual header or code context header
+ * before the text: what the budget was measured on); `text` is the exact source slice.
+ */
+export type ChunkContent = 'embedText' | 'text';
+
+/**
+ * The checked `content` option (default `embedText`).
+ * @throws {InvalidOptionError} for any other value.
+ */
+export function resolveContent(value: unknown): ChunkContent {
+  if (value === undefined || value === 'embedText') return 'embedText';
+  if (value === 'text') return 'text';
+  throw new InvalidOptionError('content', value, "'embedText' (the text the chunker means to embed, the default) or 'text' (the exact source slice)");
+}
+
+/** The content of `chunk` for a framework document: see {@link ChunkContent}. */
+export function contentOf(chunk: Chunk, content: ChunkContent): string {
+  return content === 'text' ? chunk.text : (chunk.embedText ?? chunk.text);
+}
+
+/**
+ * True when the content already starts with the chunk's heading path (a contextual
+ * header `A > B`), so a framework need not repeat `headingPath` in what it embeds.
+ */
+export function contentHasHeadingPath(chunk: Chunk, content: string): boolean {
+  const path = chunk.metadata.headingPath;
+  return Array.isArray(path) && path.length > 0 && content.startsWith(path.join(' > '));
 }
 
 /** Metadata fields of a chunk that a framework document carries: offsets, id, tokens, and structure where there is one. */
@@ -38,7 +73,7 @@ export interface ChunkFields {
   end: number;
   chunkId: string;
   tokenCount: number;
-  /** Markdown heading path (Markdown, parent–child over Markdown). */
+  /** Heading path (Markdown, HTML, parent–child over Markdown); absent when empty. */
   headingPath?: string[];
   /** `parent` or `child` (parent–child). */
   level?: string;
@@ -54,7 +89,7 @@ export function chunkFields(chunk: Chunk): ChunkFields {
     end: chunk.end,
     chunkId: chunk.id,
     tokenCount: chunk.tokenCount,
-    ...(Array.isArray(m.headingPath) ? { headingPath: [...(m.headingPath as string[])] } : {}),
+    ...(Array.isArray(m.headingPath) && m.headingPath.length > 0 ? { headingPath: [...(m.headingPath as string[])] } : {}),
     ...(typeof m.level === 'string' ? { level: m.level } : {}),
     ...(typeof m.parentId === 'string' ? { parentId: m.parentId } : {}),
   };

@@ -8,6 +8,7 @@
  * @module
  */
 import type { Chunk } from '../core/chunk.js';
+import type { ChunkCallOptions } from '../core/ids.js';
 import { poolTokenSpans, type PoolWork } from '../embedders/pool-spans.js';
 import type { TokenEmbedder, TokenEmbeddings } from '../embedders/types.js';
 import { callOptionAsync } from '../core/callbacks.js';
@@ -101,14 +102,15 @@ export class LateChunker {
 
   /**
    * Chunks `text` and gives each chunk its late-chunking vector.
+   * @param options per-call options, passed to the span chunker: `documentId` enters every chunk id.
    * @throws {InvalidInputError} when text is not a string.
    * @throws {EmbeddingError} when the model fails, returns the wrong shape or cannot make progress through the text.
    * @throws {CallbackError} when `embedTokens` throws something other than a chunkwise error (the original as `cause`).
    */
-  async chunk(text: string): Promise<LateChunk[]> {
+  async chunk(text: string, options?: ChunkCallOptions): Promise<LateChunk[]> {
     requireText(text);
     this.lastWork = { reads: 0, chars: 0, poolSteps: 0 };
-    const chunks = await this.chunker.chunk(text);
+    const chunks = await this.chunker.chunk(text, options);
     if (chunks.length === 0) return [];
     const pass: DocumentPassWork = { reads: 0, chars: 0 };
     const tokens = await embedDocumentTokens(this.embedder, text, this.macroOverlap, pass);

@@ -10,6 +10,7 @@
 import type { Chunk } from '../core/chunk.js';
 import { InvalidOptionError } from '../core/errors.js';
 import { resolveOptions, type StrategySchema } from '../core/schema.js';
+import { documentIdOf, type ChunkCallOptions } from '../core/ids.js';
 import { Assembler, type PlannedChunk } from '../plan/assemble.js';
 import { isBlank, requireText, trimSpanWithin } from '../core/text.js';
 import { MarkdownChunker } from '../strategies/markdown.js';
@@ -146,10 +147,12 @@ export class ParentChildChunker {
 
   /**
    * Parents and children of `text`, each level in source order.
+   * @param options per-call options: `documentId` enters every chunk id (default `''`).
    * @throws {InvalidInputError} when `text` is not a string.
    */
-  split(text: string): ParentChildResult {
+  split(text: string, options?: ChunkCallOptions): ParentChildResult {
     requireText(text);
+    const documentId = documentIdOf(options);
     const byId = new Map<string, Chunk>();
     const result: ParentChildResult = { parents: [], children: [], getParent: (id: string) => byId.get(id) };
     if (isBlank(text)) return result;
@@ -168,7 +171,7 @@ export class ParentChildChunker {
       const unitCount = this.#resolved.units.size(text.slice(p.start, p.end));
       parentLevel.push({ ...p, unitCount, metadata: { level: 'parent', ...p.metadata, markdown: useMarkdown }, idSuffix: ':parent', ...(p.oversized || unitCount > this.parentSize ? { oversized: true } : {}) });
     }
-    result.parents = new Assembler({ strategy: 'parent-child', units: this.#resolved }).add(text, parentLevel);
+    result.parents = new Assembler({ strategy: 'parent-child', units: this.#resolved, documentId }).add(text, parentLevel);
     const childLevel: PlannedChunk[] = [];
     for (const parent of result.parents) {
       byId.set(parent.id, parent);
@@ -182,17 +185,18 @@ export class ParentChildChunker {
         childLevel.push(prev);
       }
     }
-    result.children = new Assembler({ strategy: 'parent-child', units: this.#resolved }).add(text, childLevel);
+    result.children = new Assembler({ strategy: 'parent-child', units: this.#resolved, documentId }).add(text, childLevel);
     return result;
   }
 
   /**
    * Both levels in one list, each parent followed by its children; `metadata.level`
    * tells them apart and `index` counts within a level.
+   * @param options per-call options: `documentId` enters every chunk id (default `''`).
    * @throws {InvalidInputError} when `text` is not a string.
    */
-  chunk(text: string): Chunk[] {
-    const { parents, children } = this.split(text);
+  chunk(text: string, options?: ChunkCallOptions): Chunk[] {
+    const { parents, children } = this.split(text, options);
     const out: Chunk[] = [];
     let c = 0;
     for (const p of parents) {

@@ -22,9 +22,11 @@ export interface ChunkMetadata {
  * A chunk of a source text.
  * - `text === source.slice(start, end)`; offsets are UTF-16 code units (JavaScript
  *   string indices), `start` inclusive, `end` exclusive.
- * - `id` is stable for the same source text and span. Sliding and fixed chunkers write
- *   `<hashText(source.slice(0, end))>:<start>-<end>` (see `chunk-ids.ts`), which a stream
- *   can compute too.
+ * - `id` is content-addressed (`src/core/ids.ts`, docs/architecture.md "Determinism"):
+ *   16 hex digits hashing the document id (`chunk(text, { documentId })`), `text`,
+ *   `embedText` and the chunk's ordinal among identical chunks of the document, so it
+ *   stays the same when text elsewhere in the document changes, and a stream computes
+ *   it too. Parent–child appends `:parent` / `:child`.
  * - `tokenCount` is the number of tokens of `text` in the chunker's encoding
  *   (`cl100k_base` unless set), whatever unit the budget was measured in.
  */
@@ -69,11 +71,6 @@ const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'
 /** A 32-bit value as 8 lower-case hex digits (a table lookup per byte: ids are made per chunk). */
 export function hex32(x: number): string {
   return HEX[(x >>> 24) & 255] + HEX[(x >>> 16) & 255] + HEX[(x >>> 8) & 255] + HEX[x & 255];
-}
-
-/** The id of the span [start, end) of the source with hash `sourceHash`. */
-export function chunkId(sourceHash: string, start: number, end: number): string {
-  return `${sourceHash}:${start}-${end}`;
 }
 
 /**

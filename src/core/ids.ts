@@ -1,85 +1,130 @@
 /**
- * Chunk ids that a stream can compute: the id of a chunk hashes the source's prefix up
- * to the chunk's end, so it is known the moment the chunk is, without the rest of the
- * document. Core module: no Node built-ins.
+ * Content-addressed chunk ids. Core module: no Node built-ins.
  *
- * Id format: `<hashText(source.slice(0, end))>:<start>-<end>` (offsets in UTF-16 code
- * units). The same text and span always give the same id; appending text to a document
- * keeps the ids of its earlier chunks; two documents that share a prefix share the ids
- * of the chunks lying inside that prefix (the chunks are then equal too).
+ * Id format: 16 lower-case hex digits, a 64-bit hash of (the document id, the chunk's
+ * `text`, its `embedText` where it is set and differs from `text`, the ordinal of that
+ * (text, embedText) pair among the document's chunks so far). The text before a chunk
+ * does not enter its id, so an edit elsewhere in the document keeps the ids of the
+ * chunks whose text did not change; identical chunks of one document get ordinals 0, 1,
+ * 2, … in order and so distinct ids. A stream knows each chunk's text when it emits it,
+ * so `chunkStream` gives the ids `chunk` gives.
+ *
+ * The hash is cyrb53's construction (bryc, public domain: two 32-bit multiplicative
+ * lanes over the UTF-16 code units, cross-mixed at the end) with both 32-bit lanes kept
+ * (64 bits). Pure integer arithmetic (`Math.imul`), so it is the same in every runtime;
+ * no `crypto.subtle` (asynchronous, and not in every runtime).
  * @module
  */
-import { chunkId, hex32 } from './chunk.js';
+import { InvalidOptionError } from './errors.js';
+import { hex32 } from './chunk.js';
+
+/** Per-call options of `chunk(text, options)` and `chunkStream(source, options)`. */
+export interface ChunkCallOptions {
+  /**
+   * The id of the document being chunked (a file path, a database key): it enters every
+   * chunk id, so ids are unique across documents with distinct ids. Default `''`: ids
+   * are unique within the document only. The CLI passes each input's `source` (the
+   * file's absolute path, `-` for stdin).
+   */
+  documentId?: string;
+}
 
 /**
- * The FNV-1a hash of {@link hashText} computed incrementally: after `update(a)` and
- * `update(b)`, `digest()` equals `hashText(a + b)`. Works across any split of the text,
- * including a split between the two halves of a surrogate pair (it hashes UTF-16 code units).
+ * The document id of per-call `options` (`''` when not given).
+ * @throws {InvalidOptionError} when `options` is not an object or `documentId` is not a string.
  */
-export class RollingHash {
-  #h1 = 0x811c9dc5;
-  #h2 = 0x01000193 ^ 0x5bd1e995;
-  /** UTF-16 code units hashed so far. */
-  length = 0;
+export function documentIdOf(options: ChunkCallOptions | undefined): string {
+  if (options === undefined) return '';
+  if (options === null || typeof options !== 'object') throw new InvalidOptionError('options', options, 'an object such as { documentId }');
+  const id = options.documentId;
+  if (id === undefined) return '';
+  if (typeof id !== 'string') throw new InvalidOptionError('documentId', id, 'a string (the document id that enters every chunk id)');
+  return id;
+}
 
-  /** Hashes `text[from, to)` (defaults: all of `text`) after what was hashed before. */
-  update(text: string, from = 0, to = text.length): this {
-    let h1 = this.#h1;
-    let h2 = this.#h2;
-    // string indices fit in 31 bits; integer loop bounds keep the loop on small integers
-    for (let i = from | 0, end = to | 0; i < end; i++) {
-      const c = text.charCodeAt(i);
-      h1 = Math.imul(h1 ^ c, 0x01000193);
-      h2 = Math.imul(h2 ^ c, 0x01000193) ^ (h2 >>> 15);
+const M1 = 2654435761;
+const M2 = 1597334677;
+
+/** Hash state: two 32-bit lanes. */
+interface Lanes {
+  a: number;
+  b: number;
+}
+
+/** Mixes the UTF-16 code units of `text`, then its length (so concatenations of parts do not collide), into `h`. */
+function mixText(h: Lanes, text: string): void {
+  let a = h.a;
+  let b = h.b;
+  for (let i = 0, n = text.length | 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, M1);
+    b = Math.imul(b ^ c, M2);
+  }
+  h.a = Math.imul(a ^ text.length, M1);
+  h.b = Math.imul(b ^ text.length, M2);
+}
+
+/** Mixes one 32-bit integer into `h`. */
+function mixInt(h: Lanes, x: number): void {
+  h.a = Math.imul(h.a ^ x, M1);
+  h.b = Math.imul(h.b ^ x, M2);
+}
+
+/** cyrb53's final avalanche of both lanes, as 16 hex digits. */
+function finish(h: Lanes): string {
+  let a = h.a;
+  let b = h.b;
+  a = Math.imul(a ^ (a >>> 16), 2246822507);
+  a ^= Math.imul(b ^ (b >>> 13), 3266489909);
+  b = Math.imul(b ^ (b >>> 16), 2246822507);
+  b ^= Math.imul(a ^ (a >>> 13), 3266489909);
+  return hex32(b) + hex32(a);
+}
+
+/**
+ * The ids of one document's chunks, in the order they are emitted. Keeps a count per
+ * distinct (text, embedText) pair seen (one map entry per distinct chunk), so the
+ * ordinal of a repeated chunk is known; a stream keeps one of these across its sections.
+ */
+export class ContentIds {
+  readonly #doc: Lanes;
+  readonly #seen = new Map<number, number>();
+
+  /** @param documentId enters every id (see {@link ChunkCallOptions.documentId}). */
+  constructor(readonly documentId = '') {
+    this.#doc = { a: 0xdeadbeef, b: 0x41c6ce57 };
+    mixText(this.#doc, documentId);
+  }
+
+  /**
+   * The id of the next chunk with this `text` and `embedText` (undefined, or equal to
+   * `text`: the chunk embeds its text).
+   */
+  id(text: string, embedText?: string): string {
+    const h = { a: this.#doc.a, b: this.#doc.b };
+    mixText(h, text);
+    if (embedText === undefined || embedText === text) mixInt(h, 0);
+    else {
+      mixInt(h, 1);
+      mixText(h, embedText);
     }
-    this.#h1 = h1;
-    this.#h2 = h2;
-    this.length += to - from;
-    return this;
-  }
-
-  /** A copy of this hash's state (to hash several continuations of one prefix). */
-  clone(): RollingHash {
-    const copy = new RollingHash();
-    copy.#h1 = this.#h1;
-    copy.#h2 = this.#h2;
-    copy.length = this.length;
-    return copy;
-  }
-
-  /** The hash of everything hashed so far, as 16 hex digits (same as {@link hashText}). */
-  digest(): string {
-    return hex32(this.#h1) + hex32(this.#h2);
+    // 53 bits of the pre-ordinal state key the count (exact in a double)
+    const key = (h.a >>> 0) * 2097152 + (h.b >>> 11);
+    const ordinal = this.#seen.get(key) ?? 0;
+    this.#seen.set(key, ordinal + 1);
+    mixInt(h, ordinal);
+    return finish(h);
   }
 }
 
 /**
- * Assigns prefix-hash ids to spans of one source, in order of their ends. Feed the spans
- * with non-decreasing `end`; each call hashes only the text between the previous end and
- * this one, so ids for a whole document cost one pass over it.
+ * The id `text` (with `embedText`) gets as the `ordinal`-th (0-based) identical chunk of
+ * the document `documentId`: what {@link ContentIds} assigns, computed alone (to look an
+ * id up without chunking, or to check one).
  */
-export class PrefixIds {
-  readonly #hash = new RollingHash();
-
-  /**
-   * The id of span [start, end) of the source. `text` holds the source from UTF-16 offset
-   * `textOffset` on (a stream's buffer; 0 for a whole string) and must still hold
-   * [previous end, end).
-   * @throws {RangeError} when `end` is before a previous span's end.
-   */
-  id(text: string, start: number, end: number, textOffset = 0): string {
-    const from = this.#hash.length;
-    if (end < from) throw new RangeError(`span end ${end} is before the previous span's end ${from}`);
-    if (end > from) this.#hash.update(text, from - textOffset, end - textOffset);
-    return chunkId(this.#hash.digest(), start, end);
-  }
-
-  /**
-   * Hashes the source up to offset `to` now (a stream calls this before it drops text
-   * from its buffer); no later span may end before `to`. `text` as in {@link id}.
-   */
-  advance(text: string, to: number, textOffset = 0): void {
-    const from = this.#hash.length;
-    if (to > from) this.#hash.update(text, from - textOffset, to - textOffset);
-  }
+export function contentId(text: string, options: { documentId?: string; embedText?: string; ordinal?: number } = {}): string {
+  const ids = new ContentIds(options.documentId ?? '');
+  let id = '';
+  for (let k = 0; k <= (options.ordinal ?? 0); k++) id = ids.id(text, options.embedText);
+  return id;
 }

@@ -52,8 +52,9 @@ export async function* filePieces(name: string, blockBytes = 1 << 20, onBytes?: 
  * Chunks the file `name` with `chunker` and hands its records (JSON strings, one per
  * chunk, in order) to `sink` in batches of about `batchChars` characters, awaiting each
  * (back-pressure); the first chunk's record is handed over alone, as soon as it is decided.
- * `source` is the name written in each record; `onBytes` is told the bytes read as the
- * file is read (progress).
+ * `name` is the `source` written in each record and the document id of the chunk ids
+ * (`chunk(text, { documentId: name })`); `onBytes` is told the bytes read as the file is
+ * read (progress).
  * @returns the number of chunks.
  * @throws {UnreadableFileError} when the file cannot be read; chunker errors as thrown.
  */
@@ -81,11 +82,11 @@ export async function chunkFileRecords(
     }
   };
   if (isStreamingChunker(chunker)) {
-    for await (const chunk of chunker.chunkStream(filePieces(name, undefined, onBytes))) await add(chunk);
+    for await (const chunk of chunker.chunkStream(filePieces(name, undefined, onBytes), { documentId: name })) await add(chunk);
   } else {
     let text = '';
     for await (const piece of filePieces(name, undefined, onBytes)) text += piece;
-    for (const chunk of await chunker.chunk(text)) await add(chunk);
+    for (const chunk of await chunker.chunk(text, { documentId: name })) await add(chunk);
   }
   if (batch.length > 0) await sink(batch);
   return count;

@@ -341,19 +341,19 @@ export async function pipeline(options: PipelineOptions): Promise<PipelineSummar
 /**
  * The chunks of one document, in order: through `chunkStream` when the text comes in
  * pieces and the chunker streams, else `chunk` of the whole text. The one place a
- * document meets its chunker: `source` is the document id (the key of the sink's rows)
- * for chunkers whose ids derive from one.
+ * document meets its chunker: `source` (the key of the sink's rows) is the document id
+ * of the chunk ids, so a chunk keeps its id across runs while its text stays the same.
  */
 async function* chunkDocument(chunker: Chunker, source: string, text: string | AsyncIterable<string>): AsyncGenerator<Chunk> {
-  void source; // the document id, for chunk ids that take one
+  const call = { documentId: source };
   if (typeof text !== 'string' && typeof chunker.chunkStream === 'function') {
-    yield* chunker.chunkStream(text);
+    yield* chunker.chunkStream(text, call);
     return;
   }
   let whole = '';
   if (typeof text === 'string') whole = text;
   else for await (const piece of text) whole += piece;
-  yield* await chunker.chunk(whole);
+  yield* await chunker.chunk(whole, call);
 }
 
 /** The chunker of each source, from `chunker` (and `chunkerOptions` for `'auto'`). */

@@ -3,13 +3,13 @@
  * here — text slice, id, index, `tokenCount` in the chunker's encoding, the common
  * metadata — so the Chunk literal exists in exactly one place. Core module.
  *
- * Ids: one scheme for every strategy, the prefix hash `<hashText(source[0, end))>:<start>-<end>`
- * (see `src/core/ids.ts`), which a stream computes too, so `chunkStream` and `chunk` agree.
+ * Ids: one scheme for every strategy, content-addressed (`src/core/ids.ts`): a hash of the
+ * document id, the chunk's text and embedText and its ordinal among identical chunks,
+ * which a stream computes too, so `chunkStream` and `chunk` agree.
  * @module
  */
 import type { Chunk, ChunkMetadata } from '../core/chunk.js';
-import { chunkId } from '../core/chunk.js';
-import { RollingHash } from '../core/ids.js';
+import { ContentIds } from '../core/ids.js';
 import type { ResolvedUnits } from '../size/resolve.js';
 
 /** A span a planner decided: `[start, end)` in UTF-16 code units of the text it was planned on. */
@@ -26,7 +26,7 @@ export interface PlannedChunk {
   embedText?: string;
   /** Strategy fields of `metadata`, written after the common ones (strategy, unit, unitCount, overlap). */
   metadata?: Record<string, unknown>;
-  /** Appended to the id (`:parent`, `:child`) where two levels of one strategy may share a span. */
+  /** Appended to the id (`:parent`, `:child`) where two levels of one strategy may share a text. */
   idSuffix?: string;
 }
 
@@ -42,24 +42,25 @@ export interface AssemblerConfig {
    * it. `none`: always 0 (ranked results, which are not in text order).
    */
   overlap?: 'measure' | 'none';
+  /** The document id that enters every chunk id (`chunk(text, { documentId })`). Default `''`. */
+  documentId?: string;
 }
 
 /**
- * Turns planned spans into chunks, carrying index, overlap and the prefix hash across
+ * Turns planned spans into chunks, carrying index, overlap and the id ordinals across
  * calls, so a stream assembles section by section exactly what one call over the whole
  * text gives.
  *
  * Offsets: `add(text, spans, offset)` takes spans relative to `text`, where `text` starts
- * at stream offset `offset`; chunks get stream offsets. Spans of one call may end in any
- * order (parent–child interleaves levels); their ends must not lie before the hashed
- * prefix (an earlier call's last `advance`).
+ * at stream offset `offset`; chunks get stream offsets. Spans are assembled in the order
+ * given (that order numbers identical chunks for their ids).
  */
 export class Assembler {
   readonly #strategy: string;
   readonly #units: ResolvedUnits;
   readonly #unitName: string;
   readonly #measureOverlap: boolean;
-  readonly #hash = new RollingHash();
+  readonly #ids: ContentIds;
   /** Chunks made so far (the next chunk's index). */
   index = 0;
   /** Largest chunk end so far (stream offsets): the next chunk's overlap is measured against it. */
@@ -70,42 +71,16 @@ export class Assembler {
     this.#units = config.units;
     this.#unitName = config.unitName ?? config.units.units.name;
     this.#measureOverlap = config.overlap !== 'none';
+    this.#ids = new ContentIds(config.documentId ?? '');
   }
 
   /**
-   * Assembles `spans` (relative to `text`, which starts at stream offset `offset`).
-   * @param overlapBase when given, the end each chunk's `metadata.overlap` is measured
-   *   against instead of the largest previous end (parent–child measures within a level).
+   * Assembles `spans` (relative to `text`, which starts at stream offset `offset`),
+   * appending the chunks to `out`.
    */
   add(text: string, spans: readonly PlannedChunk[], offset = 0, out: Chunk[] = []): Chunk[] {
     if (spans.length === 0) return out;
     const { units, tokenizer, countTokens, unit } = this.#units;
-    // prefix hashes at every distinct end, one pass over the text (index loops: a for-of
-    // around the hash loop keeps V8 from optimizing it, 3× slower). Spans in order of
-    // their ends (the usual case) are hashed as they are assembled; others through a table.
-    let sorted = true;
-    for (let k = 1; k < spans.length; k++) {
-      if (spans[k].end < spans[k - 1].end) {
-        sorted = false;
-        break;
-      }
-    }
-    const h = this.#hash.clone();
-    let at = h.length - offset;
-    let digest = '';
-    const digestAt = (e: number): string => {
-      if (e === at && digest) return digest;
-      if (e < at) throw new RangeError(`span end ${e + offset} is before the hashed prefix ${at + offset}`);
-      h.update(text, at, e);
-      at = e;
-      return (digest = h.digest());
-    };
-    let table: Map<number, string> | undefined;
-    if (!sorted) {
-      table = new Map();
-      const ends = spans.map((s) => s.end).sort((x, y) => x - y);
-      for (let k = 0; k < ends.length; k++) table.set(ends[k], digestAt(ends[k]));
-    }
     for (let k = 0; k < spans.length; k++) {
       const s = spans[k];
       const chunkText = text.slice(s.start, s.end);
@@ -122,7 +97,7 @@ export class Assembler {
       };
       if (s.oversized) metadata.oversized = true;
       const chunk: Chunk = {
-        id: chunkId(table ? table.get(s.end)! : digestAt(s.end), start, end) + (s.idSuffix ?? ''),
+        id: this.#ids.id(chunkText, s.embedText) + (s.idSuffix ?? ''),
         index,
         text: chunkText,
         start,
@@ -135,14 +110,5 @@ export class Assembler {
       if (end > this.prevEnd) this.prevEnd = end;
     }
     return out;
-  }
-
-  /**
-   * Hashes the source up to `to` (stream offset) now — a stream calls this before it
-   * drops text from its buffer. `text` holds the source from stream offset `offset` on.
-   */
-  advance(text: string, to: number, offset = 0): void {
-    const from = this.#hash.length;
-    if (to > from) this.#hash.update(text, from - offset, to - offset);
   }
 }

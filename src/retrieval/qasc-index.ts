@@ -280,7 +280,7 @@ export class QascIndex {
     }
     const tau = percentile(allSims, this.params.p);
     const tau2 = this.params.window === 'adaptive' ? percentile(allSims, this.params.secondaryPercentile) : NaN;
-    // planned chunks per document (assembled together: one prefix-hash pass per document)
+    // planned chunks per document (assembled together: ids numbered per document)
     type Found = { planned: PlannedChunk; extra: Omit<QascResult, keyof QascChunk> };
     const perDocFound = new Map<IndexedDocument, Found[]>();
     for (const r of ranges) {
@@ -316,7 +316,7 @@ export class QascIndex {
     }
     const results: QascResult[] = [];
     for (const [doc, found] of perDocFound) {
-      const chunks = assembleQasc(doc.text, found.map((f) => f.planned), this.tokenizer);
+      const chunks = assembleQasc(doc.text, found.map((f) => f.planned), this.tokenizer, doc.id);
       chunks.forEach((c, i) => results.push({ ...c, ...found[i].extra }));
     }
     const key =

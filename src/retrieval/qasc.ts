@@ -7,6 +7,7 @@
  * alignment to paragraph breaks. Parameter names follow the paper (p, m, λ, κ).
  * @module
  */
+import { documentIdOf, type ChunkCallOptions } from '../core/ids.js';
 import * as wasm from '../../bindings/index.js';
 import type { Chunk, ChunkMetadata } from '../core/chunk.js';
 import { Assembler, type PlannedChunk } from '../plan/assemble.js';
@@ -560,6 +561,12 @@ export interface QascOptions extends QascParams {
   explain?: boolean;
 }
 
+/** Options of {@link QueryAdaptiveChunker.query}. */
+export interface QascQueryOptions extends ChunkCallOptions {
+  /** Keep only the best k chunks (default: all kept chunks). */
+  topK?: number;
+}
+
 /**
  * QASC over whole documents (SPEC section 2): `query(document, q)` returns the chunks
  * relevant to q, best first. A query-time strategy: chunks cover only what is relevant,
@@ -616,12 +623,13 @@ export class QueryAdaptiveChunker {
   /**
    * The chunks of `text` relevant to `query`, best first.
    * @param options.topK keep only the best k chunks (default: all kept chunks)
+   * @param options.documentId enters every chunk id (default `''`; see `ChunkCallOptions`)
    * @throws {InvalidInputError} when text or query is not a string.
    */
-  async query(text: string, query: string, options: { topK?: number } = {}): Promise<QascChunk[]> {
+  async query(text: string, query: string, options: QascQueryOptions = {}): Promise<QascChunk[]> {
     if (typeof text !== 'string') throw new InvalidInputError('text must be a string', text);
     requireQuery(query);
-    rejectUnknownOptions<{ topK?: number }>('query()', options, { topK: true });
+    rejectUnknownOptions<QascQueryOptions>('query()', options, { topK: true, documentId: true });
     if (!this.#cache || this.#cache.text !== text) this.#cache = await this.prepare(text);
     return this.queryPrepared(this.#cache, query, options);
   }
@@ -635,18 +643,18 @@ export class QueryAdaptiveChunker {
   }
 
   /** {@link query} on a document from {@link prepare}. */
-  async queryPrepared(doc: PreparedDocument, query: string, options: { topK?: number } = {}): Promise<QascChunk[]> {
+  async queryPrepared(doc: PreparedDocument, query: string, options: QascQueryOptions = {}): Promise<QascChunk[]> {
     return this.queryVector(doc, await this.embedQuery(query), options);
   }
 
   /** {@link queryPrepared} with the query already embedded (a d-vector): steps 1 (sims) to 6, no embedding. */
-  queryVector(doc: PreparedDocument, q: Float32Array, options: { topK?: number } = {}): QascChunk[] {
+  queryVector(doc: PreparedDocument, q: Float32Array, options: QascQueryOptions = {}): QascChunk[] {
     checkMatrix(q, 1, this.embedder.dimension);
     const sims = doc.sentences.count ? doc.vectors.cosine(q) : new Float32Array(0);
     const plan = planQasc(sims, qascStructure(doc.text, doc, this.tokenizer), this.params);
     let spans = plan.spans;
     if (options.topK !== undefined) spans = spans.slice(0, requireInteger('topK', options.topK, 1));
-    return assembleQasc(doc.text, spans.map((s) => qascPlanned(doc, s, plan, this.params, this.explain, this.tokenizer)), this.tokenizer);
+    return assembleQasc(doc.text, spans.map((s) => qascPlanned(doc, s, plan, this.params, this.explain, this.tokenizer)), this.tokenizer, documentIdOf(options));
   }
 }
 
@@ -704,11 +712,12 @@ function windowsOfSeeds(windows: readonly QascWindow[], from: number, to: number
 
 /**
  * QASC's chunks of one document, in rank order (index = rank), through the one assembler:
- * prefix-hash ids, `unit: 'sentence'`, `overlap` 0 (ranked results are not in text order).
+ * content-addressed ids (with `documentId`), `unit: 'sentence'`, `overlap` 0 (ranked
+ * results are not in text order).
  */
-export function assembleQasc(text: string, planned: PlannedChunk[], tokenizer: Tokenizer): QascChunk[] {
+export function assembleQasc(text: string, planned: PlannedChunk[], tokenizer: Tokenizer, documentId = ''): QascChunk[] {
   const units = { unit: 'custom' as const, units: { unit: 'custom' as const, name: 'sentence', size: () => 0, segment: () => ({ starts: new Int32Array(0), ends: new Int32Array(0), count: 0 }) }, tokenizer, encoding: tokenizer.encoding, countTokens: true };
-  return new Assembler({ strategy: 'qasc', units, unitName: 'sentence', overlap: 'none' }).add(text, planned) as QascChunk[];
+  return new Assembler({ strategy: 'qasc', units, unitName: 'sentence', overlap: 'none', documentId }).add(text, planned) as QascChunk[];
 }
 
 /** @throws {EmbeddingError} unless `m` is a Float32Array of rows × d. */

@@ -20,6 +20,7 @@ import { OPTION_SHAPES, resolveOptions, type StrategySchema } from '../core/sche
 import { isBlank, requireText } from '../core/text.js';
 import { HashingEmbedder } from '../embedders/hashing-embedder.js';
 import type { Embedder } from '../embedders/types.js';
+import { documentIdOf, type ChunkCallOptions } from '../core/ids.js';
 import { Assembler, type PlannedChunk } from '../plan/assemble.js';
 import { innerUnitOptions, resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
 import { planWholeAsync, streamPlan, type StepResult, type StreamPlan } from '../stream/driver.js';
@@ -214,7 +215,7 @@ class SectionScanner {
  * `pieceStart` / `pieceEnd` (piece indices over the whole text, end exclusive),
  * `section` (its index), `reward` (the chunk's reward as above) and `meanSimilarity`
  * (mean S over the chunk's pairs; absent for one piece), `oversized` where it applies.
- * Ids are prefix hashes (`PrefixIds`), the same in both paths.
+ * Ids are content-addressed (`src/core/ids.ts`), the same in both paths.
  *
  * @example
  * ```ts
@@ -264,23 +265,24 @@ export class ClusterSemanticChunker {
     return new SectionScanner(this.sectionSize, (line) => this.#size(line));
   }
 
-  #assembler(): Assembler {
-    return new Assembler({ strategy: 'cluster-semantic', units: this.#resolved });
+  #assembler(options: ChunkCallOptions | undefined): Assembler {
+    return new Assembler({ strategy: 'cluster-semantic', units: this.#resolved, documentId: documentIdOf(options) });
   }
 
   /**
    * Chunks `text`. Empty or whitespace-only text gives no chunks.
+   * @param options per-call options: `documentId` enters every chunk id (default `''`).
    * @throws {InvalidInputError} when `text` is not a string.
    * @throws {EmbeddingError} when the embedder returns a matrix of the wrong size (or, one of
    *   chunkwise's, fails).
    * @throws {CallbackError} when the embedder (or another option that is a function) throws: `option` names it, `cause` is the original.
    * @throws {InvalidOptionError} when a user sizer or splitter returns something unusable.
    */
-  async chunk(text: string): Promise<Chunk[]> {
+  async chunk(text: string, options?: ChunkCallOptions): Promise<Chunk[]> {
     requireText(text);
     if (isBlank(text)) return [];
     this.lastWork = { pieces: 0, bandWidth: 0, bandCells: 0, measurements: 0 };
-    return planWholeAsync(text, this.#plan, this.#assembler());
+    return planWholeAsync(text, this.#plan, this.#assembler(options));
   }
 
   /**
@@ -291,12 +293,13 @@ export class ClusterSemanticChunker {
    * through the one stream driver. Memory: one section (about `sectionSize` to
    * 2·`sectionSize` units plus a line) and one piece of the stream; a text without line
    * breaks (or with `sectionSize: Infinity`) is held whole.
+   * @param options per-call options: `documentId` enters every chunk id (default `''`).
    * @throws {InvalidInputError} for a source that is not a stream/iterable or a piece that is not a string.
    * @throws {EmbeddingError} as {@link chunk}.
    */
-  chunkStream(source: TextSource): AsyncGenerator<Chunk> {
+  chunkStream(source: TextSource, options?: ChunkCallOptions): AsyncGenerator<Chunk> {
     this.lastWork = { pieces: 0, bandWidth: 0, bandCells: 0, measurements: 0 };
-    return streamPlan(source, this.#plan, this.#assembler());
+    return streamPlan(source, this.#plan, this.#assembler(options));
   }
 
   /**

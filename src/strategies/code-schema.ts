@@ -11,6 +11,7 @@
 import type { Chunk } from '../core/chunk.js';
 import { InvalidOptionError, MissingDependencyError } from '../core/errors.js';
 import { resolveOptions, type StrategySchema } from '../core/schema.js';
+import { documentIdOf, type ChunkCallOptions } from '../core/ids.js';
 import { requireText } from '../core/text.js';
 import { CODE_LANGUAGE_NAMES, CODE_LANGUAGES, codeLanguage, languageForPath, type CodeLanguageSpec } from '../segment/code-languages.js';
 import { UNIT_OPTIONS, type UnitOptions } from '../size/resolve.js';
@@ -89,7 +90,7 @@ export function resolveCodeLanguage(o: { language?: string; filename?: string })
 
 /** What the implementation module gives the lazy entry. */
 export interface CodeModule {
-  CodeChunker: { create(options: CodeChunkerOptions): Promise<{ chunk(text: string): Chunk[]; lastOperations: number }> };
+  CodeChunker: { create(options: CodeChunkerOptions): Promise<{ chunk(text: string, options?: ChunkCallOptions): Chunk[]; lastOperations: number }> };
 }
 
 /**
@@ -130,7 +131,7 @@ async function loadCodeModule(): Promise<CodeModule> {
  */
 export class LazyCodeChunker {
   readonly options: CodeChunkerOptions;
-  #ready: Promise<{ chunk(text: string): Chunk[]; lastOperations: number }> | undefined;
+  #ready: Promise<{ chunk(text: string, options?: ChunkCallOptions): Chunk[]; lastOperations: number }> | undefined;
   #loaded: { lastOperations: number } | undefined;
 
   /** @throws {InvalidOptionError} for invalid options or no language (see {@link resolveCodeLanguage}). */
@@ -141,14 +142,16 @@ export class LazyCodeChunker {
 
   /**
    * Chunks `text` (see `CodeChunker.chunk`).
+   * @param options per-call options: `documentId` enters every chunk id (default `''`).
    * @throws {InvalidInputError} when `text` is not a string; {@link MissingDependencyError}
    *   or `GrammarLoadError` when tree-sitter or the grammar cannot be loaded.
    */
-  async chunk(text: string): Promise<Chunk[]> {
+  async chunk(text: string, options?: ChunkCallOptions): Promise<Chunk[]> {
     requireText(text);
+    documentIdOf(options);
     this.#ready ??= loadCodeModule().then((m) => m.CodeChunker.create(this.options));
     const chunker = (this.#loaded = await this.#ready);
-    return chunker.chunk(text);
+    return chunker.chunk(text, options);
   }
 
   /** `CodeChunker.lastOperations` of the last `chunk` call (undefined before the first): for tests of linear time. */

@@ -17,6 +17,7 @@ import { GrammarLoadError, MissingDependencyError } from '../core/errors.js';
 import { importNodeHelper, isNode } from '../core/runtime.js';
 import { resolveOptions } from '../core/schema.js';
 import { isBlank, requireText } from '../core/text.js';
+import { documentIdOf, type ChunkCallOptions } from '../core/ids.js';
 import { Assembler, type PlannedChunk } from '../plan/assemble.js';
 import { SpanLevel } from '../plan/levels.js';
 import { pack, type PackLevel, type PackStats } from '../plan/pack.js';
@@ -334,13 +335,14 @@ export class CodeChunker {
   /**
    * Chunks `text`. Empty or whitespace-only text gives no chunks.
    * @param text the source; offsets are UTF-16 indices into it.
+   * @param options per-call options: `documentId` enters every chunk id (default `''`).
    * @throws {InvalidInputError} when `text` is not a string.
    */
-  chunk(text: string): Chunk[] {
+  chunk(text: string, options?: ChunkCallOptions): Chunk[] {
     requireText(text);
     if (isBlank(text)) return [];
     const planned = this.#withTree(text, (root) => this.#plan(text, root));
-    return new Assembler({ strategy: 'code', units: this.#resolved }).add(text, planned);
+    return new Assembler({ strategy: 'code', units: this.#resolved, documentId: documentIdOf(options) }).add(text, planned);
   }
 
   /**

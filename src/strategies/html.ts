@@ -21,6 +21,7 @@ import type { Chunk, ChunkMetadata } from '../core/chunk.js';
 import { InvalidOptionError } from '../core/errors.js';
 import { resolveOptions, type StrategySchema } from '../core/schema.js';
 import { isBlank, requireText } from '../core/text.js';
+import { documentIdOf, type ChunkCallOptions } from '../core/ids.js';
 import { Assembler, type PlannedChunk } from '../plan/assemble.js';
 import { SpanLevel } from '../plan/levels.js';
 import { pack, type PackLevel, type PackStats } from '../plan/pack.js';
@@ -176,9 +177,10 @@ export class HtmlChunker {
 
   /**
    * Chunks `html`. Empty, whitespace-only or invisible content gives no chunks.
+   * @param options per-call options: `documentId` enters every chunk id (default `''`).
    * @throws {InvalidInputError} when `html` is not a string.
    */
-  chunk(html: string): HtmlChunk[] {
+  chunk(html: string, options?: ChunkCallOptions): HtmlChunk[] {
     requireText(html);
     if (isBlank(html)) return [];
     const outline = outlineHtml(html, { drop: this.#drop });
@@ -188,7 +190,7 @@ export class HtmlChunker {
     const planned = outline.blocks.length ? pack(plan.level(outline.blocks, true), { max: this.chunkSize }, [], stats) : [];
     attachDropped(planned, outline.dropped);
     this.lastOperations = outline.operations + stats.steps + stats.exact + measure.calls + plan.operations;
-    return new Assembler({ strategy: 'html', units: this.#resolved }).add(html, planned) as HtmlChunk[];
+    return new Assembler({ strategy: 'html', units: this.#resolved, documentId: documentIdOf(options) }).add(html, planned) as HtmlChunk[];
   }
 }
 

@@ -17,6 +17,7 @@ import type { Chunk, ChunkMetadata } from '../core/chunk.js';
 import { InvalidOptionError } from '../core/errors.js';
 import { resolveOptions, type StrategySchema } from '../core/schema.js';
 import { isBlank, requireText, trimSpan, trimSpanWithin, type TextSpan } from '../core/text.js';
+import { documentIdOf, type ChunkCallOptions } from '../core/ids.js';
 import { Assembler, type PlannedChunk } from '../plan/assemble.js';
 import { pack, type PackLevel } from '../plan/pack.js';
 import { upperBound } from '../core/search.js';
@@ -198,19 +199,20 @@ export class MarkdownChunker {
     this.#plan = new MarkdownPlan(this.chunkSize, this.chunkOverlap, this.contextualHeaders, this.#resolved, inner, custom);
   }
 
-  #assembler(): Assembler {
-    return new Assembler({ strategy: 'markdown', units: this.#resolved });
+  #assembler(options: ChunkCallOptions | undefined): Assembler {
+    return new Assembler({ strategy: 'markdown', units: this.#resolved, documentId: documentIdOf(options) });
   }
 
   /**
    * Chunks Markdown `text`. Empty or whitespace-only text gives no chunks.
+   * @param options per-call options: `documentId` enters every chunk id (default `''`).
    * @throws {InvalidInputError} when `text` is not a string.
    */
-  chunk(text: string): MarkdownChunk[] {
+  chunk(text: string, options?: ChunkCallOptions): MarkdownChunk[] {
     requireText(text);
     this.#plan.ops = 0;
     if (isBlank(text)) return [];
-    return planWhole(text, this.#plan, this.#assembler()) as MarkdownChunk[];
+    return planWhole(text, this.#plan, this.#assembler(options)) as MarkdownChunk[];
   }
 
   /**
@@ -235,13 +237,14 @@ export class MarkdownChunker {
    * until it closes or its bound of lines passes. Memory otherwise: one section plus one
    * piece; each step re-scans the held text (steps are tried as the held text grows by
    * half).
-   * Ids: prefix hashes, the same in {@link chunk}.
+   * Ids: content-addressed, the same as {@link chunk}'s.
+   * @param options per-call options: `documentId` enters every chunk id (default `''`).
    * @throws {InvalidInputError} for a source that is not a stream/iterable or a piece that
    *   is not a string.
    */
-  chunkStream(source: TextSource): AsyncGenerator<MarkdownChunk> {
+  chunkStream(source: TextSource, options?: ChunkCallOptions): AsyncGenerator<MarkdownChunk> {
     this.#plan.ops = 0;
-    return streamPlan(source, this.#plan, this.#assembler()) as AsyncGenerator<MarkdownChunk>;
+    return streamPlan(source, this.#plan, this.#assembler(options)) as AsyncGenerator<MarkdownChunk>;
   }
 
   /** Units of `text` in this chunker's unit. @internal */

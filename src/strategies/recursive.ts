@@ -17,6 +17,7 @@ import type { Chunk } from '../core/chunk.js';
 import { InvalidOptionError } from '../core/errors.js';
 import { resolveOptions, type StrategySchema } from '../core/schema.js';
 import { isBlank, isSpace, requireText } from '../core/text.js';
+import { documentIdOf, type ChunkCallOptions } from '../core/ids.js';
 import { Assembler, type PlannedChunk } from '../plan/assemble.js';
 import { pack, type PackLevel, type PackStats } from '../plan/pack.js';
 import { rangeMeasure, type RangeMeasure } from '../size/measure.js';
@@ -159,13 +160,14 @@ export class RecursiveChunker {
   /**
    * Chunks `text`. Empty or whitespace-only text gives no chunks.
    * @param text the source; offsets are UTF-16 indices into it.
+   * @param options per-call options: `documentId` enters every chunk id (default `''`).
    * @throws {InvalidInputError} when `text` is not a string.
    */
-  chunk(text: string): Chunk[] {
+  chunk(text: string, options?: ChunkCallOptions): Chunk[] {
     requireText(text);
     if (isBlank(text)) return [];
     const spans = this.spans(text);
-    return new Assembler({ strategy: 'recursive', units: this.#resolved }).add(text, spans);
+    return new Assembler({ strategy: 'recursive', units: this.#resolved, documentId: documentIdOf(options) }).add(text, spans);
   }
 
   /**

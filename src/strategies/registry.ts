@@ -4,6 +4,7 @@
  * @module
  */
 import type { Chunk } from '../core/chunk.js';
+import type { ChunkCallOptions } from '../core/ids.js';
 import { FIXED_SCHEMA, FixedSizeChunker, type FixedSizeOptions } from './fixed-size.js';
 import { SLIDING_SCHEMA, SlidingWindowChunker, type SlidingWindowOptions } from './sliding-window.js';
 import { InvalidOptionError } from '../core/errors.js';
@@ -23,13 +24,18 @@ import { CODE_EXTENSIONS, extensionOf } from '../segment/code-languages.js';
 
 /** Anything that turns a text into chunks (synchronously or not). */
 export interface Chunker {
-  chunk(text: string): Chunk[] | Promise<Chunk[]>;
   /**
-   * Optional streaming form: yields what `chunk(wholeText)` returns, as chunks are
-   * decided (see `src/stream/index.ts`, docs/streaming.md). The CLI streams files
+   * The chunks of `text`. `options.documentId` (default `''`) enters every chunk id
+   * (content-addressed ids: docs/architecture.md "Determinism"); pass the document's
+   * id (a file path, a database key) to make ids unique across documents.
+   */
+  chunk(text: string, options?: ChunkCallOptions): Chunk[] | Promise<Chunk[]>;
+  /**
+   * Optional streaming form: yields what `chunk(wholeText, options)` returns, as chunks
+   * are decided (see `src/stream/index.ts`, docs/streaming.md). The CLI streams files
    * through it when present.
    */
-  chunkStream?(source: TextSource): AsyncIterable<Chunk>;
+  chunkStream?(source: TextSource, options?: ChunkCallOptions): AsyncIterable<Chunk>;
 }
 
 /** Options any strategy may take; each strategy reads the ones it knows. */

@@ -15,6 +15,7 @@ import { InvalidOptionError } from '../core/errors.js';
 import { checkSpans } from '../compose/span-splitters.js';
 import { localeProblem } from '../core/options.js';
 import { OPTION_SHAPES, resolveOptions, type StrategySchema } from '../core/schema.js';
+import { documentIdOf, type ChunkCallOptions } from '../core/ids.js';
 import { Assembler, type PlannedChunk } from '../plan/assemble.js';
 import { isBlank, requireText } from '../core/text.js';
 import { RecursiveChunker } from './recursive.js';
@@ -205,14 +206,16 @@ export class SemanticChunker {
 
   /**
    * Chunks `text`. Empty or whitespace-only text gives no chunks.
+   * @param options per-call options: `documentId` enters every chunk id (default `''`).
    * @throws {InvalidInputError} when `text` is not a string.
    * @throws {EmbeddingError} when the embedder returns a matrix of the wrong size (or, one of
    *   chunkwise's, fails).
    * @throws {CallbackError} when the embedder (or another option that is a function) throws: `option` names it, `cause` is the original.
    * @throws {InvalidOptionError} when a user sizer or splitter returns something unusable.
    */
-  async chunk(text: string): Promise<Chunk[]> {
+  async chunk(text: string, options?: ChunkCallOptions): Promise<Chunk[]> {
     requireText(text);
+    const documentId = documentIdOf(options);
     this.lastWork = { measurements: 0, mergeSteps: 0 };
     if (isBlank(text)) return [];
     const s = sentenceSpans(text, this.locale);
@@ -274,7 +277,7 @@ export class SemanticChunker {
         planned.push(chunk);
       }
     }
-    return new Assembler({ strategy: 'semantic', units: this.#resolved }).add(text, planned);
+    return new Assembler({ strategy: 'semantic', units: this.#resolved, documentId }).add(text, planned);
   }
 
   /**

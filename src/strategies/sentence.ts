@@ -14,6 +14,7 @@ import type { Chunk } from '../core/chunk.js';
 import { localeProblem } from '../core/options.js';
 import { resolveOptions, type StrategySchema } from '../core/schema.js';
 import { isBlank, isSpace, requireText } from '../core/text.js';
+import { documentIdOf, type ChunkCallOptions } from '../core/ids.js';
 import { Assembler, type PlannedChunk } from '../plan/assemble.js';
 import { SpanLevel } from '../plan/levels.js';
 import { pack, type PackLevel } from '../plan/pack.js';
@@ -107,18 +108,19 @@ export class SentenceChunker {
     };
   }
 
-  #assembler(): Assembler {
-    return new Assembler({ strategy: 'sentence', units: this.#resolved });
+  #assembler(options: ChunkCallOptions | undefined): Assembler {
+    return new Assembler({ strategy: 'sentence', units: this.#resolved, documentId: documentIdOf(options) });
   }
 
   /**
    * Chunks `text`. Empty or whitespace-only text gives no chunks.
+   * @param options per-call options: `documentId` enters every chunk id (default `''`).
    * @throws {InvalidInputError} when `text` is not a string.
    */
-  chunk(text: string): Chunk[] {
+  chunk(text: string, options?: ChunkCallOptions): Chunk[] {
     requireText(text);
     if (isBlank(text)) return [];
-    return planWhole(text, this.#plan, this.#assembler());
+    return planWhole(text, this.#plan, this.#assembler(options));
   }
 
   /**
@@ -139,11 +141,12 @@ export class SentenceChunker {
    * the plan of the text up to the last line start holds `p`'s chunk, i.e. every sentence
    * they were decided on is complete. Memory: one section (from the last break on) plus
    * one piece; a text without line breaks is held whole.
+   * @param options per-call options: `documentId` enters every chunk id (default `''`).
    * @throws {InvalidInputError} for a source that is not a stream/iterable or a piece that
    *   is not a string.
    */
-  chunkStream(source: TextSource): AsyncGenerator<Chunk> {
-    return streamPlan(source, this.#plan, this.#assembler());
+  chunkStream(source: TextSource, options?: ChunkCallOptions): AsyncGenerator<Chunk> {
+    return streamPlan(source, this.#plan, this.#assembler(options));
   }
 
   /** One step of the stream plan (a whole text: one final step). */

@@ -9,6 +9,7 @@ import type { Chunk } from '../core/chunk.js';
 import { InvalidOptionError } from '../core/errors.js';
 import { resolveOptions, type StrategySchema } from '../core/schema.js';
 import { isBlank, requireText } from '../core/text.js';
+import { documentIdOf, type ChunkCallOptions } from '../core/ids.js';
 import { Assembler, type PlannedChunk } from '../plan/assemble.js';
 import { WindowPlan } from '../plan/windows.js';
 import type { UnitKind } from '../size/index.js';
@@ -112,19 +113,20 @@ export class SlidingWindowChunker {
     return { windowSize: o.windowSize as number, stride: o.stride as number };
   }
 
-  #assembler(): Assembler {
-    return new Assembler({ strategy: this.strategy, units: this.#resolved });
+  #assembler(options: ChunkCallOptions | undefined): Assembler {
+    return new Assembler({ strategy: this.strategy, units: this.#resolved, documentId: documentIdOf(options) });
   }
 
   /**
    * Chunks `text`. Empty or whitespace-only text gives no chunks.
    * @param text the source; offsets in the chunks are UTF-16 indices into it.
+   * @param options per-call options: `documentId` enters every chunk id (default `''`).
    * @throws {InvalidInputError} when `text` is not a string.
    */
-  chunk(text: string): Chunk[] {
+  chunk(text: string, options?: ChunkCallOptions): Chunk[] {
     requireText(text);
     if (isBlank(text)) return [];
-    return planWhole(text, this.#plan, this.#assembler());
+    return planWhole(text, this.#plan, this.#assembler(options));
   }
 
   /**
@@ -145,9 +147,10 @@ export class SlidingWindowChunker {
    * letter is held until such a place or the end; a tokenizer without a declared
    * `safeCut` holds the whole text). Source: SPEC section 1; docs/streaming.md.
    * @param source a `ReadableStream<string>` or (async) iterable of string pieces of any size.
+   * @param options per-call options: `documentId` enters every chunk id (default `''`).
    * @throws {InvalidInputError} when the source is not a stream/iterable or yields a non-string.
    */
-  chunkStream(source: TextSource): AsyncGenerator<Chunk> {
-    return streamPlan(source, this.#plan, this.#assembler());
+  chunkStream(source: TextSource, options?: ChunkCallOptions): AsyncGenerator<Chunk> {
+    return streamPlan(source, this.#plan, this.#assembler(options));
   }
 }

@@ -53,7 +53,7 @@ const defaultGrowth = (held: number): number => held >> 1;
 
 /**
  * The chunks of a whole text: one final step, for a plan whose steps are synchronous.
- * @param assembler assembles the spans (its index and hash state start fresh).
+ * @param assembler assembles the spans (a fresh one: its index and id ordinals start at 0).
  * @throws {TypeError} when the plan's step is asynchronous (use {@link planWholeAsync}).
  */
 export function planWhole<S>(text: string, plan: StreamPlan<S>, assembler: Assembler): Chunk[] {
@@ -89,7 +89,6 @@ export async function* streamPlan<S>(source: TextSource, plan: StreamPlan<S>, as
     state = r.state;
     if (r.chunks.length) yield* assembler.add(buf, r.chunks, bufStart);
     if (r.keep > 0) {
-      assembler.advance(buf, bufStart + r.keep, bufStart);
       buf = buf.slice(r.keep);
       bufStart += r.keep;
     }

@@ -4,9 +4,10 @@
  * and compared by `test/golden.test.ts`. Shared by both, so they cannot drift apart.
  *
  * What a golden file keeps per chunk: start, end, index, tokenCount, metadata and
- * embedText, never the text (it is `source.slice(start, end)`) and never the id (the
- * engine redesign moves every strategy to one id scheme). Ids inside metadata
- * (parent–child's `parentId`) are kept as the parent's position instead.
+ * embedText, never the text (it is `source.slice(start, end)`). Ids are kept per run as
+ * one digest (`ids`: `hashText` of the run's chunk ids joined by newlines), so a change
+ * of any id shows without 16 hex digits per chunk; ids inside metadata (parent–child's
+ * `parentId`) are kept as the parent's position.
  *
  * Compact form of one run (one strategy × options × input):
  * - `common`: metadata fields with the same value in every chunk, stored once;
@@ -177,6 +178,8 @@ export interface GoldenRun {
   /** `hashText` of the input, so a changed input file is reported as such. */
   sourceHash: string;
   length: number;
+  /** `hashText` of the chunk ids in order, joined by newlines (content-addressed ids). */
+  ids?: string;
   knownDefects?: string;
   /** What the chunker threw, instead of chunks. */
   error?: string;
@@ -209,7 +212,7 @@ function plainMetadata(chunk: Chunk, parentIndex: Map<string, number>): Record<s
 }
 
 /** The compact run of `chunks` (see the module doc). */
-export function encodeRun(head: Omit<GoldenRun, 'common' | 'keys' | 'chunks'>, source: string, chunks: Chunk[]): GoldenRun {
+export function encodeRun(head: Omit<GoldenRun, 'common' | 'keys' | 'chunks' | 'ids'>, source: string, chunks: Chunk[]): GoldenRun {
   const parentIndex = new Map<string, number>();
   for (const c of chunks) if (c.metadata.level === 'parent') parentIndex.set(c.id, c.index);
   const metas = chunks.map((c) => plainMetadata(c, parentIndex));
@@ -240,6 +243,7 @@ export function encodeRun(head: Omit<GoldenRun, 'common' | 'keys' | 'chunks'>, s
   });
   return {
     ...head,
+    ids: hashText(chunks.map((c) => c.id).join('\n')),
     common,
     keys,
     ...(hasEmbed ? { embedText: true } : {}),
@@ -441,7 +445,10 @@ export function diffRun(expected: GoldenRun, actual: GoldenRun, source: string, 
     lines.push(`  chunk ${i}: ${e[i] && a[i] ? diffs.join('; ') : e[i] ? 'no longer emitted' : 'new'}`);
     lines.push(describeChunk('expected', e[i], source), describeChunk('actual  ', a[i], source));
   }
-  if (differing === 0) return [];
+  if (differing === 0) {
+    if (expected.ids === actual.ids) return [];
+    return [`${where}: the chunks are the same but their ids are not (digest ${expected.ids ?? 'not recorded'} → ${actual.ids}); re-record if the id scheme changed on purpose${note}`];
+  }
   const more = differing > maxChunks ? `, ${differing - maxChunks} more not shown` : '';
   return [`${where}: ${e.length} → ${a.length} chunks, ${differing} differ${more}${note}`, ...lines];
 }
