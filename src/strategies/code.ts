@@ -372,7 +372,7 @@ export class CodeChunker {
   #plan(text: string, root: SyntaxNode): PlannedChunk[] {
     const measure = rangeMeasure(text, this.#resolved.units);
     const ctx = new CodeContext(this, text, root, measure, this.#spec);
-    const level = ctx.level(childItems(root, text, ctx.stats), []);
+    const level = ctx.level(childItems(root, text, ctx.stats, 0, text.length), []);
     const packStats: PackStats = { steps: 0, exact: 0 };
     const out = pack(level, { max: this.chunkSize }, [], packStats);
     this.lastOperations = ctx.stats.steps + packStats.steps + packStats.exact + measure.calls;
