@@ -6,11 +6,15 @@
  * `metadata.fallback` saying why, and the next call in the same process parses again;
  * generated garbage in every language chunks quickly.
  */
-import { describe, expect, it } from 'vitest';
-import { CODE_LANGUAGES, CodeChunker } from '../src/code.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Parser } from 'web-tree-sitter';
+import { describe, expect, it, vi } from 'vitest';
+import { CODE_LANGUAGES, CodeChunker, languageForPath } from '../src/code.js';
 import { createChunker, strategyNames, type Chunk } from '../src/index.js';
 import { isBlank, isSpace } from '../src/core/text.js';
 import { expectInvariants } from './helpers/invariants.js';
+import { repoRoot } from './helpers/paths.js';
 
 const spans = (chunks: readonly Chunk[]) => chunks.map((c) => [c.start, c.end]);
 
@@ -55,5 +59,102 @@ describe('format characters are text, in every language and every strategy', () 
     expect(isBlank(' a ', 0, 1)).toBe(true);
     expect(isBlank(' a ', 0, 2)).toBe(false);
     expect(isSpace(0x200b) || isSpace(0x2060) || isSpace(0x00ad)).toBe(false);
+  });
+});
+
+// ---------------------------------------------------------------- parse budget, aborts, garbage
+
+const fixturesDir = join(repoRoot, 'test', 'fixtures', 'code');
+const FIXTURES = readdirSync(fixturesDir).sort();
+const fixtureOf = (language: string) => readFileSync(join(fixturesDir, FIXTURES.find((f) => languageForPath(f)?.name === language)!), 'utf8');
+
+/** The input that made web-tree-sitter 0.25.10 run for minutes with the TypeScript and TSX grammars (JavaScript: 20 ms). */
+const HANG = "[l=b?>'e\n\"r}{#";
+/** Punctuation and fragments every grammar's error recovery meets. */
+const GARBAGE = "[](){}<>'\"`?=:;#/\\*\n \tlabexr$@!%^&|,.-+~01_\u200b";
+/** A seeded garbage file of `n` code units (a linear congruential generator: the same files on every run). */
+function garbage(seed: number, n: number): string {
+  let x = seed;
+  let s = '';
+  for (let i = 0; i < n; i++) {
+    x = (x * 1103515245 + 12345) & 0x7fffffff;
+    s += GARBAGE[x % GARBAGE.length];
+  }
+  return s;
+}
+
+/** Chunks `text`, timed. */
+function timed(chunker: CodeChunker, text: string): { chunks: Chunk[]; ms: number } {
+  const t0 = performance.now();
+  const chunks = chunker.chunk(text);
+  return { chunks, ms: performance.now() - t0 };
+}
+
+describe('a parse with a budget', () => {
+  it(`${JSON.stringify(HANG)} in TypeScript and TSX: chunked by the recursive splitter in under 2 s with metadata.fallback naming the budget, then the next file parses (was: past 60 s)`, async () => {
+    for (const language of ['typescript', 'tsx']) {
+      const chunker = await CodeChunker.create({ language, unit: 'char', chunkSize: 64 });
+      const { chunks, ms } = timed(chunker, HANG);
+      expect(ms, language).toBeLessThan(2000);
+      expect(spans(chunks)).toEqual([[0, HANG.length]]);
+      expect(chunks[0].metadata.fallback).toMatch(/^the parse ran past its (work|time) budget \(\d+ (steps of 100 parser operations|ms) for 14 code units\)$/);
+      expect(chunks[0].metadata).toMatchObject({ strategy: 'code', language, symbolPath: [], symbols: [], startLine: 1, endLine: 2 });
+      expect(chunker.lastFallback).toBe(chunks[0].metadata.fallback);
+      expect(chunker.hasSyntaxErrors(HANG)).toBe(true);
+      expect(chunker.definitions(HANG)).toEqual([]);
+      const next = chunker.chunk('function f(a: number) {\n  return a;\n}\n');
+      expect(next.map((c) => [c.metadata.symbolPath, c.metadata.fallback])).toEqual([[['function f'], undefined]]);
+      expect(chunker.lastFallback).toBeUndefined();
+    }
+    // JavaScript parses it whole (error recovery, no budget reached)
+    const js = await CodeChunker.create({ language: 'javascript', unit: 'char', chunkSize: 64 });
+    expect(js.chunk(HANG)[0].metadata.fallback).toBeUndefined();
+  });
+
+  it('generated garbage in every language chunks in under 2 s per file, loses nothing, holds the budget, and the next call parses the language\'s fixture', async () => {
+    const slow: string[] = [];
+    const fellBack: string[] = [];
+    for (const [k, { name }] of CODE_LANGUAGES.entries()) {
+      const chunker = await CodeChunker.create({ language: name, unit: 'char', chunkSize: 64 });
+      for (const text of [garbage(7 + k, 2283), garbage(1000 + k, 600), HANG]) {
+        const { chunks, ms } = timed(chunker, text);
+        if (ms >= 2000) slow.push(`${name} ${text.length}: ${Math.round(ms)} ms`);
+        expectInvariants(text, chunks, { unit: 'char', budget: 64 });
+        if (chunks[0].metadata.fallback !== undefined) fellBack.push(`${name} ${text.length}`);
+        const next = chunker.chunk(fixtureOf(name));
+        expect(next.filter((c) => c.metadata.fallback !== undefined), name).toEqual([]);
+        expect(next.some((c) => (c.metadata.symbolPath as string[]).length > 0), name).toBe(true);
+      }
+    }
+    expect(slow).toEqual([]);
+    expect(fellBack).toEqual(expect.arrayContaining(['typescript 14', 'tsx 14']));
+  }, 60_000);
+});
+
+describe('a tree-sitter runtime that aborts', () => {
+  it('is replaced by a fresh one: the file that aborted is chunked by the recursive splitter (metadata.fallback), the next calls parse again, the registry entry too', async () => {
+    const chunker = await CodeChunker.create({ language: 'typescript', unit: 'char', chunkSize: 64 });
+    const lazy = createChunker('code', { language: 'python', unit: 'char', chunkSize: 64 });
+    expect((await lazy.chunk('def f():\n    return 1\n'))[0].metadata.symbolPath).toEqual(['function f']);
+    const source = 'function f() {\n  return 1;\n}\n';
+    // the fault web-tree-sitter raised after minutes on a generated TSX file: Emscripten's abort
+    const spy = vi.spyOn(Parser.prototype, 'parse').mockImplementationOnce(() => {
+      throw new WebAssembly.RuntimeError('Aborted(). Build with -sASSERTIONS for more info.');
+    });
+    try {
+      const aborted = chunker.chunk(source);
+      expect(aborted.map((c) => [c.start, c.end, c.metadata.fallback])).toEqual([[0, source.length - 1, 'tree-sitter aborted (Aborted(). Build with -sASSERTIONS for more info.)']]);
+      // until the fresh runtime is loaded, the recursive splitter, saying so
+      expect(chunker.chunk(source)[0].metadata.fallback).toBe('the tree-sitter runtime aborted earlier and is being loaded again');
+      await chunker.ready();
+      expect(chunker.chunk(source).map((c) => [c.metadata.symbolPath, c.metadata.fallback])).toEqual([[['function f'], undefined]]);
+      // a chunker built before the abort, and one built after, parse on the fresh runtime
+      expect((await lazy.chunk('def g():\n    return 2\n'))[0].metadata.symbolPath).toEqual(['function g']);
+      const after = await CodeChunker.create({ language: 'rust', unit: 'char', chunkSize: 64 });
+      expect(after.chunk('fn h() -> u8 { 3 }\n')[0].metadata.symbolPath).toEqual(['function h']);
+      expect(spy).toHaveBeenCalledTimes(1); // the aborted module's parsers are never used again
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

@@ -85,6 +85,7 @@ export async function runChunk(inputs: string[], o: ChunkCommandOptions): Promis
   const sizes = await sourceSizes(files);
   await loadPeersFirst(chunkers, files);
   const progress = createProgress(sizes.reduce((a, b) => a + b, 0), files.length, progressWanted(o));
+  const notice = o.quiet ? undefined : (line: string) => process.stderr.write(line);
   try {
     await Output.writeWith(o.out, async (output) => {
       const writer = new RecordWriter(output, o.format);
@@ -94,13 +95,14 @@ export async function runChunk(inputs: string[], o: ChunkCommandOptions): Promis
           strategy: o.strategy,
           options: strategyOptions,
           workers,
+          quiet: o.quiet === true,
           write: (records) => writer.write(records),
           progress,
           sizes,
         });
       } else {
         for (let f = 0; f < files.length; f++) {
-          await chunkFileRecords(chunkers.for(files[f]), files[f], (records) => writer.write(records));
+          await chunkFileRecords(chunkers.for(files[f]), files[f], (records) => writer.write(records), undefined, notice);
           progress.advance(sizes[f], files[f]);
         }
       }

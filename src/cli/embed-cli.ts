@@ -10,7 +10,7 @@ import cliProgress from 'cli-progress';
 import type { Chunk } from '../core/chunk.js';
 import { UsageError } from './usage-error.js';
 import { openCliSink, prepareCliSink, writeCliSink } from './sink-cli.js';
-import { AUTO_STRATEGY, FileChunkers, walkExtensions } from '../node/chunk-file.js';
+import { AUTO_STRATEGY, fallbackNotice, FileChunkers, walkExtensions } from '../node/chunk-file.js';
 import { autoStrategyOptions } from './strategy-flags.js';
 import { loadEmbedder } from '../node/embedders.js';
 import { f32ToBase64, npyBytes } from '../node/embed-command.js';
@@ -50,7 +50,10 @@ export async function runEmbed(inputs: string[], o: EmbedCommandOptions): Promis
   const all: { chunk: Chunk; source: string }[] = [];
   for (const file of files) {
     const source = await readSource(file);
-    for (const chunk of await chunkers.for(file).chunk(source.text)) all.push({ chunk, source: source.name });
+    const chunker = chunkers.for(file);
+    for (const chunk of await chunker.chunk(source.text)) all.push({ chunk, source: source.name });
+    const notice = o.quiet ? undefined : fallbackNotice(chunker, source.name);
+    if (notice !== undefined) process.stderr.write(notice);
   }
   const d = embedder.dimension;
   if (sink) await prepareCliSink(sink, d);

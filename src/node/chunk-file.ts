@@ -11,6 +11,7 @@ import { chunkRecord, type Chunk } from '../core/chunk.js';
 import { createChunker, strategies, strategyDefinition, strategyForFile, type Chunker, type StrategyOptions } from '../strategies/registry.js';
 import { isStreamingChunker } from '../stream/index.js';
 import { UnreadableFileError } from '../cli/io.js';
+import { LazyCodeChunker } from '../strategies/code-schema.js';
 
 export { chunkRecord };
 
@@ -49,7 +50,8 @@ export async function* filePieces(name: string, blockBytes = 1 << 20): AsyncGene
  * Chunks the file `name` with `chunker` and hands its records (JSON strings, one per
  * chunk, in order) to `sink` in batches of about `batchChars` characters, awaiting each
  * (back-pressure); the first chunk's record is handed over alone, as soon as it is decided.
- * `source` is the name written in each record.
+ * `source` is the name written in each record. `notice` gets the one line to show on
+ * stderr when the file was chunked otherwise than asked ({@link fallbackNotice}).
  * @returns the number of chunks.
  * @throws {UnreadableFileError} when the file cannot be read; chunker errors as thrown.
  */
@@ -58,6 +60,7 @@ export async function chunkFileRecords(
   name: string,
   sink: (records: string[]) => void | Promise<void>,
   batchChars = 1 << 20,
+  notice?: (line: string) => void,
 ): Promise<number> {
   let batch: string[] = [];
   let size = 0;
@@ -83,7 +86,19 @@ export async function chunkFileRecords(
     for (const chunk of await chunker.chunk(text)) await add(chunk);
   }
   if (batch.length > 0) await sink(batch);
+  const line = fallbackNotice(chunker, name);
+  if (line !== undefined) notice?.(line);
   return count;
+}
+
+/**
+ * The stderr line (with its newline) for a file the code strategy chunked by the
+ * recursive splitter because its parse was given up (see `CodeChunker.chunk`), after
+ * `chunker` chunked it; undefined otherwise.
+ */
+export function fallbackNotice(chunker: Chunker, name: string): string | undefined {
+  const reason = chunker instanceof LazyCodeChunker ? chunker.lastFallback : undefined;
+  return reason === undefined ? undefined : `chunkwise: ${name}: ${reason}; chunked by the recursive splitter instead (metadata.fallback)\n`;
 }
 
 /** The pseudo-strategy that picks a strategy per file by its extension (`--strategy auto`). */

@@ -37,3 +37,15 @@ export async function readGrammarFile(path: string | URL, language: string): Pro
     throw new GrammarLoadError(language, file, (cause as Error).message);
   }
 }
+
+/**
+ * A fresh instance of web-tree-sitter's ES module (its URL with `?instance=<n>`): the
+ * module keeps its Emscripten instance in a module-level singleton, so after that
+ * instance aborted (its memory and tables may be corrupt) only a second copy of the
+ * module parses again.
+ * @throws when web-tree-sitter cannot be resolved or imported.
+ */
+export async function importFreshTreeSitter(instance: number): Promise<unknown> {
+  const url = import.meta.resolve('web-tree-sitter');
+  return import(`${url}${url.includes('?') ? '&' : '?'}instance=${instance}`);
+}

@@ -89,7 +89,15 @@ export function resolveCodeLanguage(o: { language?: string; filename?: string })
 
 /** What the implementation module gives the lazy entry. */
 export interface CodeModule {
-  CodeChunker: { create(options: CodeChunkerOptions): Promise<{ chunk(text: string): Chunk[]; lastOperations: number }> };
+  CodeChunker: { create(options: CodeChunkerOptions): Promise<LoadedCodeChunker> };
+}
+
+/** What the lazy entry uses of a loaded `CodeChunker`. */
+interface LoadedCodeChunker {
+  chunk(text: string): Chunk[];
+  ready(): Promise<void>;
+  lastOperations: number;
+  lastFallback: string | undefined;
 }
 
 /**
@@ -130,8 +138,8 @@ async function loadCodeModule(): Promise<CodeModule> {
  */
 export class LazyCodeChunker {
   readonly options: CodeChunkerOptions;
-  #ready: Promise<{ chunk(text: string): Chunk[]; lastOperations: number }> | undefined;
-  #loaded: { lastOperations: number } | undefined;
+  #ready: Promise<LoadedCodeChunker> | undefined;
+  #loaded: LoadedCodeChunker | undefined;
 
   /** @throws {InvalidOptionError} for invalid options or no language (see {@link resolveCodeLanguage}). */
   constructor(options: CodeChunkerOptions = {}) {
@@ -140,7 +148,8 @@ export class LazyCodeChunker {
   }
 
   /**
-   * Chunks `text` (see `CodeChunker.chunk`).
+   * Chunks `text` (see `CodeChunker.chunk`; after a tree-sitter abort, once the fresh
+   * runtime is loaded).
    * @throws {InvalidInputError} when `text` is not a string; {@link MissingDependencyError}
    *   or `GrammarLoadError` when tree-sitter or the grammar cannot be loaded.
    */
@@ -148,7 +157,13 @@ export class LazyCodeChunker {
     requireText(text);
     this.#ready ??= loadCodeModule().then((m) => m.CodeChunker.create(this.options));
     const chunker = (this.#loaded = await this.#ready);
+    await chunker.ready(); // after a tree-sitter abort: the fresh runtime, in Node
     return chunker.chunk(text);
+  }
+
+  /** `CodeChunker.lastFallback` of the last `chunk` call: why it used the recursive splitter, or undefined. */
+  get lastFallback(): string | undefined {
+    return this.#loaded?.lastFallback;
   }
 
   /** `CodeChunker.lastOperations` of the last `chunk` call (undefined before the first): for tests of linear time. */
