@@ -158,3 +158,23 @@ describe('a tree-sitter runtime that aborts', () => {
     }
   });
 });
+
+describe('construction', () => {
+  it('new CodeChunker() is a typed chunkwise error naming what was passed, not a plain TypeError', async () => {
+    const { InvalidOptionError, ChunkwiseError } = await import('../src/index.js');
+    const New = CodeChunker as unknown as new (options?: unknown) => CodeChunker;
+    for (const given of [undefined, { language: 'python' }]) {
+      let error: unknown;
+      try {
+        new New(given);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(InvalidOptionError);
+      expect(error).toBeInstanceOf(ChunkwiseError);
+      expect((error as Error).message).toBe(
+        `Invalid option new CodeChunker: ${given === undefined ? 'undefined' : '{"language":"python"}'} (the constructor is internal: build it with await CodeChunker.create(options), since loading tree-sitter and the grammar is asynchronous)`,
+      );
+    }
+  });
+});

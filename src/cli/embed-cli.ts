@@ -14,7 +14,7 @@ import { AUTO_STRATEGY, fallbackNotice, FileChunkers, walkExtensions } from '../
 import { autoStrategyOptions } from './strategy-flags.js';
 import { loadEmbedder } from '../node/embedders.js';
 import { f32ToBase64, npyBytes } from '../node/embed-command.js';
-import { chunkRecord, strategyOptionsFromCli, type ChunkCommandOptions } from './chunk-command.js';
+import { chunkRecord, loadPeersFirst, strategyOptionsFromCli, type ChunkCommandOptions } from './chunk-command.js';
 import { Output, progressWanted, readSource } from './io.js';
 import { DEFAULT_EXTENSIONS, expandInputs } from './inputs.js';
 import { requireInteger } from '../core/options.js';
@@ -44,7 +44,7 @@ export async function runEmbed(inputs: string[], o: EmbedCommandOptions): Promis
   const sink = await openCliSink(o);
   // auto: each file's strategy by its extension, as `chunk --strategy auto`
   const chunkers = new FileChunkers(o.strategy, o.strategy === AUTO_STRATEGY ? autoStrategyOptions(o) : strategyOptionsFromCli(o)).check();
-  const files = await expandInputs(inputs, o.ext ?? walkExtensions(o.strategy, DEFAULT_EXTENSIONS));
+  const files = await loadPeersFirst(chunkers, await expandInputs(inputs, o.ext ?? walkExtensions(o.strategy, DEFAULT_EXTENSIONS)), o.skipUnsupported === true, o.quiet ? undefined : (line) => process.stderr.write(line));
   const output = await Output.open(o.out);
   const embedder = await loadEmbedder(o.embedder);
   const all: { chunk: Chunk; source: string }[] = [];

@@ -10,6 +10,7 @@
  */
 import type { Chunk } from '../core/chunk.js';
 import { InvalidOptionError, MissingDependencyError } from '../core/errors.js';
+import { importNodeHelper, isNode } from '../core/runtime.js';
 import { resolveOptions, type StrategySchema } from '../core/schema.js';
 import { requireText } from '../core/text.js';
 import { CODE_LANGUAGE_NAMES, CODE_LANGUAGES, codeLanguage, languageForPath, type CodeLanguageSpec } from '../segment/code-languages.js';
@@ -164,6 +165,17 @@ export class LazyCodeChunker {
   /** `CodeChunker.lastFallback` of the last `chunk` call: why it used the recursive splitter, or undefined. */
   get lastFallback(): string | undefined {
     return this.#loaded?.lastFallback;
+  }
+
+  /**
+   * The optional packages this chunker needs that are not installed (in Node: web-tree-sitter,
+   * and tree-sitter-wasms for the packaged grammars), all at once, without loading them;
+   * `[]` outside Node, where what is given (`grammar`, `grammarBase`) is checked on use.
+   */
+  async missingPackages(): Promise<string[]> {
+    if (!isNode()) return [];
+    const helper = await importNodeHelper<typeof import('../node/code-grammars.js')>('code-grammars');
+    return helper.missingCodePackages(this.options.grammar === undefined && this.options.grammarBase === undefined);
   }
 
   /** `CodeChunker.lastOperations` of the last `chunk` call (undefined before the first): for tests of linear time. */
