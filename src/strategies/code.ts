@@ -96,18 +96,24 @@ const CODE_UNITS_PER_TOKEN_CAP = 16;
 
 /**
  * The parse budget. tree-sitter calls the progress callback every 100 parser operations;
- * valid code takes 7–9 calls per 1,000 code units and generated garbage at most ~50 (all
- * 12 grammars), while a GLR stack explosion (the TypeScript and TSX grammars on
+ * valid code takes 7–9 calls per 1,000 code units (minified JavaScript ~20) and generated
+ * garbage at most ~50 (all 12 grammars), while a GLR stack explosion (the TypeScript and TSX grammars on
  * `[l=b?>'e\n"r}{#`) takes thousands for a few characters, each slower than the last
  * (10 ms apiece after a second), and runs for minutes until the runtime aborts. A parse
  * past {@link PARSE_BASE_STEPS} + length / {@link PARSE_UNITS_PER_STEP} calls (the
- * deterministic bound), or past {@link PARSE_BASE_MS} + length / {@link PARSE_UNITS_PER_MS}
- * milliseconds (10× what valid code takes; the bound on slow steps), is cancelled.
+ * deterministic bound) is cancelled; so is one past {@link PARSE_BASE_MS} + length /
+ * {@link PARSE_UNITS_PER_MS} milliseconds (10× what valid code takes: the bound on slow
+ * steps) once it has made more than {@link PARSE_TIMED_STEPS} + length /
+ * {@link PARSE_UNITS_PER_TIMED_STEP} calls (40 per 1,000), which valid code does not reach (so a
+ * loaded machine, or a grammar's first parse while V8 compiles it, never changes how
+ * valid code is chunked).
  */
 const PARSE_BASE_STEPS = 100;
 const PARSE_UNITS_PER_STEP = 4;
 const PARSE_BASE_MS = 500;
 const PARSE_UNITS_PER_MS = 100;
+const PARSE_TIMED_STEPS = 16;
+const PARSE_UNITS_PER_TIMED_STEP = 25;
 
 /** web-tree-sitter's module, once per runtime: a runtime that aborted is replaced by a fresh one (Node) and its grammars loaded again. */
 let runtime: Promise<TreeSitter> | undefined;
@@ -440,8 +446,9 @@ export class CodeChunker {
 
   /**
    * Chunks `text`. Empty or whitespace-only text gives no chunks. A parse that runs past
-   * its budget (see {@link PARSE_BASE_STEPS}: thousands of times the work of valid code of
-   * that length, or {@link PARSE_BASE_MS} ms plus 10 ms per 1,000 code units), or that
+   * its budget (see {@link PARSE_BASE_STEPS}: 30 or more times the work of valid code of
+   * that length, or, where the work is already unusual, {@link PARSE_BASE_MS} ms plus 10 ms
+   * per 1,000 code units), or that
    * aborts the tree-sitter runtime, is given up: the text is chunked by the recursive
    * splitter (linear time) and every chunk's `metadata.fallback` says why; the parser is
    * rebuilt (after an abort, on a fresh runtime: see {@link ready}).
@@ -482,12 +489,13 @@ export class CodeChunker {
     const parser = (this.#parser ??= this.#newParser());
     const maxSteps = PARSE_BASE_STEPS + Math.ceil(text.length / PARSE_UNITS_PER_STEP);
     const maxMs = PARSE_BASE_MS + text.length / PARSE_UNITS_PER_MS;
+    const timedAfter = PARSE_TIMED_STEPS + text.length / PARSE_UNITS_PER_TIMED_STEP;
     let steps = 0;
     let over: string | undefined;
     const t0 = Date.now();
     const progressCallback = () => {
       if (++steps > maxSteps) over = `the parse ran past its work budget (${maxSteps} steps of 100 parser operations for ${text.length} code units)`;
-      else if (Date.now() - t0 > maxMs) over = `the parse ran past its time budget (${Math.round(maxMs)} ms for ${text.length} code units)`;
+      else if (steps > timedAfter && Date.now() - t0 > maxMs) over = `the parse ran past its time budget (${Math.round(maxMs)} ms for ${text.length} code units)`;
       return over !== undefined;
     };
     let tree: ReturnType<TSParser['parse']>;
