@@ -2,7 +2,10 @@
  * The CLI with the code strategy (issue 13): `--strategy code` takes each file's language
  * from its extension, `--strategy auto` chooses a strategy per file by extension, the
  * directory walk picks source files for both, workers give the same output, and a file
- * of no known language is a one-line usage error (exit 2).
+ * of no known language is a one-line usage error (exit 2); on an install without
+ * web-tree-sitter and tree-sitter-wasms (hidden by `helpers/hidden-packages.ts`) one line
+ * names both, exit 1, and `--skip-unsupported` chunks the other files; a file whose parse
+ * is given up is chunked by the recursive splitter, said in one stderr line.
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -10,12 +13,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectInvariants } from './helpers/invariants.js';
+import { hidePackagesArgs } from './helpers/hidden-packages.js';
 import { cliBin, repoRoot } from './helpers/paths.js';
 
 const fixtures = join(repoRoot, 'test', 'fixtures', 'code');
 
-function run(args: string[], input?: string) {
-  const r = spawnSync(process.execPath, [cliBin, ...args], { input, encoding: 'utf8', maxBuffer: 1 << 28 });
+function run(args: string[], input?: string, nodeArgs: string[] = []) {
+  const r = spawnSync(process.execPath, [...nodeArgs, cliBin, ...args], { input, encoding: 'utf8', maxBuffer: 1 << 28 });
   const records = r.status === 0 ? r.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
   return { status: r.status, stderr: r.stderr, stdout: r.stdout, records };
 }
@@ -76,4 +80,66 @@ describe('chunkwise chunk with the code strategy', () => {
     expect(md.stderr).toMatch(/invalid option (--)?filename: ".*README.md" \(its extension names no supported language/i);
     expect(run(['chunk', '-', '--strategy', 'code', '--language', 'cobol'], py).status).toBe(2);
   });
+});
+
+describe('the code strategy on a plain install (web-tree-sitter and tree-sitter-wasms not installed)', () => {
+  const plain = hidePackagesArgs(['web-tree-sitter', 'tree-sitter-wasms']);
+
+  it('chunk --strategy auto over a folder: one line naming both packages and the files, exit 1, nothing written (was: exit 2 naming web-tree-sitter only, then tree-sitter-wasms on the next try)', () => {
+    const dir = project();
+    const r = run(['chunk', dir, '--strategy', 'auto', '--chunk-size', '100'], undefined, plain);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toBe(
+      `chunkwise: 3 of 5 files (the code strategy, for ${join(dir, 'cache.go')}, ${join(dir, 'help.ts')} and ${join(dir, 'stats.py')}) needs the packages web-tree-sitter and tree-sitter-wasms, which could not be imported: install them with npm install web-tree-sitter tree-sitter-wasms, or pass --skip-unsupported to chunk the other 2 files`,
+    );
+    // embed checks the same way before it loads a model
+    const embed = run(['embed', dir, '--strategy', 'auto'], undefined, plain);
+    expect(embed.status).toBe(1);
+    expect(embed.stderr).toContain('needs the packages web-tree-sitter and tree-sitter-wasms');
+  });
+
+  it('--skip-unsupported: the other files are chunked as without the flag, the skipped ones said in one line', () => {
+    const dir = project();
+    const full = run(['chunk', dir, '--strategy', 'auto', '--chunk-size', '100']);
+    const r = run(['chunk', dir, '--strategy', 'auto', '--chunk-size', '100', '--skip-unsupported'], undefined, plain);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.records).toEqual(full.records.filter((c) => c.metadata.strategy !== 'code'));
+    expect([...new Set(r.records.map((c) => c.source.slice(dir.length + 1)))]).toEqual(['guide.md', 'notes.txt']);
+    expect(r.stderr.trim().split('\n')).toEqual([
+      `chunkwise: skipped 3 files (the code strategy, for ${join(dir, 'cache.go')}, ${join(dir, 'help.ts')} and ${join(dir, 'stats.py')}): not installed: web-tree-sitter, tree-sitter-wasms (npm install web-tree-sitter tree-sitter-wasms)`,
+    ]);
+    expect(run(['chunk', dir, '--strategy', 'auto', '--skip-unsupported', '--quiet'], undefined, plain).stderr).toBe('');
+  });
+
+  it('only tree-sitter-wasms missing: named alone; with --grammar-base it is not needed', () => {
+    const dir = project();
+    const r = run(['chunk', join(dir, 'stats.py'), '--strategy', 'auto'], undefined, hidePackagesArgs(['tree-sitter-wasms']));
+    expect(r.status).toBe(1);
+    expect(r.stderr.trim()).toBe(`chunkwise: chunking (the code strategy, for ${join(dir, 'stats.py')}) needs the package tree-sitter-wasms, which could not be imported: install it with npm install tree-sitter-wasms`);
+    const based = run(['chunk', join(dir, 'stats.py'), '--strategy', 'auto', '--grammar-base', join(repoRoot, 'node_modules', 'tree-sitter-wasms', 'out')], undefined, hidePackagesArgs(['tree-sitter-wasms']));
+    expect(based.status, based.stderr).toBe(0);
+    expect(based.records[0].metadata.language).toBe('python');
+  });
+});
+
+describe('a file whose parse is given up', () => {
+  it(`a TypeScript file tree-sitter's error recovery explodes on: exit 0 within seconds, the recursive splitter's chunks with metadata.fallback, one line on stderr (was: past 60 s)`, () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chunkwise-code-hang-'));
+    const file = join(dir, 'hang.ts');
+    writeFileSync(file, "[l=b?>'e\n\"r}{#");
+    writeFileSync(join(dir, 'ok.ts'), 'export function f() {\n  return 1;\n}\n');
+    const t0 = Date.now();
+    const r = run(['chunk', dir, '--strategy', 'auto']);
+    expect(Date.now() - t0).toBeLessThan(30_000);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.records.map((c) => [c.source.slice(dir.length + 1), c.text, c.metadata.symbolPath, typeof c.metadata.fallback])).toEqual([
+      ['hang.ts', "[l=b?>'e\n\"r}{#", [], 'string'],
+      ['ok.ts', 'export function f() {\n  return 1;\n}', ['function f'], 'undefined'],
+    ]);
+    expect(r.stderr.trim().split('\n')).toEqual([`chunkwise: ${file}: ${r.records[0].metadata.fallback}; chunked by the recursive splitter instead (metadata.fallback)`]);
+    expect(run(['chunk', file, '--strategy', 'auto', '--quiet']).stderr).toBe('');
+  }, 60_000);
 });

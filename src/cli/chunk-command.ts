@@ -3,7 +3,7 @@
  * (one chunk per line, with its `source`) or one JSON array.
  * @module
  */
-import { InvalidOptionError } from '../core/errors.js';
+import { InvalidOptionError, MissingDependencyError } from '../core/errors.js';
 import { chunkFilesWithWorkers } from '../node/batch.js';
 import { AUTO_STRATEGY, chunkFileRecords, FileChunkers, walkExtensions } from '../node/chunk-file.js';
 import { LazyCodeChunker } from '../strategies/code-schema.js';
@@ -28,6 +28,8 @@ export interface ChunkCommandOptions {
   workers?: number;
   /** Extensions a directory walk picks (default .md, .txt). */
   ext?: string[];
+  /** `--skip-unsupported`: leave out the files whose strategy needs a package that is not installed. */
+  skipUnsupported?: boolean;
   [key: string]: unknown;
 }
 
@@ -43,20 +45,71 @@ export function strategyOptionsFromCli(o: ChunkCommandOptions): StrategyOptions 
 export { chunkRecord } from '../node/chunk-file.js';
 
 /**
- * Loads what the chunkers of `files` load on first use (the code strategy's tree-sitter
- * and grammars) before anything is written, so a missing optional peer is an error up
- * front, not after the other files' chunks (`--strategy auto` on a folder of Markdown and
- * TypeScript without web-tree-sitter wrote the Markdown chunks, then failed).
- * @throws {MissingDependencyError | GrammarLoadError} as the chunker does.
+ * Checks, then loads, what the chunkers of `files` need on first use (the code
+ * strategy's web-tree-sitter and grammars) before anything is written: every optional
+ * package missing is named in one error (a chunker with `missingPackages()` says which
+ * it lacks), and a grammar that cannot be loaded fails up front, not after the other
+ * files' chunks. With `skipUnsupported`, the files whose chunker lacks a package are
+ * left out instead, said in one line through `notice`.
+ * @returns the files to chunk (`files`, less those skipped).
+ * @throws {MissingDependencyError} naming every missing package and the files that need them.
+ * @throws {GrammarLoadError} as the chunker does.
  */
-export async function loadPeersFirst(chunkers: FileChunkers, files: readonly string[]): Promise<void> {
-  const seen = new Set<unknown>();
+export async function loadPeersFirst(
+  chunkers: FileChunkers,
+  files: readonly string[],
+  skipUnsupported = false,
+  notice?: (line: string) => void,
+): Promise<string[]> {
+  const missingOf = new Map<string, Promise<string[]>>(); // by strategy: the same packages for each of its files
+  const lacking = new Map<string, string[]>(); // strategy → files
+  const packages = new Set<string>();
+  const keep: string[] = [];
   for (const f of files) {
+    const c = chunkers.for(f);
+    const { strategy } = chunkers.plan(f);
+    let missing = missingOf.get(strategy);
+    if (!missing) missingOf.set(strategy, (missing = hasMissingPackages(c) ? c.missingPackages() : Promise.resolve([])));
+    const names = await missing;
+    if (names.length === 0) {
+      keep.push(f);
+      continue;
+    }
+    for (const n of names) packages.add(n);
+    lacking.set(strategy, [...(lacking.get(strategy) ?? []), f]);
+  }
+  if (packages.size > 0) {
+    const skipped = [...lacking.values()].reduce((n, l) => n + l.length, 0);
+    const who = [...lacking].map(([strategy, fs]) => `the ${strategy} strategy, for ${fileList(fs)}`).join('; ');
+    if (!skipUnsupported) {
+      const rest = files.length - skipped;
+      throw new MissingDependencyError([...packages], `${files.length === 1 ? 'Chunking' : `${skipped} of ${files.length} files`} (${who})`, undefined, {
+        hint: rest > 0 ? `or pass --skip-unsupported to chunk the other ${rest} file${rest === 1 ? '' : 's'}` : undefined,
+      });
+    }
+    notice?.(`chunkwise: skipped ${skipped} file${skipped === 1 ? '' : 's'} (${who}): not installed: ${[...packages].join(', ')} (npm install ${[...packages].join(' ')})\n`);
+  }
+  const seen = new Set<unknown>();
+  for (const f of keep) {
     const c = chunkers.for(f);
     if (seen.has(c)) continue;
     seen.add(c);
     if (c instanceof LazyCodeChunker) await c.chunk('');
   }
+  return keep;
+}
+
+/** True for a chunker that can say which optional packages it lacks. */
+function hasMissingPackages(c: unknown): c is { missingPackages(): Promise<string[]> } {
+  return typeof (c as { missingPackages?: unknown }).missingPackages === 'function';
+}
+
+/** `a.py`, `a.py and b.ts`, `a.py, b.ts, c.go and 4 more`. */
+function fileList(files: readonly string[]): string {
+  const shown = files.slice(0, 3);
+  const more = files.length - shown.length;
+  if (more > 0) return `${shown.join(', ')} and ${more} more`;
+  return shown.length > 1 ? `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}` : shown[0];
 }
 
 /**
@@ -87,9 +140,9 @@ export async function runChunk(inputs: string[], o: ChunkCommandOptions): Promis
   const skip = (file: string, reason: string) => {
     if (!o.quiet) process.stderr.write(`chunkwise: skipping ${file}: a binary file, not text (${reason})\n`);
   };
-  const files = await expandInputs(inputs, o.ext ?? walkExtensions(o.strategy, DEFAULT_EXTENSIONS), { skip });
+  const notice = o.quiet ? undefined : (line: string) => process.stderr.write(line);
+  const files = await loadPeersFirst(chunkers, await expandInputs(inputs, o.ext ?? walkExtensions(o.strategy, DEFAULT_EXTENSIONS), { skip }), o.skipUnsupported === true, notice);
   const sizes = await sourceSizes(files);
-  await loadPeersFirst(chunkers, files);
   // progress by bytes read: a large file or stdin (no total: bytes and rate) moves as it is read
   const progress = createProgress(
     sizes.reduce((a, b) => a + b, 0),
@@ -106,13 +159,14 @@ export async function runChunk(inputs: string[], o: ChunkCommandOptions): Promis
           strategy: o.strategy,
           options: strategyOptions,
           workers,
+          quiet: o.quiet === true,
           write: (records) => writer.write(records),
           progress,
           sizes,
         });
       } else {
         for (let f = 0; f < files.length; f++) {
-          await chunkFileRecords(chunkers.for(files[f]), files[f], (records) => writer.write(records), undefined, (bytes) => progress.read?.(bytes, files[f]));
+          await chunkFileRecords(chunkers.for(files[f]), files[f], (records) => writer.write(records), undefined, (bytes) => progress.read?.(bytes, files[f]), notice);
           progress.advance(sizes[f], files[f]);
         }
       }

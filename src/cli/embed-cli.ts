@@ -11,11 +11,11 @@
 import { resolve } from 'node:path';
 import { UsageError } from './usage-error.js';
 import { openCliSink } from './sink-cli.js';
-import { AUTO_STRATEGY, FileChunkers, filePieces, walkExtensions } from '../node/chunk-file.js';
+import { AUTO_STRATEGY, fallbackNotice, FileChunkers, filePieces, walkExtensions } from '../node/chunk-file.js';
 import { autoStrategyOptions } from './strategy-flags.js';
 import { loadEmbedder } from '../node/embedders.js';
 import { f32ToBase64, npyBytes } from '../node/embed-command.js';
-import { chunkRecord, strategyOptionsFromCli, type ChunkCommandOptions } from './chunk-command.js';
+import { chunkRecord, loadPeersFirst, strategyOptionsFromCli, type ChunkCommandOptions } from './chunk-command.js';
 import { createProgress, Output, progressWanted, sourceSizes } from './io.js';
 import { DEFAULT_EXTENSIONS, expandInputs } from './inputs.js';
 import { requireInteger } from '../core/options.js';
@@ -57,7 +57,7 @@ export async function runEmbed(inputs: string[], o: EmbedCommandOptions): Promis
   try {
     // auto: each file's strategy by its extension, as `chunk --strategy auto`
     const chunkers = new FileChunkers(o.strategy, o.strategy === AUTO_STRATEGY ? autoStrategyOptions(o) : strategyOptionsFromCli(o)).check();
-    const files = await expandInputs(inputs, o.ext ?? walkExtensions(o.strategy, DEFAULT_EXTENSIONS));
+    const files = await loadPeersFirst(chunkers, await expandInputs(inputs, o.ext ?? walkExtensions(o.strategy, DEFAULT_EXTENSIONS)), o.skipUnsupported === true, o.quiet ? undefined : (line) => process.stderr.write(line));
     const output = sink ? undefined : await Output.open(o.out);
     const embedder = await loadEmbedder(o.embedder);
     const d = embedder.dimension;
@@ -82,7 +82,10 @@ export async function runEmbed(inputs: string[], o: EmbedCommandOptions): Promis
         prune: o.prune,
         embedBatchSize: o.batchSize,
         onProgress: (p) => {
-          if (p.kind === 'document') progress.advance(p.documentBytes, given.get(p.source));
+          if (p.kind !== 'document') return;
+          progress.advance(p.documentBytes, given.get(p.source));
+          const notice = o.quiet ? undefined : fallbackNotice(chunkers.for(given.get(p.source)!), given.get(p.source)!);
+          if (notice !== undefined) process.stderr.write(notice);
         },
         onBatch: output
           ? async ({ source, chunks, vectors }) => {

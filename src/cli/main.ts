@@ -16,14 +16,15 @@
  *   chunkwise eval --corpora <files...> --questions <csv> --strategy <name:size:overlap>… [--embedder hashing] [--top-k 5]
  *     [--per-corpus] [--json FILE] [--svg FILE] [--out FILE]
  *
- * Exit codes: 0 success; 1 a file could not be read or written (or a model loaded); 2 a
- * usage error (unknown option, bad value). Either is one line on stderr in one style
+ * Exit codes: 0 success; 1 a file could not be read or written (or a model loaded, or an
+ * optional package a strategy needs is not installed); 2 a usage error (unknown option,
+ * bad value). Either is one line on stderr in one style
  * (`chunkwise: …`, see errors.ts), without a stack trace; every command takes `--quiet`
  * and `--no-progress`.
  * @module
  */
 import { Command, CommanderError, Option } from 'commander';
-import { ChunkwiseError, ModelLoadError, SinkError } from '../core/errors.js';
+import { ChunkwiseError, MissingDependencyError, ModelLoadError, SinkError } from '../core/errors.js';
 import { runChunk, type ChunkCommandOptions } from './chunk-command.js';
 import { runEval, type EvalCommandOptions } from './eval-command.js';
 import { UnreadableFileError, UnwritableFileError } from './io.js';
@@ -72,6 +73,7 @@ export function buildProgram(): Command {
     .option('-o, --out <file>', 'write to a file instead of stdout')
     .option('-w, --workers <n>', 'worker threads for many files (output order stays the files\' sorted order)', parseIntegerArg, 1)
     .option('--ext <list>', `extensions picked when walking a directory (comma-separated) [default: ${DEFAULT_EXTENSIONS.join(',')}; with markdown also .markdown,.mdx; code: source files; html: .html,.htm,.xhtml; auto: every strategy's]`, parseExtensions)
+    .option('--skip-unsupported', 'leave out the files whose strategy needs an optional package that is not installed (said on stderr) instead of failing')
     .action(async (files: string[], options: ChunkCommandOptions) => {
       await runChunk(files, options);
     });
@@ -91,6 +93,7 @@ export function buildProgram(): Command {
     .addOption(new Option('-f, --format <format>', 'output format').choices(['jsonl', 'npy']).default('jsonl'))
     .option('-o, --out <file>', 'write to a file instead of stdout (required for npy)')
     .option('--ext <list>', `extensions picked when walking a directory (comma-separated) [default: ${DEFAULT_EXTENSIONS.join(',')}; with markdown also .markdown,.mdx; code: source files; html: .html,.htm,.xhtml; auto: every strategy's]`, parseExtensions)
+    .option('--skip-unsupported', 'leave out the files whose strategy needs an optional package that is not installed (said on stderr) instead of failing')
     .action(async (files: string[], options: EmbedCommandOptions) => {
       await runEmbed(files, options);
     });
@@ -135,7 +138,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     // the reader of stdout went away (`| head`): nothing more to write, not an error
     if (error instanceof UnwritableFileError && error.path === '-' && error.code === 'EPIPE') return 0;
-    if (error instanceof UnreadableFileError || error instanceof UnwritableFileError || error instanceof ModelLoadError) {
+    if (error instanceof UnreadableFileError || error instanceof UnwritableFileError || error instanceof ModelLoadError || error instanceof MissingDependencyError) {
       report(error.message);
       return 1;
     }

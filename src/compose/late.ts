@@ -17,7 +17,7 @@ import { numberOption } from '../core/options.js';
 import { OPTION_SHAPES, rejectUnknownOptions, shapeProblem } from '../core/schema.js';
 import type { Chunker } from '../strategies/registry.js';
 import { FixedSizeChunker } from '../strategies/fixed-size.js';
-import { requireText } from '../core/text.js';
+import { isSpace, requireText } from '../core/text.js';
 
 /** Options of {@link LateChunker}. */
 export interface LateOptions {
@@ -62,7 +62,6 @@ export interface LateChunk extends Chunk {
   vector: Float32Array;
 }
 
-const WS = /\s/;
 
 /**
  * Late chunking (SPEC section 1): the document goes through the token-level model once
@@ -216,8 +215,8 @@ export async function embedDocumentTokens(embedder: TokenEmbedder, text: string,
     if (starts.length < 2) throw new EmbeddingError(`The model keeps fewer than 2 tokens from offset ${a}; cannot slide macro windows`, text.slice(a, a + 40));
     let j = Math.min(starts.length - 1, Math.max(1, Math.round(starts.length * (1 - overlap))));
     const j0 = j;
-    while (j > 1 && !(starts[j] > 0 && WS.test(text[starts[j] - 1]))) j--;
-    if (!(starts[j] > 0 && WS.test(text[starts[j] - 1]))) j = j0;
+    while (j > 1 && !(starts[j] > 0 && isSpace(text.charCodeAt(starts[j] - 1)))) j--;
+    if (!(starts[j] > 0 && isSpace(text.charCodeAt(starts[j] - 1)))) j = j0;
     a = starts[j];
   }
   // stitch: window w gives tokens in [from_w, cut_w), cut between w and w+1 at the middle of their shared tokens

@@ -127,14 +127,36 @@ export class EncodingNotLoadedError extends WasmError {
  * `onnxruntime-web` for `OnnxEmbedder` (`npm install onnxruntime-web`).
  */
 export class MissingDependencyError extends ChunkwiseError {
+  /** The first package named. */
   readonly packageName: string;
-  constructor(packageName: string, feature: string, cause?: unknown) {
+  /** Every package named: all of them needed, or (`anyOf`) any one. */
+  readonly packageNames: readonly string[];
+  /**
+   * @param packageName the package, or several: all needed (`npm install a b`), or with
+   *   `anyOf` alternatives (either one).
+   * @param feature what needs it, the message's subject.
+   * @param cause why it could not be imported (its message is quoted).
+   * @param more `anyOf`: any one of the packages will do; `hint`: what else to do,
+   *   appended after the install command (`or pass --skip-unsupported …`).
+   */
+  constructor(packageName: string | readonly string[], feature: string, cause?: unknown, more: { anyOf?: boolean; hint?: string } = {}) {
+    const names = typeof packageName === 'string' ? [packageName] : [...packageName];
+    const list = (words: readonly string[], and: string) => (words.length > 1 ? `${words.slice(0, -1).join(', ')} ${and} ${words[words.length - 1]}` : words[0]);
+    const what =
+      names.length === 1 ? `the package ${names[0]}` : more.anyOf ? `one of the packages ${list(names, 'or')}` : `the packages ${list(names, 'and')}`;
+    const install =
+      names.length === 1
+        ? `install it with npm install ${names[0]}`
+        : more.anyOf
+          ? `install one: ${names.map((n) => `npm install ${n}`).join(' or ')}`
+          : `install them with npm install ${names.join(' ')}`;
     super(
-      `${feature} needs the package ${packageName}, which could not be imported` +
+      `${feature} needs ${what}, which could not be imported` +
         (cause === undefined ? '' : ` (${String((cause as Error)?.message ?? cause)})`) +
-        `: install it with npm install ${packageName}`,
+        `: ${install}${more.hint ? `, ${more.hint}` : ''}`,
     );
-    this.packageName = packageName;
+    this.packageName = names[0];
+    this.packageNames = names;
   }
 }
 

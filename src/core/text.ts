@@ -1,5 +1,6 @@
 /**
- * Text helpers every step shares: JavaScript whitespace by code unit, blank tests,
+ * Text helpers every step shares: JavaScript whitespace by code unit (the one definition
+ * of whitespace and "blank"), blank tests,
  * trimming a span to its non-whitespace part, and the input check of `chunk(text)`.
  * Core module: no Node built-ins.
  * @module
@@ -29,9 +30,14 @@ export function isSpace(c: number): boolean {
   );
 }
 
-/** True when `text` has no non-whitespace character. */
-export function isBlank(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (!isSpace(text.charCodeAt(i))) return false;
+/**
+ * True when `text` (or its part `[start, end)`) has no non-whitespace character. The one
+ * definition of "blank" every strategy, the trimming of spans and the "nothing lost"
+ * invariant use: {@link isSpace}. Format characters (U+200B, U+2060, U+00AD) are not
+ * whitespace: a text of only those is kept.
+ */
+export function isBlank(text: string, start = 0, end = text.length): boolean {
+  for (let i = start; i < end; i++) if (!isSpace(text.charCodeAt(i))) return false;
   return true;
 }
 

@@ -70,13 +70,15 @@ let webConfigured = false;
  * one you use (`npm install onnxruntime-web`, or `onnxruntime-node` in Node).
  * @throws {ModelLoadError} for an unknown backend, or 'node' outside Node.
  * @throws {MissingDependencyError} naming the package when the requested runtime is not
- *   installed (`onnxruntime-node` for backend 'node'; `onnxruntime-web` otherwise).
+ *   installed (`onnxruntime-node` for backend 'node'; `onnxruntime-web` for 'web' and
+ *   outside Node); in Node without a backend, when neither is, naming both.
  */
 export async function loadOrt(options: LoadOrtOptions = {}): Promise<{ ort: OrtModule; backend: OnnxBackend }> {
   const wanted = options.backend;
   if (wanted !== undefined && wanted !== 'web' && wanted !== 'node') {
     throw new ModelLoadError(String(wanted), `unknown backend (use 'web' or 'node')`);
   }
+  let nodeFailure: unknown;
   if (wanted === 'node' || (wanted === undefined && isNode())) {
     if (!isNode()) throw new ModelLoadError('onnxruntime-node', 'the node backend needs Node; use backend: "web"');
     try {
@@ -84,6 +86,7 @@ export async function loadOrt(options: LoadOrtOptions = {}): Promise<{ ort: OrtM
       return { ort: await helper.loadOnnxruntimeNode(), backend: 'node' };
     } catch (cause) {
       if (wanted === 'node') throw new MissingDependencyError('onnxruntime-node', 'OnnxEmbedder with backend "node"', cause);
+      nodeFailure = cause;
     }
   }
   let ort: OrtModule;
@@ -91,6 +94,11 @@ export async function loadOrt(options: LoadOrtOptions = {}): Promise<{ ort: OrtM
     ort = (await import('onnxruntime-web')) as unknown as OrtModule;
     ort = ((ort as unknown as { default?: OrtModule }).default?.InferenceSession ? (ort as unknown as { default: OrtModule }).default : ort);
   } catch (cause) {
+    // in Node without a backend asked for, either runtime would do: name both
+    if (nodeFailure !== undefined) {
+      const why = (e: unknown) => String((e as Error)?.message ?? e);
+      throw new MissingDependencyError(['onnxruntime-node', 'onnxruntime-web'], 'OnnxEmbedder', `${why(nodeFailure)}; ${why(cause)}`, { anyOf: true });
+    }
     throw new MissingDependencyError('onnxruntime-web', 'OnnxEmbedder', cause);
   }
   if (ort.env.wasm) {

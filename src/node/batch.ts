@@ -19,6 +19,8 @@ export interface BatchWorkerData {
   options: StrategyOptions | Record<string, StrategyOptions>;
   /** Characters of records per message. */
   batchChars: number;
+  /** `--quiet`: no notices on stderr (a file chunked by the recursive splitter instead). */
+  quiet?: boolean;
 }
 
 /** Messages to a worker. */
@@ -45,6 +47,8 @@ export interface BatchOptions {
   sizes?: number[];
   /** Characters of records per message (default 1 MiB). */
   batchChars?: number;
+  /** No notices on stderr from the workers (`--quiet`). */
+  quiet?: boolean;
 }
 
 /** The worker script beside this module (compiled .js, or .ts under tsx). */
@@ -74,7 +78,7 @@ export async function chunkFilesWithWorkers(files: string[], o: BatchOptions): P
   if (!Number.isInteger(o.workers) || o.workers < 1) throw new InvalidOptionError('workers', o.workers, 'must be an integer ≥ 1');
   if (files.length === 0) return 0;
   const { url, execArgv } = workerScript();
-  const data: BatchWorkerData = { strategy: o.strategy, options: o.options, batchChars: o.batchChars ?? 1 << 20 };
+  const data: BatchWorkerData = { strategy: o.strategy, options: o.options, batchChars: o.batchChars ?? 1 << 20, quiet: o.quiet === true };
   const count = Math.min(o.workers, files.length);
   const workers: Worker[] = [];
   const pending = new Map<number, string[][]>(); // records of files after the one being written

@@ -12,6 +12,7 @@ import { strategies, strategyDefinition, type Chunker } from '../strategies/regi
 import { AUTO_STRATEGY } from '../strategies/file-chunkers.js';
 import { isStreamingChunker } from '../stream/index.js';
 import { UnreadableFileError } from '../cli/io.js';
+import { LazyCodeChunker } from '../strategies/code-schema.js';
 
 export { chunkRecord };
 export { AUTO_STRATEGY, FileChunkers, type FileChunkerOptions } from '../strategies/file-chunkers.js';
@@ -54,7 +55,8 @@ export async function* filePieces(name: string, blockBytes = 1 << 20, onBytes?: 
  * (back-pressure); the first chunk's record is handed over alone, as soon as it is decided.
  * `name` is the `source` written in each record and the document id of the chunk ids
  * (`chunk(text, { documentId: name })`); `onBytes` is told the bytes read as the file is
- * read (progress).
+ * read (progress); `notice` gets the one line to show on stderr when the file was chunked
+ * otherwise than asked ({@link fallbackNotice}).
  * @returns the number of chunks.
  * @throws {UnreadableFileError} when the file cannot be read; chunker errors as thrown.
  */
@@ -64,6 +66,7 @@ export async function chunkFileRecords(
   sink: (records: string[]) => void | Promise<void>,
   batchChars = 1 << 20,
   onBytes?: (bytes: number) => void,
+  notice?: (line: string) => void,
 ): Promise<number> {
   let batch: string[] = [];
   let size = 0;
@@ -89,7 +92,19 @@ export async function chunkFileRecords(
     for (const chunk of await chunker.chunk(text, { documentId: name })) await add(chunk);
   }
   if (batch.length > 0) await sink(batch);
+  const line = fallbackNotice(chunker, name);
+  if (line !== undefined) notice?.(line);
   return count;
+}
+
+/**
+ * The stderr line (with its newline) for a file the code strategy chunked by the
+ * recursive splitter because its parse was given up (see `CodeChunker.chunk`), after
+ * `chunker` chunked it; undefined otherwise.
+ */
+export function fallbackNotice(chunker: Chunker, name: string): string | undefined {
+  const reason = chunker instanceof LazyCodeChunker ? chunker.lastFallback : undefined;
+  return reason === undefined ? undefined : `chunkwise: ${name}: ${reason}; chunked by the recursive splitter instead (metadata.fallback)\n`;
 }
 
 /**

@@ -37,3 +37,35 @@ export async function readGrammarFile(path: string | URL, language: string): Pro
     throw new GrammarLoadError(language, file, (cause as Error).message);
   }
 }
+
+/**
+ * A fresh instance of web-tree-sitter's ES module (its URL with `?instance=<n>`): the
+ * module keeps its Emscripten instance in a module-level singleton, so after that
+ * instance aborted (its memory and tables may be corrupt) only a second copy of the
+ * module parses again.
+ * @throws when web-tree-sitter cannot be resolved or imported.
+ */
+export async function importFreshTreeSitter(instance: number): Promise<unknown> {
+  const url = import.meta.resolve('web-tree-sitter');
+  return import(`${url}${url.includes('?') ? '&' : '?'}instance=${instance}`);
+}
+
+/**
+ * The packages the code strategy needs in Node that cannot be resolved, in the order they
+ * load: web-tree-sitter, and tree-sitter-wasms when the grammars are the packaged ones
+ * (no `grammar` or `grammarBase` given). Resolving only: nothing is loaded.
+ */
+export function missingCodePackages(packagedGrammars: boolean): string[] {
+  // as they are loaded: web-tree-sitter imported, tree-sitter-wasms' files found by require.resolve
+  const checks: Array<[string, () => unknown]> = [['web-tree-sitter', () => import.meta.resolve('web-tree-sitter')]];
+  if (packagedGrammars) checks.push(['tree-sitter-wasms', () => createRequire(import.meta.url).resolve('tree-sitter-wasms/package.json')]);
+  const out: string[] = [];
+  for (const [name, check] of checks) {
+    try {
+      check();
+    } catch {
+      out.push(name);
+    }
+  }
+  return out;
+}

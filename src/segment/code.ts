@@ -301,8 +301,12 @@ export interface SyntaxStats {
  * non-whitespace text between children as raw
  * items, zero-width (missing) nodes skipped, a child overlapping the one before joined
  * to it as raw text.
+ * @param from where the items may start (default the node's start): the root passes 0,
+ *   since tree-sitter starts the root at its first token and leaves what its grammar
+ *   skips as space (U+200B, U+2060, U+FEFF in the JavaScript grammars) before it.
+ * @param to where they may end (default the node's end; the root passes the text's length).
  */
-export function childItems(node: SyntaxNode, text: string, stats?: SyntaxStats): SyntaxItem[] {
+export function childItems(node: SyntaxNode, text: string, stats?: SyntaxStats, from = node.startIndex, to = node.endIndex): SyntaxItem[] {
   const items: SyntaxItem[] = [];
   let pending: SyntaxNode[] = [];
   const flush = () => {
@@ -315,7 +319,7 @@ export function childItems(node: SyntaxNode, text: string, stats?: SyntaxStats):
     flush();
     items.push({ start: t.start, end: t.end, node: null, attach: null });
   };
-  let cursor = node.startIndex;
+  let cursor = from;
   const kids = childrenOf(node);
   const n = kids.length;
   if (stats) stats.steps += n + 1;
@@ -351,7 +355,7 @@ export function childItems(node: SyntaxNode, text: string, stats?: SyntaxStats):
     cursor = e;
   }
   flush();
-  raw(cursor, node.endIndex);
+  raw(cursor, to);
   return items;
 }
 

@@ -25,7 +25,7 @@
  * Core module: no Node built-ins.
  * @module
  */
-import { isSpace } from '../core/text.js';
+import { isBlank, isSpace, trimSpan } from '../core/text.js';
 import { parseHtmlTree, BLOCK_TAGS, IntList, type HtmlElement, type TextPieces } from './html-tree.js';
 import { upperBound } from '../core/search.js';
 
@@ -314,11 +314,8 @@ class Walker {
     this.length += text.length;
     if (src >= 0) this.map.add(at, src, text.length, srcLen);
     // recorders: first and last non-whitespace character
-    let first = 0;
-    while (first < text.length && isSpace(text.charCodeAt(first))) first++;
-    if (first === text.length) return;
-    let last = text.length;
-    while (last > first && isSpace(text.charCodeAt(last - 1))) last--;
+    const { start: first, end: last } = trimSpan(text, 0, text.length);
+    if (first === last) return;
     const vs = at + first;
     const ve = at + last;
     for (const r of this.recorders) {
@@ -344,15 +341,15 @@ class Walker {
     const decoded = this.pieces.decoded[k];
     if (!this.leaf && this.recorders.length === 0) {
       // inline content between blocks: an anonymous run starts at its first visible character
-      if (decoded !== undefined ? isBlankString(decoded) : isBlankRange(this.source, s, e)) return;
+      if (decoded !== undefined ? isBlank(decoded) : isBlank(this.source, s, e)) return;
       this.#startRun(-1);
     } else if (this.table && this.inCell === 0 && !this.leaf) {
       // text in a table outside its cells and caption
-      if (decoded !== undefined ? isBlankString(decoded) : isBlankRange(this.source, s, e)) return;
+      if (decoded !== undefined ? isBlank(decoded) : isBlank(this.source, s, e)) return;
       this.table.info.regular = false;
     }
     if (decoded !== undefined) {
-      if (this.pre === 0 && isBlankString(decoded)) this.want(Sep.Space);
+      if (this.pre === 0 && isBlank(decoded)) this.want(Sep.Space);
       else this.#append(decoded, s, e - s);
       return;
     }
@@ -721,15 +718,6 @@ function isLayoutTable(table: HtmlElement): boolean {
     }
   }
   return false;
-}
-
-function isBlankRange(s: string, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) if (!isSpace(s.charCodeAt(i))) return false;
-  return true;
-}
-
-function isBlankString(s: string): boolean {
-  return isBlankRange(s, 0, s.length);
 }
 
 /** Whitespace runs as one space, trimmed. */

@@ -6,10 +6,10 @@
  * @module
  */
 import type { CutAt, SafeCut, UnitKind } from './types.js';
+import { isSpace } from '../core/text.js';
 
 export type { CutAt, SafeCut } from './types.js';
 
-const WHITESPACE = /\s/;
 
 /** Code points: anywhere but after a high surrogate (its low half may come next). */
 export const charCut: SafeCut = (text, from) => {
@@ -21,7 +21,7 @@ export const charCut: SafeCut = (text, from) => {
 
 /** Words (runs of non-whitespace): after the last whitespace character. */
 export const wordCut: SafeCut = (text, from) => {
-  for (let p = text.length; p > from; p--) if (WHITESPACE.test(text[p - 1])) return p;
+  for (let p = text.length; p > from; p--) if (isSpace(text.charCodeAt(p - 1))) return p;
   return from;
 };
 

@@ -10,6 +10,7 @@
  */
 import type { Chunk } from '../core/chunk.js';
 import { InvalidOptionError, MissingDependencyError } from '../core/errors.js';
+import { importNodeHelper, isNode } from '../core/runtime.js';
 import { resolveOptions, type StrategySchema } from '../core/schema.js';
 import { documentIdOf, type ChunkCallOptions } from '../core/ids.js';
 import { requireText } from '../core/text.js';
@@ -90,7 +91,15 @@ export function resolveCodeLanguage(o: { language?: string; filename?: string })
 
 /** What the implementation module gives the lazy entry. */
 export interface CodeModule {
-  CodeChunker: { create(options: CodeChunkerOptions): Promise<{ chunk(text: string, options?: ChunkCallOptions): Chunk[]; lastOperations: number }> };
+  CodeChunker: { create(options: CodeChunkerOptions): Promise<LoadedCodeChunker> };
+}
+
+/** What the lazy entry uses of a loaded `CodeChunker`. */
+interface LoadedCodeChunker {
+  chunk(text: string, options?: ChunkCallOptions): Chunk[];
+  ready(): Promise<void>;
+  lastOperations: number;
+  lastFallback: string | undefined;
 }
 
 /**
@@ -131,8 +140,8 @@ async function loadCodeModule(): Promise<CodeModule> {
  */
 export class LazyCodeChunker {
   readonly options: CodeChunkerOptions;
-  #ready: Promise<{ chunk(text: string, options?: ChunkCallOptions): Chunk[]; lastOperations: number }> | undefined;
-  #loaded: { lastOperations: number } | undefined;
+  #ready: Promise<LoadedCodeChunker> | undefined;
+  #loaded: LoadedCodeChunker | undefined;
 
   /** @throws {InvalidOptionError} for invalid options or no language (see {@link resolveCodeLanguage}). */
   constructor(options: CodeChunkerOptions = {}) {
@@ -141,7 +150,8 @@ export class LazyCodeChunker {
   }
 
   /**
-   * Chunks `text` (see `CodeChunker.chunk`).
+   * Chunks `text` (see `CodeChunker.chunk`; after a tree-sitter abort, once the fresh
+   * runtime is loaded).
    * @param options per-call options: `documentId` enters every chunk id (default `''`).
    * @throws {InvalidInputError} when `text` is not a string; {@link MissingDependencyError}
    *   or `GrammarLoadError` when tree-sitter or the grammar cannot be loaded.
@@ -151,7 +161,24 @@ export class LazyCodeChunker {
     documentIdOf(options);
     this.#ready ??= loadCodeModule().then((m) => m.CodeChunker.create(this.options));
     const chunker = (this.#loaded = await this.#ready);
+    await chunker.ready(); // after a tree-sitter abort: the fresh runtime, in Node
     return chunker.chunk(text, options);
+  }
+
+  /** `CodeChunker.lastFallback` of the last `chunk` call: why it used the recursive splitter, or undefined. */
+  get lastFallback(): string | undefined {
+    return this.#loaded?.lastFallback;
+  }
+
+  /**
+   * The optional packages this chunker needs that are not installed (in Node: web-tree-sitter,
+   * and tree-sitter-wasms for the packaged grammars), all at once, without loading them;
+   * `[]` outside Node, where what is given (`grammar`, `grammarBase`) is checked on use.
+   */
+  async missingPackages(): Promise<string[]> {
+    if (!isNode()) return [];
+    const helper = await importNodeHelper<typeof import('../node/code-grammars.js')>('code-grammars');
+    return helper.missingCodePackages(this.options.grammar === undefined && this.options.grammarBase === undefined);
   }
 
   /** `CodeChunker.lastOperations` of the last `chunk` call (undefined before the first): for tests of linear time. */

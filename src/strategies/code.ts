@@ -13,7 +13,7 @@
  * @module
  */
 import type { Chunk } from '../core/chunk.js';
-import { GrammarLoadError, MissingDependencyError } from '../core/errors.js';
+import { GrammarLoadError, InvalidOptionError, MissingDependencyError } from '../core/errors.js';
 import { importNodeHelper, isNode } from '../core/runtime.js';
 import { resolveOptions } from '../core/schema.js';
 import { isBlank, requireText } from '../core/text.js';
@@ -55,7 +55,8 @@ interface TSLanguage {
 }
 interface TSParser {
   setLanguage(language: TSLanguage): void;
-  parse(text: string): { rootNode: unknown; delete(): void } | null;
+  parse(text: string, oldTree?: null, options?: { progressCallback?: (state: { currentOffset: number }) => boolean }): { rootNode: unknown; delete(): void } | null;
+  delete(): void;
 }
 interface TreeSitter {
   Parser: { new (): TSParser; init(options?: Record<string, unknown>): Promise<void> };
@@ -76,6 +77,12 @@ export interface CodeChunkMetadata {
   endLine: number;
   /** Present (true) when the chunk holds text tree-sitter could not parse (it recovered; the chunk is still exact). */
   syntaxErrors?: true;
+  /**
+   * Present when the file was chunked by the recursive splitter instead of its syntax
+   * tree: why (the parse ran past its work or time budget, or the tree-sitter runtime
+   * aborted). `symbolPath` and `symbols` are then empty.
+   */
+  fallback?: string;
 }
 
 /**
@@ -88,7 +95,48 @@ const CODE_UNITS_PER_TOKEN_CAP = 16;
 
 // ---------------------------------------------------------------- loading
 
+/**
+ * The parse budget. tree-sitter calls the progress callback every 100 parser operations;
+ * valid code takes 7–9 calls per 1,000 code units (minified JavaScript ~20) and generated
+ * garbage at most ~50 (all 12 grammars), while a GLR stack explosion (the TypeScript and TSX grammars on
+ * `[l=b?>'e\n"r}{#`) takes thousands for a few characters, each slower than the last
+ * (10 ms apiece after a second), and runs for minutes until the runtime aborts. A parse
+ * past {@link PARSE_BASE_STEPS} + length / {@link PARSE_UNITS_PER_STEP} calls (the
+ * deterministic bound) is cancelled; so is one past {@link PARSE_BASE_MS} + length /
+ * {@link PARSE_UNITS_PER_MS} milliseconds (10× what valid code takes: the bound on slow
+ * steps) once it has made more than {@link PARSE_TIMED_STEPS} + length /
+ * {@link PARSE_UNITS_PER_TIMED_STEP} calls (40 per 1,000), which valid code does not reach (so a
+ * loaded machine, or a grammar's first parse while V8 compiles it, never changes how
+ * valid code is chunked).
+ */
+const PARSE_BASE_STEPS = 100;
+const PARSE_UNITS_PER_STEP = 4;
+const PARSE_BASE_MS = 500;
+const PARSE_UNITS_PER_MS = 100;
+const PARSE_TIMED_STEPS = 16;
+const PARSE_UNITS_PER_TIMED_STEP = 25;
+
+/** web-tree-sitter's module, once per runtime: a runtime that aborted is replaced by a fresh one (Node) and its grammars loaded again. */
 let runtime: Promise<TreeSitter> | undefined;
+/** Counts runtimes: a chunker whose parser belongs to an older one builds a new parser. */
+let generation = 0;
+/** The `treeSitterWasm` source the first runtime was built from (a fresh runtime is built from it too). */
+let runtimeSource: WasmSource | undefined;
+/** Why no fresh runtime can be had (outside Node, where web-tree-sitter's module cannot be loaded twice). */
+let runtimeLost: string | undefined;
+
+/**
+ * Drops the current tree-sitter runtime after it aborted (Emscripten's `Aborted()`, a
+ * trap): its memory and tables may be corrupt, so nothing of it (parsers, grammars) is
+ * used again. The next load builds a fresh module.
+ */
+function discardRuntime(reason: string): void {
+  generation++;
+  runtime = undefined;
+  byKey.clear();
+  byObject = new WeakMap();
+  if (!isNode()) runtimeLost = `the tree-sitter runtime aborted (${reason}); outside Node it cannot be loaded again in this realm: reload the page or worker`;
+}
 
 /** Bytes of an ArrayBuffer or Uint8Array source. */
 const bytesOf = (s: Uint8Array | ArrayBuffer) => (tagOf(s) === 'Uint8Array' ? (s as Uint8Array) : new Uint8Array(s));
@@ -97,11 +145,20 @@ const bytesOf = (s: Uint8Array | ArrayBuffer) => (tagOf(s) === 'Uint8Array' ? (s
 const isModule = (s: unknown): boolean => tagOf(s) === 'WebAssembly.Module';
 
 /** web-tree-sitter, initialised once per process (its WebAssembly module is a singleton: the first source given wins). */
-function loadRuntime(source: WasmSource | undefined): Promise<TreeSitter> {
+function loadRuntime(given: WasmSource | undefined): Promise<TreeSitter> {
+  if (runtimeLost !== undefined) return Promise.reject(new Error(runtimeLost));
+  if (generation === 0) runtimeSource ??= given;
+  const source = generation === 0 ? given : runtimeSource;
+  const fresh = generation;
   runtime ??= (async () => {
     let ts: TreeSitter;
     try {
-      ts = (await import('web-tree-sitter')) as unknown as TreeSitter;
+      if (fresh === 0) ts = (await import('web-tree-sitter')) as unknown as TreeSitter;
+      else {
+        // a fresh copy of the module (its Emscripten instance is a module-level singleton)
+        const helper = await importNodeHelper<typeof import('../node/code-grammars.js')>('code-grammars');
+        ts = (await helper.importFreshTreeSitter(fresh)) as TreeSitter;
+      }
     } catch (cause) {
       throw new MissingDependencyError('web-tree-sitter', 'The code strategy', cause);
     }
@@ -120,10 +177,25 @@ function loadRuntime(source: WasmSource | undefined): Promise<TreeSitter> {
     } catch (cause) {
       throw new GrammarLoadError('tree-sitter runtime', source === undefined ? 'web-tree-sitter/tree-sitter.wasm' : describeSource(source), String((cause as Error)?.message ?? cause));
     }
+    loaded.clear(); // the runtime of an older generation is never used again
+    loaded.set(fresh, ts);
     return ts;
   })();
-  runtime.catch(() => (runtime = undefined));
-  return runtime;
+  const p = runtime;
+  p.catch(() => {
+    if (runtime === p) runtime = undefined;
+  });
+  return p;
+}
+
+/** The runtimes loaded, by generation: a chunker builds its parsers synchronously from its own. */
+const loaded = new Map<number, TreeSitter>();
+
+/** The loaded runtime of `at` (set when its load resolved, before any chunker of it exists). */
+function loadedRuntime(at: number): TreeSitter {
+  const ts = loaded.get(at);
+  if (!ts) throw new GrammarLoadError('tree-sitter runtime', 'web-tree-sitter', 'not loaded');
+  return ts;
 }
 
 /**
@@ -151,7 +223,7 @@ function describeSource(s: WasmSource): string {
 
 /** Grammars loaded, by language and source (URL or `default`); byte and module sources by identity. */
 const byKey = new Map<string, Promise<TSLanguage>>();
-const byObject = new WeakMap<object, Promise<TSLanguage>>();
+let byObject = new WeakMap<object, Promise<TSLanguage>>();
 
 /** The grammar of `spec` from the options' source, loaded once. */
 function loadGrammar(ts: TreeSitter, spec: CodeLanguageSpec, o: CodeChunkerOptions): Promise<TSLanguage> {
@@ -293,10 +365,20 @@ export class CodeChunker {
   readonly encoding: string;
   readonly #resolved: ResolvedUnits;
   readonly #spec: CodeLanguageSpec;
-  readonly #parser: TSParser;
+  readonly #options: Required<CodeChunkerOptions>;
+  #parser: TSParser | undefined;
+  #language: TSLanguage;
+  /** The runtime generation #parser belongs to. */
+  #generation: number;
+  /** A parser being built on a fresh runtime, after the one of #generation aborted. */
+  #rebuilding: Promise<void> | undefined;
+  /** Why the last rebuild failed (the file then chunks by the recursive splitter). */
+  #rebuildFailed: string | undefined;
   readonly #recursive: Map<number, RecursiveChunker> = new Map();
   /** Work of the last `chunk` call (nodes read, items placed, packer steps, exact measures, sizer calls): for tests of linear time. */
   lastOperations = 0;
+  /** Why the last `chunk` call chunked by the recursive splitter instead of the syntax tree (its chunks' `metadata.fallback`), or undefined. */
+  lastFallback: string | undefined;
 
   /**
    * Loads tree-sitter and the grammar, then builds the chunker.
@@ -311,16 +393,21 @@ export class CodeChunker {
     const o = resolveOptions<CodeChunkerOptions>(CODE_SCHEMA, options);
     const spec = resolveCodeLanguage(o);
     const units = resolveUnits(o);
+    const at = generation;
     const ts = await loadRuntime(o.treeSitterWasm);
     const language = await loadGrammar(ts, spec, o);
-    const parser = new ts.Parser();
-    parser.setLanguage(language);
-    return new CodeChunker(INTERNAL, o, spec, units, parser);
+    return new CodeChunker(INTERNAL, o, spec, units, language, at === generation ? at : -1);
   }
 
-  /** Use {@link CodeChunker.create}. */
-  constructor(internal: typeof INTERNAL, o: Required<CodeChunkerOptions>, spec: CodeLanguageSpec, units: ResolvedUnits, parser: TSParser) {
-    if (internal !== INTERNAL) throw new TypeError('use await CodeChunker.create(options)');
+  /**
+   * Use {@link CodeChunker.create}.
+   * @throws {InvalidOptionError} (option `new CodeChunker`, naming what was passed) when
+   *   called directly: loading tree-sitter and the grammar is asynchronous.
+   */
+  constructor(internal: typeof INTERNAL, o: Required<CodeChunkerOptions>, spec: CodeLanguageSpec, units: ResolvedUnits, language: TSLanguage, at: number) {
+    if (internal !== INTERNAL) {
+      throw new InvalidOptionError('new CodeChunker', internal, 'the constructor is internal: build it with await CodeChunker.create(options), since loading tree-sitter and the grammar is asynchronous');
+    }
     this.chunkSize = o.chunkSize;
     this.language = spec.name;
     this.filename = o.filename;
@@ -329,41 +416,107 @@ export class CodeChunker {
     this.unit = units.unit;
     this.encoding = units.encoding;
     this.#spec = spec;
-    this.#parser = parser;
+    this.#options = o;
+    this.#language = language;
+    this.#generation = at;
   }
 
   /**
-   * Chunks `text`. Empty or whitespace-only text gives no chunks.
+   * Resolves when the chunker parses again after the tree-sitter runtime aborted (in Node
+   * a fresh runtime and grammar are loaded; until then `chunk` uses the recursive
+   * splitter). Never rejects: where no fresh runtime can be had, `chunk` keeps falling
+   * back and says why in `metadata.fallback`.
+   */
+  async ready(): Promise<void> {
+    if (this.#generation !== generation && this.#rebuildFailed === undefined) await (this.#rebuilding ??= this.#rebuild());
+  }
+
+  async #rebuild(): Promise<void> {
+    try {
+      const at = generation;
+      const ts = await loadRuntime(this.#options.treeSitterWasm);
+      this.#language = await loadGrammar(ts, this.#spec, this.#options);
+      this.#parser = undefined;
+      this.#generation = at === generation ? at : -1;
+    } catch (cause) {
+      this.#rebuildFailed = String((cause as Error)?.message ?? cause);
+    } finally {
+      this.#rebuilding = undefined;
+    }
+  }
+
+  /**
+   * Chunks `text`. Empty or whitespace-only text gives no chunks. A parse that runs past
+   * its budget (see {@link PARSE_BASE_STEPS}: 30 or more times the work of valid code of
+   * that length, or, where the work is already unusual, {@link PARSE_BASE_MS} ms plus 10 ms
+   * per 1,000 code units), or that
+   * aborts the tree-sitter runtime, is given up: the text is chunked by the recursive
+   * splitter (linear time) and every chunk's `metadata.fallback` says why; the parser is
+   * rebuilt (after an abort, on a fresh runtime: see {@link ready}).
    * @param text the source; offsets are UTF-16 indices into it.
    * @param options per-call options: `documentId` enters every chunk id (default `''`).
    * @throws {InvalidInputError} when `text` is not a string.
    */
   chunk(text: string, options?: ChunkCallOptions): Chunk[] {
     requireText(text);
+    this.lastFallback = undefined;
     if (isBlank(text)) return [];
-    const planned = this.#withTree(text, (root) => this.#plan(text, root));
+    const planned = this.#withTree(text, (root) => this.#plan(text, root), (reason) => this.#fallback(text, reason));
     return new Assembler({ strategy: 'code', units: this.#resolved, documentId: documentIdOf(options) }).add(text, planned);
   }
 
   /**
    * Every definition in `text` (functions, methods, classes, …, nested ones too) with its
    * span, as the chunker's symbol paths name them: e.g. to check which chunks hold a
-   * function whole.
+   * function whole. None where the parse is given up (see {@link chunk}).
    */
   definitions(text: string): SyntaxDefinition[] {
     requireText(text);
-    return this.#withTree(text, (root) => syntaxDefinitions(root, text));
+    return this.#withTree(text, (root) => syntaxDefinitions(root, text), () => []);
   }
 
-  /** True when tree-sitter reports a syntax error anywhere in `text`. */
+  /** True when tree-sitter reports a syntax error anywhere in `text`, or gives the parse up (see {@link chunk}). */
   hasSyntaxErrors(text: string): boolean {
     requireText(text);
-    return this.#withTree(text, (root) => root.hasError);
+    return this.#withTree(text, (root) => root.hasError, () => true);
   }
 
-  #withTree<T>(text: string, use: (root: SyntaxNode) => T): T {
-    const tree = this.#parser.parse(text);
-    if (!tree) throw new GrammarLoadError(this.language, 'parser', 'tree-sitter returned no tree');
+  /** `use` of the syntax tree of `text`, or `otherwise` of the reason the parse was given up. */
+  #withTree<T>(text: string, use: (root: SyntaxNode) => T, otherwise: (reason: string) => T): T {
+    if (this.#generation !== generation) {
+      if (this.#rebuildFailed !== undefined) return otherwise(this.#rebuildFailed);
+      this.#rebuilding ??= this.#rebuild();
+      return otherwise('the tree-sitter runtime aborted earlier and is being loaded again');
+    }
+    const parser = (this.#parser ??= this.#newParser());
+    const maxSteps = PARSE_BASE_STEPS + Math.ceil(text.length / PARSE_UNITS_PER_STEP);
+    const maxMs = PARSE_BASE_MS + text.length / PARSE_UNITS_PER_MS;
+    const timedAfter = PARSE_TIMED_STEPS + text.length / PARSE_UNITS_PER_TIMED_STEP;
+    let steps = 0;
+    let over: string | undefined;
+    const t0 = Date.now();
+    const progressCallback = () => {
+      if (++steps > maxSteps) over = `the parse ran past its work budget (${maxSteps} steps of 100 parser operations for ${text.length} code units)`;
+      else if (steps > timedAfter && Date.now() - t0 > maxMs) over = `the parse ran past its time budget (${Math.round(maxMs)} ms for ${text.length} code units)`;
+      return over !== undefined;
+    };
+    let tree: ReturnType<TSParser['parse']>;
+    try {
+      tree = parser.parse(text, null, { progressCallback });
+    } catch (cause) {
+      // an abort or a trap: the whole runtime is suspect
+      const reason = `tree-sitter aborted (${String((cause as Error)?.message ?? cause)})`;
+      this.#parser = undefined;
+      discardRuntime(reason);
+      this.#rebuilding ??= this.#rebuild();
+      return otherwise(reason);
+    }
+    if (!tree) {
+      // cancelled: this parser holds the unfinished parse; a new one starts clean
+      this.#parser = undefined;
+      parser.delete();
+      return otherwise(over ?? 'tree-sitter returned no tree');
+    }
     try {
       return use(tree.rootNode as unknown as SyntaxNode);
     } finally {
@@ -371,10 +524,34 @@ export class CodeChunker {
     }
   }
 
+  #newParser(): TSParser {
+    const ts = loadedRuntime(this.#generation);
+    const parser = new ts.Parser();
+    parser.setLanguage(this.#language);
+    return parser;
+  }
+
+  /** The chunks of `text` by the recursive splitter (no syntax tree), each saying why in `metadata.fallback`. */
+  #fallback(text: string, reason: string): PlannedChunk[] {
+    this.lastFallback = reason;
+    const measure = rangeMeasure(text, this.#resolved.units);
+    const ctx = new CodeContext(this, text, measure, this.#spec, [], []);
+    const budget = Math.max(1, this.chunkSize - ctx.header([]).size);
+    const recursive = this.recursive(budget);
+    const out = recursive.spans(text, 0, text.length, measure).map((p) => {
+      const chunk = ctx.emit(p.start, p.end, [], [], [], p.oversized === true);
+      chunk.metadata!.fallback = reason;
+      return chunk;
+    });
+    this.lastOperations = recursive.lastOperations;
+    return out;
+  }
+
   #plan(text: string, root: SyntaxNode): PlannedChunk[] {
     const measure = rangeMeasure(text, this.#resolved.units);
-    const ctx = new CodeContext(this, text, root, measure, this.#spec);
-    const level = ctx.level(childItems(root, text, ctx.stats), []);
+    const imports = this.contextHeaders ? topLevelTexts(root, this.#spec.imports, text) : [];
+    const ctx = new CodeContext(this, text, measure, this.#spec, imports, syntaxErrorSpans(root));
+    const level = ctx.level(childItems(root, text, ctx.stats, 0, text.length), []);
     const packStats: PackStats = { steps: 0, exact: 0 };
     const out = pack(level, { max: this.chunkSize }, [], packStats);
     this.lastOperations = ctx.stats.steps + packStats.steps + packStats.exact + measure.calls;
@@ -408,16 +585,21 @@ class CodeContext {
   readonly #errors: number[];
   #lineStarts: Int32Array | undefined;
 
+  /**
+   * @param imports the file's top-level imports, one line each (for context headers).
+   * @param errors the syntax errors' spans, flat `[start, end, …]` (see `syntaxErrorSpans`).
+   */
   constructor(
     readonly chunker: CodeChunker,
     readonly text: string,
-    root: SyntaxNode,
     readonly measure: RangeMeasure,
     readonly spec: CodeLanguageSpec,
+    imports: string[],
+    errors: number[],
   ) {
     this.max = chunker.chunkSize;
-    this.#imports = chunker.contextHeaders ? topLevelTexts(root, spec.imports, text) : [];
-    this.#errors = syntaxErrorSpans(root);
+    this.#imports = imports;
+    this.#errors = errors;
     const cap = CODE_UNITS_PER_TOKEN_CAP * this.max;
     this.fits = (start, end, scope) => {
       if (!measure.cheap && end - start > cap) return false;

@@ -16,7 +16,7 @@
 import type { Chunk } from '../core/chunk.js';
 import { InvalidOptionError } from '../core/errors.js';
 import { resolveOptions, type StrategySchema } from '../core/schema.js';
-import { isBlank, isSpace, requireText } from '../core/text.js';
+import { isBlank, isSpace, requireText, trimSpan } from '../core/text.js';
 import { documentIdOf, type ChunkCallOptions } from '../core/ids.js';
 import { Assembler, type PlannedChunk } from '../plan/assemble.js';
 import { pack, type PackLevel, type PackStats } from '../plan/pack.js';
@@ -282,12 +282,8 @@ class PieceLevel implements PackLevel {
 
   /** [s, e) without whitespace at either end (String.prototype.trim's set). */
   #trim(a: number, b: number): [number, number] {
-    const t = this.#tree.text;
-    let s = this.#starts[a];
-    let e = this.#ends[b];
-    while (s < e && isSpace(t.charCodeAt(s))) s++;
-    while (e > s && isSpace(t.charCodeAt(e - 1))) e--;
-    return [s, e];
+    const { start, end } = trimSpan(this.#tree.text, this.#starts[a], this.#ends[b]);
+    return [start, end];
   }
 
   exact(a: number, b: number): number {

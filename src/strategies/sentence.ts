@@ -13,7 +13,7 @@
 import type { Chunk } from '../core/chunk.js';
 import { localeProblem } from '../core/options.js';
 import { resolveOptions, type StrategySchema } from '../core/schema.js';
-import { isBlank, isSpace, requireText } from '../core/text.js';
+import { isBlank, isSpace, requireText, trimSpan } from '../core/text.js';
 import { documentIdOf, type ChunkCallOptions } from '../core/ids.js';
 import { Assembler, type PlannedChunk } from '../plan/assemble.js';
 import { SpanLevel } from '../plan/levels.js';
@@ -191,10 +191,7 @@ export class SentenceChunker {
     const te: number[] = [];
     const index: number[] = [];
     for (let i = 0; i < sentences.count; i++) {
-      let s = sentences.starts[i];
-      let e = sentences.ends[i];
-      while (s < e && isSpace(text.charCodeAt(s))) s++;
-      while (e > s && isSpace(text.charCodeAt(e - 1))) e--;
+      const { start: s, end: e } = trimSpan(text, sentences.starts[i], sentences.ends[i]);
       if (s >= e) continue; // only leading whitespace can form a blank sentence
       ts.push(s);
       te.push(e);
@@ -234,11 +231,8 @@ export class SentenceChunker {
       ends[i] = s + spans.ends[i];
     }
     const trimmed = (a: number, b: number): [number, number] => {
-      let x = starts[a];
-      let y = ends[b];
-      while (x < y && isSpace(text.charCodeAt(x))) x++;
-      while (y > x && isSpace(text.charCodeAt(y - 1))) y--;
-      return [x, y];
+      const { start, end } = trimSpan(text, starts[a], ends[b]);
+      return [start, end];
     };
     return new SpanLevel(measure, starts, ends, {
       gaps: 'none',

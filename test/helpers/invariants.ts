@@ -4,12 +4,14 @@
  * - `slice`: `chunk.text === source.slice(start, end)`; `offsets`: integer offsets with
  *   0 ≤ start ≤ end ≤ length, never inside a surrogate pair; `index`: the chunk's
  *   position (within its level, for parent–child);
- * - `lost`: every non-whitespace code unit (JavaScript `\s`) of the source lies in a chunk;
+ * - `lost`: every non-whitespace code unit of the source lies in a chunk (whitespace as
+ *   `isSpace` of src/core/text.ts defines it, JavaScript's `\s`: the one definition the
+ *   strategies trim by; format characters such as U+200B and U+2060 are text);
  * - `unitCount`: `metadata.unitCount` is the size of `text` alone in the chunker's unit;
  *   `budget`: that size is ≤ the budget unless `metadata.oversized` is set (and `embedText`,
  *   where present, holds the budget too: `embedBudget`); `tokenCount`: the cl100k_base count of `text`
  *   (−1 allowed only with countTokens false, for char and word units);
- * - `blank`: no chunk is empty or whitespace only; `repeat`: no span appears twice in a level;
+ * - `blank`: no chunk is empty or whitespace only (`isBlank`, the same definition); `repeat`: no span appears twice in a level;
  * - for HTML (`visible`: the visible characters of the kept content, found by parse5 in
  *   `./html-visible.ts`, and `budgetOn: 'embedText'`), as docs/html.md states it: `lost`
  *   asks that every *visible* character's source offset lie in a chunk (markup, hidden
@@ -27,6 +29,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { Tiktoken } from 'js-tiktoken/lite';
 import cl100k_base from 'js-tiktoken/ranks/cl100k_base';
 import type { Chunk } from '../../src/index.js';
+import { isBlank, isSpace } from '../../src/core/text.js';
 import { isSubsequence, squeezed, visibleIn, type VisibleChars } from './html-visible.js';
 
 export type Unit = 'char' | 'word' | 'token';
@@ -133,7 +136,7 @@ export function findViolations(source: string, chunks: readonly Chunk[], options
     if (seen.has(key)) at('repeat', `the same span as chunk ${seen.get(key)}${level ? ` (${level})` : ''}`);
     else seen.set(key, k);
 
-    if (!/\S/.test(c.text ?? '')) at('blank', 'empty or whitespace only');
+    if (isBlank(c.text ?? '')) at('blank', 'empty or whitespace only');
 
     let textTokens: number | undefined;
     const tokensOfText = () => (textTokens ??= tokens(c.text));
@@ -173,7 +176,7 @@ export function findViolations(source: string, chunks: readonly Chunk[], options
       depth += covered[i];
       if (visible) {
         for (; next < visible.length && visible[next] === i; next++) if (depth === 0) lost.push(i);
-      } else if (depth === 0 && !/\s/.test(source[i])) lost.push(i);
+      } else if (depth === 0 && !isSpace(source.charCodeAt(i))) lost.push(i);
     }
     if (lost.length) {
       const first = lost[0];
