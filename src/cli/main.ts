@@ -82,7 +82,7 @@ export function buildProgram(): Command {
     .addOption(strategyOption());
   addStrategyFlags(embedCommand)
     .option('--embedder <spec>', 'hashing | hashing:<dim> | onnx:<folder> | static:<folder> | openai:<model> | transformers:<folder>', 'hashing')
-    .option('--sink <spec>', 'write chunks and vectors to a vector store instead: lancedb:<dir> or pglite:<dir> (upserts; a changed file replaces its chunks)')
+    .option('--sink <spec>', 'write chunks and vectors to a vector store instead: lancedb:<dir>, pglite:<dir> or postgres://user@host:port/db[?table=name] (upserts; a changed file replaces its chunks)')
     .option('--table <name>', 'table of --sink (default chunks)')
     .addOption(new Option('--vector-format <format>', 'JSONL vectors: base64 of little-endian float32, or arrays of numbers').choices(['base64', 'array']).default('base64'))
     .option('--batch-size <n>', 'chunks per embedding call', parseIntegerArg, 64)

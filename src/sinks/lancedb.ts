@@ -5,14 +5,17 @@
  *
  * Table schema: `id` Utf8, `source` Utf8, `text` Utf8, `embed_text` Utf8 (nullable),
  * `start` Int32, `end` Int32, `token_count` Int32, `metadata` Utf8 (JSON), `vector`
- * FixedSizeList<Float32>[d]. Rows are upserted with `mergeInsert(['source', 'id'])`.
+ * FixedSizeList<Float32>[d], `embedder` Utf8. Rows are upserted with
+ * `mergeInsert(['source', 'id'])`: one table version per upsert, and a writer whose
+ * commit races another's is retried by LanceDB against the new version, so a key is
+ * never inserted twice.
  * @module
  */
 import { stat } from 'node:fs/promises';
 import * as lancedb from '@lancedb/lancedb';
 import { Field, FixedSizeList, Float32, Int32, Schema, Utf8 } from 'apache-arrow';
 import { firstLine, SinkError } from '../core/errors.js';
-import { byPlace, requireDimension, rowFromStored, requireTableName, searchArgs, type Sink, type SinkMatch, type SinkRow } from './types.js';
+import { byPlace, distinctSorted, requireDimension, rowFromStored, requireTableName, searchArgs, type Sink, type SinkMatch, type SinkRow } from './types.js';
 
 /** Options of {@link LanceDbSink.open}. */
 export interface LanceDbSinkOptions {
@@ -32,6 +35,7 @@ export function lanceSchema(dimension: number): Schema {
     new Field('token_count', new Int32(), false),
     new Field('metadata', new Utf8(), false),
     new Field('vector', new FixedSizeList(dimension, new Field('item', new Float32(), true)), false),
+    new Field('embedder', new Utf8(), true),
   ]);
 }
 
@@ -117,10 +121,19 @@ export class LanceDbSink implements Sink {
     return field && FixedSizeList.isFixedSizeList(field.type) ? field.type.listSize : undefined;
   }
 
+  /**
+   * Creates the table when missing; adds the `embedder` column (`''` for the rows already
+   * there) to a table made before it (LanceDB schema evolution, a new table version).
+   */
   async prepare(dimension: number): Promise<void> {
     requireDimension(dimension);
     if (this.#table) {
-      const schema = await this.#table.schema();
+      let schema = await this.#table.schema();
+      if (!schema.fields.some((f) => f.name === 'embedder') && schema.fields.some((f) => f.name === 'vector')) {
+        const table = this.#table;
+        await this.#run('add the embedder column', () => table.addColumns([{ name: 'embedder', valueSql: "''" }]));
+        schema = await table.schema();
+      }
       const names = new Set(schema.fields.map((f) => f.name));
       const missing = lanceSchema(dimension).fields.map((f) => f.name).filter((n) => !names.has(n));
       if (missing.length > 0) throw new SinkError(this.name, `the table exists but lacks the column(s) ${missing.join(', ')}: not a chunkwise table`);
@@ -140,7 +153,7 @@ export class LanceDbSink implements Sink {
   async upsert(rows: readonly SinkRow[]): Promise<void> {
     if (rows.length === 0) return;
     const table = this.#requireTable();
-    const dimension = rows[0].vector.length;
+    const schema = await this.#run('read the table', () => table.schema());
     const data = lancedb.makeArrowTable(
       rows.map((r) => ({
         id: r.id,
@@ -152,8 +165,9 @@ export class LanceDbSink implements Sink {
         token_count: r.tokenCount,
         metadata: JSON.stringify(r.metadata),
         vector: Array.from(r.vector),
+        embedder: r.embedder ?? '',
       })),
-      { schema: lanceSchema(dimension) },
+      { schema },
     );
     await this.#run('write rows', () => table.mergeInsert(['source', 'id']).whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data));
   }
@@ -169,6 +183,34 @@ export class LanceDbSink implements Sink {
         await table.delete(`${where} AND id IN (${stale.slice(s, s + 500).map(literal).join(', ')})`);
       }
       return stale.length;
+    });
+  }
+
+  async stored(source: string): Promise<Map<string, string>> {
+    const table = this.#table;
+    if (!table) return new Map();
+    const has = (await this.#run('read the table', () => table.schema())).fields.some((f) => f.name === 'embedder');
+    const stored = await this.#run('read rows', async () => (await table.query().where(`source = ${literal(source)}`).select(has ? ['id', 'embedder'] : ['id']).toArray()) as { id: string; embedder?: string | null }[]);
+    return new Map(stored.map((r) => [r.id, r.embedder ?? '']));
+  }
+
+  async sources(): Promise<string[]> {
+    const table = this.#table;
+    if (!table) return [];
+    const stored = await this.#run('read rows', async () => (await table.query().select(['source']).toArray()) as { source: string }[]);
+    return distinctSorted(stored.map((r) => r.source));
+  }
+
+  async removeSources(sources: readonly string[]): Promise<number> {
+    const table = this.#table;
+    if (!table || sources.length === 0) return 0;
+    return this.#run('delete rows', async () => {
+      let removed = 0;
+      for (let s = 0; s < sources.length; s += 500) {
+        const where = `source IN (${sources.slice(s, s + 500).map(literal).join(', ')})`;
+        removed += (await table.delete(where)).numDeletedRows;
+      }
+      return removed;
     });
   }
 
