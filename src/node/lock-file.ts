@@ -76,3 +76,26 @@ export async function lockFolder(folder: string, name = 'chunkwise.lock'): Promi
   }
   throw new Error(`cannot take the lock ${file}: it stays in place (no right to delete it?)`);
 }
+
+/**
+ * Runs `work` holding the lock `<folder>/<name>`, waiting for it while another live
+ * process holds it (polling every 10–50 ms, for up to `timeoutMs`, default 10 minutes):
+ * the writes of several processes to one store then happen one after the other.
+ * @throws an Error naming the holder when the wait times out; `work`'s own errors.
+ */
+export async function withFolderLock<T>(folder: string, name: string, work: () => Promise<T>, timeoutMs = 600_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const taken = await lockFolder(folder, name);
+    if (!('heldBy' in taken)) {
+      try {
+        return await work();
+      } finally {
+        await taken.release();
+      }
+    }
+    if (taken.heldBy === process.pid) return work(); // this process holds it already (a call inside another)
+    if (Date.now() > until) throw new Error(`waited ${Math.round(timeoutMs / 1000)} s for process ${taken.heldBy} to finish writing`);
+    await new Promise((done) => setTimeout(done, 10 + Math.random() * 40));
+  }
+}

@@ -69,6 +69,7 @@ export class PgVectorSink implements Sink {
   readonly client: PgQueryable;
   readonly #quoted: string;
   readonly #onClose?: () => Promise<void> | void;
+  #prepared: Map<string, number> | undefined;
 
   private constructor(client: PgQueryable, tableName: string, name: string, onClose?: () => Promise<void> | void) {
     this.client = client;
@@ -102,8 +103,13 @@ export class PgVectorSink implements Sink {
     return columns?.get('vector');
   }
 
-  /** Column names of the table and their typmod (pgvector keeps d there), or undefined without a table. */
+  /**
+   * Column names of the table and their typmod (pgvector keeps d there), or undefined
+   * without a table; once {@link prepare} has checked the table, the checked columns
+   * (a table made by chunkwise does not change shape while the sink is open).
+   */
   async #columns(): Promise<Map<string, number> | undefined> {
+    if (this.#prepared) return this.#prepared;
     const { rows } = await this.#run('read the table', 'SELECT to_regclass($1)::text AS t', [this.#quoted]);
     if ((rows[0] as { t: string | null }).t === null) return undefined;
     const cols = await this.#run(
@@ -120,6 +126,7 @@ export class PgVectorSink implements Sink {
    */
   async prepare(dimension: number): Promise<void> {
     requireDimension(dimension);
+    this.#prepared = undefined;
     await this.#run(
       'create the table',
       `CREATE TABLE IF NOT EXISTS ${this.#quoted} (
@@ -140,6 +147,7 @@ export class PgVectorSink implements Sink {
     if (existing !== dimension) {
       throw new SinkError(this.name, `the table holds vectors of dimension ${existing === -1 ? 'unset' : existing}, these chunks have ${dimension} (use another --table or the same embedder)`);
     }
+    this.#prepared = columns;
   }
 
   async upsert(rows: readonly SinkRow[]): Promise<void> {
