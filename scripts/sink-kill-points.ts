@@ -3,7 +3,8 @@
  * PGlite served by pglite-socket on a loopback port) in a 40-file `chunkwise embed
  * --sink` run of the built CLI, each followed by a rerun: the store must equal a clean
  * run of the same corpus version (sorted source, id, text, vector) every time. The kills
- * land at 10 moments from 10 % to 95 % of a clean run's duration, alternating between two
+ * land at 10 moments from 10 % to 95 % of a run's duration (the run just before, so the
+ * moments follow the machine's load), alternating between two
  * versions of the corpus (so a kill falls between adding, keeping and removing rows).
  * test/sink-faults.test.ts runs 3 points per sink; this runs all 10 (minutes).
  *
@@ -16,7 +17,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startPgServer } from '../test/helpers/pg-server.js';
-import { embedArgs, faultStores, killPoints, runCli, snapshot, writeCorpus } from '../test/helpers/sink-faults.js';
+import { embedArgs, faultStores, killFractions, runCli, snapshot, writeCorpus } from '../test/helpers/sink-faults.js';
 
 const n = Number(process.argv[2] ?? 10);
 const kinds = (process.argv[3] ?? 'lancedb,pglite,postgres').split(',');
@@ -38,14 +39,17 @@ try {
     const clean = { a: (await snapshot(store, 'clean_a')).lines, b: (await snapshot(store, 'clean_b')).lines };
     console.log(`${store.kind}: clean run ${a.ms} ms, ${clean.a.length} rows (version b ${clean.b.length})`);
     let killed = 0;
-    for (const [i, ms] of killPoints(a.ms, n).entries()) {
+    let last = a.ms;
+    for (const [i, f] of killFractions(n).entries()) {
       const version = i % 2 === 0 ? 'a' : 'b';
+      const ms = Math.round(f * last);
       writeCorpus(corpus, version);
       const r = await runCli(embedArgs(corpus, store.spec('clean_b')), { killAfterMs: ms });
       if (r.signal === 'SIGKILL') killed++;
       const mid = await snapshot(store, 'clean_b');
       const again = await runCli(embedArgs(corpus, store.spec('clean_b')));
       await expect(`rerun after the kill at ${ms} ms`, again.code, again.stderr);
+      last = again.ms;
       const after = await snapshot(store, 'clean_b');
       const equal = after.rows === clean[version].length && after.lines.every((l, j) => l === clean[version][j]);
       if (!equal) failed++;

@@ -17,7 +17,6 @@
  * @module
  */
 import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
 import { Field, FixedSizeList, Float32, Int32, Schema, Utf8 } from 'apache-arrow';
 import { firstLine, SinkError } from '../core/errors.js';

@@ -101,7 +101,10 @@ export async function snapshot(store: FaultStore, name: string): Promise<{ rows:
   }
 }
 
-/** Moments to kill a run that takes `ms` when clean: `n` points from 10 % to 95 % of it. */
-export function killPoints(ms: number, n: number): number[] {
-  return Array.from({ length: n }, (_, i) => Math.round(ms * (0.1 + (0.85 * i) / Math.max(1, n - 1))));
+/**
+ * Where to kill `n` runs: fractions from 10 % to 95 % of a run's duration. The callers
+ * take them of the run just before (a rerun), so the moments follow the machine's load.
+ */
+export function killFractions(n: number): number[] {
+  return Array.from({ length: n }, (_, i) => 0.1 + (0.85 * i) / Math.max(1, n - 1));
 }
