@@ -14,15 +14,15 @@ export interface PgServer {
   stop(): Promise<void>;
 }
 
-/** Starts a server; resolves once it listens. @throws when it exits or prints no address within 30 s. */
+/** Starts a server; resolves once it listens. @throws when it exits or prints no address within 100 s (a loaded machine takes tens of seconds). */
 export function startPgServer(): Promise<PgServer> {
   const child = spawn(process.execPath, [join(repoRoot, 'test', 'helpers', 'pglite-server.mjs')], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`pglite-server printed no address in 30 s: ${out}`));
-    }, 30_000);
+      reject(new Error(`pglite-server printed no address in 100 s: ${out}`));
+    }, 100_000);
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`pglite-server exited with ${code}: ${out}`));
