@@ -2,13 +2,14 @@
  * `chunkwise/sinks/postgres`: a {@link PgVectorSink} over a Postgres server with the
  * pgvector extension, through node-postgres' `Pool` (the same SQL as over PGlite). The
  * store a team shares, and the one that several processes can write at once: each
- * upsert is one `INSERT … ON CONFLICT` statement. Node only. Optional peer dependency:
- * `pg` (tested with 8.23.1).
+ * statement (an upsert is one `INSERT … ON CONFLICT`) runs in its own explicit
+ * transaction on one pooled connection. Node only. Optional peer dependency: `pg`
+ * (tested with 8.23.1).
  * @module
  */
 import pg from 'pg';
 import { firstLine, InvalidOptionError, SinkError } from '../core/errors.js';
-import { PgVectorSink } from './pgvector.js';
+import { PgVectorSink, type PgQueryable } from './pgvector.js';
 import { requireTableName } from './types.js';
 
 /** Options of {@link openPostgresSink}. */
@@ -73,11 +74,39 @@ export async function openPostgresSink(url: string, options: PostgresSinkOptions
     throw new SinkError(target.name, `cannot connect: ${firstLine(error) || (error as { code?: string }).code || 'connection failed'}`);
   }
   try {
-    return await PgVectorSink.open(pool, { table: target.table, name: target.name, onClose: () => pool.end() });
+    return await PgVectorSink.open(transactional(pool), { table: target.table, name: target.name, onClose: () => pool.end() });
   } catch (error) {
     await pool.end().catch(() => {});
     throw error;
   }
+}
+
+/**
+ * A client whose every statement runs as `BEGIN; statement; COMMIT` (`ROLLBACK` on an
+ * error) on one connection of `pool`: a batch is written whole or not at all, and a
+ * server that multiplexes connections onto one session (pglite-socket) runs it without
+ * another connection's messages in between.
+ */
+function transactional(pool: pg.Pool): PgQueryable {
+  return {
+    async query(sql: string, params?: unknown[]) {
+      const client = await pool.connect();
+      let broken: unknown;
+      try {
+        await client.query('BEGIN');
+        try {
+          const result = await client.query(sql, params);
+          await client.query('COMMIT');
+          return result;
+        } catch (error) {
+          await client.query('ROLLBACK').catch((e: unknown) => (broken = e));
+          throw error;
+        }
+      } finally {
+        client.release(broken instanceof Error ? broken : undefined);
+      }
+    },
+  };
 }
 
 export { PgVectorSink };
