@@ -1,6 +1,8 @@
 /**
- * `chunkwise embed --sink lancedb:<dir> | pglite:<dir>` through the built CLI, read back
- * with the library: two runs leave each chunk once, a nearest-neighbour query returns
+ * `chunkwise embed --sink lancedb:<dir> | pglite:<dir> | postgres://…` through the built
+ * CLI (Postgres: PGlite served over the wire on a loopback port), read back with the
+ * library: two runs leave each chunk once (the second keeps every row, writes none), a
+ * nearest-neighbour query returns
  * the chunk it was made from, a changed file replaces its chunks and an emptied one
  * loses them, other files stay; one-line errors (exit 1) for a store that cannot be
  * opened or a dimension that disagrees, usage errors (exit 2). And `--vector-format array`.
@@ -9,11 +11,13 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FixedSizeChunker, HashingEmbedder, type Sink } from '../src/index.js';
 import { LanceDbSink } from '../src/sinks/lancedb.js';
 import { openPgliteSink } from '../src/sinks/pglite.js';
+import { openPostgresSink } from '../src/sinks/postgres.js';
 import { cliBin, seedsDir, sharedFiles } from './helpers/paths.js';
+import { startPgServer, type PgServer } from './helpers/pg-server.js';
 
 function run(args: string[], cwd?: string) {
   const r = spawnSync(process.execPath, [cliBin, ...args], { encoding: 'utf8', env: { ...process.env, CI: '' }, maxBuffer: 1 << 26, cwd });
@@ -33,9 +37,18 @@ const seeds = sharedFiles(seedsDir, '.txt');
 const chunking = ['--chunk-size', '100', '--chunk-overlap', '20'];
 const chunker = new FixedSizeChunker({ chunkSize: 100, chunkOverlap: 20 });
 
+let server: PgServer;
+beforeAll(async () => {
+  server = await startPgServer();
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
 const stores: [string, (dir: string) => string, (dir: string, table: string) => Promise<Sink>][] = [
   ['lancedb', (dir) => `lancedb:${dir}`, (dir, table) => LanceDbSink.open(dir, { table })],
   ['pglite', (dir) => `pglite:${dir}`, (dir, table) => openPgliteSink(dir, { table })],
+  ['postgres', () => server.url(), (_dir, table) => openPostgresSink(server.url(), { table })],
 ];
 
 describe.each(stores)('embed --sink %s', (kind, spec, open) => {
@@ -58,6 +71,7 @@ describe.each(stores)('embed --sink %s', (kind, spec, open) => {
       // texts embedded: the added chunks' (the seeds have no repeated chunk text)
       expect(line.embedded).toBe(line.added);
       if (round === 0) expect(line.added).toBe(want.length);
+      if (round === 1) expect([line.added, line.kept]).toEqual([0, want.length]);
     }
     const sink = await open(dir, 'docs');
     try {
@@ -79,13 +93,17 @@ describe.each(stores)('embed --sink %s', (kind, spec, open) => {
     const before = expected();
     writeFileSync(files[0], readFileSync(files[0], 'utf8').slice(0, 1500) + '\n\nA new last paragraph about window overlap.\n');
     const after = expected();
-    const kept = new Set(after.map((c) => `${c.source} ${c.id}`));
-    const stale = before.filter((c) => !kept.has(`${c.source} ${c.id}`)).length;
+    const now = new Set(after.map((c) => `${c.source} ${c.id}`));
+    const was = new Set(before.map((c) => `${c.source} ${c.id}`));
+    const stale = before.filter((c) => !now.has(`${c.source} ${c.id}`)).length;
+    const kept = after.filter((c) => was.has(`${c.source} ${c.id}`)).length;
     expect(stale).toBeGreaterThan(3);
+    expect(kept).toBeGreaterThan(3);
     const r = run(['embed', ...files, ...chunking, '--sink', spec(dir), '--table', 'docs']);
     expect(r.code, r.stderr).toBe(0);
     const line = summaryLine(r.stderr, `${spec(dir)} table docs`);
     expect([line.chunks, line.added + line.kept, line.removed, line.rows]).toEqual([after.length, after.length, stale, after.length]);
+    expect([line.added, line.kept]).toEqual([after.length - kept, kept]);
 
     writeFileSync(files[1], '');
     const r2 = run(['embed', ...files, ...chunking, '--sink', spec(dir), '--table', 'docs']);
@@ -127,7 +145,7 @@ describe.each(stores)('embed --sink %s', (kind, spec, open) => {
     expect(r.stderr).toBe(`chunkwise: ${spec(dir)} table docs: the table holds vectors of dimension 384, these chunks have 64 (use another --table or the same embedder)\n`);
   });
 
-  it('a store that cannot be opened: one line, exit 1', () => {
+  it.skipIf(kind === 'postgres')('a store that cannot be opened: one line, exit 1', () => {
     const file = join(tmp, `${kind}-not-a-folder`);
     writeFileSync(file, 'x');
     const r = run(['embed', files[0], '--sink', spec(file)]);
@@ -137,15 +155,33 @@ describe.each(stores)('embed --sink %s', (kind, spec, open) => {
   });
 });
 
+describe('embed --sink postgres://…', () => {
+  it('the URL names the table; a server that cannot be reached is one line, exit 1, without the password', () => {
+    const file = join(tmp, 'pg-url.txt');
+    writeFileSync(file, 'One paragraph about strides.\n\nAnother about overlap.\n');
+    const r = run(['embed', file, ...chunking, '--sink', server.url('by_url')]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^chunkwise: postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres table by_url: 1 chunks of 1 file\(s\) written, 0 kept, 0 stale removed, 1 in the table\n$/);
+    const clash = run(['embed', file, '--sink', server.url('by_url'), '--table', 'other']);
+    expect(clash.code).toBe(2);
+    expect(clash.stderr).toBe('chunkwise: invalid option --table: "other" (one table: the URL names "by_url")\n');
+    const down = run(['embed', file, '--sink', 'postgres://me:s3cret@127.0.0.1:1/db']);
+    expect(down.code).toBe(1);
+    expect(down.stderr).toMatch(/^chunkwise: postgres:\/\/me@127\.0\.0\.1:1\/db: cannot connect: .*ECONNREFUSED.*\n$/);
+    expect(down.stderr).not.toContain('s3cret');
+  });
+});
+
 describe('embed usage errors and --vector-format', () => {
   const seed = seeds[0];
   it('exit 2 for a bad sink spec, --sink with --out or npy, --table without --sink, a bad vector format', () => {
     for (const [args, message] of [
-      [['--sink', 'mongo:./x'], 'chunkwise: invalid option --sink: "mongo:./x" (lancedb:<dir> or pglite:<dir>)\n'],
-      [['--sink', 'lancedb:'], 'chunkwise: invalid option --sink: "lancedb:" (lancedb:<dir> or pglite:<dir>)\n'],
+      [['--sink', 'mongo:./x'], 'chunkwise: invalid option --sink: "mongo:./x" (lancedb:<dir>, pglite:<dir> or postgres://user@host:port/db[?table=name])\n'],
+      [['--sink', 'lancedb:'], 'chunkwise: invalid option --sink: "lancedb:" (lancedb:<dir>, pglite:<dir> or postgres://user@host:port/db[?table=name])\n'],
+      [['--sink', 'postgres:x'], 'chunkwise: invalid option --sink: "postgres:x" (lancedb:<dir>, pglite:<dir> or postgres://user@host:port/db[?table=name])\n'],
       [['--sink', `pglite:${tmp}/u`, '--out', join(tmp, 'x.jsonl')], 'chunkwise: --sink writes to the store: leave out --out and --format npy\n'],
-      [['--table', 'docs'], 'chunkwise: --table names a table of --sink: give --sink lancedb:<dir> or pglite:<dir>\n'],
-      [['--prune'], 'chunkwise: --prune deletes rows of a --sink: give --sink lancedb:<dir> or pglite:<dir>\n'],
+      [['--table', 'docs'], 'chunkwise: --table names a table of --sink: give --sink lancedb:<dir>, pglite:<dir> or postgres://user@host:port/db[?table=name]\n'],
+      [['--prune'], 'chunkwise: --prune deletes rows of a --sink: give --sink lancedb:<dir>, pglite:<dir> or postgres://user@host:port/db[?table=name]\n'],
       [['--summary', 'xml'], /^chunkwise: invalid option --summary: "xml" \(one of text, json, none\)/],
       [['--sink', `lancedb:${tmp}/u`, '--table', 'no-dash'], /^chunkwise: invalid option --table: "no-dash"/],
       [['--vector-format', 'hex'], /^chunkwise: invalid option --vector-format: "hex" \(one of base64, array\)/],

@@ -100,9 +100,13 @@ describe('optional peers are loaded only by their entry', () => {
       '@langchain/textsplitters',
       '@llamaindex/core',
       'apache-arrow',
+      'bullmq',
       'js-tiktoken',
+      'mammoth',
       'onnxruntime-node',
       'onnxruntime-web',
+      'pdfjs-dist',
+      'pg',
       'tree-sitter-wasms',
       'web-tree-sitter',
     ]);
@@ -141,6 +145,8 @@ describe('optional peers are loaded only by their entry', () => {
     const cli = (...extra: string[]) => [cliBin, 'embed', seed, '--chunk-size', '200', '--chunk-overlap', '0', ...extra];
     expect(peersLoaded(cli('--sink', `pglite:${join(dir, 'pg')}`))).toEqual(['@electric-sql/pglite', '@electric-sql/pglite-pgvector']);
     expect(peersLoaded(cli('--sink', `lancedb:${join(dir, 'lance')}`))).toEqual(['@lancedb/lancedb', 'apache-arrow']);
+    // no server on port 1: fails after the import
+    expect(peersLoaded(cli('--sink', 'postgres://me@127.0.0.1:1/db'), { failing: true })).toEqual(['pg']);
     // a missing folder fails after the import: what counts is which package was resolved
     expect(peersLoaded(cli('--embedder', `transformers:${join(dir, 'no-model')}`), { failing: true })).toEqual(withTheirDependencies(['@huggingface/transformers']));
   });
@@ -150,6 +156,7 @@ describe('optional peers are loaded only by their entry', () => {
     ['chunkwise/llamaindex', ['@llamaindex/core']],
     ['chunkwise/sinks/lancedb', ['@lancedb/lancedb', 'apache-arrow']],
     ['chunkwise/sinks/pglite', ['@electric-sql/pglite', '@electric-sql/pglite-pgvector']],
+    ['chunkwise/sinks/postgres', ['pg']],
     ['chunkwise/transformers', ['@huggingface/transformers']],
     ['chunkwise/tiktoken', ['js-tiktoken']],
   ])('%s loads its own peers and no other', (entry, own) => {

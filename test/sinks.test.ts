@@ -1,19 +1,25 @@
 /**
  * Sinks against the real engines (never mocks): LanceDB embedded in a temp folder,
- * PGlite with pgvector in memory and in a folder. Each: write a real document's chunks
- * with HashingEmbedder vectors, read them back, query the nearest neighbour, write the
- * same job again (each chunk stays once), write a changed document (its old chunks go,
- * other documents stay), and refuse a vector dimension that disagrees with the table.
+ * PGlite with pgvector in memory and in a folder, and a Postgres server over the wire
+ * (PGlite served by pglite-socket on a loopback port, through `pg`). Each: write a real
+ * document's chunks with HashingEmbedder vectors, read them back, query the nearest
+ * neighbour, write the same job again (each chunk kept, nothing rewritten), write a
+ * changed document (its old chunks go, other documents stay), list and delete sources,
+ * and refuse a vector dimension that disagrees with the table.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HashingEmbedder, InvalidOptionError, RecursiveChunker, SinkError, type Chunk } from '../src/index.js';
-import { writeChunks, type Sink } from '../src/sinks/index.js';
+import { writeChunks, type Sink, type SinkRow } from '../src/sinks/index.js';
 import { LanceDbSink } from '../src/sinks/lancedb.js';
 import { openPgliteSink } from '../src/sinks/pglite.js';
+import { openPostgresSink } from '../src/sinks/postgres.js';
 import { seedsDir, sharedFiles } from './helpers/paths.js';
+import { startPgServer, type PgServer } from './helpers/pg-server.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'chunkwise-sinks-'));
 const seed = sharedFiles(seedsDir, '.txt').find((f) => f.includes('003_'))!;
@@ -25,10 +31,19 @@ async function embedAll(chunks: Chunk[], e = embedder): Promise<Float32Array> {
   return e.embed(chunks.map((c) => c.embedText ?? c.text));
 }
 
+let server: PgServer;
+beforeAll(async () => {
+  server = await startPgServer();
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
 const engines: [string, () => Promise<Sink>][] = [
   ['LanceDB (folder)', () => LanceDbSink.open(join(tmp, 'lance'), { table: 'chunks' })],
   ['PGlite (memory)', () => openPgliteSink(undefined, { table: 'chunks' })],
   ['PGlite (folder)', () => openPgliteSink(join(tmp, 'pglite'), { table: 'chunks' })],
+  ['Postgres (pg over the wire)', () => openPostgresSink(server.url('chunks'))],
 ];
 
 describe.each(engines)('%s', (_name, open) => {
@@ -43,8 +58,8 @@ describe.each(engines)('%s', (_name, open) => {
     expect(chunks.length).toBeGreaterThan(20);
     const vectors = await embedAll(chunks);
     const progress: number[] = [];
-    const result = await writeChunks(sink, chunks, vectors, { source: 'sliding.txt', batchSize: 7, onProgress: (done) => progress.push(done) });
-    expect(result).toEqual({ written: chunks.length, removed: 0, sources: 1, dimension: 64 });
+    const result = await writeChunks(sink, chunks, vectors, { source: 'sliding.txt', batchSize: 7, embedder: 'hashing:64', onProgress: (done) => progress.push(done) });
+    expect(result).toEqual({ written: chunks.length, kept: 0, removed: 0, sources: 1, dimension: 64 });
     expect(progress.length).toBe(Math.ceil(chunks.length / 7));
     expect(progress.at(-1)).toBe(chunks.length);
     expect(await sink.count()).toBe(chunks.length);
@@ -58,7 +73,10 @@ describe.each(engines)('%s', (_name, open) => {
       expect(r.embedText).toBeNull();
       expect(r.metadata).toEqual(JSON.parse(JSON.stringify(chunks[i].metadata)));
       expect(Array.from(r.vector)).toEqual(Array.from(vectors.subarray(i * 64, (i + 1) * 64)));
+      expect(r.embedder).toBe('hashing:64');
     }
+    expect([...(await sink.stored('sliding.txt'))].sort()).toEqual(chunks.map((c) => [c.id, 'hashing:64']).sort());
+    expect((await sink.stored('no-such.txt')).size).toBe(0);
 
     // A query made of one chunk's own words: that chunk comes first, at distance ~0.
     const k = chunks.findIndex((c) => c.text.includes('stride'));
@@ -70,10 +88,26 @@ describe.each(engines)('%s', (_name, open) => {
     expect(hits[1].distance).toBeGreaterThan(hits[0].distance);
   });
 
-  it('the same job twice leaves each chunk once', async () => {
+  it('the same job twice keeps each chunk (no write); another embedder rewrites them all; no identity writes all', async () => {
     const vectors = await embedAll(chunks);
-    const result = await writeChunks(sink, chunks, vectors, { source: 'sliding.txt' });
-    expect(result).toEqual({ written: chunks.length, removed: 0, sources: 1, dimension: 64 });
+    const upserts: number[] = [];
+    const counting: Sink = Object.assign(Object.create(null), {
+      name: sink.name,
+      prepare: (d: number) => sink.prepare(d),
+      upsert: (rows: SinkRow[]) => (upserts.push(rows.length), sink.upsert(rows)),
+      stored: (source: string) => sink.stored(source),
+      removeStale: (source: string, keep: ReadonlySet<string>) => sink.removeStale(source, keep),
+    });
+    const result = await writeChunks(counting, chunks, vectors, { source: 'sliding.txt', embedder: 'hashing:64' });
+    expect(result).toEqual({ written: 0, kept: chunks.length, removed: 0, sources: 1, dimension: 64 });
+    expect(upserts).toEqual([]);
+    // one chunk's row replaced by another embedder's: only that one is written again
+    await sink.upsert([{ ...(await sink.rows('sliding.txt'))[3], embedder: 'other:64' }]);
+    expect(await writeChunks(sink, chunks, vectors, { source: 'sliding.txt', embedder: 'hashing:64' })).toEqual({ written: 1, kept: chunks.length - 1, removed: 0, sources: 1, dimension: 64 });
+    expect(await writeChunks(sink, chunks, vectors, { source: 'sliding.txt', embedder: 'hashing:64@v2' })).toEqual({ written: chunks.length, kept: 0, removed: 0, sources: 1, dimension: 64 });
+    expect(await writeChunks(sink, chunks, vectors, { source: 'sliding.txt' })).toEqual({ written: chunks.length, kept: 0, removed: 0, sources: 1, dimension: 64 });
+    expect((await sink.rows()).map((r) => r.embedder)).toEqual(chunks.map(() => ''));
+    await writeChunks(sink, chunks, vectors, { source: 'sliding.txt', embedder: 'hashing:64' });
     expect(await sink.count()).toBe(chunks.length);
     expect(new Set((await sink.rows()).map((r) => r.id)).size).toBe(chunks.length);
   });
@@ -98,6 +132,18 @@ describe.each(engines)('%s', (_name, open) => {
     // A document that is now empty loses all its rows.
     expect((await writeChunks(sink, [], new Float32Array(0), { source: 'other.txt' })).removed).toBe(other.length);
     expect(await sink.count()).toBe(next.length);
+  });
+
+  it('lists its sources and deletes whole sources', async () => {
+    const docs = ['b.txt', "it's.txt", 'a.txt'].map((source) => chunker.chunk(`The ${source} document.\n\nIts second paragraph.`).map((c) => ({ ...c, source })));
+    for (const d of docs) await writeChunks(sink, d, await embedAll(d), { embedder: 'hashing:64' });
+    expect(await sink.sources()).toEqual(['a.txt', 'b.txt', "it's.txt", 'sliding.txt']);
+    const before = await sink.count();
+    expect(await sink.removeSources(["it's.txt", 'a.txt', 'never-written.txt'])).toBe(docs[1].length + docs[2].length);
+    expect(await sink.sources()).toEqual(['b.txt', 'sliding.txt']);
+    expect(await sink.count()).toBe(before - docs[1].length - docs[2].length);
+    expect(await sink.removeSources([])).toBe(0);
+    expect(await sink.removeSources(['b.txt'])).toBe(docs[0].length);
   });
 
   it('refuses vectors of another dimension with a one-line SinkError, writing nothing', async () => {
@@ -160,5 +206,92 @@ describe('persistence on disk', () => {
       expect((await b.rows()).map((r) => r.text)).toEqual(chunks.map((c) => c.text));
       await b.close();
     }
+  });
+});
+
+describe('a table made before the embedder column', () => {
+  const chunks = chunker.chunk(text).slice(0, 4);
+  const old = (r: SinkRow) => ({ id: r.id, source: r.source, text: r.text, embed_text: r.embedText, start: r.start, end: r.end, token_count: r.tokenCount, metadata: JSON.stringify(r.metadata), vector: Array.from(r.vector) });
+  async function check(sink: Sink) {
+    expect([...(await sink.stored('doc')).values()]).toEqual(chunks.map(() => ''));
+    // prepare adds the column ('' for the rows there), and they are rewritten once with the identity
+    const result = await writeChunks(sink, chunks, await embedAll(chunks), { source: 'doc', embedder: 'hashing:64' });
+    expect(result).toMatchObject({ written: chunks.length, kept: 0, removed: 0 });
+    expect((await sink.rows('doc')).map((r) => [r.id, r.embedder])).toEqual(chunks.map((c) => [c.id, 'hashing:64']));
+    expect((await writeChunks(sink, chunks, await embedAll(chunks), { source: 'doc', embedder: 'hashing:64' })).kept).toBe(chunks.length);
+  }
+  it('LanceDB: the column is added by schema evolution', async () => {
+    const { connect } = await import('@lancedb/lancedb');
+    const { Schema } = await import('apache-arrow');
+    const { lanceSchema } = await import('../src/sinks/lancedb.js');
+    const dir = join(tmp, 'old-lance');
+    const rows = (await import('../src/sinks/write.js')).sinkRows(chunks, await embedAll(chunks), 64, 'doc');
+    const db = await connect(dir);
+    const schema = new Schema(lanceSchema(64).fields.filter((f) => f.name !== 'embedder'));
+    await db.createTable('chunks', (await import('@lancedb/lancedb')).makeArrowTable(rows.map(old), { schema }));
+    db.close();
+    const sink = await LanceDbSink.open(dir);
+    try {
+      await check(sink);
+    } finally {
+      await sink.close();
+    }
+  });
+  it('PGlite: the column is added by ALTER TABLE', async () => {
+    const sink = await openPgliteSink(undefined);
+    try {
+      const pg = (sink as unknown as { client: { query(sql: string, params?: unknown[]): Promise<unknown> } }).client;
+      await pg.query(`CREATE TABLE chunks ("id" text NOT NULL, "source" text NOT NULL, "text" text NOT NULL, "embed_text" text, "start" integer NOT NULL, "end" integer NOT NULL, "token_count" integer NOT NULL, "metadata" jsonb NOT NULL, "vector" vector(64) NOT NULL, PRIMARY KEY ("source", "id"))`);
+      const rows = (await import('../src/sinks/write.js')).sinkRows(chunks, await embedAll(chunks), 64, 'doc');
+      for (const r of rows.map(old)) await pg.query('INSERT INTO chunks VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::vector)', [...Object.values({ ...r, vector: `[${r.vector.join(',')}]` })]);
+      await check(sink);
+    } finally {
+      await sink.close();
+    }
+  });
+});
+
+describe('PGlite folder: one writer', () => {
+  it('a second opener gets a one-line SinkError naming the holder; after close the folder opens again', async () => {
+    const dir = join(tmp, 'locked');
+    const first = await openPgliteSink(dir);
+    expect(readFileSync(join(dir, 'chunkwise.lock'), 'utf8')).toBe(`${process.pid}\n`);
+    const err = await openPgliteSink(dir).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SinkError);
+    expect((err as Error).message).toMatch(new RegExp(`^pglite:${dir}: the database is in use by process ${process.pid} \\(`));
+    expect((err as Error).message).not.toContain('\n');
+    await first.close();
+    expect(existsSync(join(dir, 'chunkwise.lock'))).toBe(false);
+    const again = await openPgliteSink(dir);
+    await again.close();
+  });
+  it('a lock left by a process that is gone is taken over; a live one is refused', async () => {
+    const dir = join(tmp, 'stale-lock');
+    mkdirSync(dir);
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    writeFileSync(join(dir, 'chunkwise.lock'), `${gone.stdout}\n`);
+    const sink = await openPgliteSink(dir);
+    expect(readFileSync(join(dir, 'chunkwise.lock'), 'utf8')).toBe(`${process.pid}\n`);
+    await sink.close();
+    const parent = process.ppid; // alive while this test runs
+    writeFileSync(join(dir, 'chunkwise.lock'), `${parent}\n`);
+    await expect(openPgliteSink(dir)).rejects.toThrow(`the database is in use by process ${parent}`);
+  });
+});
+
+describe('Postgres over the wire: bad URLs and servers that cannot be reached', () => {
+  it('one-line errors, no password in them', async () => {
+    await expect(openPostgresSink('mysql://u@h/db')).rejects.toThrow(InvalidOptionError);
+    await expect(openPostgresSink(server.url('chunks'), { table: 'other' })).rejects.toThrow(/Invalid option table: "other" \(one table: the URL names "chunks"\)/);
+    await expect(openPostgresSink(server.url('no-dash'))).rejects.toThrow(/Invalid option table: "no-dash"/);
+    const closed = createServer();
+    await new Promise<void>((done) => closed.listen(0, '127.0.0.1', done));
+    const port = (closed.address() as { port: number }).port;
+    await new Promise((done) => closed.close(done));
+    const err = await openPostgresSink(`postgres://me:s3cret@127.0.0.1:${port}/db?table=docs`).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SinkError);
+    expect((err as Error).message).toMatch(new RegExp(`^postgres://me@127.0.0.1:${port}/db: cannot connect: .*ECONNREFUSED`));
+    expect((err as Error).message).not.toContain('s3cret');
+    expect((err as Error).message).not.toContain('\n');
   });
 });

@@ -52,7 +52,7 @@ export async function runEmbed(inputs: string[], o: EmbedCommandOptions): Promis
   if (o.format === ('npy' as string) && (!o.out || o.out === '-')) {
     throw new UsageError('--format npy writes binary data: give --out FILE.npy');
   }
-  if (o.prune && o.sink === undefined) throw new UsageError('--prune deletes rows of a --sink: give --sink lancedb:<dir> or pglite:<dir>');
+  if (o.prune && o.sink === undefined) throw new UsageError('--prune deletes rows of a --sink: give --sink lancedb:<dir>, pglite:<dir> or postgres://user@host:port/db[?table=name]');
   const sink = await openCliSink(o);
   try {
     // auto: each file's strategy by its extension, as `chunk --strategy auto`

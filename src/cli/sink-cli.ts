@@ -6,17 +6,19 @@
 import { resolve } from 'node:path';
 import cliProgress from 'cli-progress';
 import type { Chunk } from '../core/chunk.js';
-import { openSink } from '../node/sinks.js';
+import { openSink, SINK_SPECS } from '../node/sinks.js';
 import { writeChunks } from '../sinks/write.js';
 import type { Sink } from '../sinks/types.js';
 import { UsageError } from './usage-error.js';
 
 /** The embed options this module reads. */
 export interface SinkCliOptions {
-  /** `lancedb:<dir>` or `pglite:<dir>`. */
+  /** `lancedb:<dir>`, `pglite:<dir>` or `postgres://…`. */
   sink?: string;
-  /** Table in the store (default `chunks`). */
+  /** Table in the store (default the URL's `?table=`, else `chunks`). */
   table?: string;
+  /** The embedder's spec (`hashing:256`): stored with each row as the vectors' embedder identity. */
+  embedder?: string;
   format?: string;
   out?: string;
   quiet?: boolean;
@@ -30,11 +32,11 @@ export interface SinkCliOptions {
  */
 export async function openCliSink(o: SinkCliOptions): Promise<Sink | undefined> {
   if (o.sink === undefined) {
-    if (o.table !== undefined) throw new UsageError('--table names a table of --sink: give --sink lancedb:<dir> or pglite:<dir>');
+    if (o.table !== undefined) throw new UsageError(`--table names a table of --sink: give --sink ${SINK_SPECS}`);
     return undefined;
   }
   if (o.out !== undefined || o.format === 'npy') throw new UsageError('--sink writes to the store: leave out --out and --format npy');
-  return openSink(o.sink, { table: o.table ?? 'chunks' });
+  return openSink(o.sink, { table: o.table });
 }
 
 /**
@@ -53,7 +55,7 @@ export async function prepareCliSink(sink: Sink, dimension: number): Promise<voi
 
 /**
  * Writes the chunks (with their sources) and their n × d vectors to `sink`, upserting by
- * (source, chunk id) and removing the stale chunks of every file in `files` (also of a
+ * (source, chunk id) the chunks not already stored by the same embedder, and removing the stale chunks of every file in `files` (also of a
  * file that now has none); closes the sink.
  */
 export async function writeCliSink(
@@ -72,10 +74,10 @@ export async function writeCliSink(
     // `cd docs && embed .` write the same rows, not three copies under three names
     const canonical = (name: string) => (name === '-' ? name : resolve(name));
     const chunks = all.map(({ chunk, source }) => ({ ...chunk, source: canonical(source) }));
-    const result = await writeChunks(sink, chunks, vectors, { dimension, sources: files.map(canonical), onProgress: (done) => bar?.update(done) });
+    const result = await writeChunks(sink, chunks, vectors, { dimension, embedder: o.embedder, sources: files.map(canonical), onProgress: (done) => bar?.update(done) });
     bar?.stop();
     if (!o.quiet) {
-      process.stderr.write(`chunkwise: ${sink.name}: ${result.written} chunks of ${result.sources} file(s) written, ${result.removed} stale removed, ${await sink.count()} in the table\n`);
+      process.stderr.write(`chunkwise: ${sink.name}: ${result.written} chunks of ${result.sources} file(s) written, ${result.kept} kept, ${result.removed} stale removed, ${await sink.count()} in the table\n`);
     }
   } finally {
     bar?.stop();

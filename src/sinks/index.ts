@@ -2,7 +2,8 @@
  * `chunkwise/sinks`: the {@link Sink} interface and {@link writeChunks}. The stores live
  * on their own entries so that importing one loads only its engine:
  * `chunkwise/sinks/lancedb` (LanceDB, Node), `chunkwise/sinks/pglite` (PGlite with
- * pgvector), `chunkwise/sinks/pgvector` (any Postgres client with pgvector).
+ * pgvector), `chunkwise/sinks/postgres` (a Postgres server with pgvector through `pg`,
+ * Node), `chunkwise/sinks/pgvector` (any Postgres client with pgvector).
  * @module
  */
 export type { Sink, SinkRow, SinkMatch } from './types.js';

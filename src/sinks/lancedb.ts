@@ -5,14 +5,23 @@
  *
  * Table schema: `id` Utf8, `source` Utf8, `text` Utf8, `embed_text` Utf8 (nullable),
  * `start` Int32, `end` Int32, `token_count` Int32, `metadata` Utf8 (JSON), `vector`
- * FixedSizeList<Float32>[d]. Rows are upserted with `mergeInsert(['source', 'id'])`.
+ * FixedSizeList<Float32>[d], `embedder` Utf8. Rows are upserted with
+ * `mergeInsert(['source', 'id'])`, one table version per upsert.
+ *
+ * Several processes may write one table: in a local folder, each write (upsert, delete,
+ * table creation) holds the lock file `chunkwise-<table>.lock` in the folder, so that
+ * writes happen one after another (LanceDB's own concurrent `mergeInsert`s of new keys
+ * would both insert them), and every read checks for the other writers' versions
+ * (`readConsistencyInterval: 0`). Object storage (`s3://…`) has no such lock: write a
+ * table there from one process at a time.
  * @module
  */
 import { stat } from 'node:fs/promises';
 import * as lancedb from '@lancedb/lancedb';
 import { Field, FixedSizeList, Float32, Int32, Schema, Utf8 } from 'apache-arrow';
 import { firstLine, SinkError } from '../core/errors.js';
-import { byPlace, requireDimension, rowFromStored, requireTableName, searchArgs, type Sink, type SinkMatch, type SinkRow } from './types.js';
+import { withFolderLock } from '../node/lock-file.js';
+import { byPlace, distinctSorted, requireDimension, rowFromStored, requireTableName, searchArgs, type Sink, type SinkMatch, type SinkRow } from './types.js';
 
 /** Options of {@link LanceDbSink.open}. */
 export interface LanceDbSinkOptions {
@@ -32,6 +41,7 @@ export function lanceSchema(dimension: number): Schema {
     new Field('token_count', new Int32(), false),
     new Field('metadata', new Utf8(), false),
     new Field('vector', new FixedSizeList(dimension, new Field('item', new Float32(), true)), false),
+    new Field('embedder', new Utf8(), true),
   ]);
 }
 
@@ -72,9 +82,12 @@ export class LanceDbSink implements Sink {
   readonly tableName: string;
   readonly #db: lancedb.Connection;
   #table: lancedb.Table | undefined;
+  /** Whether `uri` is a local folder (writes take its lock file). */
+  readonly #local: boolean;
 
-  private constructor(db: lancedb.Connection, uri: string, tableName: string, table: lancedb.Table | undefined) {
+  private constructor(db: lancedb.Connection, uri: string, tableName: string, table: lancedb.Table | undefined, local: boolean) {
     this.#db = db;
+    this.#local = local;
     this.uri = uri;
     this.tableName = tableName;
     this.#table = table;
@@ -91,18 +104,19 @@ export class LanceDbSink implements Sink {
     const name = `lancedb:${uri}`;
     let db: lancedb.Connection;
     let table: lancedb.Table | undefined;
-    if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(uri)) {
+    const local = !/^[a-z][a-z0-9+.-]*:\/\//i.test(uri);
+    if (local) {
       // a local folder: LanceDB would take seconds to fail on a file, with a long message
       const info = await stat(uri).catch(() => undefined);
       if (info && !info.isDirectory()) throw new SinkError(name, 'cannot open the database: the path is a file, not a folder');
     }
     try {
-      db = await lancedb.connect(uri);
+      db = await lancedb.connect(uri, { readConsistencyInterval: 0 });
       if ((await db.tableNames()).includes(tableName)) table = await db.openTable(tableName);
     } catch (error) {
       throw new SinkError(name, `cannot open the database: ${lanceReason(error)}`);
     }
-    return new LanceDbSink(db, uri, tableName, table);
+    return new LanceDbSink(db, uri, tableName, table, local);
   }
 
   /** The LanceDB table (undefined until the first {@link prepare} of a new table). */
@@ -117,10 +131,21 @@ export class LanceDbSink implements Sink {
     return field && FixedSizeList.isFixedSizeList(field.type) ? field.type.listSize : undefined;
   }
 
+  /**
+   * Creates the table when missing; adds the `embedder` column (`''` for the rows already
+   * there) to a table made before it (LanceDB schema evolution, a new table version).
+   */
   async prepare(dimension: number): Promise<void> {
     requireDimension(dimension);
     if (this.#table) {
-      const schema = await this.#table.schema();
+      let schema = await this.#table.schema();
+      if (!schema.fields.some((f) => f.name === 'embedder') && schema.fields.some((f) => f.name === 'vector')) {
+        const table = this.#table;
+        await this.#run('add the embedder column', () => this.#writing(async () => {
+          if (!(await table.schema()).fields.some((f) => f.name === 'embedder')) await table.addColumns([{ name: 'embedder', valueSql: "''" }]);
+        }));
+        schema = await table.schema();
+      }
       const names = new Set(schema.fields.map((f) => f.name));
       const missing = lanceSchema(dimension).fields.map((f) => f.name).filter((n) => !names.has(n));
       if (missing.length > 0) throw new SinkError(this.name, `the table exists but lacks the column(s) ${missing.join(', ')}: not a chunkwise table`);
@@ -129,7 +154,7 @@ export class LanceDbSink implements Sink {
       return;
     }
     try {
-      this.#table = await this.#db.createEmptyTable(this.tableName, lanceSchema(dimension), { existOk: true });
+      this.#table = await this.#writing(() => this.#db.createEmptyTable(this.tableName, lanceSchema(dimension), { existOk: true }));
     } catch (error) {
       throw new SinkError(this.name, `cannot create the table: ${lanceReason(error)}`);
     }
@@ -140,7 +165,7 @@ export class LanceDbSink implements Sink {
   async upsert(rows: readonly SinkRow[]): Promise<void> {
     if (rows.length === 0) return;
     const table = this.#requireTable();
-    const dimension = rows[0].vector.length;
+    const schema = await this.#run('read the table', () => table.schema());
     const data = lancedb.makeArrowTable(
       rows.map((r) => ({
         id: r.id,
@@ -152,24 +177,53 @@ export class LanceDbSink implements Sink {
         token_count: r.tokenCount,
         metadata: JSON.stringify(r.metadata),
         vector: Array.from(r.vector),
+        embedder: r.embedder ?? '',
       })),
-      { schema: lanceSchema(dimension) },
+      { schema },
     );
-    await this.#run('write rows', () => table.mergeInsert(['source', 'id']).whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data));
+    await this.#run('write rows', () => this.#writing(() => table.mergeInsert(['source', 'id']).whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data)));
   }
 
   async removeStale(source: string, keep: ReadonlySet<string>): Promise<number> {
     const table = this.#table;
     if (!table) return 0;
     const where = `source = ${literal(source)}`;
-    return this.#run('delete rows', async () => {
+    return this.#run('delete rows', () => this.#writing(async () => {
       const stored = (await table.query().where(where).select(['id']).toArray()) as { id: string }[];
       const stale = stored.map((r) => r.id).filter((id) => !keep.has(id));
       for (let s = 0; s < stale.length; s += 500) {
         await table.delete(`${where} AND id IN (${stale.slice(s, s + 500).map(literal).join(', ')})`);
       }
       return stale.length;
-    });
+    }));
+  }
+
+  async stored(source: string): Promise<Map<string, string>> {
+    const table = this.#table;
+    if (!table) return new Map();
+    const has = (await this.#run('read the table', () => table.schema())).fields.some((f) => f.name === 'embedder');
+    const stored = await this.#run('read rows', async () => (await table.query().where(`source = ${literal(source)}`).select(has ? ['id', 'embedder'] : ['id']).toArray()) as { id: string; embedder?: string | null }[]);
+    return new Map(stored.map((r) => [r.id, r.embedder ?? '']));
+  }
+
+  async sources(): Promise<string[]> {
+    const table = this.#table;
+    if (!table) return [];
+    const stored = await this.#run('read rows', async () => (await table.query().select(['source']).toArray()) as { source: string }[]);
+    return distinctSorted(stored.map((r) => r.source));
+  }
+
+  async removeSources(sources: readonly string[]): Promise<number> {
+    const table = this.#table;
+    if (!table || sources.length === 0) return 0;
+    return this.#run('delete rows', () => this.#writing(async () => {
+      let removed = 0;
+      for (let s = 0; s < sources.length; s += 500) {
+        const where = `source IN (${sources.slice(s, s + 500).map(literal).join(', ')})`;
+        removed += (await table.delete(where)).numDeletedRows;
+      }
+      return removed;
+    }));
   }
 
   async search(vector: Float32Array | readonly number[], k = 5): Promise<SinkMatch[]> {
@@ -191,6 +245,11 @@ export class LanceDbSink implements Sink {
     const query = source === undefined ? table.query() : table.query().where(`source = ${literal(source)}`);
     const stored = await this.#run('read rows', async () => (await query.toArray()) as Record<string, unknown>[]);
     return stored.map(rowFromStored).sort(byPlace);
+  }
+
+  /** Runs a write holding the folder's write lock (local folders; others as they are). */
+  #writing<T>(write: () => Promise<T>): Promise<T> {
+    return this.#local ? withFolderLock(this.uri, `chunkwise-${this.tableName}.lock`, write) : write();
   }
 
   /** Runs an engine call, its error as a one-line {@link SinkError}. */

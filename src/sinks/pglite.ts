@@ -3,11 +3,18 @@
  * WebAssembly: in memory, in a folder in Node, IndexedDB in a browser) with the pgvector
  * extension. Optional peer dependencies: `@electric-sql/pglite` and
  * `@electric-sql/pglite-pgvector` (tested with 0.5.14 and 0.0.15).
+ *
+ * A PGlite folder is one process's database: two processes writing it corrupt it. In
+ * Node, the sink holds an exclusive lock file (`chunkwise.lock`, the holder's pid) in the
+ * folder while it is open, and a second opener gets a one-line SinkError naming the
+ * holder; a lock left by a process that is gone is taken over.
  * @module
  */
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { firstLine, SinkError } from '../core/errors.js';
+import { importNodeHelper, isNode } from '../core/runtime.js';
+import type { FolderLock } from '../node/lock-file.js';
 import { PgVectorSink } from './pgvector.js';
 import { requireTableName } from './types.js';
 
@@ -37,18 +44,49 @@ export interface PgliteSinkOptions {
 export async function openPgliteSink(dataDir?: string, options: PgliteSinkOptions = {}): Promise<PgVectorSink> {
   const table = requireTableName(options.table ?? 'chunks');
   const name = `pglite:${dataDir ?? 'memory://'}`;
+  const release = await lock(dataDir, name);
   let db: PGlite;
   try {
     db = await PGlite.create(dataDir, { extensions: { vector } });
   } catch (error) {
+    await release();
     throw new SinkError(name, `cannot open the database: ${pgliteReason(error)}`);
   }
+  const close = async () => {
+    try {
+      await db.close();
+    } finally {
+      await release();
+    }
+  };
   try {
-    return await PgVectorSink.open(db, { table, name, onClose: () => db.close() });
+    return await PgVectorSink.open(db, { table, name, onClose: close });
   } catch (error) {
-    await db.close();
+    await close();
     throw error;
   }
+}
+
+/**
+ * In Node, locks a data folder (not `memory://`, `idb://…`) for this process.
+ * @returns how to release it (a no-op elsewhere).
+ * @throws {SinkError} when another live process holds the folder, or a file is in the way.
+ */
+async function lock(dataDir: string | undefined, name: string): Promise<() => Promise<void>> {
+  if (!isNode() || dataDir === undefined || /^[a-z][a-z0-9+.-]*:\/\//i.test(dataDir)) return async () => {};
+  const { lockFolder } = await importNodeHelper<typeof import('../node/lock-file.js')>('lock-file');
+  let taken: FolderLock | { heldBy: number };
+  try {
+    taken = await lockFolder(dataDir);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    const reason = code === 'EEXIST' || code === 'ENOTDIR' ? 'not a directory (a file is in the way)' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : firstLine(error);
+    throw new SinkError(name, `cannot open the database: ${reason}`);
+  }
+  if ('heldBy' in taken) {
+    throw new SinkError(name, `the database is in use by process ${taken.heldBy} (PGlite takes one writer; wait for it to end, or use a Postgres server for concurrent writers)`);
+  }
+  return taken.release;
 }
 
 export { PgVectorSink };

@@ -1,6 +1,6 @@
 /**
- * Sinks: where chunks and their vectors go after chunking and embedding (SPEC section 3,
- * the last step of the flow). A sink is a table in a vector store with one row per chunk;
+ * Sinks: where chunks and their vectors go after chunking and embedding (the last step
+ * of the flow). A sink is a table in a vector store with one row per chunk;
  * {@link writeChunks} feeds any {@link Sink}. Core module: no Node built-in, no engine.
  * @module
  */
@@ -32,6 +32,12 @@ export interface SinkRow {
   metadata: Record<string, unknown>;
   /** The chunk's vector, `dimension` values. */
   vector: Float32Array;
+  /**
+   * Identity of the embedder that made `vector` (e.g. `hashing:256`), stored in the
+   * `embedder` column; `''` when unknown (rows of a table made before the column, or
+   * written without an identity), which never counts as the same embedder.
+   */
+  embedder: string;
 }
 
 /** A stored chunk found by a nearest-neighbour query, with its cosine distance (1 − cos). */
@@ -48,7 +54,8 @@ export interface SinkMatch {
 /**
  * A table of chunk rows in a vector store. Implementations: `LanceDbSink`
  * (`chunkwise/sinks/lancedb`), `PgVectorSink` (`chunkwise/sinks/pgvector`, over PGlite
- * from `chunkwise/sinks/pglite` or any Postgres client with pgvector).
+ * from `chunkwise/sinks/pglite`, a Postgres server from `chunkwise/sinks/postgres`, or any
+ * Postgres client with pgvector).
  */
 export interface Sink {
   /** What the sink writes to, for messages: `lancedb:<dir> table chunks`. */
@@ -61,8 +68,26 @@ export interface Sink {
    *   lacks a column, or the store cannot be written.
    */
   prepare(dimension: number): Promise<void>;
-  /** Inserts rows, replacing rows with the same (`source`, `id`). Rows are distinct by that key. */
+  /**
+   * Inserts rows, replacing rows with the same (`source`, `id`), in one atomic write
+   * (one statement, one table version): a batch is stored whole or not at all, and
+   * concurrent writers of the same key leave it once. Rows are distinct by that key.
+   */
   upsert(rows: readonly SinkRow[]): Promise<void>;
+  /**
+   * The rows stored for `source`: chunk id → identity of the embedder that made its
+   * vector ({@link SinkRow.embedder}); an empty map when the table is missing. A rerun
+   * keeps the chunks found here with the same id and embedder instead of embedding them again.
+   */
+  stored(source: string): Promise<Map<string, string>>;
+  /** Every source with rows in the table (none when it is missing), sorted. */
+  sources(): Promise<string[]>;
+  /**
+   * Deletes every row of `sources` (documents gone from the corpus); a missing table has
+   * nothing to delete.
+   * @returns the number of rows deleted.
+   */
+  removeSources(sources: readonly string[]): Promise<number>;
   /**
    * Deletes the rows of `source` whose id is not in `keep` (the chunks of a document
    * that changed); a missing table has nothing to delete.
@@ -110,6 +135,11 @@ export function searchArgs(vector: Float32Array | readonly number[], k: number):
   return out;
 }
 
+/** Sorted distinct values (for {@link Sink.sources}). */
+export function distinctSorted(values: Iterable<string>): string[] {
+  return [...new Set(values)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
 /** Order of {@link Sink.rows}: by source, then start, then end, then id. */
 export function byPlace(a: SinkRow, b: SinkRow): number {
   if (a.source !== b.source) return a.source < b.source ? -1 : 1;
@@ -134,5 +164,6 @@ export function rowFromStored(r: Record<string, unknown>): SinkRow {
     tokenCount: r.token_count as number,
     metadata: (typeof m === 'string' ? JSON.parse(m) : m) as Record<string, unknown>,
     vector: Float32Array.from(typeof v === 'string' ? (JSON.parse(v) as number[]) : (v as Iterable<number>)),
+    embedder: (r.embedder as string | null | undefined) ?? '',
   };
 }

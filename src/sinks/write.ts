@@ -1,6 +1,7 @@
 /**
  * {@link writeChunks}: chunks and their vectors into a {@link Sink}, batched, upserted by
- * (source, chunk id), with the chunks a changed document no longer has removed.
+ * (source, chunk id), rows already stored with the same id and embedder kept as they
+ * are, and the chunks a changed document no longer has removed.
  * Core module: no Node built-in.
  * @module
  */
@@ -24,6 +25,12 @@ export interface WriteChunksOptions {
    * emptied file) loses its old ones.
    */
   sources?: readonly string[];
+  /**
+   * Identity of the embedder that made `vectors` (e.g. `hashing:256`), stored with each
+   * row. With it, a chunk already stored under the same id by the same embedder is kept,
+   * not rewritten; without it (`''`, the default) every row is written.
+   */
+  embedder?: string;
   /** d, the values per vector; default `vectors.length / chunks.length`. Needed for an empty `chunks`. */
   dimension?: number;
   /** Rows per upsert call, an integer ≥ 1. Default the sink's `batchSize` (LanceDB 8192, Postgres 1024), else 256. */
@@ -34,7 +41,7 @@ export interface WriteChunksOptions {
    * chunks. Set false to add chunks of a document over several calls.
    */
   replace?: boolean;
-  /** Called after each batch with the rows written so far and the total. */
+  /** Called after each batch with the rows written so far and the total to write (kept rows not counted). */
   onProgress?: (written: number, total: number) => void;
 }
 
@@ -42,6 +49,8 @@ export interface WriteChunksOptions {
 export interface WriteChunksResult {
   /** Rows inserted or replaced. */
   written: number;
+  /** Rows already stored with the same (source, id) and embedder, left as they were. */
+  kept: number;
   /** Rows of the written sources deleted because their chunks are gone. */
   removed: number;
   /** Distinct sources written. */
@@ -52,11 +61,12 @@ export interface WriteChunksResult {
 
 /**
  * The rows for `chunks` and their vectors (row i of the n × d `vectors` belongs to
- * chunk i), one per (source, id): where a chunk repeats, the last one wins.
+ * chunk i), one per (source, id): where a chunk repeats, the last one wins. `embedder`
+ * is the identity stored with each row ({@link SinkRow.embedder}).
  * @throws {InvalidOptionError} for a chunk without a source (and no `source` option) or
  *   a `vectors` length that is not n × d.
  */
-export function sinkRows(chunks: readonly SinkChunk[], vectors: Float32Array, dimension: number, source?: string): SinkRow[] {
+export function sinkRows(chunks: readonly SinkChunk[], vectors: Float32Array, dimension: number, source?: string, embedder = ''): SinkRow[] {
   if (!Array.isArray(chunks)) throw new InvalidOptionError('chunks', chunks, 'an array of chunks');
   if (!(vectors instanceof Float32Array)) throw new InvalidOptionError('vectors', vectors, 'a Float32Array of n × d values');
   if (vectors.length !== chunks.length * dimension) {
@@ -80,18 +90,21 @@ export function sinkRows(chunks: readonly SinkChunk[], vectors: Float32Array, di
       tokenCount: c.tokenCount,
       metadata: c.metadata,
       vector: vectors.slice(i * dimension, (i + 1) * dimension),
+      embedder,
     });
   }
   return [...rows.values()];
 }
 
 /**
- * Writes chunks and their vectors to a sink: creates the table when missing, upserts
- * rows in batches keyed by (source, chunk id) — writing the same chunks twice leaves
- * each once —, then (unless `replace: false`) deletes the rows of each written source
- * whose chunk is not among `chunks`, so a changed document replaces its old chunks.
- * Rows are upserted before anything is deleted: a failure half-way leaves old and new
- * chunks, never a document without chunks.
+ * Writes chunks and their vectors to a sink, incrementally: creates the table when
+ * missing; for each document, keeps the rows already stored with the same chunk id and
+ * `embedder` (they are not rewritten); upserts the others in batches keyed by (source,
+ * chunk id) — writing the same chunks twice leaves each once —; then (unless
+ * `replace: false`) deletes the rows of each written source whose chunk is not among
+ * `chunks`, so a changed document replaces its old chunks. Rows are upserted before
+ * anything is deleted: a failure or a kill half-way leaves old and new chunks, never a
+ * document without chunks, and the same call again ends as one clean call would.
  *
  * @param chunks chunks with their `source` (or give `options.source`).
  * @param vectors n × d row-major Float32Array, row i for chunk i (what `Embedder.embed`
@@ -100,7 +113,7 @@ export function sinkRows(chunks: readonly SinkChunk[], vectors: Float32Array, di
  * ```ts
  * const chunks = new RecursiveChunker({ chunkSize: 256 }).chunk(text);
  * const vectors = await embedder.embed(chunks.map((c) => c.embedText ?? c.text));
- * await writeChunks(sink, chunks, vectors, { source: 'guide.md' });
+ * await writeChunks(sink, chunks, vectors, { source: 'guide.md', embedder: 'hashing:384' });
  * ```
  * @throws {InvalidOptionError} for mismatched vectors, a missing source or a bad option.
  * @throws {SinkError} from the sink (dimension disagreeing with the table, store errors).
@@ -108,32 +121,42 @@ export function sinkRows(chunks: readonly SinkChunk[], vectors: Float32Array, di
 export async function writeChunks(sink: Sink, chunks: readonly SinkChunk[], vectors: Float32Array, options: WriteChunksOptions = {}): Promise<WriteChunksResult> {
   const batchSize = options.batchSize ?? sink.batchSize ?? 256;
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new InvalidOptionError('batchSize', batchSize, 'an integer ≥ 1');
+  const embedder = options.embedder ?? '';
+  if (typeof embedder !== 'string') throw new InvalidOptionError('embedder', embedder, "the embedder's identity, a string such as 'hashing:384'");
   const n = Array.isArray(chunks) ? chunks.length : 0;
   const given = options.dimension === undefined ? undefined : requireDimension(options.dimension);
   const whole = [...(options.sources ?? []), ...(n === 0 && options.source !== undefined ? [options.source] : [])];
   if (n === 0) {
     let removed = 0;
     if (options.replace !== false) for (const source of new Set(whole)) removed += await sink.removeStale(source, new Set());
-    return { written: 0, removed, sources: new Set(whole).size, dimension: given ?? 0 };
+    return { written: 0, kept: 0, removed, sources: new Set(whole).size, dimension: given ?? 0 };
   }
   if (!(vectors instanceof Float32Array)) throw new InvalidOptionError('vectors', vectors, 'a Float32Array of n × d values');
   const dimension = given ?? vectors.length / n;
   if (!Number.isInteger(dimension) || dimension < 1) {
     throw new InvalidOptionError('vectors', `${vectors.length} values`, `n × d values for n = ${n} chunks`);
   }
-  const rows = sinkRows(chunks, vectors, requireDimension(dimension), options.source);
+  const rows = sinkRows(chunks, vectors, requireDimension(dimension), options.source, embedder);
   await sink.prepare(dimension);
-  for (let s = 0; s < rows.length; s += batchSize) {
-    await sink.upsert(rows.slice(s, s + batchSize));
-    options.onProgress?.(Math.min(s + batchSize, rows.length), rows.length);
-  }
   const bySource = new Map<string, Set<string>>(whole.map((source) => [source, new Set<string>()]));
   for (const r of rows) {
     let ids = bySource.get(r.source);
     if (!ids) bySource.set(r.source, (ids = new Set()));
     ids.add(r.id);
   }
+  let fresh = rows;
+  if (embedder !== '') {
+    const same = new Set<string>();
+    for (const source of new Set(rows.map((r) => r.source))) {
+      for (const [id, by] of await sink.stored(source)) if (by === embedder) same.add(`${source}\u0000${id}`);
+    }
+    fresh = rows.filter((r) => !same.has(`${r.source}\u0000${r.id}`));
+  }
+  for (let s = 0; s < fresh.length; s += batchSize) {
+    await sink.upsert(fresh.slice(s, s + batchSize));
+    options.onProgress?.(Math.min(s + batchSize, fresh.length), fresh.length);
+  }
   let removed = 0;
   if (options.replace !== false) for (const [source, ids] of bySource) removed += await sink.removeStale(source, ids);
-  return { written: rows.length, removed, sources: bySource.size, dimension };
+  return { written: fresh.length, kept: rows.length - fresh.length, removed, sources: bySource.size, dimension };
 }
