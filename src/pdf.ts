@@ -552,7 +552,14 @@ function layout(raw: { fragments: Fragment[]; width: number; height: number }[])
   const furniture: PdfFurniture[] = [];
   const sections: { start: number; end: number }[] = [];
   let section: { start: number; end: number } | undefined;
-  let prevBody: { line: LayoutLine; heading: boolean } | undefined;
+  // does the last body paragraph of page i − 1 run over onto page i?
+  const continues = pageLines.map((p, i) => {
+    const before = pageLines.slice(0, i).reverse().find((q) => q.body.length > 0)?.body;
+    const last = before?.[before.length - 1];
+    const first = p.body[0];
+    if (!last || !first || headingStyle(last, bodySize) !== undefined || headingStyle(first, bodySize) !== undefined) return false;
+    return /\p{L}-$/u.test(last.text) || (!/[.!?:;)\]"”]$/u.test(last.text) && /^\p{Ll}/u.test(first.text));
+  });
 
   const emitLine = (l: LayoutLine, page: number, sep: string) => {
     text += sep;
@@ -574,19 +581,12 @@ function layout(raw: { fragments: Fragment[]; width: number; height: number }[])
   pageLines.forEach((p, i) => {
     const page = i + 1;
     const firstLine = lines.length;
+    // headers and footers inside a paragraph running over the page stay on its lines
     for (const l of p.header) {
-      const s = emitLine(l, page, sepBefore());
+      const s = emitLine(l, page, continues[i] ? '\n' : sepBefore());
       furniture.push({ start: s, end: text.length, page, kind: 'header', text: text.slice(s) });
     }
-    // does the last body paragraph of the previous page run over onto this one?
-    const first = p.body[0];
-    const continues =
-      prevBody !== undefined &&
-      first !== undefined &&
-      !prevBody.heading &&
-      headingStyle(first, bodySize) === undefined &&
-      (/\p{L}-$/u.test(prevBody.line.text) || (!/[.!?:;)\]"”]$/u.test(prevBody.line.text) && /^\p{Ll}/u.test(first.text)));
-    if (!continues && section) {
+    if (!continues[i] && section) {
       sections.push(section);
       section = undefined;
     }
@@ -604,7 +604,7 @@ function layout(raw: { fragments: Fragment[]; width: number; height: number }[])
     for (const l of p.body) {
       const style = headingStyle(l, bodySize);
       let sep: string;
-      if (!prev) sep = continues ? '\n' : sepBefore();
+      if (!prev) sep = continues[i] ? '\n' : sepBefore();
       else {
         const sameBlock = prev.column === l.column && prev.band === l.band;
         const gap = l.baseline - prev.baseline;
@@ -621,10 +621,9 @@ function layout(raw: { fragments: Fragment[]; width: number; height: number }[])
       }
       prev = l;
       prevHeading = style !== undefined;
-      prevBody = { line: l, heading: prevHeading };
     }
     for (const l of p.footer) {
-      const s = emitLine(l, page, sepBefore());
+      const s = emitLine(l, page, continues[i + 1] ? '\n' : sepBefore());
       furniture.push({ start: s, end: text.length, page, kind: 'footer', text: text.slice(s) });
     }
     const mine = lines.slice(firstLine);

@@ -6,6 +6,7 @@
 import { InvalidOptionError } from '../core/errors.js';
 import { chunkFilesWithWorkers } from '../node/batch.js';
 import { AUTO_STRATEGY, chunkFileRecords, FileChunkers, walkExtensions } from '../node/chunk-file.js';
+import { forEachFile, loadDocumentPeers } from '../node/documents.js';
 import { LazyCodeChunker } from '../strategies/code-schema.js';
 import type { StrategyOptions } from '../strategies/registry.js';
 import { createProgress, Output, progressWanted, sourceSizes } from './io.js';
@@ -84,6 +85,7 @@ export async function runChunk(inputs: string[], o: ChunkCommandOptions): Promis
   const files = await expandInputs(inputs, o.ext ?? walkExtensions(o.strategy, DEFAULT_EXTENSIONS));
   const sizes = await sourceSizes(files);
   await loadPeersFirst(chunkers, files);
+  await loadDocumentPeers(files);
   const progress = createProgress(sizes.reduce((a, b) => a + b, 0), files.length, progressWanted(o));
   try {
     await Output.writeWith(o.out, async (output) => {
@@ -99,10 +101,10 @@ export async function runChunk(inputs: string[], o: ChunkCommandOptions): Promis
           sizes,
         });
       } else {
-        for (let f = 0; f < files.length; f++) {
-          await chunkFileRecords(chunkers.for(files[f]), files[f], (records) => writer.write(records));
-          progress.advance(sizes[f], files[f]);
-        }
+        await forEachFile(files, async (file, f) => {
+          await chunkFileRecords(chunkers.for(file), file, (records) => writer.write(records));
+          progress.advance(sizes[f], file);
+        });
       }
       await writer.end();
     });

@@ -11,6 +11,7 @@ import type { Chunk } from '../core/chunk.js';
 import { UsageError } from './usage-error.js';
 import { openCliSink, prepareCliSink, writeCliSink } from './sink-cli.js';
 import { AUTO_STRATEGY, FileChunkers, walkExtensions } from '../node/chunk-file.js';
+import { chunkDocumentFile, documentKind, forEachFile, loadDocumentPeers } from '../node/documents.js';
 import { autoStrategyOptions } from './strategy-flags.js';
 import { loadEmbedder } from '../node/embedders.js';
 import { f32ToBase64, npyBytes } from '../node/embed-command.js';
@@ -45,13 +46,14 @@ export async function runEmbed(inputs: string[], o: EmbedCommandOptions): Promis
   // auto: each file's strategy by its extension, as `chunk --strategy auto`
   const chunkers = new FileChunkers(o.strategy, o.strategy === AUTO_STRATEGY ? autoStrategyOptions(o) : strategyOptionsFromCli(o)).check();
   const files = await expandInputs(inputs, o.ext ?? walkExtensions(o.strategy, DEFAULT_EXTENSIONS));
+  await loadDocumentPeers(files);
   const output = await Output.open(o.out);
   const embedder = await loadEmbedder(o.embedder);
   const all: { chunk: Chunk; source: string }[] = [];
-  for (const file of files) {
-    const source = await readSource(file);
-    for (const chunk of await chunkers.for(file).chunk(source.text)) all.push({ chunk, source: source.name });
-  }
+  await forEachFile(files, async (file) => {
+    const chunks = documentKind(file) ? await chunkDocumentFile(chunkers.for(file), file) : await chunkers.for(file).chunk((await readSource(file)).text);
+    for (const chunk of chunks) all.push({ chunk, source: file });
+  });
   const d = embedder.dimension;
   if (sink) await prepareCliSink(sink, d);
   const vectors = new Float32Array(all.length * d);

@@ -23,7 +23,7 @@
  * @module
  */
 import { Command, CommanderError, Option } from 'commander';
-import { ChunkwiseError, ModelLoadError, SinkError } from '../core/errors.js';
+import { ChunkwiseError, DocumentError, ModelLoadError, SinkError } from '../core/errors.js';
 import { runChunk, type ChunkCommandOptions } from './chunk-command.js';
 import { runEval, type EvalCommandOptions } from './eval-command.js';
 import { UnreadableFileError, UnwritableFileError } from './io.js';
@@ -133,7 +133,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     // the reader of stdout went away (`| head`): nothing more to write, not an error
     if (error instanceof UnwritableFileError && error.path === '-' && error.code === 'EPIPE') return 0;
-    if (error instanceof UnreadableFileError || error instanceof UnwritableFileError || error instanceof ModelLoadError) {
+    if (error instanceof UnreadableFileError || error instanceof UnwritableFileError || error instanceof ModelLoadError || error instanceof DocumentError) {
       report(error.message);
       return 1;
     }

@@ -11,6 +11,7 @@ import { chunkRecord, type Chunk } from '../core/chunk.js';
 import { createChunker, strategies, strategyDefinition, strategyForFile, type Chunker, type StrategyOptions } from '../strategies/registry.js';
 import { isStreamingChunker } from '../stream/index.js';
 import { UnreadableFileError } from '../cli/io.js';
+import { chunkDocumentFile, documentKind, DOCUMENT_EXTENSIONS, DOCUMENT_STRATEGIES } from './documents.js';
 
 export { chunkRecord };
 
@@ -75,7 +76,9 @@ export async function chunkFileRecords(
       await sink(b);
     }
   };
-  if (isStreamingChunker(chunker)) {
+  if (documentKind(name)) {
+    for (const chunk of await chunkDocumentFile(chunker, name)) await add(chunk);
+  } else if (isStreamingChunker(chunker)) {
     for await (const chunk of chunker.chunkStream(filePieces(name))) await add(chunk);
   } else {
     let text = '';
@@ -94,10 +97,10 @@ export const AUTO_STRATEGY = 'auto';
  * .txt) plus the strategy's own for a text strategy (recursive: .txt; markdown: .md,
  * .markdown, .mdx), only its own for a strategy of another kind of file (`code`: source
  * files; `html`: .html, .htm, .xhtml), and for `auto` every registered strategy's plus
- * `defaults`.
+ * `defaults` and the documents (.pdf, .docx).
  */
 export function walkExtensions(strategy: string, defaults: readonly string[]): string[] {
-  const own = strategy === AUTO_STRATEGY ? strategies().flatMap((s) => s.extensions ?? []) : (strategyDefinition(strategy)?.extensions ?? []);
+  const own = strategy === AUTO_STRATEGY ? [...strategies().flatMap((s) => s.extensions ?? []), ...DOCUMENT_EXTENSIONS] : (strategyDefinition(strategy)?.extensions ?? []);
   const textStrategy = strategy === AUTO_STRATEGY || own.length === 0 || own.some((e) => defaults.includes(e));
   return textStrategy ? [...new Set([...defaults, ...own])] : [...own];
 }
@@ -112,7 +115,8 @@ export type FileChunkerOptions = StrategyOptions | Readonly<Record<string, Strat
 /**
  * The chunker of each file: one per strategy, except that `auto` chooses the strategy by
  * the file's extension ({@link strategyForFile}: `.md` → markdown, `.html`/`.htm` → html,
- * source extensions → code, `.txt` → recursive, other files and stdin → `fallback`) with
+ * source extensions → code, `.txt` → recursive, `.pdf` → recursive over the extracted
+ * text, `.docx` → html over mammoth's HTML, other files and stdin → `fallback`) with
  * that strategy's entry of the options, and the code strategy gets the file's name (its
  * language and context header) unless `filename` is given.
  */
@@ -141,7 +145,8 @@ export class FileChunkers {
 
   /** The strategy and options for `file` (`-`: stdin). */
   plan(file: string): { strategy: string; options: StrategyOptions } {
-    const strategy = this.strategy === AUTO_STRATEGY ? (file === '-' ? this.fallback : strategyForFile(file, this.fallback)) : this.strategy;
+    const document = documentKind(file);
+    const strategy = this.strategy === AUTO_STRATEGY ? (file === '-' ? this.fallback : document ? DOCUMENT_STRATEGIES[document] : strategyForFile(file, this.fallback)) : this.strategy;
     let options = this.#byName[strategy] ?? {};
     if (strategy === 'code' && options.filename === undefined && file !== '-') options = { ...options, filename: file };
     return { strategy, options };
