@@ -6,7 +6,10 @@
  * (returned beside the chunks); each chunk's `metadata.documentFormat` says so.
  * @module
  */
-import { DocumentError, InvalidInputError, MissingDependencyError } from './core/errors.js';
+import { DocumentError } from './core/document-error.js';
+import { firstLine, InvalidInputError, MissingDependencyError } from './core/errors.js';
+
+export { DocumentError };
 import { HtmlChunker, type HtmlChunk, type HtmlOptions } from './strategies/html.js';
 
 /** Options of {@link docxToHtml}. */
@@ -54,7 +57,7 @@ export async function docxToHtml(bytes: Uint8Array, options: DocxOptions = {}): 
     const result = await mammoth.convertToHtml({ buffer: bytes, arrayBuffer }, options.styleMap ? { styleMap: options.styleMap } : undefined);
     return { html: result.value, messages: result.messages.map((m) => `${m.type}: ${m.message}`) };
   } catch (error) {
-    throw new DocumentError(options.source ?? '<bytes>', 'invalid', `not a Word (.docx) document mammoth can read (${String((error as Error)?.message ?? error).split('\n')[0]})`);
+    throw new DocumentError(options.source ?? '<bytes>', 'invalid', `not a Word (.docx) document mammoth can read (${firstLine(error)})`);
   }
 }
 

@@ -15,7 +15,10 @@
  * @module
  */
 import { chunkId, hashText, type Chunk } from './core/chunk.js';
-import { DocumentError, InvalidInputError, MissingDependencyError } from './core/errors.js';
+import { DocumentError } from './core/document-error.js';
+import { firstLine, InvalidInputError, MissingDependencyError } from './core/errors.js';
+
+export { DocumentError };
 import type { Chunker } from './strategies/registry.js';
 
 /** A rectangle on one page: PDF points from the page's top-left corner (y down). */
@@ -493,7 +496,7 @@ export async function extractPdf(bytes: Uint8Array, options: ExtractPdfOptions =
     if (e?.name === 'PasswordException') {
       throw new DocumentError(source, 'password', e.code === 2 ? 'the PDF is encrypted and the password given is wrong' : 'the PDF is encrypted: it needs a password');
     }
-    throw new DocumentError(source, 'invalid', `not a PDF pdf.js can read (${String(e?.message ?? error).split('\n')[0]})`);
+    throw new DocumentError(source, 'invalid', `not a PDF pdf.js can read (${firstLine(error)})`);
   }
   try {
     const raw: { fragments: Fragment[]; width: number; height: number }[] = [];

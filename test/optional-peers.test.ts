@@ -100,9 +100,13 @@ describe('optional peers are loaded only by their entry', () => {
       '@langchain/textsplitters',
       '@llamaindex/core',
       'apache-arrow',
+      'bullmq',
       'js-tiktoken',
+      'mammoth',
       'onnxruntime-node',
       'onnxruntime-web',
+      'pdfjs-dist',
+      'pg',
       'tree-sitter-wasms',
       'web-tree-sitter',
     ]);
@@ -117,6 +121,18 @@ describe('optional peers are loaded only by their entry', () => {
     expect(peersLoaded(importing('chunkwise/code'))).toEqual([]);
     const chunk = `const { createChunker } = await import('chunkwise');\nawait createChunker('code', { language: 'go' }).chunk('package a\\nfunc f() {}\\n');`;
     expect(peersLoaded(['--input-type=module', '-e', chunk])).toEqual(['web-tree-sitter']);
+  });
+
+  it('chunkwise/pdf and chunkwise/docx load no peer on import; the first PDF loads pdfjs-dist, the first DOCX mammoth; the CLI loads each for its files only', () => {
+    const documents = join(repoRoot, 'test', 'fixtures', 'documents');
+    expect(peersLoaded(importing('chunkwise/pdf', 'chunkwise/docx'))).toEqual([]);
+    const read = (entry: string, call: string) =>
+      `const m = await import(${JSON.stringify(entry)});\nconst { readFileSync } = await import('node:fs');\nawait m.${call};`;
+    const pdf = read('chunkwise/pdf', `extractPdf(new Uint8Array(readFileSync(${JSON.stringify(join(documents, 'manual.pdf'))})))`);
+    expect(peersLoaded(['--input-type=module', '-e', pdf])).toEqual(['pdfjs-dist']);
+    const docx = read('chunkwise/docx', `chunkDocx(new Uint8Array(readFileSync(${JSON.stringify(join(documents, 'handbook.docx'))})))`);
+    expect(peersLoaded(['--input-type=module', '-e', docx])).toEqual(['mammoth']);
+    expect(peersLoaded([cliBin, 'chunk', join(documents, 'handbook.md'), join(documents, 'manual.pdf'), '--strategy', 'auto'])).toEqual(['pdfjs-dist']);
   });
 
   it('Markdown chunking loads no mdast or micromark package (they are the block scanner\'s test oracle only): API and CLI', () => {

@@ -8,7 +8,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DocumentError } from '../src/core/errors.js';
+import { DocumentError } from '../src/core/document-error.js';
 import { chunkDocx } from '../src/docx.js';
 import { extractPdf, loadPdfJs, PdfChunker, type PdfChunk, type PdfDocumentText } from '../src/pdf.js';
 import { createChunker } from '../src/strategies/registry.js';

@@ -23,7 +23,8 @@
  * @module
  */
 import { Command, CommanderError, Option } from 'commander';
-import { ChunkwiseError, DocumentError, ModelLoadError, SinkError } from '../core/errors.js';
+import { ChunkwiseError, ModelLoadError, SinkError } from '../core/errors.js';
+import { DocumentError } from '../core/document-error.js';
 import { runChunk, type ChunkCommandOptions } from './chunk-command.js';
 import { runEval, type EvalCommandOptions } from './eval-command.js';
 import { UnreadableFileError, UnwritableFileError } from './io.js';

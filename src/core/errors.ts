@@ -174,20 +174,3 @@ export function firstLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return message.split('\n', 1)[0].trim();
 }
-
-/**
- * A document (PDF, DOCX) that chunkwise cannot turn into text: a PDF with no text layer
- * (scanned pages: it needs OCR first), an encrypted PDF without its password (or with a
- * wrong one), or bytes that are not a document of that kind. `source` names the
- * document (a file name, or `"<bytes>"`); `reason` is `no-text`, `password` or `invalid`.
- * The message is one line.
- */
-export class DocumentError extends ChunkwiseError {
-  readonly source: string;
-  readonly reason: 'no-text' | 'password' | 'invalid';
-  constructor(source: string, reason: 'no-text' | 'password' | 'invalid', detail: string) {
-    super(`Cannot read ${describe(source)}: ${detail}`);
-    this.source = source;
-    this.reason = reason;
-  }
-}

@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { Chunk } from '../core/chunk.js';
-import { DocumentError } from '../core/errors.js';
+import { DocumentError } from '../core/document-error.js';
 import { extensionOf } from '../segment/code-languages.js';
 import type { Chunker } from '../strategies/registry.js';
 import { cliMessage } from '../cli/errors.js';
