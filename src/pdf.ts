@@ -174,29 +174,27 @@ function transform(m1: number[], m2: number[]): number[] {
   ];
 }
 
-/** A text item placed on its page (viewport coordinates). */
-interface Piece {
-  str: string;
-  item: number;
-  itemOffset: number;
+/** Where a piece of text lies on its page (viewport coordinates, points; size: font size). */
+interface Extent {
   x0: number;
   x1: number;
   top: number;
   bottom: number;
   baseline: number;
   size: number;
+}
+
+/** A text item placed on its page. */
+interface Piece extends Extent {
+  str: string;
+  item: number;
+  itemOffset: number;
   bold: boolean;
 }
 
 /** Pieces on one baseline, close together in x. */
-interface Fragment {
+interface Fragment extends Extent {
   pieces: Piece[];
-  x0: number;
-  x1: number;
-  top: number;
-  bottom: number;
-  baseline: number;
-  size: number;
   page: number;
   /** Text with digits folded, for header and footer detection. */
   key: string;
@@ -357,16 +355,10 @@ function columnCuts(frags: Fragment[]): number[] {
 }
 
 /** A line in reading order before its text is laid out. */
-interface LayoutLine {
+interface LayoutLine extends Extent {
   frags: Fragment[];
   column: number;
   band: number;
-  x0: number;
-  x1: number;
-  top: number;
-  bottom: number;
-  baseline: number;
-  size: number;
   bold: boolean;
   /** Left edge of the line's column (or of the page's text, for a spanning line). */
   colLeft: number;
