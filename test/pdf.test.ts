@@ -5,8 +5,10 @@
  * glyph positions for the box checks are pdf.js's own text items, read here directly.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DocumentError } from '../src/core/document-error.js';
 import { chunkDocx } from '../src/docx.js';
@@ -243,6 +245,27 @@ describe('CLI', () => {
     expect(pdf.every((r) => r.metadata.pages.first >= 1 && r.metadata.boxes.length > 0 && r.metadata.strategy === 'recursive')).toBe(true);
     const docx = records.filter((r) => r.source.endsWith('handbook.docx'));
     expect(docx.every((r) => r.metadata.strategy === 'html' && Array.isArray(r.metadata.headingPath))).toBe(true);
+  });
+
+  it('without pdfjs-dist or mammoth installed, the CLI fails up front with one line naming the package', () => {
+    const hooks = join(mkdtempSync(join(tmpdir(), 'chunkwise-nopeer-')), 'hide.mjs');
+    writeFileSync(
+      hooks,
+      `import { register } from 'node:module';
+register('data:text/javascript,' + encodeURIComponent(\`export async function resolve(s, c, next) {
+  if (s.startsWith('pdfjs-dist') || s === 'mammoth') { const e = new Error("Cannot find package '" + s + "'"); e.code = 'ERR_MODULE_NOT_FOUND'; throw e; }
+  return next(s, c);
+}\`));
+`,
+    );
+    for (const [file, pkg] of [['manual.pdf', 'pdfjs-dist'], ['handbook.docx', 'mammoth']]) {
+      const run = spawnSync(process.execPath, ['--import', pathToFileURL(hooks).href, cliBin, 'chunk', join(dir, 'handbook.md'), join(dir, file)], { encoding: 'utf8' });
+      expect(run.status).not.toBe(0);
+      expect(run.stdout).toBe(''); // nothing written before the error
+      const lines = run.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(`npm install ${pkg}`);
+    }
   });
 
   it('embed takes a PDF', () => {

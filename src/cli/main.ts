@@ -44,7 +44,7 @@ export { parseIntegerArg } from './strategy-flags.js';
 
 /** `--strategy`: a registered strategy, or `auto` (each file's by its extension: `strategyForFile`). */
 function strategyOption(): Option {
-  return new Option('-s, --strategy <name>', 'chunking strategy; auto: by file extension (.md markdown, .html/.htm html, source files code, .txt recursive, else fixed)')
+  return new Option('-s, --strategy <name>', 'chunking strategy; auto: by file extension (.md markdown, .html/.htm html, source files code, .txt and .pdf recursive, .docx html, else fixed)')
     .choices([...strategyNames(), 'auto'])
     .default('fixed');
 }
