@@ -11,7 +11,7 @@
 // Rollup bundles, for use without a bundler (a page importing them directly, the web
 // page in web/), with code splitting so that entries share one instance of everything:
 //   dist/bundle/inline/           WebAssembly bytes built in (base64): index.js, onnx.js,
-//                                 evaluation.js, code.js, encodings/<encoding>.js; shared code and
+//                                 evaluation.js, code.js, pdf.js, encodings/<encoding>.js; shared code and
 //                                 the rank tables in chunks/.
 //   dist/bundle/asset/            the same without the kernels' bytes: `await
 //                                 initKernels(url)` loads dist/bundle/asset/chunkwise.wasm.
@@ -60,6 +60,9 @@ const inputs = {
   'encodings/o200k_base': join(dist, 'src', 'encodings', 'o200k_base.js'),
   // chunkwise/code: web-tree-sitter goes to a chunk only this entry loads
   code: join(dist, 'src', 'code.js'),
+  // chunkwise/pdf for the web page's PDF view: pdf.js stays external (the page passes
+  // its own module, served from node_modules, as `extractPdf(bytes, { pdfjs })`)
+  pdf: join(dist, 'src', 'pdf.js'),
 };
 
 /** onnxruntime-web stays external; `extra` may load modules differently. */
@@ -67,7 +70,7 @@ function entries(extra) {
   return {
     name: 'chunkwise-entries',
     resolveId(id) {
-      if (id === 'onnxruntime-web') return { id, external: true };
+      if (id === 'onnxruntime-web' || id.startsWith('pdfjs-dist/')) return { id, external: true };
       // web-tree-sitter's Node branch (taken only in Node): its built-ins stay external
       if (id === 'fs/promises' || id === 'module' || id === 'fs' || id === 'path' || id === 'url') return { id, external: true };
       return null;

@@ -123,6 +123,18 @@ describe('optional peers are loaded only by their entry', () => {
     expect(peersLoaded(['--input-type=module', '-e', chunk])).toEqual(['web-tree-sitter']);
   });
 
+  it('chunkwise/pdf and chunkwise/docx load no peer on import; the first PDF loads pdfjs-dist, the first DOCX mammoth; the CLI loads each for its files only', () => {
+    const documents = join(repoRoot, 'test', 'fixtures', 'documents');
+    expect(peersLoaded(importing('chunkwise/pdf', 'chunkwise/docx'))).toEqual([]);
+    const read = (entry: string, call: string) =>
+      `const m = await import(${JSON.stringify(entry)});\nconst { readFileSync } = await import('node:fs');\nawait m.${call};`;
+    const pdf = read('chunkwise/pdf', `extractPdf(new Uint8Array(readFileSync(${JSON.stringify(join(documents, 'manual.pdf'))})))`);
+    expect(peersLoaded(['--input-type=module', '-e', pdf])).toEqual(['pdfjs-dist']);
+    const docx = read('chunkwise/docx', `chunkDocx(new Uint8Array(readFileSync(${JSON.stringify(join(documents, 'handbook.docx'))})))`);
+    expect(peersLoaded(['--input-type=module', '-e', docx])).toEqual(['mammoth']);
+    expect(peersLoaded([cliBin, 'chunk', join(documents, 'handbook.md'), join(documents, 'manual.pdf'), '--strategy', 'auto'])).toEqual(['pdfjs-dist']);
+  });
+
   it('Markdown chunking loads no mdast or micromark package (they are the block scanner\'s test oracle only): API and CLI', () => {
     const md = JSON.stringify('---\ntitle: x\n---\n# A\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n- item\n\n```js\nx\n```\n');
     const api = `const { MarkdownChunker, ParentChildChunker } = await import('chunkwise');\nnew MarkdownChunker({ chunkSize: 16 }).chunk(${md});\nnew ParentChildChunker({ parentSize: 32, childSize: 8, childOverlap: 0, markdown: true }).split(${md});`;

@@ -427,6 +427,43 @@ describe.skipIf(!run)('web page', () => {
     });
   }
 
+  it('pdf.html renders a PDF\'s pages and draws each chunk\'s boxes, the chunks chunkwise/pdf gives in Node, at the page\'s scale', async () => {
+    const page = await browser.newPage({ viewport: { width: 900, height: 1000 } });
+    const errors: string[] = [];
+    page.on('pageerror', (e: Error) => errors.push(e.message));
+    await page.goto(`${origin}/pdf.html?pdf=/documents/report.pdf`);
+    await page.waitForFunction(() => /chunks on/.test(document.getElementById('status')!.textContent!), undefined, { timeout: 60_000 });
+    expect(errors).toEqual([]);
+    const pdf = await import(join(repoRoot, 'dist', 'src', 'pdf.js'));
+    const doc = await pdf.extractPdf(new Uint8Array(readFileSync(join(repoRoot, 'test', 'fixtures', 'documents', 'report.pdf'))));
+    const expected = await new pdf.PdfChunker(new api.RecursiveChunker({ chunkSize: 200, chunkOverlap: 0 })).chunk(doc);
+    expect(await page.evaluate(() => (window as Any).chunks)).toEqual(plain(expected));
+    const drawn = await page.evaluate(() =>
+      Array.from(document.querySelectorAll('.box')).map((b) => {
+        const r = b.getBoundingClientRect();
+        const p = b.parentElement!.querySelector('canvas')!.getBoundingClientRect();
+        return { chunk: Number((b as HTMLElement).dataset.chunk), page: Number(b.parentElement!.dataset.page), x: r.left - p.left, y: r.top - p.top, w: r.width, canvas: p.width };
+      }),
+    );
+    const boxes = expected.flatMap((c: Any) => c.metadata.boxes.map((b: Any) => ({ chunk: c.index, page: b.page, x: b.x0, y: b.y0, w: b.x1 - b.x0 })));
+    expect(drawn).toHaveLength(boxes.length);
+    const scale = drawn[0].canvas / doc.pages[0].width;
+    expect(scale).toBeCloseTo(1.25, 2);
+    for (const b of boxes) {
+      expect(drawn.some((d: Any) => d.chunk === b.chunk && d.page === b.page && Math.abs(d.x - b.x * scale) < 1 && Math.abs(d.y - b.y * scale) < 1 && Math.abs(d.w - b.w * scale) < 1)).toBe(true);
+    }
+    // the page was rendered: the canvas holds dark pixels (text)
+    const ink = await page.evaluate(() => {
+      const c = document.querySelector('.page canvas') as HTMLCanvasElement;
+      const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+      let n = 0;
+      for (let i = 0; i < d.length; i += 4) if (d[i + 3] > 0 && d[i] < 100) n++;
+      return n;
+    });
+    expect(ink).toBeGreaterThan(1000);
+    await page.close();
+  });
+
   it('screenshot shows the rendered page (a non-trivial PNG)', async () => {
     const page = await open(`?doc=/shared/seeds/${SEED}&s=sliding:128:32&s=recursive:256:32`);
     const png: Buffer = await page.screenshot({ fullPage: false });

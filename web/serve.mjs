@@ -2,7 +2,7 @@
 // `npm run web`: serves chunkwise's web page on http://127.0.0.1:<port>/ (PORT, default
 // 8080): web/ at /, the browser bundles (dist/bundle, made by `npm run build`) at
 // /bundle/, onnxruntime-web's files at /ort/, the code strategy's grammars (tree-sitter-wasms)
-// at /grammars/ and web-tree-sitter at /wts/, and in a checkout ../shared at /shared/
+// at /grammars/ and web-tree-sitter at /wts/, pdf.js's build at /pdfjs/ (for pdf.html), and in a checkout ../shared at /shared/
 // (so `?doc=/shared/seeds/<file>` opens a seed article), and /models.json: the static
 // embedding models (Model2Vec layout: model.safetensors + tokenizer.json) found in
 // ../shared/models/, which the page can load with StaticEmbedder. Local use only: it
@@ -19,6 +19,10 @@ const mounts = [
   // the code strategy's grammars and web-tree-sitter's runtime .wasm
   ['/grammars/', join(root, 'node_modules', 'tree-sitter-wasms', 'out')],
   ['/wts/', join(root, 'node_modules', 'web-tree-sitter')],
+  // pdf.js for pdf.html (its module, its worker)
+  ['/pdfjs/', join(root, 'node_modules', 'pdfjs-dist', 'build')],
+  // the document fixtures (pdf.html?pdf=/documents/report.pdf)
+  ['/documents/', join(root, 'test', 'fixtures', 'documents')],
   ['/shared/', resolve(root, '..', 'shared')],
   ['/', join(root, 'web')],
 ];
@@ -35,6 +39,7 @@ const types = {
   '.tsv': 'text/tab-separated-values; charset=utf-8',
   '.csv': 'text/csv; charset=utf-8',
   '.png': 'image/png',
+  '.pdf': 'application/pdf',
 };
 
 /**

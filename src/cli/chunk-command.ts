@@ -6,6 +6,7 @@
 import { InvalidOptionError, MissingDependencyError } from '../core/errors.js';
 import { chunkFilesWithWorkers } from '../node/batch.js';
 import { AUTO_STRATEGY, chunkFileRecords, FileChunkers, walkExtensions } from '../node/chunk-file.js';
+import { forEachFile, loadDocumentPeers } from '../node/documents.js';
 import { LazyCodeChunker } from '../strategies/code-schema.js';
 import type { StrategyOptions } from '../strategies/registry.js';
 import { createProgress, Output, progressWanted, sourceSizes } from './io.js';
@@ -143,6 +144,7 @@ export async function runChunk(inputs: string[], o: ChunkCommandOptions): Promis
   const notice = o.quiet ? undefined : (line: string) => process.stderr.write(line);
   const files = await loadPeersFirst(chunkers, await expandInputs(inputs, o.ext ?? walkExtensions(o.strategy, DEFAULT_EXTENSIONS), { skip }), o.skipUnsupported === true, notice);
   const sizes = await sourceSizes(files);
+  await loadDocumentPeers(files);
   // progress by bytes read: a large file or stdin (no total: bytes and rate) moves as it is read
   const progress = createProgress(
     sizes.reduce((a, b) => a + b, 0),
@@ -165,10 +167,10 @@ export async function runChunk(inputs: string[], o: ChunkCommandOptions): Promis
           sizes,
         });
       } else {
-        for (let f = 0; f < files.length; f++) {
-          await chunkFileRecords(chunkers.for(files[f]), files[f], (records) => writer.write(records), undefined, (bytes) => progress.read?.(bytes, files[f]), notice);
-          progress.advance(sizes[f], files[f]);
-        }
+        await forEachFile(files, async (file, f) => {
+          await chunkFileRecords(chunkers.for(file), file, (records) => writer.write(records), undefined, (bytes) => progress.read?.(bytes, file), notice);
+          progress.advance(sizes[f], file);
+        });
       }
       await writer.end();
     });

@@ -12,6 +12,9 @@ import { resolve } from 'node:path';
 import { UsageError } from './usage-error.js';
 import { openCliSink } from './sink-cli.js';
 import { AUTO_STRATEGY, fallbackNotice, FileChunkers, filePieces, walkExtensions } from '../node/chunk-file.js';
+import { chunkDocumentFile, documentKind, loadDocumentPeers } from '../node/documents.js';
+import { DocumentError } from '../core/document-error.js';
+import type { ChunkCallOptions } from '../core/ids.js';
 import { autoStrategyOptions } from './strategy-flags.js';
 import { loadEmbedder } from '../node/embedders.js';
 import { f32ToBase64, npyBytes } from '../node/embed-command.js';
@@ -58,6 +61,7 @@ export async function runEmbed(inputs: string[], o: EmbedCommandOptions): Promis
     // auto: each file's strategy by its extension, as `chunk --strategy auto`
     const chunkers = new FileChunkers(o.strategy, o.strategy === AUTO_STRATEGY ? autoStrategyOptions(o) : strategyOptionsFromCli(o)).check();
     const files = await loadPeersFirst(chunkers, await expandInputs(inputs, o.ext ?? walkExtensions(o.strategy, DEFAULT_EXTENSIONS)), o.skipUnsupported === true, o.quiet ? undefined : (line) => process.stderr.write(line));
+    await loadDocumentPeers(files);
     const output = sink ? undefined : await Output.open(o.out);
     const embedder = await loadEmbedder(o.embedder);
     const d = embedder.dimension;
@@ -69,14 +73,32 @@ export async function runEmbed(inputs: string[], o: EmbedCommandOptions): Promis
     const given = new Map(files.map((f) => [canonical(f), f]));
     const progress = createProgress((await sourceSizes(files)).reduce((a, b) => a + b, 0), files.length, progressWanted(o));
     const npy: Float32Array[] = [];
+    const documentErrors: DocumentError[] = [];
     let buffer = '';
     let summary: PipelineSummary;
     try {
       summary = await pipeline({
         documents: (function* () {
-          for (const file of files) yield { source: canonical(file), text: filePieces(file) };
+          // a .pdf or .docx is read as bytes by its loader, not decoded as text
+          for (const file of files) yield { source: canonical(file), text: documentKind(file) ? '' : filePieces(file) };
         })(),
-        chunker: (source) => chunkers.for(given.get(source)!),
+        chunker: (source) => {
+          const file = given.get(source)!;
+          const chunker = chunkers.for(file);
+          if (!documentKind(file)) return chunker;
+          // a scanned or encrypted PDF: its one-line error after the run, the other files go on
+          return {
+            chunk: async (_text: string, call?: ChunkCallOptions) => {
+              try {
+                return await chunkDocumentFile(chunker, file, call);
+              } catch (error) {
+                if (!(error instanceof DocumentError)) throw error;
+                documentErrors.push(error);
+                return [];
+              }
+            },
+          };
+        },
         embedder,
         sink,
         prune: o.prune,
@@ -125,6 +147,9 @@ export async function runEmbed(inputs: string[], o: EmbedCommandOptions): Promis
       }
     }
     await writeSummary(summary, o, sink);
+    const last = documentErrors.pop();
+    for (const e of documentErrors) process.stderr.write(`chunkwise: ${e.message}\n`);
+    if (last) throw last;
   } finally {
     await sink?.close();
   }

@@ -25,6 +25,7 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { ChunkwiseError, MissingDependencyError, ModelLoadError, SinkError } from '../core/errors.js';
+import { DocumentError } from '../core/document-error.js';
 import { runChunk, type ChunkCommandOptions } from './chunk-command.js';
 import { runEval, type EvalCommandOptions } from './eval-command.js';
 import { UnreadableFileError, UnwritableFileError } from './io.js';
@@ -44,7 +45,7 @@ export { parseIntegerArg } from './strategy-flags.js';
 
 /** `--strategy`: a registered strategy, or `auto` (each file's by its extension: `strategyForFile`). */
 function strategyOption(): Option {
-  return new Option('-s, --strategy <name>', 'chunking strategy; auto: by file extension (.md markdown, .html/.htm html, source files code, .txt recursive, else fixed)')
+  return new Option('-s, --strategy <name>', 'chunking strategy; auto: by file extension (.md markdown, .html/.htm html, source files code, .txt and .pdf recursive, .docx html, else fixed)')
     .choices([...strategyNames(), 'auto'])
     .default('fixed');
 }
@@ -138,7 +139,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     // the reader of stdout went away (`| head`): nothing more to write, not an error
     if (error instanceof UnwritableFileError && error.path === '-' && error.code === 'EPIPE') return 0;
-    if (error instanceof UnreadableFileError || error instanceof UnwritableFileError || error instanceof ModelLoadError || error instanceof MissingDependencyError) {
+    if (error instanceof UnreadableFileError || error instanceof UnwritableFileError || error instanceof ModelLoadError || error instanceof MissingDependencyError || error instanceof DocumentError) {
       report(error.message);
       return 1;
     }

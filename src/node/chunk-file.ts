@@ -13,6 +13,8 @@ import { AUTO_STRATEGY } from '../strategies/file-chunkers.js';
 import { isStreamingChunker } from '../stream/index.js';
 import { UnreadableFileError } from '../cli/io.js';
 import { LazyCodeChunker } from '../strategies/code-schema.js';
+import { chunkDocumentFile } from './documents.js';
+import { documentKind, DOCUMENT_EXTENSIONS } from '../core/document-kinds.js';
 
 export { chunkRecord };
 export { AUTO_STRATEGY, FileChunkers, type FileChunkerOptions } from '../strategies/file-chunkers.js';
@@ -84,7 +86,9 @@ export async function chunkFileRecords(
       await sink(b);
     }
   };
-  if (isStreamingChunker(chunker)) {
+  if (documentKind(name)) {
+    for (const chunk of await chunkDocumentFile(chunker, name, { documentId: name })) await add(chunk);
+  } else if (isStreamingChunker(chunker)) {
     for await (const chunk of chunker.chunkStream(filePieces(name, undefined, onBytes), { documentId: name })) await add(chunk);
   } else {
     let text = '';
@@ -112,10 +116,10 @@ export function fallbackNotice(chunker: Chunker, name: string): string | undefin
  * .txt) plus the strategy's own for a text strategy (recursive: .txt; markdown: .md,
  * .markdown, .mdx), only its own for a strategy of another kind of file (`code`: source
  * files; `html`: .html, .htm, .xhtml), and for `auto` every registered strategy's plus
- * `defaults`.
+ * `defaults` and the documents (.pdf, .docx).
  */
 export function walkExtensions(strategy: string, defaults: readonly string[]): string[] {
-  const own = strategy === AUTO_STRATEGY ? strategies().flatMap((s) => s.extensions ?? []) : (strategyDefinition(strategy)?.extensions ?? []);
+  const own = strategy === AUTO_STRATEGY ? [...strategies().flatMap((s) => s.extensions ?? []), ...DOCUMENT_EXTENSIONS] : (strategyDefinition(strategy)?.extensions ?? []);
   const textStrategy = strategy === AUTO_STRATEGY || own.length === 0 || own.some((e) => defaults.includes(e));
   return textStrategy ? [...new Set([...defaults, ...own])] : [...own];
 }

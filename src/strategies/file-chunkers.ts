@@ -5,6 +5,7 @@
  * @module
  */
 import { createChunker, strategyForFile, type Chunker, type StrategyOptions } from './registry.js';
+import { documentKind, DOCUMENT_STRATEGIES } from '../core/document-kinds.js';
 
 /** The pseudo-strategy that picks a strategy per file by its extension (`--strategy auto`). */
 export const AUTO_STRATEGY = 'auto';
@@ -19,7 +20,8 @@ export type FileChunkerOptions = StrategyOptions | Readonly<Record<string, Strat
 /**
  * The chunker of each file: one per strategy, except that `auto` chooses the strategy by
  * the file's extension ({@link strategyForFile}: `.md` → markdown, `.html`/`.htm` → html,
- * source extensions → code, `.txt` → recursive, other files and stdin → `fallback`) with
+ * source extensions → code, `.txt` → recursive, `.pdf` → recursive over the extracted
+ * text, `.docx` → html over mammoth's HTML, other files and stdin → `fallback`) with
  * that strategy's entry of the options, and the code strategy gets the file's name (its
  * language and context header) unless `filename` is given.
  */
@@ -48,7 +50,8 @@ export class FileChunkers {
 
   /** The strategy and options for `file` (`-`: stdin). */
   plan(file: string): { strategy: string; options: StrategyOptions } {
-    const strategy = this.strategy === AUTO_STRATEGY ? (file === '-' ? this.fallback : strategyForFile(file, this.fallback)) : this.strategy;
+    const document = documentKind(file);
+    const strategy = this.strategy === AUTO_STRATEGY ? (file === '-' ? this.fallback : document ? DOCUMENT_STRATEGIES[document] : strategyForFile(file, this.fallback)) : this.strategy;
     let options = this.#byName[strategy] ?? {};
     if (strategy === 'code' && options.filename === undefined && file !== '-') options = { ...options, filename: file };
     return { strategy, options };

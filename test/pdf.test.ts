@@ -1,0 +1,280 @@
+/**
+ * chunkwise/pdf and chunkwise/docx on documents made with real tools
+ * (scripts/make-document-fixtures.sh: groff, ghostscript, qpdf, pandoc). Ground truth for
+ * the text of each page is poppler's `pdftotext -f N -l N`, an independent extractor;
+ * glyph positions for the box checks are pdf.js's own text items, read here directly.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { DocumentError } from '../src/core/document-error.js';
+import { chunkDocx } from '../src/docx.js';
+import { extractPdf, loadPdfJs, PdfChunker, type PdfChunk, type PdfDocumentText } from '../src/pdf.js';
+import { createChunker } from '../src/strategies/registry.js';
+import { cliBin, repoRoot } from './helpers/paths.js';
+
+const dir = join(repoRoot, 'test', 'fixtures', 'documents');
+const bytes = (name: string) => new Uint8Array(readFileSync(join(dir, name)));
+const words = (s: string) => s.normalize('NFKC').split(/\s+/).filter(Boolean);
+
+/** Text without white space and hyphens (pdftotext joins items and hyphenated line ends its own way). */
+const squeeze = (s: string) => s.normalize('NFKC').replace(/[\s\-\u2010\u2011\u00ad]+/g, '');
+
+/** pdftotext's text of page `n`, squeezed. */
+function popplerPage(name: string, n: number, password?: string): string {
+  const args = [...(password ? ['-upw', password] : []), '-f', String(n), '-l', String(n), join(dir, name), '-'];
+  return squeeze(execFileSync('pdftotext', args, { encoding: 'utf8' }));
+}
+
+/** pdf.js's text items of every page, with the viewport, read without chunkwise. */
+async function pdfjsItems(data: Uint8Array, password?: string) {
+  const pdfjs = (await loadPdfJs()) as unknown as {
+    getDocument(o: object): { promise: Promise<{ numPages: number; getPage(n: number): Promise<any>; destroy(): Promise<void> }> };
+  };
+  const doc = await pdfjs.getDocument({ data: data.slice(), password, isEvalSupported: false, disableFontFace: true, verbosity: 0 }).promise;
+  const pages: { items: { str: string; transform: number[]; width: number }[]; height: number }[] = [];
+  for (let n = 1; n <= doc.numPages; n++) {
+    const page = await doc.getPage(n);
+    const vp = page.getViewport({ scale: 1 });
+    pages.push({ items: (await page.getTextContent()).items, height: vp.height });
+  }
+  await doc.destroy();
+  return pages;
+}
+
+const STRATEGIES: [string, Record<string, unknown>][] = [
+  ['recursive', { chunkSize: 60, chunkOverlap: 0 }],
+  ['fixed', { chunkSize: 50, chunkOverlap: 10 }],
+];
+
+const FIXTURES: [string, string?][] = [['report.pdf'], ['manual.pdf'], ['encrypted.pdf', 'secret']];
+
+/** The chunk's text on each page: the runs inside the chunk, by page. */
+function textByPage(doc: PdfDocumentText, c: PdfChunk): Map<number, string> {
+  const out = new Map<number, string>();
+  for (const r of doc.runs) {
+    const a = Math.max(c.start, r.start);
+    const b = Math.min(c.end, r.end);
+    if (b > a) out.set(r.box.page, (out.get(r.box.page) ?? '') + ' ' + doc.text.slice(a, b));
+  }
+  return out;
+}
+
+describe.each(FIXTURES)('%s', (name, password) => {
+  it.each(STRATEGIES)('%s chunks: words on exactly the named pages (pdftotext), boxes inside the page covering pdf.js\'s glyphs', async (strategy, options) => {
+    const data = bytes(name);
+    const doc = await extractPdf(data, { password });
+    const chunks = await new PdfChunker(createChunker(strategy, options)).chunk(doc);
+    expect(chunks.length).toBeGreaterThan(5);
+    const truth = doc.pages.map((p) => popplerPage(name, p.number, password));
+    const raw = await pdfjsItems(data, password);
+    chunks.forEach((c, i) => {
+      expect(c.index).toBe(i);
+      expect(c.text).toBe(doc.text.slice(c.start, c.end));
+      const byPage = textByPage(doc, c);
+      const pages = [...byPage.keys()];
+      expect(c.metadata.pages).toEqual({ first: Math.min(...pages), last: Math.max(...pages) });
+      for (const [page, text] of byPage) {
+        for (const w of words(text)) if (squeeze(w)) expect(truth[page - 1].includes(squeeze(w)), `${w} on page ${page} (chunk ${i})`).toBe(true);
+      }
+      // every word of the chunk lies in the runs (nothing outside the provenance map)
+      expect(words([...byPage.values()].join(' ')).join(' ')).toBe(words(c.text).join(' '));
+      for (const b of c.metadata.boxes) {
+        const page = doc.pages[b.page - 1];
+        expect(b.x0).toBeGreaterThanOrEqual(0);
+        expect(b.y0).toBeGreaterThanOrEqual(0);
+        expect(b.x1).toBeLessThanOrEqual(page.width);
+        expect(b.y1).toBeLessThanOrEqual(page.height);
+        expect(b.x0).toBeLessThan(b.x1);
+        expect(b.y0).toBeLessThan(b.y1);
+      }
+      // point-in-box on pdf.js's own positions: each glyph of the chunk, from its raw item
+      for (const r of doc.runs) {
+        if (r.end <= c.start || r.start >= c.end) continue;
+        const { items, height } = raw[r.box.page - 1];
+        const item = items[r.item];
+        expect(item.str.slice(r.itemOffset, r.itemOffset + r.end - r.start)).toBe(doc.text.slice(r.start, r.end));
+        const advance = item.width / item.str.length;
+        const size = Math.hypot(item.transform[2], item.transform[3]);
+        for (let k = Math.max(c.start, r.start); k < Math.min(c.end, r.end); k++) {
+          const x = item.transform[4] + (r.itemOffset + (k - r.start) + 0.5) * advance;
+          const y = height - item.transform[5] - 0.3 * size; // viewport y: down from the top
+          const inside = c.metadata.boxes.some((b) => b.page === r.box.page && b.x0 <= x && x <= b.x1 && b.y0 <= y && y <= b.y1);
+          expect(inside, `glyph ${JSON.stringify(doc.text[k])} at ${k} of chunk ${i}`).toBe(true);
+        }
+      }
+    });
+    // no chunk crosses a page break unless the paragraph runs over it
+    for (const c of chunks) {
+      for (let p = c.metadata.pages.first; p < c.metadata.pages.last; p++) {
+        const between = doc.text.slice(doc.pages[p - 1].end, doc.pages[p].start);
+        expect(between, `chunk ${c.index} crosses the break after page ${p}`).toBe('\n');
+      }
+    }
+  });
+
+  it('repeated page headers and footers are detected and appear in no embedText', async () => {
+    const doc = await extractPdf(bytes(name), { password });
+    const chunks = await new PdfChunker(createChunker('recursive', { chunkSize: 60, chunkOverlap: 0 })).chunk(doc);
+    expect(doc.furniture.length).toBeGreaterThanOrEqual(doc.pages.length);
+    const repeated = name === 'report.pdf' ? ['Printed by groff', 'Chunkwise Field Report'] : ['User Commands', 'March 2026'];
+    for (const r of repeated) expect(doc.furniture.some((f) => f.text.includes(r)), r).toBe(true);
+    for (const c of chunks) for (const r of repeated) expect(c.embedText ?? c.text).not.toContain(r);
+  });
+});
+
+describe('report.pdf: two columns, headings, hyphenation', async () => {
+  const data = bytes('report.pdf');
+  const doc = await extractPdf(data);
+  const raw = await pdfjsItems(data);
+  const chunks = await new PdfChunker(createChunker('recursive', { chunkSize: 100, chunkOverlap: 0 })).chunk(doc);
+
+  it('no chunk interleaves lines of the two columns (pdf.js x positions: left half, then right half, per page)', () => {
+    let crossings = 0;
+    for (const c of chunks) {
+      const sides = new Map<number, string>();
+      for (const r of doc.runs) {
+        if (r.end <= c.start || r.start >= c.end || doc.furniture.some((f) => f.start <= r.start && r.end <= f.end)) continue;
+        const item = raw[r.box.page - 1].items[r.item];
+        const x0 = item.transform[4];
+        const x1 = x0 + item.width;
+        if (x0 < 306 && x1 > 306) continue; // spans the middle: the title
+        const side = x1 <= 306 ? 'L' : 'R';
+        const seq = sides.get(r.box.page) ?? '';
+        if (seq.at(-1) !== side) sides.set(r.box.page, seq + side);
+      }
+      for (const seq of sides.values()) {
+        expect(seq, `chunk ${c.index}`).toMatch(/^L?R?$/);
+        if (seq === 'LR') crossings++;
+      }
+    }
+    // the document text reads column 1 then column 2: a chunk may run from the foot of one into the head of the next
+    expect(crossings).toBeLessThanOrEqual(doc.pages.length);
+    expect(doc.text.indexOf('each month.')).toBeLessThan(doc.text.indexOf('Station Area km2'));
+  });
+
+  it('headings from font size and weight reach metadata.headingPath', () => {
+    expect(doc.headings.slice(0, 5).map((h) => [h.level, h.text])).toEqual([
+      [1, 'Notes on River Sediment Monitoring'],
+      [2, '1. Introduction'],
+      [2, '2. Stations and Methods'],
+      [3, '2.1. Instrument calibration'],
+      [2, '3. Results'],
+    ]);
+    const reservoir = chunks.find((c) => c.text.includes('At the observed rates'))!;
+    expect(reservoir.metadata.headingPath).toEqual(['Notes on River Sediment Monitoring', '3. Results', '3.1. Reservoir implications']);
+  });
+
+  it('hyphenated line ends are re-joined in embedText, text stays exact', () => {
+    const hyphenated = [...doc.text.matchAll(/(\p{L}+)-\n(\p{Ll}+)/gu)];
+    expect(hyphenated.length).toBeGreaterThan(10);
+    let checked = 0;
+    for (const m of hyphenated) {
+      const c = chunks.find((x) => x.start <= m.index! && m.index! + m[0].length <= x.end);
+      if (!c || c.metadata.furniture) continue;
+      expect(c.text).toContain(m[0]);
+      expect(c.embedText).toContain(m[1] + m[2]);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(10);
+  });
+
+  it('the table reads row by row', () => {
+    expect(doc.text).toContain('Station Area km2 Mean load t/d\nUpper Gorge 412 38\nMill Bridge 655 71');
+  });
+});
+
+describe('documents that cannot be read', () => {
+  it('a scanned PDF (no text layer) is a one-line DocumentError naming OCR', async () => {
+    const error = await extractPdf(bytes('scanned.pdf'), { source: 'scanned.pdf' }).catch((e) => e);
+    expect(error).toBeInstanceOf(DocumentError);
+    expect(error.reason).toBe('no-text');
+    expect(error.message).toMatch(/scanned\.pdf.*OCR/);
+    expect(error.message).not.toContain('\n');
+  });
+
+  it('an encrypted PDF without its password is a one-line DocumentError naming the password; with it, it reads', async () => {
+    const error = await extractPdf(bytes('encrypted.pdf')).catch((e) => e);
+    expect(error).toBeInstanceOf(DocumentError);
+    expect(error.reason).toBe('password');
+    expect(error.message).toMatch(/password/);
+    expect((await extractPdf(bytes('encrypted.pdf'), { password: 'wrong' }).catch((e) => e)).message).toMatch(/password given is wrong/);
+    expect((await extractPdf(bytes('encrypted.pdf'), { password: 'secret' })).text).toContain('read and summarise river gauge logs');
+  });
+
+  it('bytes that are not a PDF, and not bytes at all', async () => {
+    expect((await extractPdf(new TextEncoder().encode('hello')).catch((e) => e)).reason).toBe('invalid');
+    await expect(extractPdf('x' as unknown as Uint8Array)).rejects.toThrow(/Invalid input: a PDF as a Uint8Array/);
+  });
+});
+
+describe('chunkwise/docx', () => {
+  it('chunks carry the heading paths; a table split by rows labels each row with its header cells', async () => {
+    const { html, chunks } = await chunkDocx(bytes('handbook.docx'), { chunkSize: 20, chunkOverlap: 0 });
+    for (const c of chunks) expect(c.text).toBe(html.slice(c.start, c.end));
+    expect(chunks.find((c) => c.embedText.includes('Charge the field laptop'))!.metadata.headingPath).toEqual(['Visiting a station', 'Before the visit']);
+    const rows = chunks.filter((c) => c.metadata.tableRows);
+    expect(rows.length).toBeGreaterThan(1);
+    expect(rows.map((c) => c.embedText).join('\n')).toContain('Sensor: Turbidity sensor | Interval: 2 years | Spare kept: yes');
+    for (const c of rows) expect(c.metadata.headingPath).toEqual(['Sensors', 'Replacement intervals']);
+    expect(chunks.every((c) => c.metadata.documentFormat === 'docx-html')).toBe(true);
+  });
+
+  it('bytes that are not a Word file are a DocumentError', async () => {
+    const error = await chunkDocx(new TextEncoder().encode('not a zip'), { source: 'x.docx' }).catch((e) => e);
+    expect(error).toBeInstanceOf(DocumentError);
+    expect(error.message).toMatch(/x\.docx/);
+  });
+});
+
+describe('CLI', () => {
+  it('chunk --strategy auto over the folder: PDF and DOCX chunks with pages and boxes; the scanned and encrypted PDFs are one line each, exit 1, the rest comes out', () => {
+    const run = spawnSync(process.execPath, [cliBin, 'chunk', dir, '--strategy', 'auto', '--chunk-size', '200', '--format', 'jsonl'], { encoding: 'utf8' });
+    expect(run.status).toBe(1);
+    const errors = run.stderr.trim().split('\n');
+    expect(errors).toHaveLength(2);
+    expect(errors.find((l) => l.includes('scanned.pdf'))).toMatch(/^chunkwise: .*OCR/);
+    expect(errors.find((l) => l.includes('encrypted.pdf'))).toMatch(/^chunkwise: .*password/);
+    const records = run.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const sources = new Set(records.map((r) => r.source.split('/').pop()));
+    expect([...sources].sort()).toEqual(['handbook.docx', 'handbook.md', 'manual.pdf', 'report.pdf']);
+    const pdf = records.filter((r) => r.source.endsWith('report.pdf'));
+    expect(pdf.every((r) => r.metadata.pages.first >= 1 && r.metadata.boxes.length > 0 && r.metadata.strategy === 'recursive')).toBe(true);
+    const docx = records.filter((r) => r.source.endsWith('handbook.docx'));
+    expect(docx.every((r) => r.metadata.strategy === 'html' && Array.isArray(r.metadata.headingPath))).toBe(true);
+  });
+
+  it('without pdfjs-dist or mammoth installed, the CLI fails up front with one line naming the package', () => {
+    const hooks = join(mkdtempSync(join(tmpdir(), 'chunkwise-nopeer-')), 'hide.mjs');
+    writeFileSync(
+      hooks,
+      `import { register } from 'node:module';
+register('data:text/javascript,' + encodeURIComponent(\`export async function resolve(s, c, next) {
+  if (s.startsWith('pdfjs-dist') || s === 'mammoth') { const e = new Error("Cannot find package '" + s + "'"); e.code = 'ERR_MODULE_NOT_FOUND'; throw e; }
+  return next(s, c);
+}\`));
+`,
+    );
+    for (const [file, pkg] of [['manual.pdf', 'pdfjs-dist'], ['handbook.docx', 'mammoth']]) {
+      const run = spawnSync(process.execPath, ['--import', pathToFileURL(hooks).href, cliBin, 'chunk', join(dir, 'handbook.md'), join(dir, file)], { encoding: 'utf8' });
+      expect(run.status).not.toBe(0);
+      expect(run.stdout).toBe(''); // nothing written before the error
+      const lines = run.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(`npm install ${pkg}`);
+    }
+  });
+
+  it('embed takes a PDF', () => {
+    const run = spawnSync(process.execPath, [cliBin, 'embed', join(dir, 'manual.pdf'), '--chunk-size', '200', '--chunk-overlap', '0'], { encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    const records = run.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(records.length).toBeGreaterThan(1);
+    expect(records[0].metadata.pages).toEqual({ first: 1, last: 1 });
+    expect(records.some((r) => r.embedText !== undefined)).toBe(true);
+  });
+});
