@@ -20,7 +20,7 @@ const browser = await chromium.launch({
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
 });
 const query = encodeURIComponent('How does the stride relate to the overlap between windows?');
-const doc = '/shared/seeds/003_22955fd41de422b7.txt';
+const doc = '/seeds/003_22955fd41de422b7.txt';
 
 async function shoot(file, width, height, strategies) {
   const page = await browser.newPage({ viewport: { width, height }, deviceScaleFactor: 1 });

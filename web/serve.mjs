@@ -2,10 +2,11 @@
 // `npm run web`: serves chunkwise's web page on http://127.0.0.1:<port>/ (PORT, default
 // 8080): web/ at /, the browser bundles (dist/bundle, made by `npm run build`) at
 // /bundle/, onnxruntime-web's files at /ort/, the code strategy's grammars (tree-sitter-wasms)
-// at /grammars/ and web-tree-sitter at /wts/, and in a checkout ../shared at /shared/
-// (so `?doc=/shared/seeds/<file>` opens a seed article), and /models.json: the static
+// at /grammars/ and web-tree-sitter at /wts/, the repository's data at /eval/ and /seeds/
+// (so `?doc=/seeds/<file>` opens a seed article), and /models.json: the static
 // embedding models (Model2Vec layout: model.safetensors + tokenizer.json) found in
-// ../shared/models/, which the page can load with StaticEmbedder. Local use only: it
+// build/models/ (`npm test` builds GloVe there; `npm run models` alone),
+// served at /models/, which the page can load with StaticEmbedder. Local use only: it
 // listens on 127.0.0.1 and serves nothing outside those folders.
 import { createReadStream, existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -19,10 +20,12 @@ const mounts = [
   // the code strategy's grammars and web-tree-sitter's runtime .wasm
   ['/grammars/', join(root, 'node_modules', 'tree-sitter-wasms', 'out')],
   ['/wts/', join(root, 'node_modules', 'web-tree-sitter')],
-  ['/shared/', resolve(root, '..', 'shared')],
+  ['/eval/', join(root, 'eval')],
+  ['/seeds/', join(root, 'seeds')],
+  ['/models/', join(root, 'build', 'models')],
   ['/', join(root, 'web')],
 ];
-const modelsDir = resolve(root, '..', 'shared', 'models');
+const modelsDir = join(root, 'build', 'models');
 const types = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -38,7 +41,7 @@ const types = {
 };
 
 /**
- * The static models under ../shared/models/: `{ name, url, path }` per folder holding
+ * The static models under build/models/: `{ name, url, path }` per folder holding
  * model.safetensors and tokenizer.json (url as served here, path on this machine for
  * the page's code snippets).
  */
@@ -46,7 +49,7 @@ export function staticModels() {
   if (!existsSync(modelsDir)) return [];
   return readdirSync(modelsDir, { withFileTypes: true })
     .filter((d) => d.isDirectory() && ['model.safetensors', 'tokenizer.json'].every((f) => existsSync(join(modelsDir, d.name, f))))
-    .map((d) => ({ name: d.name, url: `/shared/models/${d.name}/`, path: realpathSync(join(modelsDir, d.name)) }))
+    .map((d) => ({ name: d.name, url: `/models/${d.name}/`, path: realpathSync(join(modelsDir, d.name)) }))
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
@@ -93,6 +96,6 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   server.listen(port, '127.0.0.1', () => {
     const { port: actual } = server.address();
     console.log(`chunkwise web page: http://127.0.0.1:${actual}/`);
-    console.log(`a seed article:     http://127.0.0.1:${actual}/?doc=/shared/seeds/001_5f3fee5fa4fde4a1.txt`);
+    console.log(`a seed article:     http://127.0.0.1:${actual}/?doc=/seeds/001_5f3fee5fa4fde4a1.txt`);
   });
 }
