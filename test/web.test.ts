@@ -427,6 +427,33 @@ describe.skipIf(!run)('web page', () => {
     });
   }
 
+  for (const width of [420, 1400]) {
+    it(`at ${width} px no control cuts its text or placeholder, and the chunk view is in a monospace font`, async () => {
+      const page = await open(`?doc=/seeds/${SEED}&s=sliding:128:32&s=recursive:256:32`, { width, height: 900 });
+      const cut = await page.evaluate(() => {
+        const ctx = document.createElement('canvas').getContext('2d')!;
+        const out: string[] = [];
+        for (const el of Array.from(document.querySelectorAll('select, input[type=text], input:not([type])')) as Array<HTMLSelectElement | HTMLInputElement>) {
+          if (!el.offsetParent) continue; // hidden
+          const cs = getComputedStyle(el);
+          ctx.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+          const text = el instanceof HTMLSelectElement ? (el.selectedOptions[0]?.text ?? '') : el.value || el.placeholder;
+          // a select draws its arrow in the right padding area: about 1.5em
+          const room = el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - (el instanceof HTMLSelectElement ? 1.5 * parseFloat(cs.fontSize) : 0);
+          if (!el.value && el instanceof HTMLInputElement && !el.placeholder) continue;
+          if (el instanceof HTMLInputElement && el.value) continue; // a typed value scrolls, as in any input
+          if (ctx.measureText(text).width > room + 0.5) out.push(`#${el.id || el.className}: ${JSON.stringify(text)}`);
+        }
+        return out;
+      });
+      expect(cut).toEqual([]);
+      const font = await page.evaluate(() => getComputedStyle(document.querySelector('#view .cell:not(.head *)') ?? document.getElementById('view')!).fontFamily);
+      expect(font).toMatch(/monospace$/);
+      expect(font).not.toMatch(/Georgia|serif/);
+      await page.close();
+    });
+  }
+
   it('screenshot shows the rendered page (a non-trivial PNG)', async () => {
     const page = await open(`?doc=/seeds/${SEED}&s=sliding:128:32&s=recursive:256:32`);
     const png: Buffer = await page.screenshot({ fullPage: false });
