@@ -11,16 +11,16 @@
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Bench } from 'tinybench';
 import { HashingEmbedder, OnnxEmbedder, StaticEmbedder, type Embedder } from '../src/embedders/index.js';
 import { makeEncoderOnnx, makeModel2VecFolder, makeStaticOnnx, writeOnnxFolder } from '../test/helpers/embedder-fixtures.js';
+import { seedsDir } from './util.js';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 function benchSentences(count = 256): string[] {
-  const seeds = resolve(repoRoot, '..', 'shared', 'seeds');
+  const seeds = seedsDir;
   const out: string[] = [];
   if (existsSync(seeds)) {
     const seg = new Intl.Segmenter('en', { granularity: 'sentence' });

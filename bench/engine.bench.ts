@@ -4,9 +4,9 @@
  * from git (commit 1ec6a38, the last before the engine) and this checkout, interleaved in
  * one process (`runInterleaved`: median CPU time per call, rotating order).
  *
- * The previous build is made by hand (it is not a dependency):
- *   git worktree add /work/wt/base 1ec6a38 && (cd /work/wt/base && npm ci)
- *   npm run build && node dist/bench/engine.bench.js      # or: npx tsx bench/engine.bench.ts
+ * The previous build is made by hand (it is not a dependency) and named by CHUNKWISE_BASE:
+ *   git worktree add <dir> 1ec6a38 && (cd <dir> && npm ci)
+ *   npm run build && CHUNKWISE_BASE=<dir> node dist/bench/engine.bench.js   # or: npx tsx bench/engine.bench.ts
  * Without it the suite reports that it was skipped.
  * @module
  */
@@ -16,11 +16,12 @@ import { pathToFileURL } from 'node:url';
 import * as now from '../src/index.js';
 import { corpusText, runInterleaved, table, utf8Bytes, type BenchTask } from './util.js';
 
-/** Where the previous build lies (override with CHUNKWISE_BASE). */
-const BASE = process.env.CHUNKWISE_BASE ?? '/work/wt/base';
+/** Where the previous build lies: CHUNKWISE_BASE (no default: nothing outside the checkout is read unless named). */
+const BASE = process.env.CHUNKWISE_BASE;
 
 /** Runs the before/after comparison; returns Markdown. */
 export async function runEngineBench(): Promise<string> {
+  if (!BASE) return 'Skipped: CHUNKWISE_BASE names no previous build (see bench/engine.bench.ts for how to make one).';
   const entry = join(BASE, 'dist', 'src', 'index.js');
   if (!existsSync(entry)) return `Skipped: no previous build at ${entry} (see bench/engine.bench.ts for how to make one).`;
   const before = (await import(pathToFileURL(entry).href)) as typeof now;

@@ -4,7 +4,7 @@
  * (`runInterleaved`: rotating order, median CPU time per call; the machine is shared):
  * - chunkwise `MarkdownChunker` at 1000 characters (`countTokens: false`: LangChain counts
  *   none; once more with token counts) and at 400 tokens (cl100k_base, WASM BPE);
- * - inputs: the four Rust-book chapters in shared/eval/markdown, each chunked on its own,
+ * - inputs: the four Rust-book chapters in eval/markdown, each chunked on its own,
  *   and the four chapters joined and repeated ×10 as one document (≈ 0.84 MB).
  * On the chapters, LangChain also runs at 400 tokens with a js-tiktoken `lengthFunction`.
  * A reference row counts the text's tokens once, whole: the least any token-unit chunker
@@ -20,11 +20,11 @@ import { MarkdownTextSplitter } from '@langchain/textsplitters';
 import { Tiktoken } from 'js-tiktoken/lite';
 import cl100k from 'js-tiktoken/ranks/cl100k_base';
 import { getTokenizer, MarkdownChunker } from '../src/index.js';
-import { runInterleaved, sharedDir, table, utf8Bytes, type BenchTask } from './util.js';
+import { markdownDir, runInterleaved, table, utf8Bytes, type BenchTask } from './util.js';
 
-/** The four chapters of shared/eval/markdown, sorted by name. */
+/** The four chapters of eval/markdown, sorted by name. */
 export function markdownChapters(): string[] {
-  const dir = join(sharedDir, 'eval', 'markdown');
+  const dir = markdownDir;
   return readdirSync(dir)
     .filter((f) => f.endsWith('.md'))
     .sort()

@@ -1,15 +1,14 @@
 /**
  * Tokenizer throughput (issue 8): js-tiktoken, tiktoken (Rust → WASM npm package),
  * gpt-tokenizer and chunkwise's WASM BPE on the same text (the finance and pubmed corpora
- * of ../shared/eval/corpora, joined), for token ids and for counting only.
+ * of eval/corpora, joined), for token ids and for counting only.
  *
  * Run: `node scripts/build-wasm.mjs && npx tsx bench/tokenizers.bench.ts`
  * (or import {@link runTokenizerBench}, which returns the Markdown table).
  * @module
  */
-import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { countTokens as gptCount, encode as gptEncode } from 'gpt-tokenizer/encoding/cl100k_base';
 import { Tiktoken as JsTiktoken } from 'js-tiktoken/lite';
 import cl100kRanks from 'js-tiktoken/ranks/cl100k_base';
@@ -17,9 +16,7 @@ import o200kRanks from 'js-tiktoken/ranks/o200k_base';
 import { Bench } from 'tinybench';
 import { get_encoding } from 'tiktoken';
 import { getWasmBpeTokenizer } from '../src/size/wasm-bpe.js';
-
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const sharedDir = resolve(repoRoot, '..', 'shared');
+import { corpusText } from './util.js';
 
 interface Row {
   library: string;
@@ -37,9 +34,7 @@ interface Row {
  * @param timeMs minimum time per task (each task also runs at least 3 times).
  */
 export async function runTokenizerBench(timeMs = 1500): Promise<string> {
-  const text = ['finance', 'pubmed']
-    .map((n) => readFileSync(join(sharedDir, 'eval', 'corpora', `${n}.md`), 'utf8'))
-    .join('\n\n');
+  const text = corpusText(['finance', 'pubmed']);
   const bytes = new TextEncoder().encode(text).length;
 
   const jsCl = new JsTiktoken(cl100kRanks);
@@ -109,7 +104,7 @@ export async function runTokenizerBench(timeMs = 1500): Promise<string> {
   const baseRow = (op: 'ids' | 'count') =>
     rows.find((r) => r.library.startsWith('gpt-tokenizer') && r.op === op && r.encoding === 'cl100k_base')!;
   const lines = [
-    `Text: finance.md + pubmed.md from shared/eval/corpora, ${(bytes / 1e6).toFixed(2)} MB UTF-8, ` +
+    `Text: finance.md + pubmed.md from eval/corpora, ${(bytes / 1e6).toFixed(2)} MB UTF-8, ` +
       `${expectCl} cl100k_base / ${expectO2} o200k_base tokens (all libraries agree). ` +
       `MB/s = 10^6 UTF-8 bytes per second of wall time (tinybench mean latency); CPU MB/s = the same per second ` +
       `of process CPU time (user + system); × = ratio to gpt-tokenizer's figure for the same operation on cl100k_base.`,

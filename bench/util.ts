@@ -4,23 +4,15 @@
  * @module
  */
 import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { Bench } from 'tinybench';
+import { corporaDir } from '../test/helpers/paths.js';
 
-/** Repository root, from bench/ or dist/bench/. */
-export const repoRoot = (() => {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  if (dir.endsWith(join('dist', 'bench'))) dir = dirname(dirname(dir));
-  else dir = dirname(dir);
-  return dir;
-})();
-/** shared/ beside the repository. */
-export const sharedDir = resolve(repoRoot, '..', 'shared');
+export { corporaDir, evalDir, gloveDir, markdownDir, questionsCsv, repoRoot, seedsDir } from '../test/helpers/paths.js';
 
-/** Reads corpora from shared/eval/corpora by name (without .md) and joins them. */
+/** Reads corpora from eval/corpora by name (without .md) and joins them. */
 export function corpusText(names: string[]): string {
-  return names.map((n) => readFileSync(join(sharedDir, 'eval', 'corpora', `${n}.md`), 'utf8')).join('\n\n');
+  return names.map((n) => readFileSync(join(corporaDir, `${n}.md`), 'utf8')).join('\n\n');
 }
 
 /** One benchmark task. */

@@ -2,8 +2,9 @@
  * The full evaluation table (dev-only; `npm run eval`): every registered chunkwise
  * strategy and every peer (bench/peers.ts) at the report's settings (800/400, 400/200,
  * 400/0, 200/0 tokens of cl100k_base), one index over the four corpora of
- * ../shared/eval per row, the same embedder and k for all — once with the lexical
- * HashingEmbedder and once with GloVe 6B 100d (../shared/models/glove-6b-100d, static).
+ * eval/ per row, the same embedder and k for all — once with the lexical
+ * HashingEmbedder and once with GloVe 6B 100d (static; built by scripts/build-glove.ts
+ * into build/models/glove-6b-100d on first use).
  * Strategies that embed while chunking (semantic, cluster-semantic) use the row's
  * embedder. Each row is compared with LangChain's RecursiveCharacterTextSplitter at the
  * same size and overlap: paired bootstrap 95 % intervals of the recall and IoU differences
@@ -24,7 +25,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chonkieRecursive, langchainRecursive, langchainToken, peerSpans, type Peer } from '../bench/peers.js';
-import { repoRoot, sharedDir } from '../bench/util.js';
+import { corporaDir, gloveDir, questionsCsv, repoRoot } from '../bench/util.js';
 import { strategyNames, strategyDefinition, type Embedder } from '../src/index.js';
 import {
   QascRetriever,
@@ -58,14 +59,20 @@ export const BASELINE = 'langchain RecursiveCharacterTextSplitter';
 /** The embedders of the full run: a label for the docs and a spec for loadEmbedder. */
 export const EMBEDDERS = [
   { label: 'hashing', spec: 'hashing', svg: 'evaluation-recall-iou.svg' },
-  { label: 'glove', spec: `static:${join(sharedDir, 'models', 'glove-6b-100d')}`, svg: 'evaluation-recall-iou-glove.svg' },
+  {
+    label: 'glove',
+    /** Builds the model on first use. */
+    get spec() {
+      return `static:${gloveDir()}`;
+    },
+    svg: 'evaluation-recall-iou-glove.svg',
+  },
 ];
 
-/** The evaluation data: the four corpora and the questions of ../shared/eval. */
+/** The evaluation data: the four corpora and the questions of eval/. */
 export async function evaluationData(): Promise<{ corpora: Corpus[]; questions: EvalQuestion[] }> {
-  const evalDir = join(sharedDir, 'eval');
-  const corpora = await readCorpora(['state_of_the_union', 'wikitexts', 'pubmed', 'finance'].map((c) => join(evalDir, 'corpora', `${c}.md`)));
-  const questions = await readQuestions(join(evalDir, 'questions.csv'));
+  const corpora = await readCorpora(['state_of_the_union', 'wikitexts', 'pubmed', 'finance'].map((c) => join(corporaDir, `${c}.md`)));
+  const questions = await readQuestions(questionsCsv);
   return { corpora, questions };
 }
 

@@ -1,7 +1,7 @@
 /**
  * Golden outputs of MarkdownChunker (and ParentChildChunker over Markdown) for the
- * Markdown rewrite: every file of shared/eval/markdown, shared/eval/corpora (read as
- * Markdown), shared/seeds and the repository's README.md + docs/*.md, with char, word and
+ * Markdown rewrite: every file of eval/markdown, eval/corpora (read as
+ * Markdown), seeds/ and the repository's README.md + docs/*.md, with char, word and
  * token units, chunkSize 64, 256, 512, 1000, contextualHeaders off and on. Writes one
  * JSON-lines file per (file, options) into the output folder: every chunk field but `id`.
  *
@@ -15,7 +15,6 @@ import { basename, join, resolve } from 'node:path';
 import { MarkdownChunker, ParentChildChunker } from '../src/index.js';
 
 const root = resolve(import.meta.dirname, '..');
-const shared = resolve(root, '..', 'shared');
 const list = (dir: string, ext: string) =>
   readdirSync(dir)
     .filter((f) => f.endsWith(ext))
@@ -23,14 +22,13 @@ const list = (dir: string, ext: string) =>
     .map((f) => join(dir, f));
 
 export function inputs(): { name: string; path: string }[] {
-  const files = [
-    ...list(join(shared, 'eval', 'markdown'), '.md'),
-    ...list(join(shared, 'eval', 'corpora'), '.md'),
-    ...list(join(shared, 'seeds'), ''),
-    join(root, 'README.md'),
-    ...list(join(root, 'docs'), '.md'),
+  // the data files are named by their base name, the repository's own docs by their path
+  const data = [...list(join(root, 'eval', 'markdown'), '.md'), ...list(join(root, 'eval', 'corpora'), '.md'), ...list(join(root, 'seeds'), '')];
+  const docs = [join(root, 'README.md'), ...list(join(root, 'docs'), '.md')];
+  return [
+    ...data.map((path) => ({ name: basename(path), path })),
+    ...docs.map((path) => ({ name: 'repo-' + path.slice(root.length + 1).replace(/\//g, '-'), path })),
   ];
-  return files.map((path) => ({ name: path.startsWith(root) ? 'repo-' + path.slice(root.length + 1).replace(/\//g, '-') : basename(path), path }));
 }
 
 const strip = (c: object) => {

@@ -1,7 +1,7 @@
 /**
  * How QASC hybrid's ranking and candidates-per-result were chosen (dev-only; docs/qasc.md,
  * "Hybrid mode choices"): fixed 200/0 against QASC hybrid (adaptive windows) over fixed
- * 200/0 pre-chunks on ../shared/eval, k = 5, for rank ∈ {seed, fused} × candidates ∈
+ * 200/0 pre-chunks on eval/, k = 5, for rank ∈ {seed, fused} × candidates ∈
  * {1k … 6k}, once per embedder (hashing, GloVe). Prints per variant the IoU ratio and the
  * recall difference to fixed 200/0 (points, paired bootstrap 95 % interval, 10,000
  * resamples, seed 1), overall and per corpus (the choice is made on wikitexts).

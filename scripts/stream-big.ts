@@ -1,5 +1,5 @@
 /**
- * Generates a large text file from the shared corpora and chunks it with the CLI's
+ * Generates a large text file from the evaluation corpora (eval/corpora) and chunks it with the CLI's
  * stream path in a child process, reporting peak RSS (maxRSS of the child), time and
  * throughput. Used by test/stream.memory.test.ts (200 MB) and scripts/stream-1gb.ts (1 GB).
  * @module
@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const corporaDir = resolve(root, '..', 'shared', 'eval', 'corpora');
+const corporaDir = join(root, 'eval', 'corpora');
 
 /** Writes (once) a file of `mb` × 10^6 bytes of corpus text, cut at a whole line; returns its path. */
 export function bigFile(mb: number): string {

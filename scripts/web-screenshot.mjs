@@ -2,8 +2,8 @@
 // sliding-window chunking) with three strategies side by side (sliding 128/96 tokens,
 // recursive 256/32, semantic up to 200 tokens), the example questions of
 // web/examples/seed-003.tsv evaluated, a QASC query and one chunk selected;
-//   docs/web-screenshot.png         1440 px wide, the whole page
-//   docs/web-screenshot-narrow.png  360 px wide (a phone), two strategies, the whole page
+//   docs/web-screenshot.png         1400 px wide, the whole page
+//   docs/web-screenshot-narrow.png  420 px wide (a phone), two strategies, the whole page
 // Needs `npm run build` and /usr/bin/chromium. Run: node scripts/web-screenshot.mjs [outdir]
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +20,7 @@ const browser = await chromium.launch({
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
 });
 const query = encodeURIComponent('How does the stride relate to the overlap between windows?');
-const doc = '/shared/seeds/003_22955fd41de422b7.txt';
+const doc = '/seeds/003_22955fd41de422b7.txt';
 
 async function shoot(file, width, height, strategies) {
   const page = await browser.newPage({ viewport: { width, height }, deviceScaleFactor: 1 });
@@ -45,8 +45,8 @@ async function shoot(file, width, height, strategies) {
 }
 
 try {
-  await shoot('web-screenshot.png', 1440, 1000, ['sliding:128:32', 'recursive:256:32', 'semantic:maxChunkSize=200']);
-  await shoot('web-screenshot-narrow.png', 360, 800, ['sliding:128:32', 'recursive:256:32']);
+  await shoot('web-screenshot.png', 1400, 1000, ['sliding:128:32', 'recursive:256:32', 'semantic:maxChunkSize=200']);
+  await shoot('web-screenshot-narrow.png', 420, 800, ['sliding:128:32', 'recursive:256:32']);
 } finally {
   await browser.close();
   server.close();

@@ -1,6 +1,6 @@
 // Times the web page on a 500 KB document in Chromium: pubmed (502 KB) with three columns
 // (fixed 256/32, recursive 256/32, semantic maxChunkSize 256) and pubmed's questions from
-// ../shared/eval/questions.csv; prints, per run, the time from loading to the evaluated
+// eval/questions.csv; prints, per run, the time from loading to the evaluated
 // page, each column's chunking time, the view's rows and elements, the time to apply one
 // changed option (rechunk, render, rescore that column) and to scroll the view through
 // 20 frames. Figures in docs/web.md. Needs `npm run build` and /usr/bin/chromium.
@@ -18,7 +18,7 @@ try {
   for (let run = 0; run < runs; run++) {
     const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
     const t0 = Date.now();
-    await page.goto(`${origin}/?doc=/shared/eval/corpora/pubmed.md&s=fixed:256:32&s=recursive:256:32&s=semantic:maxChunkSize=256&questions=/shared/eval/questions.csv`);
+    await page.goto(`${origin}/?doc=/eval/corpora/pubmed.md&s=fixed:256:32&s=recursive:256:32&s=semantic:maxChunkSize=256&questions=/eval/questions.csv`);
     await page.waitForFunction(settled, undefined, { timeout: 120_000 });
     const loaded = Date.now() - t0;
     const info = await page.evaluate(() => ({

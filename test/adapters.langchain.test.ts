@@ -4,7 +4,7 @@
  * Documents, `loc.lines` equals what LangChain's own `TextSplitter.createDocuments`
  * computes for the same splits, and every Document carries exact offsets
  * (`pageContent === text.slice(start, end)`), the chunk id, token count, and heading
- * path / parent ids where the strategy has them. Real documents from /work/shared.
+ * path / parent ids where the strategy has them. Real documents from eval/ and seeds/.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

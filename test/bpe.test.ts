@@ -1,7 +1,5 @@
 // The WASM BPE tokenizer against js-tiktoken (the reference: new Tiktoken(ranks).encode(text, [], [])).
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { Tiktoken } from 'js-tiktoken/lite';
 import cl100kRanks from 'js-tiktoken/ranks/cl100k_base';
@@ -11,23 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BpeEncoder, initBpe } from '../bindings/bpe.js';
 import { UnknownEncodingError } from '../src/core/errors.js';
 import { getWasmBpeTokenizer, WasmBpeTokenizer, type WasmBpeEncoding } from '../src/size/wasm-bpe.js';
+import { corporaDir, markdownDir, seedsDir, sharedFiles } from './helpers/paths.js';
 import { rng as mulberry32 } from './helpers/random.js';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const shared = resolve(repoRoot, '..', 'shared');
-
-function files(dir: string, ext: string): string[] {
-  const full = join(shared, dir);
-  return readdirSync(full)
-    .filter((f) => f.endsWith(ext))
-    .sort()
-    .map((f) => join(full, f));
-}
-
 const corpusFiles = [
-  ...files('eval/corpora', '.md'),
-  ...files('eval/markdown', '.md'),
-  ...files('seeds', '.txt'),
+  ...sharedFiles(corporaDir, '.md'),
+  ...sharedFiles(markdownDir, '.md'),
+  ...sharedFiles(seedsDir, '.txt'),
 ];
 
 const RANKS = { cl100k_base: cl100kRanks, o200k_base: o200kRanks } as const;

@@ -11,12 +11,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fsReason, cliMessage, UnreadableFileError, UnwritableFileError } from '../src/cli/errors.js';
-import { cliBin, corporaDir, repoRoot } from './helpers/paths.js';
+import { cliBin, corporaDir, questionsCsv, repoRoot } from './helpers/paths.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'chunkwise-cli-errors-'));
 const readme = join(repoRoot, 'README.md');
 const missingDir = join(dir, 'missing');
-const questions = join(corporaDir, '..', 'questions.csv');
+const questions = questionsCsv;
 const empty = join(dir, 'empty.txt');
 writeFileSync(empty, '');
 const noFiles = join(dir, 'no-files');

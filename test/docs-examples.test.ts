@@ -5,7 +5,7 @@
  * The ```ts / ```js blocks run through tsx with `chunkwise` resolved to src/index.ts
  * (`chunkwise/node` to src/node/index.ts); the ```sh blocks run in bash with
  * `npx chunkwise` as the built CLI (dist/src/cli/bin.js; a bare `chunkwise` fails, as on a fresh clone). Both run in a scratch
- * folder that looks like the repository (its files linked in, `../shared` beside it), so
+ * folder that looks like the repository (its files linked in, nothing beside it), so
  * the files an example writes stay out of the checkout. A module that exports a Worker's
  * `default.fetch` or a route's `POST` is called with a request. Where an example shows
  * what it prints (comment lines right after a `console.log(…)` line, or after the `}`
@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cliBin, repoRoot, sharedDir } from './helpers/paths.js';
+import { cliBin, gloveDir, repoRoot } from './helpers/paths.js';
 
 interface Example {
   file: string;
@@ -87,10 +87,10 @@ const files = ['README.md', ...readdirSync(join(repoRoot, 'docs')).filter((f) =>
 );
 const all = files.flatMap((f) => examples(f, readFileSync(join(repoRoot, f), 'utf8')));
 
-/** A folder that looks like the repository (entries linked), with ../shared beside it. */
+/** A folder that looks like the repository (entries linked, the GloVe model built), alone in a temporary folder. */
 function scratch(): string {
+  gloveDir();
   const root = mkdtempSync(join(tmpdir(), 'chunkwise-docs-'));
-  symlinkSync(sharedDir, join(root, 'shared'));
   const work = join(root, 'chunkwise');
   mkdirSync(work);
   for (const entry of readdirSync(repoRoot)) {

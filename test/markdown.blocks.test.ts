@@ -2,7 +2,7 @@
  * The Markdown block scanner (`markdownBlocks`, src/segment/markdown.ts) and heading
  * text (`inlineText`): worked examples of every block kind; the same blocks, spans,
  * heading texts and table rows as micromark / mdast (the parser it replaced) on every
- * real Markdown file in shared/ and the repository's docs; heading text equal to
+ * real Markdown file in eval/, seeds/ and the repository's docs; heading text equal to
  * mdast-util-to-string over generated inline Markdown; structural invariants over
  * generated documents; and the places where it follows CommonMark where micromark does
  * not, pinned.

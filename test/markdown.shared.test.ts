@@ -1,5 +1,5 @@
 /**
- * MarkdownChunker on the four real Markdown chapters in shared/eval/markdown (The Rust
+ * MarkdownChunker on the four real Markdown chapters in eval/markdown (The Rust
  * Programming Language): no fenced code block cut, no table row split, heading paths
  * equal to the headings above each chunk (found by an independent line scanner), token
  * budgets checked with js-tiktoken, offsets and coverage.

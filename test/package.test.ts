@@ -4,10 +4,16 @@
  *   bundles and the wasm, and no test, bench, TypeScript source or source map;
  * - the browser/edge bundles import no Node built-in and call no `require(`: their only
  *   imports are their own relative files, the `.wasm` module and the optional
- *   `onnxruntime-web`.
+ *   `onnxruntime-web`;
+ * - installed beside LanceDB (`npm i <tarball> @lancedb/lancedb@0.31.0 apache-arrow`, the
+ *   tree npm resolves, read from the lock it writes), chunkwise's optional peers bring no
+ *   ONNX Runtime of their own: every onnxruntime package in the tree is an optional one,
+ *   there through LanceDB's optional Transformers.js (a version range on the peers made
+ *   npm add onnxruntime-web and -node 1.30 beside them: 982 MB installed, against 553 MB).
+ *   This resolves against the npm registry (package metadata, no tarballs).
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { builtinModules } from 'node:module';
 import { join, posix, relative } from 'node:path';
@@ -215,4 +221,31 @@ describe('bundles for browsers and edge runtimes', () => {
     expect(out.before).toMatch(/^true This chunkwise bundle has no built-in WebAssembly bytes: call await initKernels\(url of chunkwise.wasm\)/);
     expect(out.after).toEqual([0, 3, 6]);
   });
+});
+
+describe('installed beside LanceDB', () => {
+  it('npm resolves no ONNX Runtime for chunkwise (npm i <tarball> @lancedb/lancedb@0.31.0 apache-arrow)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chunkwise-lancedb-'));
+    try {
+      const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+      const tarball = join(dir, JSON.parse(out)[0].filename);
+      const app = join(dir, 'app');
+      mkdirSync(app);
+      writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'lancedb-app', private: true }));
+      execFileSync('npm', ['install', tarball, '@lancedb/lancedb@0.31.0', 'apache-arrow', '--package-lock-only', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'], {
+        cwd: app,
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
+      const lock = JSON.parse(readFileSync(join(app, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version: string; optional?: boolean }> };
+      expect(lock.packages['node_modules/chunkwise']).toBeDefined();
+      expect(lock.packages['node_modules/@lancedb/lancedb'].version).toBe('0.31.0');
+      const ort = Object.entries(lock.packages).filter(([path]) => /(^|\/)node_modules\/onnxruntime-(web|node|common)$/.test(path));
+      // the ONNX Runtime LanceDB's optional Transformers.js brings, once, and nothing beside it
+      expect(ort.map(([path, p]) => `${path}@${p.version}${p.optional ? ' (optional)' : ''}`)).toEqual(ort.map(([path, p]) => `${path}@${p.version} (optional)`));
+      expect(ort.filter(([path]) => path.endsWith('/onnxruntime-web'))).toHaveLength(1);
+      expect(ort.filter(([path]) => path.endsWith('/onnxruntime-node'))).toHaveLength(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
 });

@@ -1,6 +1,6 @@
 /**
  * Differential test: RecursiveChunker against LangChain's RecursiveCharacterTextSplitter
- * (@langchain/textsplitters 1.0.2) on every corpus in ../shared/eval/corpora and every
+ * (@langchain/textsplitters 1.0.2) on every corpus in eval/corpora and every
  * seed article, with LF and with CRLF line ends, at the settings of issues 3 and 11. With LangChain's separators, `unit: 'char'` and keepSeparator
  * true (LangChain's default), the chunk texts must be equal, string for string: our
  * chunk is the source slice with whitespace trimmed at both ends, which is what

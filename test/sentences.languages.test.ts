@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ABBREVIATIONS, NEUTRAL_RULES, isCaseless, rulesFor, splitSentences } from '../src/segment/sentences.js';
 import { detectLocale } from '../src/segment/locale.js';
-import { seedsDir, sharedDir } from './helpers/paths.js';
+import { corporaDir, seedsDir } from './helpers/paths.js';
 
 const sentences = (text: string, locale: string): string[] => {
   const s = splitSentences(text, { locale });
@@ -147,7 +147,7 @@ describe('caseless (lower-cased) text', () => {
     ]);
   });
   it('the finance corpus (no capital at all) splits into sentences instead of paragraphs', () => {
-    const text = readFileSync(join(sharedDir, 'eval', 'corpora', 'finance.md'), 'utf8');
+    const text = readFileSync(join(corporaDir, 'finance.md'), 'utf8');
     expect(isCaseless(text)).toBe(true);
     const longest = (o: { caseless?: boolean }) => {
       const s = splitSentences(text, o);
@@ -200,7 +200,7 @@ describe('detectLocale (stopword vote, scripts)', () => {
   });
   it('the evaluation corpora are English', () => {
     for (const c of ['state_of_the_union', 'wikitexts', 'pubmed', 'finance']) {
-      expect(detectLocale(readFileSync(join(sharedDir, 'eval', 'corpora', `${c}.md`), 'utf8'))).toBe('en');
+      expect(detectLocale(readFileSync(join(corporaDir, `${c}.md`), 'utf8'))).toBe('en');
     }
   });
   it('German and Spanish sentences, CJK scripts, and no evidence', () => {

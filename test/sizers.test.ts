@@ -23,7 +23,7 @@ import {
 } from '../src/index.js';
 import fc from 'fast-check';
 import { expectInvariants } from './helpers/invariants.js';
-import { corporaDir, sharedDir } from './helpers/paths.js';
+import { corporaDir, gloveDir, markdownDir } from './helpers/paths.js';
 import { collect, splitAt } from './helpers/stream.js';
 
 const sotu = readFileSync(join(corporaDir, 'state_of_the_union.md'), 'utf8').slice(0, 20_000);
@@ -58,7 +58,7 @@ describe('lengthFunction', () => {
 });
 
 describe("a Hugging Face tokenizer.json: the model's own tokens", () => {
-  const json = JSON.parse(readFileSync(join(sharedDir, 'models', 'glove-6b-100d', 'tokenizer.json'), 'utf8'));
+  const json = JSON.parse(readFileSync(join(gloveDir(), 'tokenizer.json'), 'utf8'));
   const hf = new HfTokenizer(json);
   const sizer = hfTokenizerSizer(hf, 'hf:glove');
 
@@ -114,7 +114,7 @@ describe('declared capabilities, not instanceof', () => {
     // every chunk's unitCount is checked against the tokenizer on its text; the run
     // sizes come from block heads, middles, tails and joins (strategies/markdown.ts JoinSums)
     const tokenizer = getTokenizer('cl100k_base');
-    const md = readFileSync(join(sharedDir, 'eval', 'markdown', 'ch08-02-strings.md'), 'utf8');
+    const md = readFileSync(join(markdownDir, 'ch08-02-strings.md'), 'utf8');
     for (const chunkSize of [16, 64, 200, 400]) {
       const chunks = new MarkdownChunker({ unit: 'token', chunkSize, chunkOverlap: 0 }).chunk(md);
       for (const c of chunks) {

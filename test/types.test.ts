@@ -5,6 +5,10 @@
  *   bundler resolution, importing the root, `chunkwise/onnx`, `chunkwise/evaluation`
  *   and `chunkwise/encodings/cl100k_base`; a CommonJS file does too under nodenext
  *   (TypeScript's require(esm)); `@ts-expect-error` lines prove the types are not `any`;
+ * - the same file imports every entry of package.json's `exports` that has types, so each
+ *   entry's declarations are checked in full; diagnostics inside the optional peers'
+ *   own declarations (LangChain's and LlamaIndex's fail exactOptionalPropertyTypes on
+ *   their own) are not chunkwise's and are left out;
  * - `require('chunkwise')` works in this Node (require(esm), the `engines` range);
  * - `npm run lint:package`: publint --strict and @arethetypeswrong/cli on the packed
  *   tarball, offline.
@@ -12,7 +16,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from './helpers/paths.js';
 
@@ -46,6 +50,16 @@ const chunks: import('chunkwise').Chunk[] = new cw.SlidingWindowChunker({ unit: 
 export = chunks.length;
 `;
 
+/** Every `exports` subpath with a `types` condition, as a consumer imports it (`chunkwise`, `chunkwise/onnx`, …). */
+const TYPED_ENTRIES = Object.entries(JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).exports as Record<string, unknown>)
+  .filter(([, target]) => typeof target === 'object' && target !== null && 'types' in target)
+  .map(([subpath]) => (subpath === '.' ? 'chunkwise' : `chunkwise/${subpath.slice(2)}`));
+
+/** Imports of every typed entry as a namespace, so that tsc reads each entry's declarations. */
+const ENTRY_IMPORTS = `${TYPED_ENTRIES.map((e, i) => `import * as entry${i} from '${e}';`).join('\n')}
+export const entries = [${TYPED_ENTRIES.map((_, i) => `entry${i}`).join(', ')}];
+`;
+
 let dir: string;
 
 beforeAll(() => {
@@ -53,7 +67,7 @@ beforeAll(() => {
   mkdirSync(join(dir, 'node_modules'));
   symlinkSync(repoRoot, join(dir, 'node_modules', 'chunkwise'), 'dir');
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  writeFileSync(join(dir, 'consumer.ts'), CONSUMER);
+  writeFileSync(join(dir, 'consumer.ts'), `${CONSUMER}\n${ENTRY_IMPORTS}`);
   writeFileSync(join(dir, 'cjs-consumer.cts'), CJS_CONSUMER);
 });
 
@@ -81,8 +95,27 @@ function typecheck(file: string, module: string, moduleResolution: string): stri
       files: [file],
     }),
   );
-  const r = spawnSync(process.execPath, [tsc, '-p', config], { cwd: dir, encoding: 'utf8' });
-  return (r.stdout + r.stderr).trim();
+  const r = spawnSync(process.execPath, [tsc, '-p', config, '--pretty', 'false'], { cwd: dir, encoding: 'utf8' });
+  return ownDiagnostics(r.stdout + r.stderr);
+}
+
+/**
+ * The diagnostics of tsc's output (`path(line,col): error TS…` and the lines continuing
+ * it) that do not lie in another package: a path, resolved from the consumer folder,
+ * under a node_modules folder that is not chunkwise's own is an optional peer's.
+ */
+function ownDiagnostics(output: string): string {
+  const kept: string[] = [];
+  let peer = false;
+  for (const line of output.split('\n')) {
+    const m = /^(\S[^(]*)\(\d+,\d+\): error TS\d+/.exec(line);
+    if (m) {
+      const file = resolve(dir, m[1]);
+      peer = file.includes('/node_modules/') && !file.startsWith(join(dir, 'node_modules', 'chunkwise') + '/');
+    }
+    if (line.trim() && !peer) kept.push(line);
+  }
+  return kept.join('\n').trim();
 }
 
 describe('types in a consumer project (skipLibCheck: false, exactOptionalPropertyTypes)', () => {
@@ -92,6 +125,11 @@ describe('types in a consumer project (skipLibCheck: false, exactOptionalPropert
     ['esnext', 'bundler'],
   ])('ESM consumer, module %s / moduleResolution %s', (module, resolution) => {
     expect(typecheck('consumer.ts', module, resolution)).toBe('');
+  }, 240_000); // every entry's declarations and the peers' they name: about 70 s each on a loaded machine
+
+  it('every typed entry is imported', () => {
+    expect(TYPED_ENTRIES).toEqual(expect.arrayContaining(['chunkwise', 'chunkwise/onnx', 'chunkwise/transformers', 'chunkwise/sinks/lancedb', 'chunkwise/langchain', 'chunkwise/llamaindex', 'chunkwise/node']));
+    expect(TYPED_ENTRIES.length).toBeGreaterThanOrEqual(16);
   });
 
   it('CommonJS consumer under nodenext (require of the ES module)', () => {

@@ -14,12 +14,12 @@ import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliBin, corporaDir, repoRoot, seedsDir, sharedDir } from './helpers/paths.js';
+import { cliBin, corporaDir, gloveDir, questionsCsv, repoRoot, seedsDir } from './helpers/paths.js';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumAvailable } from './runtimes/support.js';
 
 const run = chromiumAvailable();
 const SEED = '003_22955fd41de422b7.txt';
-const GLOVE = join(sharedDir, 'models', 'glove-6b-100d');
+const GLOVE = gloveDir();
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
 
@@ -138,7 +138,7 @@ describe.skipIf(!run)('web page', () => {
   describe('two strategies side by side', () => {
     let page: Any;
     beforeAll(async () => {
-      page = await open(`?doc=/shared/seeds/${SEED}&s=sliding:128:32&s=recursive:256:32`);
+      page = await open(`?doc=/seeds/${SEED}&s=sliding:128:32&s=recursive:256:32`);
     });
     afterAll(() => page?.close());
 
@@ -246,7 +246,7 @@ describe.skipIf(!run)('web page', () => {
   });
 
   it('lost text (stride past the window) is highlighted and counted as Node counts it', async () => {
-    const page = await open(`?doc=/shared/seeds/${SEED}&s=sliding:unit=word:windowSize=20:stride=30:allowGaps=true&s=fixed:unit=word:chunkSize=20:chunkOverlap=0`);
+    const page = await open(`?doc=/seeds/${SEED}&s=sliding:unit=word:windowSize=20:stride=30:allowGaps=true&s=fixed:unit=word:chunkSize=20:chunkOverlap=0`);
     const text = seedText();
     const cols = await columns(page);
     expect(cols[0].options).toEqual({ unit: 'word', windowSize: 20, stride: 30, allowGaps: true });
@@ -289,14 +289,14 @@ describe.skipIf(!run)('web page', () => {
   it('the evaluation on a 500 KB document with pasted questions equals evaluateSpans in Node', async () => {
     const text = readFileSync(join(corporaDir, 'pubmed.md'), 'utf8');
     expect(text.length).toBeGreaterThan(490_000);
-    const all = evaluation.parseQuestionsCsv(readFileSync(join(sharedDir, 'eval', 'questions.csv'), 'utf8'));
+    const all = evaluation.parseQuestionsCsv(readFileSync(questionsCsv, 'utf8'));
     // questions whose excerpts can be pasted on one line and are found where the CSV says
     const usable = all.filter(
       (q: Any) => q.corpusId === 'pubmed' && q.references.every((r: Any) => !/[\t\\]/.test(r.content) && text.indexOf(r.content) === r.start),
     );
     expect(usable.length).toBeGreaterThan(40);
     const pasted = usable.map((q: Any) => [q.question, ...q.references.map((r: Any) => r.content.replace(/\r/g, '\\r').replace(/\n/g, '\\n'))].join('\t')).join('\n');
-    const page = await open('?doc=/shared/eval/corpora/pubmed.md&s=fixed:256:32&s=recursive:256:32');
+    const page = await open('?doc=/eval/corpora/pubmed.md&s=fixed:256:32&s=recursive:256:32');
     await page.fill('#questions', pasted + '\nnot a question line\nWhere?\tan excerpt that is not in the document');
     await page.click('#evaluate');
     await page.waitForFunction(() => document.body.dataset.evaluation === 'ready', undefined, { timeout: 60_000 });
@@ -328,7 +328,7 @@ describe.skipIf(!run)('web page', () => {
   });
 
   it('the TypeScript and CLI snippets, run as shown, print what the page downloads', async () => {
-    const page = await open(`?doc=/shared/seeds/${SEED}&s=parent-child:parentSize=400:childSize=100&s=semantic:maxChunkSize=200&s=recursive:256:32`);
+    const page = await open(`?doc=/seeds/${SEED}&s=parent-child:parentSize=400:childSize=100&s=semantic:maxChunkSize=200&s=recursive:256:32`);
     await page.fill('.column:nth-child(3) [data-option="separators"]', '["\\n\\n", "it\'s", {"kind": "sentence"}, " ", ""]');
     await page.dispatchEvent('.column:nth-child(3) [data-option="separators"]', 'change');
     await settle(page);
@@ -360,8 +360,8 @@ describe.skipIf(!run)('web page', () => {
     await page.close();
   });
 
-  it.skipIf(!existsSync(GLOVE))('the GloVe static model served by the page gives the semantic chunks StaticEmbedder gives in Node', async () => {
-    const page = await open(`?doc=/shared/seeds/${SEED}&s=semantic:maxChunkSize=200&embedder=static:glove-6b-100d`);
+  it('the GloVe static model served by the page gives the semantic chunks StaticEmbedder gives in Node', async () => {
+    const page = await open(`?doc=/seeds/${SEED}&s=semantic:maxChunkSize=200&embedder=static:glove-6b-100d`);
     const [c] = await columns(page);
     const embedder = await api.StaticEmbedder.load(GLOVE);
     const expected = await api.createChunker('semantic', { ...c.options, embedder }).chunk(seedText());
@@ -374,7 +374,7 @@ describe.skipIf(!run)('web page', () => {
   });
 
   it('controls come from the registry: every strategy offered, late disabled with the library\'s reason', async () => {
-    const page = await open(`?doc=/shared/seeds/${SEED}`);
+    const page = await open(`?doc=/seeds/${SEED}`);
     const offered = await page.$$eval('.column:nth-child(1) .strategy option', (os: Any[]) => os.map((o) => ({ value: o.value, disabled: o.disabled, text: o.textContent })));
     expect(offered.map((o: Any) => o.value)).toEqual(api.strategyNames());
     let reason = '';
@@ -409,7 +409,7 @@ describe.skipIf(!run)('web page', () => {
   for (const width of [360, 1440]) {
     it(`the QASC panel shows scored chunks without horizontal overflow at ${width} px`, async () => {
       const q = encodeURIComponent('How does the stride relate to the overlap between windows?');
-      const page = await open(`?doc=/shared/seeds/${SEED}&s=sliding:128:32&s=recursive:256:32&q=${q}`, { width, height: 900 });
+      const page = await open(`?doc=/seeds/${SEED}&s=sliding:128:32&s=recursive:256:32&q=${q}`, { width, height: 900 });
       await page.waitForFunction(() => document.querySelectorAll('#qasc li').length > 0, undefined, { timeout: 30_000 });
       expect(await page.textContent('#qasc .note')).toMatch(/τ = -?\d\.\d{3} \(75th percentile of sim\) · keep S ≥ κ·τ = -?\d\.\d{3} · \d+ chunks/);
       expect(await page.textContent('#qasc li .qmeta')).toMatch(/^S -?\d\.\d{3}sentences \[\d+, \d+\)seeds #\d+/);
@@ -464,8 +464,35 @@ describe.skipIf(!run)('web page', () => {
     await page.close();
   });
 
+  for (const width of [420, 1400]) {
+    it(`at ${width} px no control cuts its text or placeholder, and the chunk view is in a monospace font`, async () => {
+      const page = await open(`?doc=/seeds/${SEED}&s=sliding:128:32&s=recursive:256:32`, { width, height: 900 });
+      const cut = await page.evaluate(() => {
+        const ctx = document.createElement('canvas').getContext('2d')!;
+        const out: string[] = [];
+        for (const el of Array.from(document.querySelectorAll('select, input[type=text], input:not([type])')) as Array<HTMLSelectElement | HTMLInputElement>) {
+          if (!el.offsetParent) continue; // hidden
+          const cs = getComputedStyle(el);
+          ctx.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+          const text = el instanceof HTMLSelectElement ? (el.selectedOptions[0]?.text ?? '') : el.value || el.placeholder;
+          // a select draws its arrow in the right padding area: about 1.5em
+          const room = el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - (el instanceof HTMLSelectElement ? 1.5 * parseFloat(cs.fontSize) : 0);
+          if (!el.value && el instanceof HTMLInputElement && !el.placeholder) continue;
+          if (el instanceof HTMLInputElement && el.value) continue; // a typed value scrolls, as in any input
+          if (ctx.measureText(text).width > room + 0.5) out.push(`#${el.id || el.className}: ${JSON.stringify(text)}`);
+        }
+        return out;
+      });
+      expect(cut).toEqual([]);
+      const font = await page.evaluate(() => getComputedStyle(document.querySelector('#view .cell:not(.head *)') ?? document.getElementById('view')!).fontFamily);
+      expect(font).toMatch(/monospace$/);
+      expect(font).not.toMatch(/Georgia|serif/);
+      await page.close();
+    });
+  }
+
   it('screenshot shows the rendered page (a non-trivial PNG)', async () => {
-    const page = await open(`?doc=/shared/seeds/${SEED}&s=sliding:128:32&s=recursive:256:32`);
+    const page = await open(`?doc=/seeds/${SEED}&s=sliding:128:32&s=recursive:256:32`);
     const png: Buffer = await page.screenshot({ fullPage: false });
     expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
     expect(png.readUInt32BE(16)).toBe(1280); // IHDR width

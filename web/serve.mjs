@@ -2,10 +2,12 @@
 // `npm run web`: serves chunkwise's web page on http://127.0.0.1:<port>/ (PORT, default
 // 8080): web/ at /, the browser bundles (dist/bundle, made by `npm run build`) at
 // /bundle/, onnxruntime-web's files at /ort/, the code strategy's grammars (tree-sitter-wasms)
-// at /grammars/ and web-tree-sitter at /wts/, pdf.js's build at /pdfjs/ (for pdf.html), and in a checkout ../shared at /shared/
-// (so `?doc=/shared/seeds/<file>` opens a seed article), and /models.json: the static
+// at /grammars/ and web-tree-sitter at /wts/, pdf.js's build at /pdfjs/ (for pdf.html), the
+// repository's data at /eval/ and /seeds/ (so `?doc=/seeds/<file>` opens a seed article),
+// the document fixtures at /documents/, and /models.json: the static
 // embedding models (Model2Vec layout: model.safetensors + tokenizer.json) found in
-// ../shared/models/, which the page can load with StaticEmbedder. Local use only: it
+// build/models/ (`npm test` builds GloVe there; `npm run models` alone),
+// served at /models/, which the page can load with StaticEmbedder. Local use only: it
 // listens on 127.0.0.1 and serves nothing outside those folders.
 import { createReadStream, existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -23,10 +25,12 @@ const mounts = [
   ['/pdfjs/', join(root, 'node_modules', 'pdfjs-dist', 'build')],
   // the document fixtures (pdf.html?pdf=/documents/report.pdf)
   ['/documents/', join(root, 'test', 'fixtures', 'documents')],
-  ['/shared/', resolve(root, '..', 'shared')],
+  ['/eval/', join(root, 'eval')],
+  ['/seeds/', join(root, 'seeds')],
+  ['/models/', join(root, 'build', 'models')],
   ['/', join(root, 'web')],
 ];
-const modelsDir = resolve(root, '..', 'shared', 'models');
+const modelsDir = join(root, 'build', 'models');
 const types = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -43,7 +47,7 @@ const types = {
 };
 
 /**
- * The static models under ../shared/models/: `{ name, url, path }` per folder holding
+ * The static models under build/models/: `{ name, url, path }` per folder holding
  * model.safetensors and tokenizer.json (url as served here, path on this machine for
  * the page's code snippets).
  */
@@ -51,7 +55,7 @@ export function staticModels() {
   if (!existsSync(modelsDir)) return [];
   return readdirSync(modelsDir, { withFileTypes: true })
     .filter((d) => d.isDirectory() && ['model.safetensors', 'tokenizer.json'].every((f) => existsSync(join(modelsDir, d.name, f))))
-    .map((d) => ({ name: d.name, url: `/shared/models/${d.name}/`, path: realpathSync(join(modelsDir, d.name)) }))
+    .map((d) => ({ name: d.name, url: `/models/${d.name}/`, path: realpathSync(join(modelsDir, d.name)) }))
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
@@ -98,6 +102,6 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   server.listen(port, '127.0.0.1', () => {
     const { port: actual } = server.address();
     console.log(`chunkwise web page: http://127.0.0.1:${actual}/`);
-    console.log(`a seed article:     http://127.0.0.1:${actual}/?doc=/shared/seeds/001_5f3fee5fa4fde4a1.txt`);
+    console.log(`a seed article:     http://127.0.0.1:${actual}/?doc=/seeds/001_5f3fee5fa4fde4a1.txt`);
   });
 }

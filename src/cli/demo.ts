@@ -1,6 +1,8 @@
 /**
  * `npm run demo`: the main job on real text. Chunks the project's own README and docs
- * with every registered strategy (the code strategy: the CLI's own sources in src/cli),
+ * with every registered strategy, each on the input it is for: the code strategy on the
+ * CLI's own sources in src/cli, the html strategy on the web page and the HTML test pages
+ * (web/index.html, test/golden/html), the others on the Markdown README and docs;
  * prints a summary per strategy (chunks, mean tokens,
  * mean overlap, time) and writes the chunks as JSONL to `out/demo/<strategy>.jsonl`.
  * @module
@@ -23,8 +25,12 @@ async function qascDemo(sources: Array<{ name: string; text: string }>): Promise
   const results = await index.query(DEMO_QUESTION, { topK: 8, maxResults: 3 });
   const ms = performance.now() - started;
   const out = [`QASC: "${DEMO_QUESTION}" (${index.chunkCount} pre-chunks, top 8 candidates, ${ms.toFixed(0)} ms with indexing)`, ''];
+  out.push(`ranked by ${index.rank === 'fused' ? 'fused = seed + candidate cosine' : index.rank === 'seed' ? 'the best seed cosine' : 'S'} (S: QASC's window score)`, '');
   for (const r of results) {
-    out.push(`#${r.index + 1} S = ${r.metadata.score.toFixed(3)}  ${r.documentId} [${r.start}, ${r.end})  seeds ${r.metadata.seeds.join(', ')}`);
+    const rank = index.rank === 'fused' ? r.seedScore + r.candidateScore : index.rank === 'seed' ? r.seedScore : r.metadata.score;
+    out.push(
+      `#${r.index + 1} ${index.rank} = ${rank.toFixed(3)} (seed ${r.seedScore.toFixed(3)} + candidate ${r.candidateScore.toFixed(3)}), S = ${r.metadata.score.toFixed(3)}  ${r.documentId} [${r.start}, ${r.end})  seeds ${r.metadata.seeds.join(', ')}`,
+    );
     out.push(...r.text.slice(0, 400).split('\n').map((l) => `    ${l}`));
     if (r.text.length > 400) out.push('    …');
     out.push('');
@@ -41,20 +47,30 @@ export const DEMO_OPTIONS: Record<string, StrategyOptions> = {
   semantic: { unit: 'token', maxChunkSize: 256 },
   'cluster-semantic': { unit: 'token', maxChunkSize: 256 },
   markdown: { unit: 'token', chunkSize: 256, contextualHeaders: true },
+  html: { unit: 'token', chunkSize: 256 },
   'parent-child': { unit: 'token', parentSize: 1024, childSize: 128, childOverlap: 16, markdown: 'auto' },
   code: { unit: 'token', chunkSize: 256 },
 };
 
-/** Strategies the demo runs on other files than the README and docs: code on the CLI's own sources. */
-const DEMO_FILES: Record<string, (root: string) => Promise<string[]>> = {
-  code: async (root) => {
-    const dir = join(root, 'src', 'cli');
-    try {
-      return (await readdir(dir)).filter((f) => f.endsWith('.ts')).sort().map((f) => join(dir, f));
-    } catch {
-      return []; // no sources (an installed package): the code strategy has nothing to chunk
-    }
-  },
+/** The files of `dir` (relative to `root`) ending in `ext`, sorted; none when the folder is missing (an installed package). */
+async function filesIn(root: string, dir: string, ext: string): Promise<string[]> {
+  try {
+    return (await readdir(join(root, dir))).filter((f) => f.endsWith(ext)).sort().map((f) => join(root, dir, f));
+  } catch {
+    return [];
+  }
+}
+
+/** `n files: a/*.ts, b/*.html` for the files a strategy ran on. */
+function inputLabel(names: string[]): string {
+  const groups = [...new Set(names.map((n) => `${dirname(n)}/*${n.slice(n.lastIndexOf('.'))}`))];
+  return `${names.length} files: ${groups.join(', ')}`;
+}
+
+/** Strategies the demo runs on other files than the README and docs: code on the CLI's own sources, html on HTML pages. */
+const DEMO_FILES: Partial<Record<string, (root: string) => Promise<string[]>>> = {
+  code: (root) => filesIn(root, join('src', 'cli'), '.ts'),
+  html: async (root) => [...(await filesIn(root, 'web', '.html')), ...(await filesIn(root, join('test', 'golden', 'html'), '.html'))],
 };
 
 /** Strategies the demo leaves out of the table, and why. */
@@ -93,8 +109,8 @@ export async function runDemo(root = repoRoot(), out = join(root, 'out', 'demo')
   const rows: string[] = [];
   rows.push(`chunkwise demo: ${sources.length} files (${sources.map((s) => s.name).join(', ')}), ${totalChars} characters`);
   rows.push('');
-  rows.push('| strategy | options | chunks | mean tokens | max tokens | mean overlap (chars) | ms | output |');
-  rows.push('|---|---|---:|---:|---:|---:|---:|---|');
+  rows.push('| strategy | options | chunks | mean tokens | max tokens | mean overlap (chars) | ms | output | input |');
+  rows.push('|---|---|---:|---:|---:|---:|---:|---|---|');
   for (const strategy of strategies()) {
     if (DEMO_SKIPPED[strategy.name]) continue;
     const options = DEMO_OPTIONS[strategy.name] ?? {};
@@ -127,7 +143,7 @@ export async function runDemo(root = repoRoot(), out = join(root, 'out', 'demo')
       .map(([k, v]) => `${k}=${String(v)}`)
       .join(' ');
     rows.push(
-      `| ${strategy.name} | ${opts} | ${count} | ${count ? (tokens / count).toFixed(1) : '0'} | ${maxTokens} | ${count ? (overlap / count).toFixed(0) : '0'} | ${ms.toFixed(0)} | ${relative(root, file)} |`,
+      `| ${strategy.name} | ${opts} | ${count} | ${count ? (tokens / count).toFixed(1) : '0'} | ${maxTokens} | ${count ? (overlap / count).toFixed(0) : '0'} | ${ms.toFixed(0)} | ${relative(root, file)} | ${own ? inputLabel(inputs.map((i) => i.name)) : 'README + docs (Markdown)'} |`,
     );
   }
   rows.push('', ...(await qascDemo(sources)));

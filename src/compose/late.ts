@@ -2,7 +2,7 @@
  * Late chunking: embed the whole document once with a token-level model, then pool each
  * chunk's tokens.
  *
- * Source: SPEC section 1 ("late chunking"), the survey seed (`shared/seeds/001`), and
+ * Source: SPEC section 1 ("late chunking"), the survey seed (`seeds/001`), and
  * Günther et al., "Late Chunking: Contextual Chunk Embeddings Using Long-Context
  * Embedding Models" (2024), including its "long late chunking" with macro windows.
  * @module

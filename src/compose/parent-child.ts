@@ -4,7 +4,7 @@
  *
  * Source: SPEC section 1 ("parent–child (small-to-big)": parents of ~1000–1500 tokens,
  * children of ~100–200 tokens, only children embedded), the seeds' survey of chunking
- * strategies (`shared/seeds/001`).
+ * strategies (`seeds/001`).
  * @module
  */
 import type { Chunk } from '../core/chunk.js';

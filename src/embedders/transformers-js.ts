@@ -66,7 +66,7 @@ interface TokenizerLike {
 export class TransformersJsEmbedder implements Embedder {
   readonly dimension: number;
   /** Tokens the model reads per text (`model_max_length` of the tokenizer), if it says. */
-  readonly maxTokens: number | undefined;
+  readonly maxTokens?: number;
   /** The folder the model came from. */
   readonly model: string;
   readonly batchSize: number;
@@ -90,7 +90,8 @@ export class TransformersJsEmbedder implements Embedder {
     this.#normalize = options.normalize ?? true;
     this.#onTruncate = options.onTruncate;
     const max = (pipe.tokenizer as unknown as TokenizerLike).model_max_length;
-    this.maxTokens = typeof max === 'number' && Number.isFinite(max) && max > 0 && max < 1e7 ? max : undefined;
+    // absent, not undefined: Embedder's maxTokens is optional (exactOptionalPropertyTypes)
+    if (typeof max === 'number' && Number.isFinite(max) && max > 0 && max < 1e7) this.maxTokens = max;
   }
 
   /**

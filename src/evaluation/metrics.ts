@@ -104,7 +104,7 @@ function checkRange(what: string, r: CharRange): void {
  *
  * References are merged first (union), so overlapping references count their shared
  * characters once (the report's code sums them for the recall denominator; the two
- * agree whenever references do not overlap, as in `shared/eval/questions.csv`).
+ * agree whenever references do not overlap, as in `eval/questions.csv`).
  *
  * @param references the question's reference ranges in corpus `corpusId` (at least one, non-empty in total).
  * @param corpusId the corpus the references lie in.

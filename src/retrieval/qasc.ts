@@ -2,7 +2,7 @@
  * Query-Adaptive Semantic Chunking (QASC): chunks built at query time, per query.
  *
  * Source: SPEC section 2, from the summary of the QASC paper in
- * `shared/seeds/004_*` (Dutch): seed sentences by a percentile threshold, context
+ * `seeds/004_*` (Dutch): seed sentences by a percentile threshold, context
  * windows around them, an exponentially decaying weighted score, merging and
  * alignment to paragraph breaks. Parameter names follow the paper (p, m, λ, κ).
  * @module

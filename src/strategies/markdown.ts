@@ -6,7 +6,7 @@
  * children, anything else by the fallback splitter).
  *
  * Source: SPEC section 1 ("structure-aware (Markdown)"), the seeds' survey of chunking
- * strategies (`shared/seeds/001`). The strategy is its boundaries — Markdown blocks from
+ * strategies (`seeds/001`). The strategy is its boundaries — Markdown blocks from
  * chunkwise's own line scanner (`src/segment/markdown.ts`), grouped into heading
  * sections — and its options schema; packing is the shared packer (`src/plan/pack.ts`,
  * greedy policy), chunks come from the shared assembler (`src/plan/assemble.ts`), and

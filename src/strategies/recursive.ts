@@ -3,7 +3,7 @@
  * too large, then merge small pieces back up to the budget.
  *
  * Source: SPEC section 1 ("recursive"), the seeds' survey of chunking strategies
- * (`shared/seeds/001`, `003`), and the algorithm of LangChain's
+ * (`seeds/001`, `003`), and the algorithm of LangChain's
  * `RecursiveCharacterTextSplitter` (@langchain/textsplitters 1.0.2, `_splitText` and
  * `mergeSplits`), which this chunker reproduces piece for piece while tracking exact
  * offsets. Deliberate differences are listed in `docs/recursive.md`.

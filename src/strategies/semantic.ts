@@ -1,7 +1,7 @@
 /**
  * Semantic chunking: breaks where neighbouring sentences drift apart in embedding space.
  *
- * Source: SPEC section 1 ("semantic"), the survey seed (`shared/seeds/001`), and
+ * Source: SPEC section 1 ("semantic"), the survey seed (`seeds/001`), and
  * LangChain's `SemanticChunker` (langchain_experimental/text_splitter.py, after Greg
  * Kamradt's "5 levels of text splitting"), whose breakpoint rules are reproduced here.
  * @module

@@ -3,7 +3,7 @@
  * whole sentences.
  *
  * Source: SPEC section 1 ("sentence"), the seeds' survey of chunking strategies
- * (`shared/seeds/001`, `003`); sentences from {@link splitSentences} (UAX #29 via
+ * (`seeds/001`, `003`); sentences from {@link splitSentences} (UAX #29 via
  * `Intl.Segmenter`, with false-break guards). The strategy is its boundaries (sentences,
  * and the units of a sentence too long for the budget) and its options schema; packing
  * is the shared packer's greedy policy with whole-sentence overlap (`src/plan/pack.ts`),

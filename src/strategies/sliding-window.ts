@@ -2,7 +2,7 @@
  * Sliding-window chunking: a window of `windowSize` units moved by `stride` units.
  *
  * Source: SPEC section 1, "Sliding-window rules (exact)", from the seed articles on
- * sliding-window chunking (`shared/seeds/000`, `002`, `003`).
+ * sliding-window chunking (`seeds/000`, `002`, `003`).
  * @module
  */
 import type { Chunk } from '../core/chunk.js';

