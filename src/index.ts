@@ -15,6 +15,8 @@ export { StaticEmbedder, type StaticEmbedderOptions } from './embedders/static-e
 export { poolTokenSpans } from './embedders/pool-spans.js';
 export { OpenAIEmbedder, EmbeddingRequestError, OPENAI_MODEL_DIMENSIONS, type OpenAIEmbedderOptions, type RetryEvent } from './embedders/openai.js';
 export { writeChunks, sinkRows, type Sink, type SinkRow, type SinkMatch, type SinkChunk, type WriteChunksOptions, type WriteChunksResult } from './sinks/index.js';
+export * from './pipeline/index.js';
+export { withBackoff, type BackoffPolicy, type TransientFailure } from './core/retry.js';
 export { initBpe, setBpeModule } from '../bindings/bpe.js';
 export { setRankTable, type RankTableSource } from '../bindings/bpe-ranks.js';
 export { WasmBpeTokenizer, getWasmBpeTokenizer, loadTokenizer, WASM_BPE_ENCODINGS, type WasmBpeEncoding } from './size/wasm-bpe.js';

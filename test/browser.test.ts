@@ -9,6 +9,8 @@
  * run with the ONNX fixture model through onnxruntime-web (the bundle's `onnx.js` entry). The
  * code strategy runs on the 12 source fixtures through the bundle's `code.js` entry
  * (web-tree-sitter in its own chunk), grammars fetched from the served tree-sitter-wasms folder.
+ * `pipeline()` runs in the inline bundle with a custom async source and MemorySink
+ * (test/runtimes/pipeline-workload.mjs) and must give Node's rows and summaries.
  * Without /usr/bin/chromium (or the file CHROMIUM_PATH names): fails when CI=true, skips
  * otherwise.
  */
@@ -18,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeEncoderOnnx, writeOnnxFolder } from './helpers/embedder-fixtures.js';
-import { repoRoot } from './helpers/paths.js';
+import { markdownDir, repoRoot, sharedFiles } from './helpers/paths.js';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumAvailable, firstDifference, htmlChunksOf, nodeReference, strategiesWithoutChunks, serveStatic, workloadDocs, type Doc } from './runtimes/support.js';
 
 const run = chromiumAvailable();
@@ -52,6 +54,21 @@ try {
 }
 </script>`;
 }
+
+/** The pipeline page: `pipeline()` with a custom async source and MemorySink in the inline bundle (test/runtimes/pipeline-workload.mjs). */
+const PIPELINE_PAGE = `<!doctype html><meta charset="utf-8"><title>chunkwise pipeline test</title>
+<script type="module">
+import * as api from '/bundle/inline/index.js';
+import { runPipelineWorkload } from '/pipeline-workload.mjs';
+try {
+  await api.initKernels();
+  await api.loadTokenizer('cl100k_base');
+  window.__result = await runPipelineWorkload(api, await (await fetch('/pipeline-docs.json')).json());
+} catch (error) {
+  window.__error = String(error && error.stack || error);
+}
+</script>`;
+const pipelineDocs = run ? sharedFiles(markdownDir, '.md').map((f) => ({ name: f.slice(markdownDir.length + 1), text: readFileSync(f, 'utf8') })) : [];
 
 describe('without Chromium', () => {
   it('CI=true fails with a clear message; locally the browser tests skip', () => {
@@ -152,5 +169,57 @@ describe.skipIf(!run)('browser bundles in Chromium', () => {
   it('the asset bundle (initKernels(url of chunkwise.wasm)) gives the same JSON', async () => {
     const got = await pages.asset;
     expect(got === expected, firstDifference(got, expected)).toBe(true);
+  });
+});
+
+describe.skipIf(!run)('pipeline() in Chromium', () => {
+  let server: Server;
+  let origin: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  let browser: any;
+
+  beforeAll(async () => {
+    ({ server, origin } = await serveStatic(
+      { '/bundle/': join(repoRoot, 'dist', 'bundle') },
+      {
+        '/pipeline.html': { type: 'text/html', body: PIPELINE_PAGE },
+        '/pipeline-workload.mjs': { type: 'text/javascript', body: readFileSync(join(repoRoot, 'test', 'runtimes', 'pipeline-workload.mjs')) },
+        '/pipeline-docs.json': { type: 'application/json', body: JSON.stringify(pipelineDocs) },
+      },
+    ));
+    const { chromium } = await import('playwright-core');
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    server?.close();
+  });
+
+  it('a custom async source into MemorySink gives Node’s rows and summaries (first run, rerun, prune)', { timeout: 120_000 }, async () => {
+    const tab = await browser.newPage();
+    const errors: string[] = [];
+    tab.on('pageerror', (e: Error) => errors.push(String(e)));
+    let got: string;
+    try {
+      await tab.goto(origin + '/pipeline.html');
+      await tab.waitForFunction(() => (window as any).__result || (window as any).__error, undefined, { timeout: 100_000 });
+      const error = await tab.evaluate(() => (window as any).__error);
+      if (error) throw new Error(`pipeline page failed: ${error}`);
+      expect(errors).toEqual([]);
+      got = await tab.evaluate(() => (window as any).__result as string);
+    } finally {
+      await tab.close();
+    }
+    const api = await import(join(repoRoot, 'dist', 'src', 'index.js'));
+    const { runPipelineWorkload } = await import(join(repoRoot, 'test', 'runtimes', 'pipeline-workload.mjs'));
+    await api.initKernels();
+    await api.loadTokenizer('cl100k_base');
+    const want = await runPipelineWorkload(api, pipelineDocs);
+    const parsed = JSON.parse(got);
+    expect(parsed.first.added).toBeGreaterThan(20);
+    expect(parsed.second).toMatchObject({ added: 0, kept: parsed.first.added, embedded: 0 });
+    expect(parsed.pruned.pruned).toBeGreaterThan(0);
+    expect(got === want, firstDifference(got, want)).toBe(true);
   });
 });

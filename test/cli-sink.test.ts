@@ -6,7 +6,7 @@
  * opened or a dimension that disagrees, usage errors (exit 2). And `--vector-format array`.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -18,6 +18,14 @@ import { cliBin, seedsDir, sharedFiles } from './helpers/paths.js';
 function run(args: string[], cwd?: string) {
   const r = spawnSync(process.execPath, [cliBin, ...args], { encoding: 'utf8', env: { ...process.env, CI: '' }, maxBuffer: 1 << 26, cwd });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The fields of embed's one summary line (`chunkwise: <sink>: 2 file(s), 40 chunks: 3 added, 37 kept, 3 removed; 3 texts embedded; 40 in the table; 0.4 s`). */
+function summaryLine(stderr: string, name: string) {
+  const m = new RegExp(`^chunkwise: ${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: (\\d+) file\\(s\\), (\\d+) chunks: (\\d+) added, (\\d+) kept, (\\d+) removed; (\\d+) texts embedded; (\\d+) in the table; \\d+\\.\\d s\n$`).exec(stderr);
+  if (!m) throw new Error(`not a summary line: ${stderr}`);
+  const [files, chunks, added, kept, removed, embedded, rows] = m.slice(1).map(Number);
+  return { files, chunks, added, kept, removed, embedded, rows };
 }
 
 const tmp = mkdtempSync(join(tmpdir(), 'chunkwise-cli-sink-'));
@@ -45,7 +53,11 @@ describe.each(stores)('embed --sink %s', (kind, spec, open) => {
       const r = run(['embed', ...named, ...chunking, '--sink', spec(dir), '--table', 'docs'], round === 0 ? undefined : tmp);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toBe('');
-      expect(r.stderr).toBe(`chunkwise: ${spec(dir)} table docs: ${want.length} chunks of 2 file(s) written, 0 stale removed, ${want.length} in the table\n`);
+      const line = summaryLine(r.stderr, `${spec(dir)} table docs`);
+      expect([line.files, line.chunks, line.added + line.kept, line.removed, line.rows]).toEqual([2, want.length, want.length, 0, want.length]);
+      // texts embedded: the added chunks' (the seeds have no repeated chunk text)
+      expect(line.embedded).toBe(line.added);
+      if (round === 0) expect(line.added).toBe(want.length);
     }
     const sink = await open(dir, 'docs');
     try {
@@ -72,7 +84,8 @@ describe.each(stores)('embed --sink %s', (kind, spec, open) => {
     expect(stale).toBeGreaterThan(3);
     const r = run(['embed', ...files, ...chunking, '--sink', spec(dir), '--table', 'docs']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain(`${after.length} chunks of 2 file(s) written, ${stale} stale removed, ${after.length} in the table`);
+    const line = summaryLine(r.stderr, `${spec(dir)} table docs`);
+    expect([line.chunks, line.added + line.kept, line.removed, line.rows]).toEqual([after.length, after.length, stale, after.length]);
 
     writeFileSync(files[1], '');
     const r2 = run(['embed', ...files, ...chunking, '--sink', spec(dir), '--table', 'docs']);
@@ -81,6 +94,28 @@ describe.each(stores)('embed --sink %s', (kind, spec, open) => {
     try {
       expect((await sink.rows(files[1])).length).toBe(0);
       expect((await sink.rows(files[0])).map((x) => x.id)).toEqual(chunker.chunk(readFileSync(files[0], 'utf8')).map((c) => c.id));
+    } finally {
+      await sink.close();
+    }
+  });
+
+  it('a deleted file: without --prune its rows stay, with --prune exactly they go; --summary json says so', async () => {
+    const gone = join(tmp, `${kind}-c.txt`);
+    copyFileSync(seeds.find((f) => f.includes('002_'))!, gone);
+    const both = run(['embed', files[0], gone, ...chunking, '--sink', spec(dir), '--table', 'pruned']);
+    expect(both.code, both.stderr).toBe(0);
+    const goneRows = chunker.chunk(readFileSync(gone, 'utf8')).length;
+    const keepRows = chunker.chunk(readFileSync(files[0], 'utf8')).length;
+    rmSync(gone);
+    const without = run(['embed', files[0], ...chunking, '--sink', spec(dir), '--table', 'pruned', '--summary', 'json']);
+    expect(without.code, without.stderr).toBe(0);
+    expect(JSON.parse(without.stderr)).toMatchObject({ documents: 1, chunks: keepRows, removed: 0, pruned: 0, rows: keepRows + goneRows });
+    const pruned = run(['embed', files[0], ...chunking, '--sink', spec(dir), '--table', 'pruned', '--prune', '--summary', 'json']);
+    expect(pruned.code, pruned.stderr).toBe(0);
+    expect(JSON.parse(pruned.stderr)).toMatchObject({ documents: 1, chunks: keepRows, removed: goneRows, pruned: goneRows, rows: keepRows });
+    const sink = await open(dir, 'pruned');
+    try {
+      expect((await sink.rows()).map((r) => r.source)).toEqual(Array(keepRows).fill(files[0]));
     } finally {
       await sink.close();
     }
@@ -110,6 +145,8 @@ describe('embed usage errors and --vector-format', () => {
       [['--sink', 'lancedb:'], 'chunkwise: invalid option --sink: "lancedb:" (lancedb:<dir> or pglite:<dir>)\n'],
       [['--sink', `pglite:${tmp}/u`, '--out', join(tmp, 'x.jsonl')], 'chunkwise: --sink writes to the store: leave out --out and --format npy\n'],
       [['--table', 'docs'], 'chunkwise: --table names a table of --sink: give --sink lancedb:<dir> or pglite:<dir>\n'],
+      [['--prune'], 'chunkwise: --prune deletes rows of a --sink: give --sink lancedb:<dir> or pglite:<dir>\n'],
+      [['--summary', 'xml'], /^chunkwise: invalid option --summary: "xml" \(one of text, json, none\)/],
       [['--sink', `lancedb:${tmp}/u`, '--table', 'no-dash'], /^chunkwise: invalid option --table: "no-dash"/],
       [['--vector-format', 'hex'], /^chunkwise: invalid option --vector-format: "hex" \(one of base64, array\)/],
     ] as const) {

@@ -2,22 +2,25 @@
  * `chunkwise embed`: chunk files with a strategy, embed every chunk, and write the chunks
  * with their vectors: JSONL (the chunk's fields, `source`, and `vector` as base64 of
  * little-endian Float32, or an array with `--vector-format array`), a NumPy `.npy` n × d
- * float32 matrix (rows in chunk order; use `--out`), or a vector store (`--sink`).
+ * float32 matrix (rows in chunk order; use `--out`), or a vector store (`--sink`), synced
+ * per file: chunks the store already has from the same embedder are kept, not embedded
+ * again. The run is the library's `pipeline()`, fed each file as a stream of pieces.
  * Embeds `chunk.embedText ?? chunk.text`, stated here on purpose.
  * @module
  */
-import cliProgress from 'cli-progress';
-import type { Chunk } from '../core/chunk.js';
+import { resolve } from 'node:path';
 import { UsageError } from './usage-error.js';
-import { openCliSink, prepareCliSink, writeCliSink } from './sink-cli.js';
-import { AUTO_STRATEGY, FileChunkers, walkExtensions } from '../node/chunk-file.js';
+import { openCliSink } from './sink-cli.js';
+import { AUTO_STRATEGY, FileChunkers, filePieces, walkExtensions } from '../node/chunk-file.js';
 import { autoStrategyOptions } from './strategy-flags.js';
 import { loadEmbedder } from '../node/embedders.js';
 import { f32ToBase64, npyBytes } from '../node/embed-command.js';
 import { chunkRecord, strategyOptionsFromCli, type ChunkCommandOptions } from './chunk-command.js';
-import { Output, progressWanted, readSource } from './io.js';
+import { createProgress, Output, progressWanted, sourceSizes } from './io.js';
 import { DEFAULT_EXTENSIONS, expandInputs } from './inputs.js';
 import { requireInteger } from '../core/options.js';
+import { pipeline, type PipelineSummary } from '../pipeline/pipeline.js';
+import type { Sink } from '../sinks/types.js';
 
 /** Options of `chunkwise embed`. */
 export interface EmbedCommandOptions extends ChunkCommandOptions {
@@ -28,64 +31,122 @@ export interface EmbedCommandOptions extends ChunkCommandOptions {
   table?: string;
   /** JSONL vectors as base64 of little-endian float32 (default) or plain arrays. */
   vectorFormat?: 'base64' | 'array';
+  /** With `--sink`: delete the rows of files the run did not see (the inputs are the whole corpus). */
+  prune?: boolean;
+  /** The summary on stderr at the end: one line (default with `--sink`), JSON, or none (default without `--sink`). */
+  summary?: 'text' | 'json' | 'none';
 }
 
 /**
  * Runs `chunkwise embed`. Inputs are expanded like `chunk`'s (files, directories walked
- * for `--ext`, globs, `-`); the output is opened before the model loads, so a missing
- * directory fails at once, and every write is checked (exit 1, never 0 without the output).
+ * for `--ext`, globs, `-`); the output (or the store, whose table must take the
+ * embedder's dimension) is opened before any embedding, so a missing directory fails at
+ * once, and every write is checked (exit 1, never 0 without the output). Files are read
+ * as streams and embedded and written in batches: memory stays flat in the input's size
+ * (except for `--format npy`, whose matrix is written at the end).
  * @throws {InvalidOptionError} for a batch size that is not an integer ≥ 1.
+ * @throws {UsageError} for `--prune` without `--sink`, or npy without `--out`.
  */
 export async function runEmbed(inputs: string[], o: EmbedCommandOptions): Promise<void> {
   requireInteger('batchSize', o.batchSize, 1);
   if (o.format === ('npy' as string) && (!o.out || o.out === '-')) {
     throw new UsageError('--format npy writes binary data: give --out FILE.npy');
   }
+  if (o.prune && o.sink === undefined) throw new UsageError('--prune deletes rows of a --sink: give --sink lancedb:<dir> or pglite:<dir>');
   const sink = await openCliSink(o);
-  // auto: each file's strategy by its extension, as `chunk --strategy auto`
-  const chunkers = new FileChunkers(o.strategy, o.strategy === AUTO_STRATEGY ? autoStrategyOptions(o) : strategyOptionsFromCli(o)).check();
-  const files = await expandInputs(inputs, o.ext ?? walkExtensions(o.strategy, DEFAULT_EXTENSIONS));
-  const output = await Output.open(o.out);
-  const embedder = await loadEmbedder(o.embedder);
-  const all: { chunk: Chunk; source: string }[] = [];
-  for (const file of files) {
-    const source = await readSource(file);
-    for (const chunk of await chunkers.for(file).chunk(source.text)) all.push({ chunk, source: source.name });
-  }
-  const d = embedder.dimension;
-  if (sink) await prepareCliSink(sink, d);
-  const vectors = new Float32Array(all.length * d);
-  const bar =
-    progressWanted(o) && all.length > o.batchSize
-      ? new cliProgress.SingleBar({ stream: process.stderr, format: 'embedding [{bar}] {value}/{total} chunks', clearOnComplete: true }, cliProgress.Presets.shades_classic)
-      : undefined;
-  bar?.start(all.length, 0);
-  for (let s = 0; s < all.length; s += o.batchSize) {
-    const batch = all.slice(s, s + o.batchSize).map(({ chunk }) => chunk.embedText ?? chunk.text);
-    vectors.set(await embedder.embed(batch), s * d);
-    bar?.update(Math.min(s + o.batchSize, all.length));
-  }
-  bar?.stop();
-  if (sink) return writeCliSink(sink, o, files, all, vectors, d);
-  if (o.format === ('npy' as string)) {
-    await output.write(npyBytes(vectors, all.length, d));
-    await output.close();
-    return;
-  }
   try {
+    // auto: each file's strategy by its extension, as `chunk --strategy auto`
+    const chunkers = new FileChunkers(o.strategy, o.strategy === AUTO_STRATEGY ? autoStrategyOptions(o) : strategyOptionsFromCli(o)).check();
+    const files = await expandInputs(inputs, o.ext ?? walkExtensions(o.strategy, DEFAULT_EXTENSIONS));
+    const output = sink ? undefined : await Output.open(o.out);
+    const embedder = await loadEmbedder(o.embedder);
+    const d = embedder.dimension;
+    // a table of another dimension fails here, before any embedding
+    if (sink) await sink.prepare(d);
+    // one spelling per file (its absolute path) as the document's key: `embed docs`,
+    // `embed ./docs` and `cd docs && embed .` write the same rows; records name the file as given
+    const canonical = (name: string) => (name === '-' ? name : resolve(name));
+    const given = new Map(files.map((f) => [canonical(f), f]));
+    const progress = createProgress((await sourceSizes(files)).reduce((a, b) => a + b, 0), files.length, progressWanted(o));
+    const npy: Float32Array[] = [];
     let buffer = '';
-    for (let i = 0; i < all.length; i++) {
-      const record = { ...chunkRecord(all[i].chunk, all[i].source), embedder: o.embedder, dimension: d, vector: vectorField(vectors.subarray(i * d, (i + 1) * d), o.vectorFormat) };
-      buffer += JSON.stringify(record) + '\n';
-      if (buffer.length > 1 << 20) {
-        await output.write(buffer);
-        buffer = '';
+    let summary: PipelineSummary;
+    try {
+      summary = await pipeline({
+        documents: (function* () {
+          for (const file of files) yield { source: canonical(file), text: filePieces(file) };
+        })(),
+        chunker: (source) => chunkers.for(given.get(source)!),
+        embedder,
+        sink,
+        prune: o.prune,
+        embedBatchSize: o.batchSize,
+        onProgress: (p) => {
+          if (p.kind === 'document') progress.advance(p.documentBytes, given.get(p.source));
+        },
+        onBatch: output
+          ? async ({ source, chunks, vectors }) => {
+              if (o.format === ('npy' as string)) {
+                npy.push(vectors);
+                return;
+              }
+              const name = given.get(source)!;
+              for (let i = 0; i < chunks.length; i++) {
+                const record = { ...chunkRecord(chunks[i], name), embedder: o.embedder, dimension: d, vector: vectorField(vectors.subarray(i * d, (i + 1) * d), o.vectorFormat) };
+                buffer += JSON.stringify(record) + '\n';
+              }
+              if (buffer.length > 1 << 20) {
+                await output.write(buffer);
+                buffer = '';
+              }
+            }
+          : undefined,
+      });
+    } finally {
+      progress.stop();
+    }
+    if (output) {
+      try {
+        if (o.format === ('npy' as string)) {
+          const n = npy.reduce((a, v) => a + v.length / d, 0);
+          const all = new Float32Array(n * d);
+          let at = 0;
+          for (const v of npy) {
+            all.set(v, at);
+            at += v.length;
+          }
+          await output.write(npyBytes(all, n, d));
+        } else if (buffer) await output.write(buffer);
+      } finally {
+        await output.close();
       }
     }
-    if (buffer) await output.write(buffer);
+    await writeSummary(summary, o, sink);
   } finally {
-    await output.close();
+    await sink?.close();
   }
+}
+
+/**
+ * The run's summary on stderr: `text` (default with a sink, unless `--quiet`) is one line
+ * — `chunkwise: <sink>: 2 file(s), 40 chunks: 3 added, 37 kept, 3 removed; 3 texts
+ * embedded; 40 in the table; 0.4 s` —, `json` the same fields as one JSON object
+ * (`documents, chunks, added, kept, removed, pruned, embedded, seconds`, and with a sink
+ * `sink` and `rows`).
+ */
+async function writeSummary(summary: PipelineSummary, o: EmbedCommandOptions, sink: Sink | undefined): Promise<void> {
+  const format = o.summary ?? (sink && !o.quiet ? 'text' : 'none');
+  if (format === 'none') return;
+  const rows = sink ? await sink.count() : undefined;
+  if (format === 'json') {
+    process.stderr.write(JSON.stringify({ ...summary, ...(sink ? { sink: sink.name, rows } : {}) }) + '\n');
+    return;
+  }
+  const s = summary;
+  const pruned = s.pruned > 0 ? ` (${s.pruned} of files gone)` : '';
+  process.stderr.write(
+    `chunkwise: ${sink ? sink.name + ': ' : ''}${s.documents} file(s), ${s.chunks} chunks: ${s.added} added, ${s.kept} kept, ${s.removed} removed${pruned}; ${s.embedded} texts embedded${sink ? `; ${rows} in the table` : ''}; ${s.seconds.toFixed(1)} s\n`,
+  );
 }
 
 /** A JSONL vector: base64 of little-endian float32 (default), or an array of numbers. */

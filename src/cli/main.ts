@@ -83,8 +83,10 @@ export function buildProgram(): Command {
     .addOption(strategyOption());
   addStrategyFlags(embedCommand)
     .option('--embedder <spec>', 'hashing | hashing:<dim> | onnx:<folder> | static:<folder> | openai:<model> | transformers:<folder>', 'hashing')
-    .option('--sink <spec>', 'write chunks and vectors to a vector store instead: lancedb:<dir> or pglite:<dir> (upserts; a changed file replaces its chunks)')
+    .option('--sink <spec>', 'write chunks and vectors to a vector store instead: lancedb:<dir> or pglite:<dir> (synced per file: unchanged chunks are kept, not embedded again; a changed file replaces its chunks)')
     .option('--table <name>', 'table of --sink (default chunks)')
+    .option('--prune', 'with --sink: delete the rows of files this run did not see (the inputs are the whole corpus)')
+    .addOption(new Option('--summary <format>', 'summary on stderr at the end: one line (default with --sink), JSON, or none (default without --sink)').choices(['text', 'json', 'none']))
     .addOption(new Option('--vector-format <format>', 'JSONL vectors: base64 of little-endian float32, or arrays of numbers').choices(['base64', 'array']).default('base64'))
     .option('--batch-size <n>', 'chunks per embedding call', parseIntegerArg, 64)
     .addOption(new Option('-f, --format <format>', 'output format').choices(['jsonl', 'npy']).default('jsonl'))

@@ -6,6 +6,7 @@
 import { hashEmbed } from '../../bindings/index.js';
 import { EmbeddingError, InvalidOptionError } from '../core/errors.js';
 import { rejectUnknownOptions } from '../core/schema.js';
+import { hashText } from '../core/chunk.js';
 import { BUILTIN_STOPWORDS } from './stopwords.js';
 import type { Embedder } from './types.js';
 
@@ -74,6 +75,11 @@ export class HashingEmbedder implements Embedder {
   readonly #charWeight: number;
   readonly #strip: boolean;
   readonly #stopwords: ReadonlySet<string>;
+  /**
+   * Identity (see `Embedder.id`): `hashing:<dimension>` with the default options, else
+   * `hashing:<dimension>:<hash of the options>`.
+   */
+  readonly id: string;
 
   /** @throws {InvalidOptionError} for a dimension or n-gram range out of bounds. */
   constructor(options: HashingEmbedderOptions = {}) {
@@ -106,6 +112,8 @@ export class HashingEmbedder implements Embedder {
     const sw = options.stopwords ?? 'builtin';
     const list = sw === 'builtin' ? BUILTIN_STOPWORDS : sw === false ? [] : sw;
     this.#stopwords = new Set([...list].map((w) => this.normalize(w)));
+    const settings = [minN, maxN, this.#wordWeight, this.#charWeight, this.#strip, sw === 'builtin' ? sw : [...this.#stopwords].sort().join(' ')].join('\u0000');
+    this.id = settings === [3, 5, 1, 0.5, true, 'builtin'].join('\u0000') ? `hashing:${d}` : `hashing:${d}:${hashText(settings)}`;
   }
 
   /** The normalised form of `text` that features are taken from (step 1 above). */

@@ -180,6 +180,12 @@ export class OnnxEmbedder implements TokenEmbedder {
   readonly #tokenOutput?: string;
   readonly #padId: number;
   #queue: Promise<unknown> = Promise.resolve();
+  readonly #name: string;
+
+  /** Identity: `onnx:<model folder, URL or (bytes)>:<dimension>:<pooling>:<output>` (see `Embedder.id`). */
+  get id(): string {
+    return `onnx:${this.#name}:${this.dimension}:${this.pooling}:${this.outputName}`;
+  }
 
   private constructor(init: {
     ort: OrtModule;
@@ -194,7 +200,9 @@ export class OnnxEmbedder implements TokenEmbedder {
     inputs: { ids: string; mask?: string; types?: string; intType: 'int64' | 'int32' };
     padId: number;
     dimension: number;
+    name: string;
   }) {
+    this.#name = init.name;
     this.#ort = init.ort;
     this.#session = init.session;
     this.backend = init.backend;
@@ -318,6 +326,7 @@ export class OnnxEmbedder implements TokenEmbedder {
       },
       padId,
       dimension: 0,
+      name,
     });
     // Probe once: validates the output's shape and learns d.
     let probe: Float32Array;

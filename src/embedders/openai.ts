@@ -14,6 +14,7 @@ import { rejectUnknownOptions } from '../core/schema.js';
 import { normalizeRows } from './normalize.js';
 import { requireTexts } from './texts.js';
 import type { Embedder } from './types.js';
+import { withBackoff, type RetryEvent, type TransientFailure } from '../core/retry.js';
 
 /** Dimensions of OpenAI's embedding models (used when `dimension` is not given). */
 export const OPENAI_MODEL_DIMENSIONS: Readonly<Record<string, number>> = {
@@ -22,17 +23,7 @@ export const OPENAI_MODEL_DIMENSIONS: Readonly<Record<string, number>> = {
   'text-embedding-ada-002': 1536,
 };
 
-/** What a retry is about, passed to {@link OpenAIEmbedderOptions.onRetry}. */
-export interface RetryEvent {
-  /** 1 for the first retry. */
-  attempt: number;
-  /** HTTP status of the failed attempt, or undefined for a network error or timeout. */
-  status?: number;
-  /** Milliseconds waited before the retry (Retry-After when the server sent one, else backoff). */
-  delayMs: number;
-  /** The failure, in one line. */
-  reason: string;
-}
+export type { RetryEvent } from '../core/retry.js';
 
 /** Options of {@link OpenAIEmbedder}. */
 export interface OpenAIEmbedderOptions {
@@ -88,7 +79,15 @@ export class EmbeddingRequestError extends EmbeddingError {
   }
 }
 
-const RETRY_STATUS = new Set([408, 409, 429, 500, 502, 503, 504]);
+/** HTTP statuses of a transient failure: retried with backoff. */
+export const RETRY_STATUS: ReadonlySet<number> = new Set([408, 409, 429, 500, 502, 503, 504]);
+
+/** A response with a status of {@link RETRY_STATUS}, thrown inside the retry loop only. */
+class RetryableResponse extends Error {
+  constructor(readonly failure: TransientFailure) {
+    super(failure.reason);
+  }
+}
 
 /** Milliseconds a response asks to wait: `retry-after-ms`, else `Retry-After` (seconds or an HTTP date); undefined if neither. */
 export function retryAfterMs(headers: Headers, now = Date.now()): number | undefined {
@@ -111,8 +110,6 @@ function positiveInt(name: string, value: number, max = Number.MAX_SAFE_INTEGER,
   if (!Number.isInteger(value) || value < min || value > max) throw new InvalidOptionError(name, value, `an integer from ${min} to ${max}`);
   return value;
 }
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Every name of {@link OpenAIEmbedderOptions} (a typo such as `baseUrl` would otherwise send the key to api.openai.com). */
 const OPENAI_OPTION_NAMES: { readonly [K in keyof Required<OpenAIEmbedderOptions>]: true } = {
@@ -156,6 +153,10 @@ export class OpenAIEmbedder implements Embedder {
   readonly model: string;
   readonly baseURL: string;
   readonly batchSize: number;
+  /** Identity: `openai:<model>:<dimension>@<host of baseURL>` (see `Embedder.id`). */
+  get id(): string {
+    return `openai:${this.model}:${this.dimension}@${new URL(this.baseURL).host}`;
+  }
   /** Requests sent (retries included), for monitoring. */
   requests = 0;
   readonly #options: OpenAIEmbedderOptions;
@@ -250,32 +251,27 @@ export class OpenAIEmbedder implements Embedder {
     const headers: Record<string, string> = { 'content-type': 'application/json', ...this.#options.headers };
     if (this.#apiKey !== undefined) headers.authorization = `Bearer ${this.#apiKey}`;
     const url = `${this.baseURL}/embeddings`;
-    for (let attempt = 0; ; attempt++) {
-      let status: number | undefined;
-      let reason: string;
-      let wait: number | undefined;
-      try {
+    return withBackoff(
+      async (attempt) => {
         this.requests++;
         const signal = typeof AbortSignal.timeout === 'function' ? AbortSignal.timeout(this.#timeout) : undefined;
         const response = await this.#fetch(url, { method: 'POST', headers, body, signal });
-        status = response.status;
+        const status = response.status;
         const raw = await response.text();
         if (response.ok) return this.#parse(raw, input.length);
-        reason = `HTTP ${status}${serverMessage(raw)}`;
+        const reason = `HTTP ${status}${serverMessage(raw)}`;
         if (!RETRY_STATUS.has(status)) throw new EmbeddingRequestError(`${url} refused the request: ${reason}`, status, attempt + 1, false);
-        wait = retryAfterMs(response.headers);
-      } catch (error) {
-        if (error instanceof EmbeddingError) throw error;
+        throw new RetryableResponse({ status, reason, waitMs: retryAfterMs(response.headers) });
+      },
+      (error) => {
+        if (error instanceof RetryableResponse) return error.failure;
+        if (error instanceof EmbeddingError) return undefined;
         const e = error as Error;
-        reason = e?.name === 'TimeoutError' ? `no answer within ${this.#timeout} ms` : `network error: ${e?.message ?? String(error)}`;
-      }
-      if (attempt >= this.#maxRetries) {
-        throw new EmbeddingRequestError(`${url} failed after ${attempt + 1} attempt(s): ${reason}`, status, attempt + 1, true);
-      }
-      const delayMs = Math.min(this.#maxDelay, wait ?? this.#initialDelay * 2 ** attempt);
-      this.#options.onRetry?.({ attempt: attempt + 1, status, delayMs, reason });
-      await sleep(delayMs);
-    }
+        return { reason: e?.name === 'TimeoutError' ? `no answer within ${this.#timeout} ms` : `network error: ${e?.message ?? String(error)}` };
+      },
+      { maxRetries: this.#maxRetries, initialDelayMs: this.#initialDelay, maxDelayMs: this.#maxDelay, onRetry: this.#options.onRetry },
+      (failure, attempts) => new EmbeddingRequestError(`${url} failed after ${attempts} attempt(s): ${failure.reason}`, failure.status, attempts, true),
+    );
   }
 
   #parse(raw: string, n: number): number[][] {

@@ -58,6 +58,8 @@ export class StaticEmbedder implements Embedder {
   readonly maxTokens: number;
   /** Texts truncated since load. */
   truncationCount = 0;
+  /** Identity: `static:<model folder, URL or (bytes)>:<dimension>` (see `Embedder.id`). */
+  readonly id: string;
   readonly #kernels: Kernels;
   readonly #table: WasmArray<Float32ArrayConstructor>;
   readonly #weights: WasmArray<Float32ArrayConstructor> | null;
@@ -65,7 +67,8 @@ export class StaticEmbedder implements Embedder {
   readonly #normalize: boolean;
   readonly #onTruncate?: (event: TruncationEvent) => void;
 
-  private constructor(tokenizer: HfTokenizer, table: Float32Array, vocab: number, d: number, weights: Float32Array | null, normalize: boolean, options: StaticEmbedderOptions) {
+  private constructor(tokenizer: HfTokenizer, table: Float32Array, vocab: number, d: number, weights: Float32Array | null, normalize: boolean, options: StaticEmbedderOptions, name: string) {
+    this.id = `static:${name}:${d}${normalize ? '' : ':raw'}`;
     this.#kernels = Kernels.fromModule(new WebAssembly.Module(kernelsWasmBytes() as BufferSource), { retainBytes: Number.MAX_SAFE_INTEGER });
     this.#table = this.#kernels.copyF32(table);
     this.#weights = weights ? this.#kernels.copyF32(weights) : null;
@@ -135,7 +138,7 @@ export class StaticEmbedder implements Embedder {
     const tokenizer = new HfTokenizer(json(bytes.tokenizer, 'tokenizer.json', name), {}, name);
     const config = json(bytes.config, 'config.json', name);
     const normalize = options.normalize ?? (typeof config?.normalize === 'boolean' ? config.normalize : true);
-    return new StaticEmbedder(tokenizer, values, vocab, d, weights, normalize, options);
+    return new StaticEmbedder(tokenizer, values, vocab, d, weights, normalize, options, name);
   }
 
   /**

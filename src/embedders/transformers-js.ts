@@ -70,6 +70,10 @@ export class TransformersJsEmbedder implements Embedder {
   /** The folder the model came from. */
   readonly model: string;
   readonly batchSize: number;
+  /** Identity: `transformers:<model folder>:<dimension>:<pooling>` (see `Embedder.id`). */
+  get id(): string {
+    return `transformers:${this.model}:${this.dimension}:${this.#pooling}`;
+  }
   /** Texts truncated so far. */
   truncationCount = 0;
   readonly #pipe: FeatureExtractionPipeline;

@@ -22,6 +22,14 @@ export interface Embedder {
    */
   readonly maxTokens?: number;
   /**
+   * A stable identity of the model and the settings that change its vectors (e.g.
+   * `hashing:384`, `openai:text-embedding-3-small:1536@api.openai.com`): two embedders
+   * with the same identity give the same vector for the same text. Sinks store it with
+   * each row, so a rerun with the same embedder keeps rows instead of embedding them
+   * again. Optional: `embedderIdentity` derives one for an embedder without it.
+   */
+  readonly id?: string;
+  /**
    * Embeds a batch.
    * @param texts the texts; each must be a string.
    * @returns n × d row-major Float32Array.

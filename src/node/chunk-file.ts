@@ -8,11 +8,13 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { chunkRecord, type Chunk } from '../core/chunk.js';
-import { createChunker, strategies, strategyDefinition, strategyForFile, type Chunker, type StrategyOptions } from '../strategies/registry.js';
+import { strategies, strategyDefinition, type Chunker } from '../strategies/registry.js';
+import { AUTO_STRATEGY } from '../strategies/file-chunkers.js';
 import { isStreamingChunker } from '../stream/index.js';
 import { UnreadableFileError } from '../cli/io.js';
 
 export { chunkRecord };
+export { AUTO_STRATEGY, FileChunkers, type FileChunkerOptions } from '../strategies/file-chunkers.js';
 
 /**
  * The text of a file (or stdin for `-`) as UTF-8 decoded pieces. Decoding is WHATWG
@@ -86,9 +88,6 @@ export async function chunkFileRecords(
   return count;
 }
 
-/** The pseudo-strategy that picks a strategy per file by its extension (`--strategy auto`). */
-export const AUTO_STRATEGY = 'auto';
-
 /**
  * The extensions a directory walk picks when `--ext` is not given: `defaults` (.md and
  * .txt) plus the strategy's own for a text strategy (recursive: .txt; markdown: .md,
@@ -100,63 +99,4 @@ export function walkExtensions(strategy: string, defaults: readonly string[]): s
   const own = strategy === AUTO_STRATEGY ? strategies().flatMap((s) => s.extensions ?? []) : (strategyDefinition(strategy)?.extensions ?? []);
   const textStrategy = strategy === AUTO_STRATEGY || own.length === 0 || own.some((e) => defaults.includes(e));
   return textStrategy ? [...new Set([...defaults, ...own])] : [...own];
-}
-
-/**
- * Options of {@link FileChunkers}: the strategy's options, or for `auto` the options of
- * each strategy it may pick, by strategy name (as `autoStrategyOptions` in the CLI makes
- * them: each gets the given flags its schema takes).
- */
-export type FileChunkerOptions = StrategyOptions | Readonly<Record<string, StrategyOptions>>;
-
-/**
- * The chunker of each file: one per strategy, except that `auto` chooses the strategy by
- * the file's extension ({@link strategyForFile}: `.md` → markdown, `.html`/`.htm` → html,
- * source extensions → code, `.txt` → recursive, other files and stdin → `fallback`) with
- * that strategy's entry of the options, and the code strategy gets the file's name (its
- * language and context header) unless `filename` is given.
- */
-export class FileChunkers {
-  readonly #cache = new Map<string, Chunker>();
-  readonly #byName: Readonly<Record<string, StrategyOptions>>;
-  constructor(
-    readonly strategy: string,
-    options: FileChunkerOptions,
-    readonly fallback = 'fixed',
-  ) {
-    this.#byName = strategy === AUTO_STRATEGY ? (options as Readonly<Record<string, StrategyOptions>>) : { [strategy]: options as StrategyOptions };
-  }
-
-  /**
-   * Builds every strategy's chunker once, so bad options fail before any work (`code`,
-   * which takes its language from each file, with a stand-in language when none is given).
-   * @throws {InvalidOptionError} for options a strategy rejects.
-   */
-  check(): this {
-    for (const [name, o] of Object.entries(this.#byName)) {
-      createChunker(name, name === 'code' && o.language === undefined && o.filename === undefined ? { ...o, language: 'typescript' } : o);
-    }
-    return this;
-  }
-
-  /** The strategy and options for `file` (`-`: stdin). */
-  plan(file: string): { strategy: string; options: StrategyOptions } {
-    const strategy = this.strategy === AUTO_STRATEGY ? (file === '-' ? this.fallback : strategyForFile(file, this.fallback)) : this.strategy;
-    let options = this.#byName[strategy] ?? {};
-    if (strategy === 'code' && options.filename === undefined && file !== '-') options = { ...options, filename: file };
-    return { strategy, options };
-  }
-
-  /**
-   * The chunker for `file`.
-   * @throws {InvalidOptionError} for options the chosen strategy rejects (code: a file of
-   *   no known language without `language`).
-   */
-  for(file: string): Chunker {
-    const { strategy, options } = this.plan(file);
-    if (strategy === 'code' && options.filename !== this.#byName.code?.filename) return createChunker(strategy, options);
-    let chunker = this.#cache.get(strategy);
-    if (!chunker) this.#cache.set(strategy, (chunker = createChunker(strategy, options)));
-    return chunker;
-  }
 }

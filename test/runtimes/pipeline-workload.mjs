@@ -1,0 +1,27 @@
+/**
+ * The pipeline workload run in Node and in a browser page (test/browser.test.ts):
+ * `pipeline()` with a custom async document source into a MemorySink with the
+ * HashingEmbedder, twice (the rerun keeps every row), then one document dropped with
+ * `prune`. Returns JSON (seconds zeroed, vectors as their first values and a sum) so
+ * the runtimes can be compared byte for byte.
+ * @param {typeof import('../../src/index.js')} api the chunkwise entry (kernels and cl100k_base loaded)
+ * @param {{ name: string, text: string }[]} docs
+ */
+export async function runPipelineWorkload(api, docs) {
+  async function* source(list) {
+    for (const d of list) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      yield { source: d.name, text: d.text };
+    }
+  }
+  const sink = new api.MemorySink();
+  const chunker = new api.MarkdownChunker({ chunkSize: 256 });
+  const embedder = new api.HashingEmbedder();
+  const events = [];
+  const run = async (list, more = {}) => ({ ...(await api.pipeline({ documents: source(list), chunker, embedder, sink, onProgress: (p) => p.kind === 'document' && events.push(p), ...more })), seconds: 0 });
+  const first = await run(docs);
+  const second = await run(docs);
+  const pruned = await run(docs.slice(1), { prune: true });
+  const rows = (await sink.rows()).map((r) => ({ id: r.id, source: r.source, start: r.start, end: r.end, embedder: r.embedder, head: Array.from(r.vector.subarray(0, 3)), sum: r.vector.reduce((a, b) => a + b, 0) }));
+  return JSON.stringify({ first, second, pruned, events, rows });
+}
