@@ -9,8 +9,13 @@ import { ChunkwiseError, GrammarLoadError, InvalidInputError, InvalidOptionError
 import { requireInteger } from '../core/options.js';
 import { UnreadableFileError } from '../cli/errors.js';
 import { UsageError } from '../cli/usage-error.js';
-import { DEFAULT_QUEUE_NAME, queueConnection, requireQueueName, requireSharedSink, type EmbedJobData, type EmbedJobResult } from './jobs.js';
+import { DEFAULT_QUEUE_NAME, queueConnection, requireQueueName, requireSharedSink, type EmbedJobData, type EmbedJobOptions, type EmbedJobResult } from './jobs.js';
 import { importBullmq } from './queue.js';
+import { runEmbed, type EmbedCommandOptions } from '../cli/embed-cli.js';
+import { loadEmbedder } from '../node/embedders.js';
+import { openSink } from '../node/sinks.js';
+import type { Embedder } from '../embedders/types.js';
+import type { Sink } from '../sinks/types.js';
 
 /** Options of {@link createWorker}. */
 export interface CreateWorkerOptions {
@@ -56,22 +61,57 @@ export function finalFailure(error: unknown): boolean {
 }
 
 /**
- * Runs one embed job: each document through `chunkwise embed --sink` as one run of that
- * file. A document that fails for good does not stop the others; the job then fails for
- * good with every such document's reason, after the others were written.
+ * What one worker process keeps open across jobs: an embedder per `--embedder` spec and a
+ * sink per (`--sink`, `--table`), opened on the first job that names them.
  */
-export async function runEmbedJob(data: EmbedJobData): Promise<EmbedJobResult> {
+export class JobResources {
+  readonly #embedders = new Map<string, Promise<Embedder>>();
+  readonly #sinks = new Map<string, Promise<Sink>>();
+
+  /** The embedder and the sink a job's options name. */
+  async for(options: EmbedJobOptions): Promise<{ embedder: Embedder; sink: Sink }> {
+    const spec = options.embedder ?? 'hashing';
+    if (!this.#embedders.has(spec)) this.#embedders.set(spec, loadEmbedder(spec));
+    const key = `${options.sink}\t${String(options.table ?? 'chunks')}`;
+    if (!this.#sinks.has(key)) this.#sinks.set(key, openSink(options.sink, { table: typeof options.table === 'string' ? options.table : 'chunks' }));
+    try {
+      return { embedder: await this.#embedders.get(spec)!, sink: await this.#sinks.get(key)! };
+    } catch (error) {
+      // a spec that failed is tried again by the next job (a store that was down comes back)
+      this.#embedders.delete(spec);
+      this.#sinks.delete(key);
+      throw error;
+    }
+  }
+
+  /** Closes every sink opened. */
+  async close(): Promise<void> {
+    const sinks = [...this.#sinks.values()];
+    this.#sinks.clear();
+    await Promise.all(sinks.map((s) => s.then((sink) => sink.close()).catch(() => {})));
+  }
+}
+
+/**
+ * Runs one embed job: each document through `chunkwise embed --sink` as one run of that
+ * file (the same pipeline, so a job leaves what an in-process run leaves). A document that
+ * fails for good does not stop the others; the job then fails for good with every such
+ * document's reason, after the others were written.
+ * @throws {InvalidOptionError} for job data of another shape or a sink workers cannot share.
+ */
+export async function runEmbedJob(data: EmbedJobData, resources = new JobResources()): Promise<EmbedJobResult> {
   if (!data || !Array.isArray(data.documents) || typeof data.options !== 'object' || data.options === null) {
     throw new InvalidOptionError('job', data, '{ documents: [{ path }], options: { sink, embedder, … } }');
   }
   requireSharedSink(data.options.sink);
-  const { runEmbed } = await import('../cli/embed-cli.js');
+  const opened = await resources.for(data.options);
   const result: EmbedJobResult = { documents: 0, chunks: 0 };
   const bad: string[] = [];
   for (const doc of data.documents) {
     try {
-      await runEmbed([doc.path], { strategy: 'fixed', format: 'jsonl', batchSize: 64, ...data.options, quiet: true, progress: false } as Parameters<typeof runEmbed>[1]);
-      result.documents++;
+      const summary = await runEmbed([doc.path], { strategy: 'fixed', format: 'jsonl', batchSize: 64, ...data.options, quiet: true, progress: false, summary: 'none' } as EmbedCommandOptions, opened);
+      result.documents += summary.documents;
+      result.chunks += summary.chunks;
     } catch (error) {
       if (!finalFailure(error)) throw error;
       bad.push(`${doc.path}: ${error instanceof Error ? error.message : String(error)}`);
@@ -105,11 +145,12 @@ export async function createWorker(o: CreateWorkerOptions): Promise<ChunkwiseWor
   const lockDuration = o.lockDuration ?? 30_000;
   requireInteger('lockDuration', lockDuration, 100);
   const { Worker, UnrecoverableError } = await importBullmq();
+  const resources = new JobResources();
   const worker = new Worker<EmbedJobData, EmbedJobResult>(
     name,
     async (job) => {
       try {
-        return await runEmbedJob(job.data);
+        return await runEmbedJob(job.data, resources);
       } catch (error) {
         if (error instanceof JobDocumentsError || finalFailure(error)) throw new UnrecoverableError(error instanceof Error ? error.message : String(error));
         throw error;
@@ -129,6 +170,9 @@ export async function createWorker(o: CreateWorkerOptions): Promise<ChunkwiseWor
   worker.on('error', () => {});
   return {
     ready: () => worker.waitUntilReady().then(() => undefined),
-    close: () => worker.close(),
+    close: async () => {
+      await worker.close();
+      await resources.close();
+    },
   };
 }
