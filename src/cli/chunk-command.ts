@@ -7,13 +7,14 @@ import { InvalidOptionError, MissingDependencyError } from '../core/errors.js';
 import { chunkFilesWithWorkers } from '../node/batch.js';
 import { AUTO_STRATEGY, chunkFileRecords, FileChunkers, walkExtensions } from '../node/chunk-file.js';
 import { forEachFile, loadDocumentPeers } from '../node/documents.js';
+import { documentKind } from '../core/document-kinds.js';
 import { LazyCodeChunker } from '../strategies/code-schema.js';
 import type { StrategyOptions } from '../strategies/registry.js';
 import { createProgress, Output, progressWanted, sourceSizes } from './io.js';
 import { semanticOptionsFromCli } from './semantic-options.js';
 import { UsageError } from './usage-error.js';
 import { autoStrategyOptions, strategyOptionsFromFlags } from './strategy-flags.js';
-import { DEFAULT_EXTENSIONS, expandInputs } from './inputs.js';
+import { DEFAULT_EXTENSIONS, expandInputs, type BinaryInputs } from './inputs.js';
 import { RecordWriter } from './record-writer.js';
 
 /** Options of `chunkwise chunk`, as commander parses them (strategy options under their schema names). */
@@ -114,6 +115,20 @@ function fileList(files: readonly string[]): string {
 }
 
 /**
+ * How `chunk` and `embed` treat binary inputs: a binary file named by itself is an error,
+ * one a walk or glob finds is skipped and said on stderr (not with `--quiet`); a `.pdf` or
+ * `.docx` is no binary text but a document for its loader.
+ */
+export function binaryInputs(o: { quiet?: boolean }): BinaryInputs {
+  return {
+    skip: (file, reason) => {
+      if (!o.quiet) process.stderr.write(`chunkwise: skipping ${file}: a binary file, not text (${reason})\n`);
+    },
+    isText: (file) => documentKind(file) === undefined,
+  };
+}
+
+/**
  * Runs `chunkwise chunk`. Inputs are files, directories (walked for `--ext`, default
  * .md/.txt, for `code` source files, for `auto` every strategy's extensions) and globs
  * (see inputs.ts); a binary file (a NUL byte, or mostly invalid UTF-8) named by itself is
@@ -137,12 +152,10 @@ export async function runChunk(inputs: string[], o: ChunkCommandOptions): Promis
   if (workers > 1 && semantic.embedder !== undefined) {
     throw new UsageError('--workers > 1 cannot share a loaded --embedder between threads; use --workers 1');
   }
-  // binary files: an error when named, skipped (and said on stderr) when a walk or glob finds them
-  const skip = (file: string, reason: string) => {
-    if (!o.quiet) process.stderr.write(`chunkwise: skipping ${file}: a binary file, not text (${reason})\n`);
-  };
+  // binary files: an error when named, skipped (and said on stderr) when a walk or glob finds
+  // them; a .pdf or .docx goes to its loader instead
   const notice = o.quiet ? undefined : (line: string) => process.stderr.write(line);
-  const files = await loadPeersFirst(chunkers, await expandInputs(inputs, o.ext ?? walkExtensions(o.strategy, DEFAULT_EXTENSIONS), { skip }), o.skipUnsupported === true, notice);
+  const files = await loadPeersFirst(chunkers, await expandInputs(inputs, o.ext ?? walkExtensions(o.strategy, DEFAULT_EXTENSIONS), binaryInputs(o)), o.skipUnsupported === true, notice);
   const sizes = await sourceSizes(files);
   await loadDocumentPeers(files);
   // progress by bytes read: a large file or stdin (no total: bytes and rate) moves as it is read

@@ -13,6 +13,7 @@ import { UsageError } from './usage-error.js';
 import { openCliSink } from './sink-cli.js';
 import { AUTO_STRATEGY, fallbackNotice, FileChunkers, filePieces, walkExtensions } from '../node/chunk-file.js';
 import { chunkDocumentFile, documentKind, loadDocumentPeers } from '../node/documents.js';
+import { binaryInputs } from './chunk-command.js';
 import { DocumentError } from '../core/document-error.js';
 import type { ChunkCallOptions } from '../core/ids.js';
 import { autoStrategyOptions } from './strategy-flags.js';
@@ -24,6 +25,7 @@ import { DEFAULT_EXTENSIONS, expandInputs } from './inputs.js';
 import { requireInteger } from '../core/options.js';
 import { pipeline, type PipelineSummary } from '../pipeline/pipeline.js';
 import type { Sink } from '../sinks/types.js';
+import type { Embedder } from '../embedders/types.js';
 
 /** Options of `chunkwise embed`. */
 export interface EmbedCommandOptions extends ChunkCommandOptions {
@@ -41,6 +43,15 @@ export interface EmbedCommandOptions extends ChunkCommandOptions {
 }
 
 /**
+ * An embedder and a sink that the caller opened and keeps (a queue worker runs many jobs
+ * on one of each): `runEmbed` uses them instead of opening its own, and does not close them.
+ */
+export interface EmbedResources {
+  embedder?: Embedder;
+  sink?: Sink;
+}
+
+/**
  * Runs `chunkwise embed`. Inputs are expanded like `chunk`'s (files, directories walked
  * for `--ext`, globs, `-`); the output (or the store, whose table must take the
  * embedder's dimension) is opened before any embedding, so a missing directory fails at
@@ -50,20 +61,20 @@ export interface EmbedCommandOptions extends ChunkCommandOptions {
  * @throws {InvalidOptionError} for a batch size that is not an integer ≥ 1.
  * @throws {UsageError} for `--prune` without `--sink`, or npy without `--out`.
  */
-export async function runEmbed(inputs: string[], o: EmbedCommandOptions): Promise<void> {
+export async function runEmbed(inputs: string[], o: EmbedCommandOptions, opened: EmbedResources = {}): Promise<PipelineSummary> {
   requireInteger('batchSize', o.batchSize, 1);
   if (o.format === ('npy' as string) && (!o.out || o.out === '-')) {
     throw new UsageError('--format npy writes binary data: give --out FILE.npy');
   }
   if (o.prune && o.sink === undefined) throw new UsageError('--prune deletes rows of a --sink: give --sink lancedb:<dir>, pglite:<dir> or postgres://user@host:port/db[?table=name]');
-  const sink = await openCliSink(o);
+  const sink = opened.sink ?? (await openCliSink(o));
   try {
     // auto: each file's strategy by its extension, as `chunk --strategy auto`
     const chunkers = new FileChunkers(o.strategy, o.strategy === AUTO_STRATEGY ? autoStrategyOptions(o) : strategyOptionsFromCli(o)).check();
-    const files = await loadPeersFirst(chunkers, await expandInputs(inputs, o.ext ?? walkExtensions(o.strategy, DEFAULT_EXTENSIONS)), o.skipUnsupported === true, o.quiet ? undefined : (line) => process.stderr.write(line));
+    const files = await loadPeersFirst(chunkers, await expandInputs(inputs, o.ext ?? walkExtensions(o.strategy, DEFAULT_EXTENSIONS), binaryInputs(o)), o.skipUnsupported === true, o.quiet ? undefined : (line) => process.stderr.write(line));
     await loadDocumentPeers(files);
     const output = sink ? undefined : await Output.open(o.out);
-    const embedder = await loadEmbedder(o.embedder);
+    const embedder = opened.embedder ?? (await loadEmbedder(o.embedder));
     const d = embedder.dimension;
     // a table of another dimension fails here, before any embedding
     if (sink) await sink.prepare(d);
@@ -150,8 +161,9 @@ export async function runEmbed(inputs: string[], o: EmbedCommandOptions): Promis
     const last = documentErrors.pop();
     for (const e of documentErrors) process.stderr.write(`chunkwise: ${e.message}\n`);
     if (last) throw last;
+    return summary;
   } finally {
-    await sink?.close();
+    if (!opened.sink) await sink?.close();
   }
 }
 

@@ -36,6 +36,7 @@ import { UsageError } from './usage-error.js';
 import { DEFAULT_EXTENSIONS, parseExtensions } from './inputs.js';
 import { strategyNames } from '../strategies/registry.js';
 import { addQascCommand } from './qasc-command.js';
+import { addEnqueueOptions, addQueueCommands, runEnqueue } from './queue-command.js';
 import { addSemanticOptions } from './semantic-options.js';
 import { addStrategyFlags, parseIntegerArg, parsePositiveIntegerArg } from './strategy-flags.js';
 
@@ -94,12 +95,15 @@ export function buildProgram(): Command {
     .addOption(new Option('-f, --format <format>', 'output format').choices(['jsonl', 'npy']).default('jsonl'))
     .option('-o, --out <file>', 'write to a file instead of stdout (required for npy)')
     .option('--ext <list>', `extensions picked when walking a directory (comma-separated) [default: ${DEFAULT_EXTENSIONS.join(',')}; with markdown also .markdown,.mdx; code: source files; html: .html,.htm,.xhtml; auto: every strategy's]`, parseExtensions)
-    .option('--skip-unsupported', 'leave out the files whose strategy needs an optional package that is not installed (said on stderr) instead of failing')
-    .action(async (files: string[], options: EmbedCommandOptions) => {
-      await runEmbed(files, options);
-    });
+    .option('--skip-unsupported', 'leave out the files whose strategy needs an optional package that is not installed (said on stderr) instead of failing');
+  addEnqueueOptions(embedCommand).action(async (files: string[], options: EmbedCommandOptions & { queue?: string; queueName?: string; batchFiles?: number; wait?: boolean }) => {
+    if (options.queue !== undefined) return runEnqueue(files, options);
+    if (options.wait || options.batchFiles !== undefined || options.queueName !== undefined) throw new UsageError('--wait, --batch-files and --queue-name go with --queue redis://…');
+    await runEmbed(files, options);
+  });
   addSemanticOptions(chunkCommand);
   addQascCommand(program);
+  addQueueCommands(program);
 
   program
     .command('eval')

@@ -1,0 +1,146 @@
+/**
+ * The queue on the command line: `embed … --queue URL` enqueues instead of embedding,
+ * `worker --queue URL` runs jobs until SIGTERM, `queue status|retry-failed|drain` watch and
+ * recover. Node only; BullMQ over Redis.
+ * @module
+ */
+import { resolve } from 'node:path';
+import cliProgress from 'cli-progress';
+import type { Command } from 'commander';
+import { walkExtensions } from '../node/chunk-file.js';
+import { DEFAULT_QUEUE_NAME, requireSharedSink } from '../queue/jobs.js';
+import { drainQueue, enqueueEmbedJobs, queueStatus, retryFailed, waitForJobs, type QueueStatus } from '../queue/queue.js';
+import { createWorker } from '../queue/worker.js';
+import { DEFAULT_EXTENSIONS, expandInputs } from './inputs.js';
+import { progressWanted } from './io.js';
+import { parsePositiveIntegerArg } from './strategy-flags.js';
+import { UsageError } from './usage-error.js';
+
+/** The embed options this module reads besides the strategy and embedder flags. */
+export interface EnqueueCliOptions {
+  queue?: string;
+  queueName?: string;
+  batchFiles?: number;
+  wait?: boolean;
+  sink?: string;
+  strategy: string;
+  ext?: string[];
+  quiet?: boolean;
+  progress?: boolean;
+  [key: string]: unknown;
+}
+
+/** Options of `embed` that the queue does not carry to the workers (they are the producer's). */
+const PRODUCER_ONLY = new Set(['queue', 'queueName', 'batchFiles', 'wait', 'quiet', 'progress', 'ext', 'out', 'format', 'vectorFormat', 'summary']);
+
+/** Adds `--queue`, `--queue-name`, `--batch-files` and `--wait` to `embed`. */
+export function addEnqueueOptions(command: Command): Command {
+  return command
+    .option('--queue <url>', 'put the documents on a BullMQ queue in Redis (redis://host:port[/db]) for `chunkwise worker`s instead of embedding here; needs --sink postgres://… or lancedb:<dir>')
+    .option('--queue-name <name>', `queue name (default ${DEFAULT_QUEUE_NAME})`)
+    .option('--batch-files <n>', 'files per job (default 1: a job per document)', parsePositiveIntegerArg)
+    .option('--wait', 'with --queue: follow the jobs until each has completed or failed, then print the summary');
+}
+
+/**
+ * `embed … --queue URL`: one job per document (or per `--batch-files`), with the embed
+ * options; with `--wait`, follows them to the end (exit 1 when any failed).
+ * @throws {UsageError} for `--queue` without a sink workers can share, or queue flags without `--queue`.
+ */
+export async function runEnqueue(inputs: string[], o: EnqueueCliOptions): Promise<void> {
+  if (!o.sink) throw new UsageError('--queue needs --sink: the store the workers write (postgres://… or lancedb:<dir>)');
+  try {
+    requireSharedSink(o.sink);
+  } catch {
+    throw new UsageError(`--sink ${o.sink}: a PGlite folder takes one process, workers need a store they share: --sink postgres://… (or lancedb:<dir> with every worker on this machine)`);
+  }
+  if (o.prune) throw new UsageError('--prune goes with an in-process run: each queue job holds some of the documents, not the whole corpus');
+  if (inputs.includes('-')) throw new UsageError('--queue takes files: the workers read each document from its path, not from this stdin');
+  const files = (await expandInputs(inputs, o.ext ?? walkExtensions(o.strategy, DEFAULT_EXTENSIONS))).map((f) => resolve(f));
+  const options: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) if (!PRODUCER_ONLY.has(k) && v !== undefined) options[k] = v;
+  if (o.sink.startsWith('lancedb:')) options.sink = `lancedb:${resolve(o.sink.slice('lancedb:'.length))}`;
+  const target = { url: o.queue as string, queueName: o.queueName };
+  const ids = await enqueueEmbedJobs({ ...target, files, options: options as { sink: string; embedder: string }, batchFiles: o.batchFiles });
+  if (!o.wait) {
+    if (!o.quiet) process.stderr.write(`chunkwise: ${ids.length} job(s) for ${files.length} file(s) on queue ${o.queueName ?? DEFAULT_QUEUE_NAME}\n`);
+    return;
+  }
+  const started = performance.now();
+  const show = progressWanted(o) && ids.length > 1;
+  const bar = show ? new cliProgress.SingleBar({ stream: process.stderr, format: 'jobs [{bar}] {value}/{total}', clearOnComplete: true }, cliProgress.Presets.shades_classic) : undefined;
+  bar?.start(ids.length, 0);
+  const result = await waitForJobs(target, ids, (done) => bar?.update(done));
+  bar?.stop();
+  if (!o.quiet) {
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    process.stderr.write(`chunkwise: ${result.completed} of ${ids.length} job(s) completed, ${result.documents} document(s), ${result.failed.length} failed, ${seconds} s\n`);
+  }
+  for (const f of result.failed) process.stderr.write(`chunkwise: job ${f.id} failed: ${f.reason}\n`);
+  if (result.failed.length > 0) process.exitCode = 1;
+}
+
+/** Options of `worker` and `queue …`. */
+interface QueueCliOptions {
+  queue: string;
+  queueName?: string;
+  concurrency?: number;
+  lockDuration?: number;
+  quiet?: boolean;
+}
+
+/** A status report, one count per line and a line per failed job. */
+export function formatStatus(s: QueueStatus): string {
+  let out = `waiting ${s.waiting}\nactive ${s.active}\ndelayed ${s.delayed}\ncompleted ${s.completed}\nfailed ${s.failed}\n`;
+  for (const f of s.failures) out += `failed job ${f.id} (${f.documents.join(', ')}): ${f.reason}\n`;
+  return out;
+}
+
+/** Adds `worker` and `queue status|retry-failed|drain` to the program. */
+export function addQueueCommands(program: Command): void {
+  program
+    .command('worker')
+    .description('run embed jobs from a BullMQ queue (see embed --queue) until SIGTERM or SIGINT; the jobs in hand finish first')
+    .requiredOption('--queue <url>', 'Redis holding the queue: redis://host:port[/db]')
+    .option('--queue-name <name>', `queue name (default ${DEFAULT_QUEUE_NAME})`)
+    .option('--concurrency <n>', 'jobs at once in this process', parsePositiveIntegerArg, 1)
+    .option('--lock-duration <ms>', 'ms a job stays locked to a worker that stopped answering before another takes it', parsePositiveIntegerArg, 30_000)
+    .action(async (o: QueueCliOptions) => {
+      const say = (line: string) => {
+        if (!o.quiet) process.stderr.write(`chunkwise: ${line}\n`);
+      };
+      const worker = await createWorker({
+        connection: o.queue,
+        queueName: o.queueName,
+        concurrency: o.concurrency,
+        lockDuration: o.lockDuration,
+        onFailed: (id, reason, final) => say(`job ${id} ${final ? 'failed' : 'will be retried'}: ${reason}`),
+      });
+      await worker.ready();
+      say(`worker on queue ${o.queueName ?? DEFAULT_QUEUE_NAME} (${o.concurrency ?? 1} at once)`);
+      await new Promise<void>((done) => {
+        const stop = () => {
+          say('stopping: finishing the jobs in hand');
+          worker.close().then(done, done);
+        };
+        process.once('SIGTERM', stop);
+        process.once('SIGINT', stop);
+      });
+    });
+
+  const queue = program.command('queue').description('watch and recover the queue of embed jobs');
+  const target = (c: Command) =>
+    c.requiredOption('--queue <url>', 'Redis holding the queue: redis://host:port[/db]').option('--queue-name <name>', `queue name (default ${DEFAULT_QUEUE_NAME})`);
+  target(queue.command('status').description('counts of waiting, active, delayed, completed and failed jobs, and the failed jobs\' reasons')).action(async (o: QueueCliOptions) => {
+    process.stdout.write(formatStatus(await queueStatus({ url: o.queue, queueName: o.queueName })));
+  });
+  target(queue.command('retry-failed').description('move every failed job back to waiting')).action(async (o: QueueCliOptions) => {
+    const n = await retryFailed({ url: o.queue, queueName: o.queueName });
+    process.stdout.write(`${n} failed job(s) back to waiting\n`);
+  });
+  target(queue.command('drain').description('remove the waiting and delayed jobs (jobs in hand finish)')).action(async (o: QueueCliOptions) => {
+    const n = await drainQueue({ url: o.queue, queueName: o.queueName });
+    process.stdout.write(`${n} job(s) removed\n`);
+  });
+}
+

@@ -1,0 +1,170 @@
+/**
+ * The ingestion queue end to end with real parts: Debian's redis-server on a loopback
+ * port, BullMQ, `chunkwise embed --queue` as the producer and `chunkwise worker`
+ * processes from dist/ as the consumers, a LanceDB folder as the shared store. Each
+ * result is compared with one in-process `embed --sink` run of the same files: the same
+ * (source, id, text, vector) rows, each once.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LanceDbSink } from '../src/sinks/lancedb.js';
+import { queueStatus } from '../src/queue/index.js';
+import { cliBin, corporaDir } from './helpers/paths.js';
+import { runRedisTests, startRedis, type RedisServer } from './helpers/redis.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'chunkwise-queue-'));
+const chunking = ['--strategy', 'recursive', '--chunk-size', '128', '--chunk-overlap', '0'];
+
+/** 200 documents of about 3 KB: paragraphs of two eval corpora, cut at blank lines. */
+function writeDocuments(dir: string, n: number): string[] {
+  mkdirSync(dir, { recursive: true });
+  const paragraphs = ['pubmed.md', 'wikitexts.md'].flatMap((f) => readFileSync(join(corporaDir, f), 'utf8').split(/\n\s*\n/)).filter((p) => p.trim().length > 40);
+  const files: string[] = [];
+  const per = Math.floor(paragraphs.length / n);
+  for (let i = 0; i < n; i++) {
+    const file = join(dir, `doc-${String(i).padStart(3, '0')}.txt`);
+    writeFileSync(file, paragraphs.slice(i * per, (i + 1) * per).join('\n\n') + '\n');
+    files.push(file);
+  }
+  return files;
+}
+
+function cli(args: string[]) {
+  const r = spawnSync(process.execPath, [cliBin, ...args], { encoding: 'utf8', env: { ...process.env, CI: '' }, maxBuffer: 1 << 26 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** A `chunkwise worker` process (short lock, so a killed worker's job comes back in about a second). */
+function startWorker(url: string, queueName: string): ChildProcess {
+  return spawn(process.execPath, [cliBin, 'worker', '--queue', url, '--queue-name', queueName, '--concurrency', '2', '--lock-duration', '1000'], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, CI: '' } });
+}
+
+async function stopWorker(w: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+  if (w.exitCode !== null) return w.exitCode;
+  return new Promise((resolve) => {
+    w.once('exit', (code) => resolve(code));
+    w.kill(signal);
+  });
+}
+
+/** The store's rows as sorted `source id text vector` lines, and their count. */
+async function snapshot(dir: string): Promise<string[]> {
+  const sink = await LanceDbSink.open(dir, { table: 'chunks' });
+  try {
+    return (await sink.rows()).map((r) => `${r.source}\t${r.id}\t${r.text}\t${Buffer.from(r.vector.buffer, r.vector.byteOffset, r.vector.byteLength).toString('base64')}`).sort();
+  } finally {
+    await sink.close();
+  }
+}
+
+async function until(what: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await what())) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe.runIf(runRedisTests)('embed --queue with chunkwise worker processes (redis-server, BullMQ, LanceDB)', () => {
+  let redis: RedisServer;
+  const files = writeDocuments(join(tmp, 'docs'), 200);
+  let clean: string[];
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    const r = cli(['embed', join(tmp, 'docs'), ...chunking, '--sink', `lancedb:${join(tmp, 'clean')}`, '--quiet']);
+    expect(r.code, r.stderr).toBe(0);
+    clean = await snapshot(join(tmp, 'clean'));
+  });
+  afterAll(async () => {
+    await redis?.stop();
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('200 documents, 2 workers: the sink holds exactly the rows of one in-process embed --sink run', async () => {
+    expect(clean.length).toBeGreaterThan(500);
+    const workers = [startWorker(redis.url, 'two'), startWorker(redis.url, 'two')];
+    try {
+      const r = cli(['embed', ...files, ...chunking, '--sink', `lancedb:${join(tmp, 'two')}`, '--queue', redis.url, '--queue-name', 'two', '--wait']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/^chunkwise: 200 of 200 job\(s\) completed, 200 document\(s\), 0 failed, /);
+    } finally {
+      for (const w of workers) expect(await stopWorker(w)).toBe(0); // SIGTERM: the jobs in hand finish, exit 0
+    }
+    expect(await snapshot(join(tmp, 'two'))).toEqual(clean);
+  });
+
+  it('one worker killed with SIGKILL at three points and restarted: still equal, no duplicates, nothing missing', async () => {
+    const url = redis.url;
+    const store = join(tmp, 'killed');
+    const steady = startWorker(url, 'kill');
+    let victim = startWorker(url, 'kill');
+    const r = cli(['embed', ...files, ...chunking, '--sink', `lancedb:${store}`, '--queue', url, '--queue-name', 'kill']);
+    expect(r.code, r.stderr).toBe(0);
+    try {
+      for (const at of [30, 90, 150]) {
+        await until(async () => (await queueStatus({ url, queueName: 'kill' })).completed >= at, 120_000);
+        await stopWorker(victim, 'SIGKILL');
+        victim = startWorker(url, 'kill');
+      }
+      await until(async () => {
+        const s = await queueStatus({ url, queueName: 'kill' });
+        return s.completed + s.failed === 200;
+      }, 180_000);
+      const s = await queueStatus({ url, queueName: 'kill' });
+      expect([s.completed, s.failed]).toEqual([200, 0]);
+    } finally {
+      await stopWorker(victim);
+      await stopWorker(steady);
+    }
+    const rows = await snapshot(store);
+    expect(new Set(rows).size).toBe(rows.length);
+    expect(rows).toEqual(clean);
+  });
+
+  it('a document that cannot be read ends in the failed set with its reason, at once; the others complete', async () => {
+    const dir = join(tmp, 'bad');
+    const good = writeDocuments(dir, 4);
+    const gone = join(dir, 'gone.txt');
+    writeFileSync(gone, 'here at enqueue time, gone when the worker looks\n');
+    const w = startWorker(redis.url, 'bad');
+    try {
+      // the file disappears between enqueue and work: the worker cannot read it
+      const enqueue = cli(['embed', ...good, gone, ...chunking, '--sink', `lancedb:${join(tmp, 'bad-store')}`, '--queue', redis.url, '--queue-name', 'bad']);
+      expect(enqueue.code, enqueue.stderr).toBe(0);
+      rmSync(gone);
+      await until(async () => {
+        const s = await queueStatus({ url: redis.url, queueName: 'bad' });
+        return s.completed + s.failed === 5;
+      }, 60_000);
+      const s = await queueStatus({ url: redis.url, queueName: 'bad' });
+      expect([s.completed, s.failed]).toEqual([4, 1]);
+      expect(s.failures).toHaveLength(1);
+      expect(s.failures[0].documents).toEqual([gone]);
+      expect(s.failures[0].reason).toContain(gone);
+      const status = cli(['queue', 'status', '--queue', redis.url, '--queue-name', 'bad']);
+      expect(status.code, status.stderr).toBe(0);
+      expect(status.stdout).toMatch(/^waiting 0\nactive 0\ndelayed 0\ncompleted 4\nfailed 1\nfailed job \S+ \(.*gone\.txt\): /);
+    } finally {
+      await stopWorker(w);
+    }
+  });
+
+  it('queue retry-failed and drain; usage errors for a PGlite folder, a queue without a sink, queue flags without --queue', async () => {
+    const dir = join(tmp, 'drain');
+    const docs = writeDocuments(dir, 3);
+    const enqueue = cli(['embed', ...docs, '--sink', `lancedb:${join(tmp, 'drain-store')}`, '--queue', redis.url, '--queue-name', 'drain']);
+    expect(enqueue.code, enqueue.stderr).toBe(0);
+    expect(enqueue.stderr).toBe('chunkwise: 3 job(s) for 3 file(s) on queue drain\n');
+    expect(cli(['queue', 'drain', '--queue', redis.url, '--queue-name', 'drain']).stdout).toBe('3 job(s) removed\n');
+    expect(cli(['queue', 'retry-failed', '--queue', redis.url, '--queue-name', 'drain']).stdout).toBe('0 failed job(s) back to waiting\n');
+    const pglite = cli(['embed', docs[0], '--sink', `pglite:${join(tmp, 'pg')}`, '--queue', redis.url]);
+    expect([pglite.code, pglite.stderr]).toEqual([2, expect.stringMatching(/^chunkwise: --sink pglite:.*: a PGlite folder takes one process, workers need a store they share: --sink postgres:\/\/… \(or lancedb:<dir> with every worker on this machine\)\n$/)]);
+    expect(cli(['embed', docs[0], '--queue', redis.url]).stderr).toBe('chunkwise: --queue needs --sink: the store the workers write (postgres://… or lancedb:<dir>)\n');
+    expect(cli(['embed', docs[0], '--wait']).stderr).toBe('chunkwise: --wait, --batch-files and --queue-name go with --queue redis://…\n');
+    expect(cli(['worker', '--queue', 'http://x']).stderr).toMatch(/^chunkwise: .*queue.*http:\/\/x.*redis:\/\/host:port/);
+  });
+});
