@@ -135,7 +135,7 @@ describe('inputs and file streaming', () => {
     const chunker = new FixedSizeChunker({ unit: 'word', chunkSize: 200, chunkOverlap: 20 });
     const lines: string[] = [];
     const n = await chunkFileRecords(chunker, file, (r) => void lines.push(...r), 10_000);
-    const whole = chunker.chunk(readFileSync(file, 'utf8'), { documentId: file });
+    const whole = chunker.chunk(readFileSync(file, 'utf8'));
     expect(whole[0].id).not.toBe(chunker.chunk(readFileSync(file, 'utf8'))[0].id);
     expect(n).toBe(whole.length);
     expect(lines.map((l) => JSON.parse(l).id)).toEqual(whole.map((c) => c.id));

@@ -56,7 +56,8 @@ describe.each(stores)('embed --sink %s', (kind, spec, open) => {
   const files = [join(tmp, `${kind}-a.txt`), join(tmp, `${kind}-b.txt`)];
   copyFileSync(seeds.find((f) => f.includes('003_'))!, files[0]);
   copyFileSync(seeds.find((f) => f.includes('002_'))!, files[1]);
-  const expected = () => files.flatMap((f) => chunker.chunk(readFileSync(f, 'utf8')).map((c) => ({ ...c, source: f })));
+  // embed's document id is the file's absolute path (the key of its rows)
+  const expected = () => files.flatMap((f) => chunker.chunk(readFileSync(f, 'utf8'), { documentId: f }).map((c) => ({ ...c, source: f })));
 
   it('two runs leave each chunk once, also with the files named another way; the nearest neighbour of a chunk is that chunk', async () => {
     const want = expected();
@@ -111,7 +112,7 @@ describe.each(stores)('embed --sink %s', (kind, spec, open) => {
     const sink = await open(dir, 'docs');
     try {
       expect((await sink.rows(files[1])).length).toBe(0);
-      expect((await sink.rows(files[0])).map((x) => x.id)).toEqual(chunker.chunk(readFileSync(files[0], 'utf8')).map((c) => c.id));
+      expect((await sink.rows(files[0])).map((x) => x.id)).toEqual(chunker.chunk(readFileSync(files[0], 'utf8'), { documentId: files[0] }).map((c) => c.id));
     } finally {
       await sink.close();
     }

@@ -221,7 +221,7 @@ describe('pipeline() with a custom async source, MemorySink and HashingEmbedder'
       embedder: new HashingEmbedder(),
       onBatch: ({ chunks }) => void got.push(...chunks.map((c) => c.id)),
     });
-    expect(got).toEqual(chunker.chunk(text).map((c) => c.id));
+    expect(got).toEqual(chunker.chunk(text, { documentId: '/docs/guide.md' }).map((c) => c.id));
     expect(summary).toMatchObject({ documents: 1, chunks: got.length, added: got.length });
     // a sink without stored/sources/removeSources: rows read back, every chunk embedded again
     const memory = new MemorySink();

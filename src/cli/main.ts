@@ -26,6 +26,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { ChunkwiseError, MissingDependencyError, ModelLoadError, SinkError } from '../core/errors.js';
 import { DocumentError } from '../core/document-error.js';
+import { QueueUnavailableError } from '../queue/queue.js';
 import { runChunk, type ChunkCommandOptions } from './chunk-command.js';
 import { runEval, type EvalCommandOptions } from './eval-command.js';
 import { UnreadableFileError, UnwritableFileError } from './io.js';
@@ -143,7 +144,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     // the reader of stdout went away (`| head`): nothing more to write, not an error
     if (error instanceof UnwritableFileError && error.path === '-' && error.code === 'EPIPE') return 0;
-    if (error instanceof UnreadableFileError || error instanceof UnwritableFileError || error instanceof ModelLoadError || error instanceof MissingDependencyError || error instanceof DocumentError) {
+    if (error instanceof UnreadableFileError || error instanceof UnwritableFileError || error instanceof ModelLoadError || error instanceof MissingDependencyError || error instanceof DocumentError || error instanceof QueueUnavailableError) {
       report(error.message);
       return 1;
     }

@@ -9,7 +9,7 @@ import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { walkExtensions } from '../node/chunk-file.js';
 import { DEFAULT_QUEUE_NAME, requireSharedSink } from '../queue/jobs.js';
-import { drainQueue, enqueueEmbedJobs, queueStatus, retryFailed, waitForJobs, type QueueStatus } from '../queue/queue.js';
+import { drainQueue, enqueueEmbedJobs, QueueUnavailableError, queueStatus, retryFailed, waitForJobs, type QueueStatus } from '../queue/queue.js';
 import { createWorker } from '../queue/worker.js';
 import { DEFAULT_EXTENSIONS, expandInputs } from './inputs.js';
 import { progressWanted } from './io.js';
@@ -116,7 +116,15 @@ export function addQueueCommands(program: Command): void {
         lockDuration: o.lockDuration,
         onFailed: (id, reason, final) => say(`job ${id} ${final ? 'failed' : 'will be retried'}: ${reason}`),
       });
-      await worker.ready();
+      // the first connection must succeed (a worker started against a wrong URL says so);
+      // later drops are reconnected for as long as it runs
+      await Promise.race([
+        worker.ready(),
+        new Promise((_, fail) => setTimeout(() => fail(new QueueUnavailableError(o.queue, new Error('no answer in 10 s'))), 10_000).unref()),
+      ]).catch(async (error) => {
+        await worker.close().catch(() => {});
+        throw error;
+      });
       say(`worker on queue ${o.queueName ?? DEFAULT_QUEUE_NAME} (${o.concurrency ?? 1} at once)`);
       await new Promise<void>((done) => {
         const stop = () => {

@@ -55,9 +55,9 @@ export async function* filePieces(name: string, blockBytes = 1 << 20, onBytes?: 
  * Chunks the file `name` with `chunker` and hands its records (JSON strings, one per
  * chunk, in order) to `sink` in batches of about `batchChars` characters, awaiting each
  * (back-pressure); the first chunk's record is handed over alone, as soon as it is decided.
- * `name` is the `source` written in each record and the document id of the chunk ids
- * (`chunk(text, { documentId: name })`); `onBytes` is told the bytes read as the file is
- * read (progress); `notice` gets the one line to show on stderr when the file was chunked
+ * `name` is the `source` written in each record; the chunk ids are the chunker's with no
+ * document id (content ids, as the library's `chunk(text)` and the web page give them);
+ * `onBytes` is told the bytes read as the file is read (progress); `notice` gets the one line to show on stderr when the file was chunked
  * otherwise than asked ({@link fallbackNotice}).
  * @returns the number of chunks.
  * @throws {UnreadableFileError} when the file cannot be read; chunker errors as thrown.
@@ -87,13 +87,13 @@ export async function chunkFileRecords(
     }
   };
   if (documentKind(name)) {
-    for (const chunk of await chunkDocumentFile(chunker, name, { documentId: name })) await add(chunk);
+    for (const chunk of await chunkDocumentFile(chunker, name)) await add(chunk);
   } else if (isStreamingChunker(chunker)) {
-    for await (const chunk of chunker.chunkStream(filePieces(name, undefined, onBytes), { documentId: name })) await add(chunk);
+    for await (const chunk of chunker.chunkStream(filePieces(name, undefined, onBytes))) await add(chunk);
   } else {
     let text = '';
     for await (const piece of filePieces(name, undefined, onBytes)) text += piece;
-    for (const chunk of await chunker.chunk(text, { documentId: name })) await add(chunk);
+    for (const chunk of await chunker.chunk(text)) await add(chunk);
   }
   if (batch.length > 0) await sink(batch);
   const line = fallbackNotice(chunker, name);

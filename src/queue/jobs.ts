@@ -42,6 +42,22 @@ export interface QueueConnection {
   url: string;
   /** BullMQ's workers block on Redis: never give up a command (BullMQ requires null). */
   maxRetriesPerRequest: null;
+  /** ms to wait for the TCP connection. */
+  connectTimeout: number;
+  /** Reconnect delays in ms; `null` gives up (a producer's command then fails instead of waiting for ever). */
+  retryStrategy?: (attempt: number) => number | null;
+}
+
+/** Reconnect attempts a producer (enqueue, status, retry, drain) makes before its command fails. */
+const PRODUCER_ATTEMPTS = 3;
+
+/**
+ * The connection of a producer-side call: like {@link queueConnection}, but a Redis that
+ * cannot be reached fails the call after {@link PRODUCER_ATTEMPTS} attempts (about 2 s)
+ * instead of waiting for it (a worker waits: Redis may be restarting).
+ */
+export function producerConnection(url: unknown): QueueConnection {
+  return { ...queueConnection(url), retryStrategy: (attempt) => (attempt > PRODUCER_ATTEMPTS ? null : 200 * attempt) };
 }
 
 /**
@@ -60,7 +76,7 @@ export function queueConnection(url: unknown): QueueConnection {
   }
   const db = parsed.pathname.replace(/^\//, '');
   if (db !== '' && !/^\d+$/.test(db)) throw new InvalidOptionError('queue', url, 'a Redis URL whose path is a database number, redis://host:port/0');
-  return { url: url as string, maxRetriesPerRequest: null };
+  return { url: url as string, maxRetriesPerRequest: null, connectTimeout: 5000 };
 }
 
 /**

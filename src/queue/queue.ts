@@ -4,9 +4,9 @@
  * `bullmq`, imported on first use).
  * @module
  */
-import { MissingDependencyError } from '../core/errors.js';
+import { ChunkwiseError, firstLine, MissingDependencyError } from '../core/errors.js';
 import { requireInteger } from '../core/options.js';
-import { DEFAULT_QUEUE_NAME, EMBED_JOB, queueConnection, requireQueueName, requireSharedSink, type EmbedJobData, type EmbedJobOptions, type EmbedJobResult } from './jobs.js';
+import { DEFAULT_QUEUE_NAME, EMBED_JOB, producerConnection, requireQueueName, requireSharedSink, type EmbedJobData, type EmbedJobOptions, type EmbedJobResult } from './jobs.js';
 
 type BullMQ = typeof import('bullmq');
 
@@ -16,6 +16,38 @@ export async function importBullmq(): Promise<BullMQ> {
     return await import('bullmq');
   } catch (error) {
     throw new MissingDependencyError('bullmq', 'The ingestion queue', error);
+  }
+}
+
+/**
+ * Waits until `queue` is connected.
+ * @throws {QueueUnavailableError} when Redis cannot be reached.
+ */
+async function reachable(queue: { waitUntilReady(): Promise<unknown> }, url: string): Promise<void> {
+  try {
+    await queue.waitUntilReady();
+  } catch (error) {
+    throw new QueueUnavailableError(url, error);
+  }
+}
+
+/** The Redis of a queue cannot be reached (refused, unknown host, timed out). The CLI exits 1 with the message. */
+export class QueueUnavailableError extends ChunkwiseError {
+  readonly url: string;
+  constructor(url: string, cause?: unknown) {
+    super(`cannot reach Redis at ${redactUrl(url)}: ${firstLine(cause)}`);
+    this.url = url;
+  }
+}
+
+/** A Redis URL without its password, for messages. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return url;
   }
 }
 
@@ -48,14 +80,16 @@ export interface EnqueueOptions extends QueueTarget {
  * @throws {MissingDependencyError} without bullmq.
  */
 export async function enqueueEmbedJobs(o: EnqueueOptions): Promise<string[]> {
-  const connection = queueConnection(o.url);
+  const connection = producerConnection(o.url);
   const name = requireQueueName(o.queueName ?? DEFAULT_QUEUE_NAME);
   requireSharedSink(o.options.sink);
   const batch = o.batchFiles ?? 1;
   requireInteger('batchFiles', batch, 1);
   const { Queue } = await importBullmq();
   const queue = new Queue<EmbedJobData, EmbedJobResult>(name, { connection });
+  queue.on('error', () => {}); // reported by the call that fails
   try {
+    await reachable(queue, o.url);
     const jobs = [];
     for (let i = 0; i < o.files.length; i += batch) {
       const data: EmbedJobData = { documents: o.files.slice(i, i + batch).map((path) => ({ path })), options: o.options };
@@ -86,11 +120,13 @@ export interface QueueStatus {
 
 /** Runs `fn` with a BullMQ Queue for `target`, closing it afterwards. */
 async function withQueue<T>(target: QueueTarget, fn: (queue: import('bullmq').Queue<EmbedJobData, EmbedJobResult>) => Promise<T>): Promise<T> {
-  const connection = queueConnection(target.url);
+  const connection = producerConnection(target.url);
   const name = requireQueueName(target.queueName ?? DEFAULT_QUEUE_NAME);
   const { Queue } = await importBullmq();
   const queue = new Queue<EmbedJobData, EmbedJobResult>(name, { connection });
+  queue.on('error', () => {}); // reported by the call that fails
   try {
+    await reachable(queue, target.url);
     return await fn(queue);
   } finally {
     await queue.close();
