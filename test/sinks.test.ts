@@ -118,6 +118,18 @@ describe.each(engines)('%s', (_name, open) => {
     expect(new Set((await sink.rows()).map((r) => r.id)).size).toBe(chunks.length);
   });
 
+  it('the same chunks moved (text put before them): each row is rewritten at its new place, none kept stale', async () => {
+    const vectors = await embedAll(chunks);
+    await writeChunks(sink, chunks, vectors, { source: 'moved.txt', embedder: 'hashing:64' });
+    const shifted = chunks.map((c, i) => ({ ...c, start: c.start + 5, end: c.end + 5, metadata: { ...c.metadata, line: i + 2 } }));
+    // the first chunk stays where it was: kept; every other one moved: written
+    shifted[0] = chunks[0];
+    const result = await writeChunks(sink, shifted, vectors, { source: 'moved.txt', embedder: 'hashing:64' });
+    expect(result).toMatchObject({ written: chunks.length - 1, kept: 1, removed: 0 });
+    expect((await sink.rows('moved.txt')).map((r) => [r.id, r.start, r.end, r.metadata.line])).toEqual(shifted.map((c) => [c.id, c.start, c.end, c.metadata.line]));
+    await sink.removeSources(['moved.txt']);
+  });
+
   it('a changed document replaces its old chunks; other documents stay', async () => {
     const other = chunker.chunk('A second document about token budgets.\n\nIt has two paragraphs.').map((c) => ({ ...c, source: 'other.txt' }));
     await writeChunks(sink, other, await embedAll(other));
