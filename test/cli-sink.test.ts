@@ -57,7 +57,7 @@ describe.each(stores)('embed --sink %s', (kind, spec, open) => {
   const files = [join(tmp, `${kind}-a.txt`), join(tmp, `${kind}-b.txt`)];
   copyFileSync(seeds.find((f) => f.includes('003_'))!, files[0]);
   copyFileSync(seeds.find((f) => f.includes('002_'))!, files[1]);
-  const expected = () => files.flatMap((f) => chunker.chunk(readFileSync(f, 'utf8')).map((c) => ({ ...c, source: f })));
+  const expected = () => files.flatMap((f) => chunker.chunk(readFileSync(f, 'utf8'), { documentId: f }).map((c) => ({ ...c, source: f })));
 
   it('two runs leave each chunk once, also with the files named another way; the nearest neighbour of a chunk is that chunk', async () => {
     const want = expected();
@@ -112,7 +112,7 @@ describe.each(stores)('embed --sink %s', (kind, spec, open) => {
     const sink = await open(dir, 'docs');
     try {
       expect((await sink.rows(files[1])).length).toBe(0);
-      expect((await sink.rows(files[0])).map((x) => x.id)).toEqual(chunker.chunk(readFileSync(files[0], 'utf8')).map((c) => c.id));
+      expect((await sink.rows(files[0])).map((x) => x.id)).toEqual(chunker.chunk(readFileSync(files[0], 'utf8'), { documentId: files[0] }).map((c) => c.id));
     } finally {
       await sink.close();
     }
@@ -193,7 +193,7 @@ describe('embed --sink postgres://…', () => {
     writeFileSync(file, 'One paragraph about strides.\n\nAnother about overlap.\n');
     const r = run(['embed', file, ...chunking, '--sink', server.url('by_url')]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/^chunkwise: postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres table by_url: 1 chunks of 1 file\(s\) written, 0 kept, 0 stale removed, 1 in the table\n$/);
+    expect(r.stderr).toMatch(/^chunkwise: postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres table by_url: 1 file\(s\), 1 chunks: 1 added, 0 kept, 0 removed; 1 texts embedded; 1 in the table; \d+\.\d s\n$/);
     const clash = run(['embed', file, '--sink', server.url('by_url'), '--table', 'other']);
     expect(clash.code).toBe(2);
     expect(clash.stderr).toBe('chunkwise: invalid option --table: "other" (one table: the URL names "by_url")\n');
