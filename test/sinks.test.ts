@@ -121,7 +121,7 @@ describe.each(engines)('%s', (_name, open) => {
   it('the same chunks moved (text put before them): each row is rewritten at its new place, none kept stale', async () => {
     const vectors = await embedAll(chunks);
     await writeChunks(sink, chunks, vectors, { source: 'moved.txt', embedder: 'hashing:64' });
-    const shifted = chunks.map((c, i) => ({ ...c, start: c.start + 5, end: c.end + 5, metadata: { ...c.metadata, line: i + 2 } }));
+    const shifted: Chunk[] = chunks.map((c, i) => ({ ...c, start: c.start + 5, end: c.end + 5, metadata: { ...c.metadata, line: i + 2 } }));
     // the first chunk stays where it was: kept; every other one moved: written
     shifted[0] = chunks[0];
     const result = await writeChunks(sink, shifted, vectors, { source: 'moved.txt', embedder: 'hashing:64' });
