@@ -101,8 +101,9 @@ export interface PipelineOptions {
   embedder: Embedder;
   /**
    * Where rows go, synced per document: upserted by (source, id), stale rows removed at
-   * the document's end. A sink without `stored`/`sources`/`removeSources` works through
-   * `incrementalSink` (every chunk is then embedded again). Optional: without it every
+   * the document's end. A sink without `stored`/`vectors`/`sources`/`removeSources` works
+   * through `incrementalSink` (read back from `rows()`; rows without an `embedder` are
+   * embedded again). Optional: without it every
    * chunk is new and reaches only `onBatch`.
    */
   sink?: Sink;
