@@ -14,7 +14,7 @@ export { HashingEmbedder, type HashingEmbedderOptions } from './embedders/hashin
 export { StaticEmbedder, type StaticEmbedderOptions } from './embedders/static-embedder.js';
 export { poolTokenSpans } from './embedders/pool-spans.js';
 export { OpenAIEmbedder, EmbeddingRequestError, OPENAI_MODEL_DIMENSIONS, type OpenAIEmbedderOptions, type RetryEvent } from './embedders/openai.js';
-export { writeChunks, sinkRows, type Sink, type SinkRow, type SinkMatch, type SinkChunk, type WriteChunksOptions, type WriteChunksResult } from './sinks/index.js';
+export { writeChunks, sinkRows, type Sink, type SinkRow, type SinkMatch, type StoredChunk, type SinkChunk, type WriteChunksOptions, type WriteChunksResult } from './sinks/index.js';
 export * from './pipeline/index.js';
 export { withBackoff, type BackoffPolicy, type TransientFailure } from './core/retry.js';
 export { initBpe, setBpeModule } from '../bindings/bpe.js';

@@ -16,7 +16,8 @@ import { FixedSizeChunker, HashingEmbedder, type Sink } from '../src/index.js';
 import { LanceDbSink } from '../src/sinks/lancedb.js';
 import { openPgliteSink } from '../src/sinks/pglite.js';
 import { openPostgresSink } from '../src/sinks/postgres.js';
-import { cliBin, seedsDir, sharedFiles } from './helpers/paths.js';
+import { cliBin, markdownDir, seedsDir, sharedFiles } from './helpers/paths.js';
+import { comparableRows, editFirstThird, misplacedRows } from './helpers/sink-rows.js';
 import { startPgServer, type PgServer } from './helpers/pg-server.js';
 
 function run(args: string[], cwd?: string) {
@@ -140,6 +141,37 @@ describe.each(stores)('embed --sink %s', (kind, spec, open) => {
     }
   });
 
+  it('after an edit near the start of a Markdown file, the rerun leaves every row as a clean run into a new table would, embedding ≤ 3 texts', async () => {
+    const chapters = ['ch08-02-strings.md', 'ch03-02-data-types.md'].map((name) => {
+      const to = join(tmp, `${kind}-${name}`);
+      copyFileSync(join(markdownDir, name), to);
+      return to;
+    });
+    const args = (table: string) => ['embed', ...chapters, '--strategy', 'markdown', '--chunk-size', '256', '--sink', spec(dir), '--table', table];
+    expect(run(args('edited')).code).toBe(0);
+    const edited = editFirstThird(readFileSync(chapters[0], 'utf8'))!;
+    writeFileSync(chapters[0], edited.text);
+    const rerun = run(args('edited'));
+    expect(rerun.code, rerun.stderr).toBe(0);
+    const line = summaryLine(rerun.stderr, `${spec(dir)} table edited`);
+    expect(line.embedded).toBeGreaterThan(0);
+    expect(line.embedded).toBeLessThanOrEqual(3);
+    expect(line.kept).toBe(line.chunks - line.added);
+    expect(run(args('clean')).code).toBe(0);
+    // one table open at a time (a PGlite folder takes one opener)
+    const read = async (table: string) => {
+      const sink = await open(dir, table);
+      try {
+        return await sink.rows();
+      } finally {
+        await sink.close();
+      }
+    };
+    const rows = await read('edited');
+    expect(misplacedRows(rows, (source) => readFileSync(source, 'utf8'))).toEqual([]);
+    expect(comparableRows(rows)).toEqual(comparableRows(await read('clean')));
+  });
+
   it('a table of another dimension: one line, exit 1, before any embedding', () => {
     const r = run(['embed', files[0], ...chunking, '--sink', spec(dir), '--table', 'docs', '--embedder', 'hashing:64']);
     expect(r.code).toBe(1);
@@ -162,7 +194,7 @@ describe('embed --sink postgres://…', () => {
     writeFileSync(file, 'One paragraph about strides.\n\nAnother about overlap.\n');
     const r = run(['embed', file, ...chunking, '--sink', server.url('by_url')]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/^chunkwise: postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres table by_url: 1 chunks of 1 file\(s\) written, 0 kept, 0 stale removed, 1 in the table\n$/);
+    expect(r.stderr).toMatch(/^chunkwise: postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres table by_url: 1 file\(s\), 1 chunks: 1 added, 0 kept, 0 removed; 1 texts embedded; 1 in the table; \d+\.\d s\n$/);
     const clash = run(['embed', file, '--sink', server.url('by_url'), '--table', 'other']);
     expect(clash.code).toBe(2);
     expect(clash.stderr).toBe('chunkwise: invalid option --table: "other" (one table: the URL names "by_url")\n');

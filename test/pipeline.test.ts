@@ -13,6 +13,7 @@ import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EmbeddingError, HashingEmbedder, InvalidOptionError, MarkdownChunker, MemorySink, RecursiveChunker, embedderIdentity, incrementalSink, pipeline, type Embedder, type PipelineDocument, type PipelineProgress, type RetryEvent } from '../src/index.js';
 import { cliBin, markdownDir, sharedFiles } from './helpers/paths.js';
+import { comparableRows, editFirstThird, misplacedRows } from './helpers/sink-rows.js';
 
 /** The HashingEmbedder, counting the texts it is given (same identity: its vectors are the same). */
 class CountingEmbedder implements Embedder {
@@ -37,15 +38,6 @@ async function* source(docs: readonly (readonly [string, string])[]): AsyncGener
 const files = sharedFiles(markdownDir, '.md');
 const corpus = files.map((f) => [basename(f), readFileSync(f, 'utf8')] as const);
 const chunker = new MarkdownChunker({ chunkSize: 256 });
-
-/** `text` with one paragraph in its first third rewritten (a sentence appended to it). */
-function editFirstThird(text: string): { text: string; at: number } | undefined {
-  const paragraphs = [...text.matchAll(/\n\n([A-Z][a-z][^\n]{40,})\n\n/g)];
-  const p = paragraphs.find((m) => m.index! > text.length * 0.1 && m.index! < text.length / 3);
-  if (!p) return undefined;
-  const end = p.index! + 2 + p[1].length;
-  return { text: text.slice(0, end) + ' This sentence was added by the edit.' + text.slice(end), at: end };
-}
 
 describe('pipeline() with a custom async source, MemorySink and HashingEmbedder', () => {
   it('a first run adds every chunk; a rerun of the same corpus embeds nothing and keeps every row', async () => {
@@ -122,6 +114,51 @@ describe('pipeline() with a custom async source, MemorySink and HashingEmbedder'
       }
       expect(after.filter((r) => !before.has(`${r.source} ${r.id}`)).length).toBe(embedder.texts.length);
     }
+  });
+
+  it('after an edit near the start, the rerun leaves every row as a clean run would: offsets, metadata and vectors, text the slice of the file; ≤ 3 texts embedded', async () => {
+    const k = corpus.findIndex(([name]) => name === 'ch08-02-strings.md');
+    const edited = editFirstThird(corpus[k][1])!;
+    const now = corpus.map((d, i) => (i === k ? ([d[0], edited.text] as const) : d));
+    const textOf = (name: string) => new Map(now).get(name)!;
+    // MemorySink, and a plain sink (no stored/vectors) through incrementalSink's rows() view
+    const plain = (memory: MemorySink) =>
+      incrementalSink({ ...Object.fromEntries((['prepare', 'upsert', 'removeStale', 'search', 'count', 'close', 'rows'] as const).map((m) => [m, memory[m].bind(memory)])), name: 'plain' } as never);
+    for (const wrap of [(m: MemorySink) => m, plain]) {
+      const sink = wrap(new MemorySink());
+      const embedder = new CountingEmbedder();
+      await pipeline({ documents: source(corpus), chunker, embedder, sink });
+      embedder.texts = [];
+      const rerun = await pipeline({ documents: source(now), chunker, embedder, sink });
+      expect(embedder.texts.length).toBeGreaterThan(0);
+      expect(embedder.texts.length).toBeLessThanOrEqual(3);
+      expect(rerun.added).toBe(embedder.texts.length);
+      const clean = wrap(new MemorySink());
+      await pipeline({ documents: source(now), chunker, embedder: new HashingEmbedder(), sink: clean });
+      const rows = await sink.rows();
+      expect(misplacedRows(rows, textOf)).toEqual([]);
+      expect(comparableRows(rows)).toEqual(comparableRows(await clean.rows()));
+    }
+  });
+
+  it('a heading renamed to the same length: the kept chunks under it keep their offsets but get the new heading path, with their vectors', async () => {
+    const sink = new MemorySink();
+    const embedder = new CountingEmbedder();
+    const c = new MarkdownChunker({ chunkSize: 8 });
+    const before = '# Guide\n\n## Install\n\nRun npm install in your folder.\n\nThen call chunk on the text.\n';
+    const after = before.replace('Install', 'Setupxx');
+    await pipeline({ documents: [{ source: 'g.md', text: before }], chunker: c, embedder, sink });
+    const old = await sink.rows();
+    embedder.texts = [];
+    const rerun = await pipeline({ documents: [{ source: 'g.md', text: after }], chunker: c, embedder, sink });
+    // only the heading's own chunk is new; the two under it are kept (not embedded) and rewritten
+    expect(embedder.texts).toEqual(['# Guide\n\n## Setupxx']);
+    expect(rerun).toMatchObject({ added: 1, kept: 2, removed: 1 });
+    const rows = await sink.rows();
+    expect(rows.slice(1).map((r) => [r.id, r.start, r.end, r.metadata.headingPath])).toEqual(old.slice(1).map((r) => [r.id, r.start, r.end, ['Guide', 'Setupxx']]));
+    const clean = new MemorySink();
+    await pipeline({ documents: [{ source: 'g.md', text: after }], chunker: c, embedder: new HashingEmbedder(), sink: clean });
+    expect(comparableRows(rows)).toEqual(comparableRows(await clean.rows()));
   });
 
   it('prune removes exactly the rows of a document the run did not see; without prune nothing else is touched', async () => {
@@ -263,7 +300,8 @@ describe('pipeline() with a custom async source, MemorySink and HashingEmbedder'
     const hits = await sink.search([0.6, 0.8], 2);
     expect(hits.map((h) => h.id)).toEqual(['b', 'a']);
     expect(hits[0].distance).toBeCloseTo(0.2, 6);
-    expect(await sink.stored('s')).toEqual(new Map([['a', 'e'], ['b', 'e']]));
+    expect(await sink.stored('s')).toEqual(new Map([['a', { embedder: 'e', start: 0, end: 1, tokenCount: 1, metadata: { k: 1 } }], ['b', { embedder: 'e', start: 1, end: 1, tokenCount: 1, metadata: { k: 1 } }]]));
+    expect([...(await sink.vectors('s', ['b', 'c']))]).toEqual([['b', Float32Array.from([0, 1])]]);
     expect(await sink.stored('t')).toEqual(new Map());
     expect(await sink.removeStale('s', new Set(['b']))).toBe(1);
     expect(await sink.removeSources(['s', 'nothing'])).toBe(1);

@@ -75,8 +75,14 @@ describe.each(engines)('%s', (_name, open) => {
       expect(Array.from(r.vector)).toEqual(Array.from(vectors.subarray(i * 64, (i + 1) * 64)));
       expect(r.embedder).toBe('hashing:64');
     }
-    expect([...(await sink.stored('sliding.txt'))].sort()).toEqual(chunks.map((c) => [c.id, 'hashing:64']).sort());
+    const place = (c: { start: number; end: number; tokenCount: number; metadata: object }) => ({ start: c.start, end: c.end, tokenCount: c.tokenCount, metadata: JSON.parse(JSON.stringify(c.metadata)) });
+    expect([...(await sink.stored('sliding.txt'))].sort()).toEqual(chunks.map((c) => [c.id, { embedder: 'hashing:64', ...place(c) }]).sort());
     expect((await sink.stored('no-such.txt')).size).toBe(0);
+    // vectors: only the ids asked for that have a row
+    const asked = await sink.vectors('sliding.txt', [chunks[2].id, 'no-such-id', chunks[0].id]);
+    expect([...asked.keys()].sort()).toEqual([chunks[0].id, chunks[2].id].sort());
+    expect(Array.from(asked.get(chunks[2].id)!)).toEqual(Array.from(vectors.subarray(2 * 64, 3 * 64)));
+    expect((await sink.vectors('no-such.txt', [chunks[0].id])).size).toBe(0);
 
     // A query made of one chunk's own words: that chunk comes first, at distance ~0.
     const k = chunks.findIndex((c) => c.text.includes('stride'));
@@ -110,6 +116,18 @@ describe.each(engines)('%s', (_name, open) => {
     await writeChunks(sink, chunks, vectors, { source: 'sliding.txt', embedder: 'hashing:64' });
     expect(await sink.count()).toBe(chunks.length);
     expect(new Set((await sink.rows()).map((r) => r.id)).size).toBe(chunks.length);
+  });
+
+  it('the same chunks moved (text put before them): each row is rewritten at its new place, none kept stale', async () => {
+    const vectors = await embedAll(chunks);
+    await writeChunks(sink, chunks, vectors, { source: 'moved.txt', embedder: 'hashing:64' });
+    const shifted: Chunk[] = chunks.map((c, i) => ({ ...c, start: c.start + 5, end: c.end + 5, metadata: { ...c.metadata, line: i + 2 } }));
+    // the first chunk stays where it was: kept; every other one moved: written
+    shifted[0] = chunks[0];
+    const result = await writeChunks(sink, shifted, vectors, { source: 'moved.txt', embedder: 'hashing:64' });
+    expect(result).toMatchObject({ written: chunks.length - 1, kept: 1, removed: 0 });
+    expect((await sink.rows('moved.txt')).map((r) => [r.id, r.start, r.end, r.metadata.line])).toEqual(shifted.map((c) => [c.id, c.start, c.end, c.metadata.line]));
+    await sink.removeSources(['moved.txt']);
   });
 
   it('a changed document replaces its old chunks; other documents stay', async () => {
@@ -213,7 +231,7 @@ describe('a table made before the embedder column', () => {
   const chunks = chunker.chunk(text).slice(0, 4);
   const old = (r: SinkRow) => ({ id: r.id, source: r.source, text: r.text, embed_text: r.embedText, start: r.start, end: r.end, token_count: r.tokenCount, metadata: JSON.stringify(r.metadata), vector: Array.from(r.vector) });
   async function check(sink: Sink) {
-    expect([...(await sink.stored('doc')).values()]).toEqual(chunks.map(() => ''));
+    expect([...(await sink.stored('doc')).values()].map((v) => v.embedder)).toEqual(chunks.map(() => ''));
     // prepare adds the column ('' for the rows there), and they are rewritten once with the identity
     const result = await writeChunks(sink, chunks, await embedAll(chunks), { source: 'doc', embedder: 'hashing:64' });
     expect(result).toMatchObject({ written: chunks.length, kept: 0, removed: 0 });

@@ -15,7 +15,7 @@ import { utf8Length } from '../size/utf8.js';
 import { AUTO_STRATEGY, FileChunkers, type FileChunkerOptions } from '../strategies/file-chunkers.js';
 import type { Chunker } from '../strategies/registry.js';
 import { incrementalSink, type IncrementalSink } from '../sinks/incremental.js';
-import type { Sink } from '../sinks/types.js';
+import { samePlace, type Sink, type SinkRow, type StoredChunk } from '../sinks/types.js';
 import { sinkRows } from '../sinks/write.js';
 
 /**
@@ -58,7 +58,11 @@ export interface PipelineSummary {
   chunks: number;
   /** Chunks written with a new vector (not in the sink before, or made by another embedder). */
   added: number;
-  /** Chunks already in the sink with the same id and embedder: not embedded, not written. */
+  /**
+   * Chunks already in the sink with the same id and embedder: not embedded; not written
+   * either, unless the chunk moved (text before it changed its start, end or metadata):
+   * then its row is rewritten in place with its stored vector.
+   */
   kept: number;
   /** Rows deleted: chunks gone from their document, and (with `prune`) the rows of documents the run did not see. */
   removed: number;
@@ -97,8 +101,9 @@ export interface PipelineOptions {
   embedder: Embedder;
   /**
    * Where rows go, synced per document: upserted by (source, id), stale rows removed at
-   * the document's end. A sink without `stored`/`sources`/`removeSources` works through
-   * `incrementalSink` (every chunk is then embedded again). Optional: without it every
+   * the document's end. A sink without `stored`/`vectors`/`sources`/`removeSources` works
+   * through `incrementalSink` (read back from `rows()`; rows without an `embedder` are
+   * embedded again). Optional: without it every
    * chunk is new and reaches only `onBatch`.
    */
   sink?: Sink;
@@ -182,7 +187,9 @@ async function* counted(text: Iterable<string> | AsyncIterable<string>, counter:
  * the text comes in pieces and the chunker streams), and for each batch of `batchSize`
  * chunks: `refine`, look up the ids the sink already holds for the source with this
  * embedder's identity (`sink.stored(source)`, once per document) — those are kept,
- * neither embedded nor written —, embed the others' `embedText ?? text` (`embedBatchSize`
+ * not embedded, and not written unless they moved (their start, end, token count or
+ * metadata differ from the stored row's: then the row is rewritten with its stored
+ * vector, `sink.vectors`) —, embed the others' `embedText ?? text` (`embedBatchSize`
  * texts per call, `concurrency` calls at once, transient failures retried with
  * exponential backoff; a text whose vector is in the run's cache is not embedded again),
  * upsert their rows; at the document's end delete its rows whose ids it no longer has
@@ -257,7 +264,7 @@ export async function pipeline(options: PipelineOptions): Promise<PipelineSummar
     seen.add(source);
     const chunker = chunkerFor(source);
     // the sink's rows of this document, looked up when the first batch needs them
-    let stored: Map<string, string> | undefined;
+    let stored: Map<string, StoredChunk> | undefined;
     const ids = new Set<string>();
     const counter = { bytes: isString ? utf8Length(text) : 0 };
 
@@ -266,13 +273,29 @@ export async function pipeline(options: PipelineOptions): Promise<PipelineSummar
       if (!Array.isArray(chunks)) throw new InvalidOptionError('refine', chunks, 'a function returning an array of chunks');
       if (sink && stored === undefined) stored = await sink.stored(source);
       const fresh: Chunk[] = [];
+      // kept chunks whose row sits elsewhere now (text before them changed): rewritten with the stored vector
+      let moved: Chunk[] = [];
       for (const c of chunks) {
         if (ids.has(c.id)) continue;
         ids.add(c.id);
         summary.chunks++;
-        if (stored?.get(c.id) === identity) summary.kept++;
-        else fresh.push(c);
+        const had = stored?.get(c.id);
+        if (had?.embedder !== identity) fresh.push(c);
+        else if (!samePlace(had, c)) moved.push(c);
+        else summary.kept++;
       }
+      let movedRows: SinkRow[] = [];
+      if (sink && moved.length > 0) {
+        const found = await sink.vectors(source, moved.map((c) => c.id));
+        // a row gone since stored() (another writer): its chunk is embedded instead
+        fresh.push(...moved.filter((c) => !found.has(c.id)));
+        moved = moved.filter((c) => found.has(c.id));
+        summary.kept += moved.length;
+        const vectors = new Float32Array(moved.length * d);
+        moved.forEach((c, i) => vectors.set(found.get(c.id)!, i * d));
+        movedRows = sinkRows(moved, vectors, d, source).map((r) => ({ ...r, source, embedder: identity }));
+      }
+      if (fresh.length === 0 && movedRows.length > 0) await sink!.upsert(movedRows);
       if (fresh.length > 0) {
         const vectors = new Float32Array(fresh.length * d);
         // texts to embed: distinct, not in the cache
@@ -302,7 +325,7 @@ export async function pipeline(options: PipelineOptions): Promise<PipelineSummar
           });
         }
         await runLimited(tasks, concurrency);
-        if (sink) await sink.upsert(sinkRows(fresh, vectors, d, source).map((r) => ({ ...r, source, embedder: identity })));
+        if (sink) await sink.upsert([...sinkRows(fresh, vectors, d, source).map((r) => ({ ...r, source, embedder: identity })), ...movedRows]);
         summary.added += fresh.length;
         await o.onBatch?.({ source, chunks: fresh, vectors });
       }

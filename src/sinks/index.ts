@@ -6,7 +6,7 @@
  * Node), `chunkwise/sinks/pgvector` (any Postgres client with pgvector).
  * @module
  */
-export type { Sink, SinkRow, SinkMatch } from './types.js';
+export type { Sink, SinkRow, SinkMatch, StoredChunk } from './types.js';
 export { requireTableName } from './types.js';
 export { writeChunks, sinkRows, type SinkChunk, type WriteChunksOptions, type WriteChunksResult } from './write.js';
 export { SinkError } from '../core/errors.js';

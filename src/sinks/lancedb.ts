@@ -21,7 +21,7 @@ import * as lancedb from '@lancedb/lancedb';
 import { Field, FixedSizeList, Float32, Int32, Schema, Utf8 } from 'apache-arrow';
 import { firstLine, SinkError } from '../core/errors.js';
 import { withFolderLock } from '../node/lock-file.js';
-import { byPlace, distinctSorted, requireDimension, rowFromStored, requireTableName, searchArgs, type Sink, type SinkMatch, type SinkRow } from './types.js';
+import { byPlace, distinctSorted, requireDimension, rowFromStored, requireTableName, searchArgs, storedFromRecord, vectorFromStored, type Sink, type SinkMatch, type SinkRow, type StoredChunk } from './types.js';
 
 /** Options of {@link LanceDbSink.open}. */
 export interface LanceDbSinkOptions {
@@ -198,12 +198,25 @@ export class LanceDbSink implements Sink {
     }));
   }
 
-  async stored(source: string): Promise<Map<string, string>> {
+  async stored(source: string): Promise<Map<string, StoredChunk>> {
     const table = this.#table;
     if (!table) return new Map();
     const has = (await this.#run('read the table', () => table.schema())).fields.some((f) => f.name === 'embedder');
-    const stored = await this.#run('read rows', async () => (await table.query().where(`source = ${literal(source)}`).select(has ? ['id', 'embedder'] : ['id']).toArray()) as { id: string; embedder?: string | null }[]);
-    return new Map(stored.map((r) => [r.id, r.embedder ?? '']));
+    const columns = ['id', 'start', 'end', 'token_count', 'metadata', ...(has ? ['embedder'] : [])];
+    const stored = await this.#run('read rows', async () => (await table.query().where(`source = ${literal(source)}`).select(columns).toArray()) as Record<string, unknown>[]);
+    return new Map(stored.map((r) => [r.id as string, storedFromRecord(r)]));
+  }
+
+  async vectors(source: string, ids: readonly string[]): Promise<Map<string, Float32Array>> {
+    const table = this.#table;
+    const out = new Map<string, Float32Array>();
+    if (!table) return out;
+    for (let s = 0; s < ids.length; s += 500) {
+      const where = `source = ${literal(source)} AND id IN (${ids.slice(s, s + 500).map(literal).join(', ')})`;
+      const stored = await this.#run('read rows', async () => (await table.query().where(where).select(['id', 'vector']).toArray()) as { id: string; vector: unknown }[]);
+      for (const r of stored) out.set(r.id, vectorFromStored(r.vector));
+    }
+    return out;
   }
 
   async sources(): Promise<string[]> {

@@ -6,7 +6,7 @@
  */
 import { SinkError } from '../core/errors.js';
 import type { IncrementalRow, IncrementalSink } from './incremental.js';
-import { byPlace, requireDimension, searchArgs, type SinkMatch, type SinkRow } from './types.js';
+import { byPlace, requireDimension, searchArgs, type SinkMatch, type SinkRow, type StoredChunk } from './types.js';
 
 /**
  * A table of chunk rows in memory, keyed by (`source`, `id`). Rows are copied in and out
@@ -75,9 +75,22 @@ export class MemorySink implements IncrementalSink {
     return removed;
   }
 
-  async stored(source: string): Promise<Map<string, string>> {
+  async stored(source: string): Promise<Map<string, StoredChunk>> {
     this.#open();
-    return new Map([...(this.#rows.get(source)?.values() ?? [])].map((r) => [r.id, r.embedder]));
+    return new Map(
+      [...(this.#rows.get(source)?.values() ?? [])].map((r) => [r.id, { embedder: r.embedder, start: r.start, end: r.end, tokenCount: r.tokenCount, metadata: structuredClone(r.metadata) }]),
+    );
+  }
+
+  async vectors(source: string, ids: readonly string[]): Promise<Map<string, Float32Array>> {
+    this.#open();
+    const doc = this.#rows.get(source);
+    const out = new Map<string, Float32Array>();
+    for (const id of ids) {
+      const r = doc?.get(id);
+      if (r) out.set(id, r.vector.slice());
+    }
+    return out;
   }
 
   async sources(): Promise<string[]> {

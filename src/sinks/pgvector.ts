@@ -13,7 +13,7 @@
  * @module
  */
 import { firstLine, SinkError } from '../core/errors.js';
-import { byPlace, distinctSorted, requireDimension, rowFromStored, requireTableName, searchArgs, type Sink, type SinkMatch, type SinkRow } from './types.js';
+import { byPlace, distinctSorted, requireDimension, rowFromStored, requireTableName, searchArgs, storedFromRecord, vectorFromStored, type Sink, type SinkMatch, type SinkRow, type StoredChunk } from './types.js';
 
 /** What the sink needs of a Postgres client: parameterised queries returning rows. */
 export interface PgQueryable {
@@ -178,12 +178,22 @@ export class PgVectorSink implements Sink {
     return (rows[0] as { n: number }).n;
   }
 
-  async stored(source: string): Promise<Map<string, string>> {
+  async stored(source: string): Promise<Map<string, StoredChunk>> {
     const columns = await this.#columns();
     if (columns === undefined) return new Map();
     const by = columns.has('embedder') ? '"embedder"' : "''";
-    const { rows } = await this.#run('read rows', `SELECT "id", ${by} AS embedder FROM ${this.#quoted} WHERE "source" = $1`, [source]);
-    return new Map((rows as { id: string; embedder: string }[]).map((r) => [r.id, r.embedder]));
+    const { rows } = await this.#run(
+      'read rows',
+      `SELECT "id", "start", "end", "token_count", "metadata", ${by} AS embedder FROM ${this.#quoted} WHERE "source" = $1`,
+      [source],
+    );
+    return new Map((rows as Record<string, unknown>[]).map((r) => [r.id as string, storedFromRecord(r)]));
+  }
+
+  async vectors(source: string, ids: readonly string[]): Promise<Map<string, Float32Array>> {
+    if (ids.length === 0 || (await this.#columns()) === undefined) return new Map();
+    const { rows } = await this.#run('read rows', `SELECT "id", "vector"::text AS vector FROM ${this.#quoted} WHERE "source" = $1 AND "id" = ANY($2::text[])`, [source, [...ids]]);
+    return new Map((rows as { id: string; vector: string }[]).map((r) => [r.id, vectorFromStored(r.vector)]));
   }
 
   async sources(): Promise<string[]> {

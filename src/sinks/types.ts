@@ -40,6 +40,55 @@ export interface SinkRow {
   embedder: string;
 }
 
+/**
+ * What {@link Sink.stored} tells of one stored row: the embedder of its vector and the
+ * columns that depend on where the chunk sits in its document. A chunk keeps its id
+ * when text before it changes (ids hash the chunk's own text), so a rerun compares
+ * these with the new chunk ({@link samePlace}) to find kept rows that moved.
+ */
+export interface StoredChunk {
+  /** {@link SinkRow.embedder}: identity of the embedder that made the row's vector. */
+  embedder: string;
+  /** {@link SinkRow.start}, UTF-16 code units. */
+  start: number;
+  /** {@link SinkRow.end}, UTF-16 code units. */
+  end: number;
+  /** {@link SinkRow.tokenCount}. */
+  tokenCount: number;
+  /** {@link SinkRow.metadata} as stored (its `index`, line numbers, heading path). */
+  metadata: Record<string, unknown>;
+}
+
+/** JSON with object keys sorted (jsonb reorders keys; JSON text keeps them): equal for equal values. */
+function sortedJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
+
+/**
+ * Whether a stored row sits where `chunk` does: the same start, end, token count and
+ * metadata (compared as JSON, key order aside). A kept chunk for which this is false is
+ * rewritten with its stored vector, so the row ends as a clean run would write it.
+ */
+export function samePlace(stored: StoredChunk, chunk: { start: number; end: number; tokenCount: number; metadata: Record<string, unknown> }): boolean {
+  return stored.start === chunk.start && stored.end === chunk.end && stored.tokenCount === chunk.tokenCount && sortedJson(stored.metadata) === sortedJson(chunk.metadata);
+}
+
+/** A {@link StoredChunk} from a stored record with the table's snake_case columns (`metadata` as JSON text or jsonb). */
+export function storedFromRecord(r: Record<string, unknown>): StoredChunk {
+  const m = r.metadata;
+  return {
+    embedder: (r.embedder as string | null | undefined) ?? '',
+    start: r.start as number,
+    end: r.end as number,
+    tokenCount: r.token_count as number,
+    metadata: (typeof m === 'string' ? JSON.parse(m) : m) as Record<string, unknown>,
+  };
+}
+
 /** A stored chunk found by a nearest-neighbour query, with its cosine distance (1 − cos). */
 export interface SinkMatch {
   id: string;
@@ -75,11 +124,18 @@ export interface Sink {
    */
   upsert(rows: readonly SinkRow[]): Promise<void>;
   /**
-   * The rows stored for `source`: chunk id → identity of the embedder that made its
-   * vector ({@link SinkRow.embedder}); an empty map when the table is missing. A rerun
-   * keeps the chunks found here with the same id and embedder instead of embedding them again.
+   * The rows stored for `source`: chunk id → the embedder that made its vector and the
+   * row's place ({@link StoredChunk}: start, end, token count, metadata; not its text or
+   * vector); an empty map when the table is missing. A rerun keeps the chunks found here
+   * with the same id and embedder instead of embedding them again, and rewrites those
+   * whose place moved with the vector {@link vectors} reads.
    */
-  stored(source: string): Promise<Map<string, string>>;
+  stored(source: string): Promise<Map<string, StoredChunk>>;
+  /**
+   * The stored vectors of the rows of `source` with the given `ids` (id → vector); ids
+   * without a row are absent. Reads those rows only (a batch's moved chunks).
+   */
+  vectors(source: string, ids: readonly string[]): Promise<Map<string, Float32Array>>;
   /** Every source with rows in the table (none when it is missing), sorted. */
   sources(): Promise<string[]>;
   /**
@@ -152,18 +208,22 @@ export function byPlace(a: SinkRow, b: SinkRow): number {
  * iterable of numbers (an Arrow vector).
  */
 export function rowFromStored(r: Record<string, unknown>): SinkRow {
-  const m = r.metadata;
-  const v = r.vector;
+  const { embedder, start, end, tokenCount, metadata } = storedFromRecord(r);
   return {
     id: r.id as string,
     source: r.source as string,
     text: r.text as string,
     embedText: (r.embed_text as string | null | undefined) ?? null,
-    start: r.start as number,
-    end: r.end as number,
-    tokenCount: r.token_count as number,
-    metadata: (typeof m === 'string' ? JSON.parse(m) : m) as Record<string, unknown>,
-    vector: Float32Array.from(typeof v === 'string' ? (JSON.parse(v) as number[]) : (v as Iterable<number>)),
-    embedder: (r.embedder as string | null | undefined) ?? '',
+    start,
+    end,
+    tokenCount,
+    metadata,
+    vector: vectorFromStored(r.vector),
+    embedder,
   };
+}
+
+/** A stored vector as a Float32Array: pgvector's text `[…]` or any iterable of numbers (an Arrow vector). */
+export function vectorFromStored(v: unknown): Float32Array {
+  return Float32Array.from(typeof v === 'string' ? (JSON.parse(v) as number[]) : (v as Iterable<number>));
 }

@@ -7,7 +7,7 @@
  */
 import type { Chunk } from '../core/chunk.js';
 import { InvalidOptionError } from '../core/errors.js';
-import { requireDimension, type Sink, type SinkRow } from './types.js';
+import { requireDimension, samePlace, type Sink, type SinkRow } from './types.js';
 
 /** A chunk to write: any chunkwise {@link Chunk}, with the document it came from. */
 export interface SinkChunk extends Chunk {
@@ -148,7 +148,11 @@ export async function writeChunks(sink: Sink, chunks: readonly SinkChunk[], vect
   if (embedder !== '') {
     const same = new Set<string>();
     for (const source of new Set(rows.map((r) => r.source))) {
-      for (const [id, by] of await sink.stored(source)) if (by === embedder) same.add(`${source}\u0000${id}`);
+      const stored = await sink.stored(source);
+      for (const r of rows) {
+        const had = r.source === source ? stored.get(r.id) : undefined;
+        if (had?.embedder === embedder && samePlace(had, r)) same.add(`${source}\u0000${r.id}`);
+      }
     }
     fresh = rows.filter((r) => !same.has(`${r.source}\u0000${r.id}`));
   }
