@@ -354,7 +354,7 @@ function embedPeakRss(file: string): number {
 }
 
 describe('chunkwise embed memory', () => {
-  it('peak RSS is flat in the input size: 4 MB and 16 MB of Markdown differ by less than 60 MB', { timeout: 240_000 }, () => {
+  it('peak RSS is flat in the input size: 4 MB and 16 MB of Markdown differ by less than 100 MB', { timeout: 240_000 }, () => {
     const dir = mkdtempSync(join(tmpdir(), 'chunkwise-embed-rss-'));
     const one = corpus.map(([, t]) => t).join('\n\n') + '\n\n';
     const make = (mb: number) => {
@@ -366,7 +366,8 @@ describe('chunkwise embed memory', () => {
     const large = embedPeakRss(make(16));
     console.log(`embed peak RSS: 4 MB → ${small.toFixed(0)} MB, 16 MB → ${large.toFixed(0)} MB`);
     // measured: 172 → 215 MB, the growth `chunk` itself shows on these inputs (148 → 191 MB);
-    // holding every chunk and vector of the input (~14 MB of RSS per MB) would add ~170 MB
-    expect(large - small).toBeLessThan(60);
+    // (43–62 MB over runs: V8's heap sizing, not the input); holding every chunk and vector
+    // of the input (~14 MB of RSS per MB) would add ~170 MB
+    expect(large - small).toBeLessThan(100);
   });
 });
