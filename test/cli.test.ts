@@ -174,8 +174,8 @@ describe('CLI: binary input and progress by bytes', () => {
     const percents = [...file.matchAll(/chunking \[[^\]]*\] (\d+)%/g)].map((m) => Number(m[1]));
     expect(percents.some((p) => p > 0 && p < 100), file.slice(0, 400)).toBe(true);
     const stdin = tty(`head -c 2500000 ${big} | ${process.execPath} ${cliBin} chunk - --unit char --chunk-size 4000 --out /dev/null`);
-    // stdin had no bar at all; now MB read and the rate
-    expect(stdin, stdin.slice(0, 400)).toMatch(/chunking [1-9][\d.]* MB read \| [\d.]+ MB\/s \| 0\/1 files/);
+    // stdin had no bar at all; now MB read and the rate (a fast machine may read it all before the first frame)
+    expect(stdin, stdin.slice(0, 400)).toMatch(/chunking [1-9][\d.]* MB read \| [\d.]+ MB\/s \| [01]\/1 files/);
   });
 });
 

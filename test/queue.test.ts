@@ -125,29 +125,32 @@ describe.runIf(runRedisTests)('embed --queue with chunkwise worker processes (re
     expect(rows).toEqual(clean);
   });
 
-  it('a document that cannot be read ends in the failed set with its reason, at once; the others complete', async () => {
+  it('a binary document and one that cannot be read end in the failed set with their reasons, at once; the others complete', async () => {
     const dir = join(tmp, 'bad');
     const good = writeDocuments(dir, 4);
     const gone = join(dir, 'gone.txt');
     writeFileSync(gone, 'here at enqueue time, gone when the worker looks\n');
+    const png = join(dir, 'image.png');
+    writeFileSync(png, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]));
     const w = startWorker(redis.url, 'bad');
     try {
       // the file disappears between enqueue and work: the worker cannot read it
-      const enqueue = cli(['embed', ...good, gone, ...chunking, '--sink', `lancedb:${join(tmp, 'bad-store')}`, '--queue', redis.url, '--queue-name', 'bad']);
+      const enqueue = cli(['embed', ...good, gone, png, ...chunking, '--sink', `lancedb:${join(tmp, 'bad-store')}`, '--queue', redis.url, '--queue-name', 'bad']);
       expect(enqueue.code, enqueue.stderr).toBe(0);
       rmSync(gone);
       await until(async () => {
         const s = await queueStatus({ url: redis.url, queueName: 'bad' });
-        return s.completed + s.failed === 5;
+        return s.completed + s.failed === 6;
       }, 60_000);
       const s = await queueStatus({ url: redis.url, queueName: 'bad' });
-      expect([s.completed, s.failed]).toEqual([4, 1]);
-      expect(s.failures).toHaveLength(1);
-      expect(s.failures[0].documents).toEqual([gone]);
-      expect(s.failures[0].reason).toContain(gone);
+      expect([s.completed, s.failed]).toEqual([4, 2]);
+      const failures = [...s.failures].sort((a, b) => (a.documents[0] < b.documents[0] ? -1 : 1));
+      expect(failures.map((f) => f.documents)).toEqual([[gone], [png]]);
+      expect(failures[0].reason).toContain(gone);
+      expect(failures[1].reason).toContain(`${png}: a binary file, not text (a NUL byte at offset 8)`);
       const status = cli(['queue', 'status', '--queue', redis.url, '--queue-name', 'bad']);
       expect(status.code, status.stderr).toBe(0);
-      expect(status.stdout).toMatch(/^waiting 0\nactive 0\ndelayed 0\ncompleted 4\nfailed 1\nfailed job \S+ \(.*gone\.txt\): /);
+      expect(status.stdout).toMatch(/^waiting 0\nactive 0\ndelayed 0\ncompleted 4\nfailed 2\nfailed job \S+ \(.*(gone\.txt|image\.png)\): /);
     } finally {
       await stopWorker(w);
     }
