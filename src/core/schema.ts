@@ -27,6 +27,12 @@ export interface OptionShape {
   readonly members: Readonly<Record<string, { readonly kind: MemberKind; readonly doc: string }>>;
 }
 
+/** An Embedder's members, which a TokenEmbedder has too. */
+const EMBEDDER_MEMBERS = {
+  dimension: { kind: 'count', doc: 'dimension: an integer ≥ 1' },
+  embed: { kind: 'function', doc: 'embed(texts) → Promise<Float32Array>' },
+} as const;
+
 /**
  * The interfaces of the object options, defined once: every strategy's schema that takes
  * one of these options names its shape, so a malformed object is an InvalidOptionError at
@@ -57,18 +63,11 @@ export const OPTION_SHAPES = {
       cutAt: { kind: 'function?', doc: 'cutAt(text, p) → boolean' },
     },
   },
-  embedder: {
-    name: 'Embedder',
-    members: {
-      dimension: { kind: 'count', doc: 'dimension: an integer ≥ 1' },
-      embed: { kind: 'function', doc: 'embed(texts) → Promise<Float32Array>' },
-    },
-  },
+  embedder: { name: 'Embedder', members: EMBEDDER_MEMBERS },
   tokenEmbedder: {
     name: 'TokenEmbedder (a token-level model, e.g. OnnxEmbedder; CLI --embedder onnx:<folder>)',
     members: {
-      dimension: { kind: 'count', doc: 'dimension: an integer ≥ 1' },
-      embed: { kind: 'function', doc: 'embed(texts) → Promise<Float32Array>' },
+      ...EMBEDDER_MEMBERS,
       embedTokens: { kind: 'function', doc: 'embedTokens(text) → Promise<{ vectors, offsets, special, truncated }>' },
     },
   },
