@@ -5,7 +5,7 @@
  * glyph positions for the box checks are pdf.js's own text items, read here directly.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -266,6 +266,25 @@ register('data:text/javascript,' + encodeURIComponent(\`export async function re
       expect(lines).toHaveLength(1);
       expect(lines[0]).toContain(`npm install ${pkg}`);
     }
+  });
+
+  it('embed --sink: a PDF that turns unreadable (now a scanned one) keeps its rows, exit 1 with one line, even with --prune', () => {
+    const work = mkdtempSync(join(tmpdir(), 'chunkwise-pdf-sink-'));
+    const file = join(work, 'doc.pdf');
+    const sink = `lancedb:${join(work, 'db')}`;
+    const embed = () => spawnSync(process.execPath, [cliBin, 'embed', file, '--sink', sink, '--prune', '--summary', 'json', '--chunk-size', '200', '--chunk-overlap', '0'], { encoding: 'utf8' });
+    copyFileSync(join(dir, 'manual.pdf'), file);
+    const first = embed();
+    expect(first.status).toBe(0);
+    const rows = JSON.parse(first.stderr).rows;
+    expect(rows).toBeGreaterThan(1);
+    copyFileSync(join(dir, 'scanned.pdf'), file);
+    const second = embed();
+    expect(second.status).toBe(1);
+    const [summary, error, ...rest] = second.stderr.trim().split('\n');
+    expect(rest).toEqual([]);
+    expect(JSON.parse(summary)).toMatchObject({ documents: 0, failed: 1, removed: 0, pruned: 0, rows });
+    expect(error).toMatch(/^chunkwise: .*doc\.pdf.*OCR/);
   });
 
   it('embed takes a PDF', () => {

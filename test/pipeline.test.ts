@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EmbeddingError, HashingEmbedder, InvalidOptionError, MarkdownChunker, MemorySink, RecursiveChunker, embedderIdentity, incrementalSink, pipeline, type Embedder, type PipelineDocument, type PipelineProgress, type RetryEvent } from '../src/index.js';
+import { DocumentError } from '../src/core/document-error.js';
 import { cliBin, markdownDir, sharedFiles } from './helpers/paths.js';
 import { comparableRows, editFirstThird, misplacedRows } from './helpers/sink-rows.js';
 
@@ -177,6 +178,25 @@ describe('pipeline() with a custom async source, MemorySink and HashingEmbedder'
     expect(pruned).toMatchObject({ removed: goneRows, pruned: goneRows, added: 0, embedded: 0 });
     expect(await sink.rows()).toEqual(all.filter((r) => r.source !== gone));
     expect(await sink.sources()).toEqual(rest.map(([n]) => n).sort());
+  });
+
+  it('a document that cannot be read (a DocumentError) keeps its rows: with onDocumentError it is skipped and counted, without it the run stops', async () => {
+    const sink = new MemorySink();
+    const embedder = new CountingEmbedder();
+    const docs = corpus.slice(0, 2);
+    await pipeline({ documents: source(docs), chunker, embedder, sink });
+    const before = comparableRows(await sink.rows());
+    const [broken] = docs[0];
+    // the first document is now, say, a scanned PDF: its chunker throws before any chunk
+    const failing = (name: string) =>
+      name === broken ? { chunk: async () => Promise.reject(new DocumentError(name, 'no-text', 'no text layer (scanned pages?)')) } : chunker;
+    const errors: string[] = [];
+    const summary = await pipeline({ documents: source(docs), chunker: failing, embedder, sink, prune: true, onDocumentError: (e, name) => errors.push(`${name}: ${e.reason}`) });
+    expect(errors).toEqual([`${broken}: no-text`]);
+    expect(summary).toMatchObject({ documents: 1, failed: 1, removed: 0, pruned: 0, added: 0 });
+    expect(comparableRows(await sink.rows())).toEqual(before);
+    await expect(pipeline({ documents: source(docs), chunker: failing, embedder, sink })).rejects.toBeInstanceOf(DocumentError);
+    expect(comparableRows(await sink.rows())).toEqual(before);
   });
 
   it('the cache embeds identical text once per run: two copies of a document cost one', async () => {

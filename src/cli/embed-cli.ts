@@ -97,19 +97,10 @@ export async function runEmbed(inputs: string[], o: EmbedCommandOptions, opened:
           const file = given.get(source)!;
           const chunker = chunkers.for(file);
           if (!documentKind(file)) return chunker;
-          // a scanned or encrypted PDF: its one-line error after the run, the other files go on
-          return {
-            chunk: async (_text: string, call?: ChunkCallOptions) => {
-              try {
-                return await chunkDocumentFile(chunker, file, call);
-              } catch (error) {
-                if (!(error instanceof DocumentError)) throw error;
-                documentErrors.push(error);
-                return [];
-              }
-            },
-          };
+          return { chunk: (_text: string, call?: ChunkCallOptions) => chunkDocumentFile(chunker, file, call) };
         },
+        // a scanned or encrypted PDF: its one-line error after the run, its rows kept, the other files go on
+        onDocumentError: (error) => documentErrors.push(error),
         embedder,
         sink,
         prune: o.prune,
@@ -171,7 +162,7 @@ export async function runEmbed(inputs: string[], o: EmbedCommandOptions, opened:
  * The run's summary on stderr: `text` (default with a sink, unless `--quiet`) is one line
  * — `chunkwise: <sink>: 2 file(s), 40 chunks: 3 added, 37 kept, 3 removed; 3 texts
  * embedded; 40 in the table; 0.4 s` —, `json` the same fields as one JSON object
- * (`documents, chunks, added, kept, removed, pruned, embedded, seconds`, and with a sink
+ * (`documents, chunks, added, kept, removed, pruned, embedded, failed, seconds`, and with a sink
  * `sink` and `rows`).
  */
 async function writeSummary(summary: PipelineSummary, o: EmbedCommandOptions, sink: Sink | undefined): Promise<void> {
@@ -184,8 +175,9 @@ async function writeSummary(summary: PipelineSummary, o: EmbedCommandOptions, si
   }
   const s = summary;
   const pruned = s.pruned > 0 ? ` (${s.pruned} of files gone)` : '';
+  const failed = s.failed > 0 ? `, ${s.failed} unreadable (rows kept)` : '';
   process.stderr.write(
-    `chunkwise: ${sink ? sink.name + ': ' : ''}${s.documents} file(s), ${s.chunks} chunks: ${s.added} added, ${s.kept} kept, ${s.removed} removed${pruned}; ${s.embedded} texts embedded${sink ? `; ${rows} in the table` : ''}; ${s.seconds.toFixed(1)} s\n`,
+    `chunkwise: ${sink ? sink.name + ': ' : ''}${s.documents} file(s)${failed}, ${s.chunks} chunks: ${s.added} added, ${s.kept} kept, ${s.removed} removed${pruned}; ${s.embedded} texts embedded${sink ? `; ${rows} in the table` : ''}; ${s.seconds.toFixed(1)} s\n`,
   );
 }
 

@@ -6,6 +6,7 @@
  * @module
  */
 import { hashText, type Chunk } from '../core/chunk.js';
+import { DocumentError } from '../core/document-error.js';
 import { EmbeddingError, InvalidOptionError } from '../core/errors.js';
 import { withBackoff, type RetryEvent, type TransientFailure } from '../core/retry.js';
 import { embedderIdentity } from '../embedders/identity.js';
@@ -70,6 +71,8 @@ export interface PipelineSummary {
   pruned: number;
   /** Texts sent to the embedder (identical texts once: the cache). */
   embedded: number;
+  /** Documents skipped because they could not be read (a `DocumentError`, with `onDocumentError`): their rows are left as they were. */
+  failed: number;
   /** Wall-clock seconds of the run. */
   seconds: number;
 }
@@ -126,6 +129,13 @@ export interface PipelineOptions {
   /** Distinct texts whose vectors are kept for reuse within the run, keyed by the embedder's identity and the text's hash (least recently used dropped first). Default 8192; 0 turns the cache off. */
   cacheSize?: number;
   onProgress?: (progress: PipelineProgress) => void;
+  /**
+   * Called when a document cannot be read (the chunker threw a `DocumentError`: a scanned
+   * or encrypted PDF, bytes that are no document). With it, that document is skipped —
+   * its rows in the sink are neither removed nor counted as stale, and `summary.failed`
+   * counts it — and the run goes on; without it the error ends the run.
+   */
+  onDocumentError?: (error: DocumentError, source: string) => void;
   /** Called with each batch of newly embedded chunks (after the sink has them): a JSONL writer, a custom store. */
   onBatch?: (batch: EmbeddedBatch) => void | Promise<void>;
 }
@@ -239,7 +249,7 @@ export async function pipeline(options: PipelineOptions): Promise<PipelineSummar
   // the cache's key: the embedder's identity and the text's hash and length
   const cacheKey = (text: string) => `${identity}\u0000${hashText(text)}:${text.length}`;
   const d = embedder.dimension;
-  const summary: PipelineSummary = { documents: 0, chunks: 0, added: 0, kept: 0, removed: 0, pruned: 0, embedded: 0, seconds: 0 };
+  const summary: PipelineSummary = { documents: 0, chunks: 0, added: 0, kept: 0, removed: 0, pruned: 0, embedded: 0, failed: 0, seconds: 0 };
   let bytes = 0;
   const seen = new Set<string>();
   if (sink) await sink.prepare(d);
@@ -341,7 +351,15 @@ export async function pipeline(options: PipelineOptions): Promise<PipelineSummar
         await flush(b);
       }
     };
-    for await (const c of chunkDocument(chunker, source, isString ? text : counted(text, counter))) await take(c);
+    try {
+      for await (const c of chunkDocument(chunker, source, isString ? text : counted(text, counter))) await take(c);
+    } catch (error) {
+      if (!(error instanceof DocumentError) || !o.onDocumentError) throw error;
+      // an unreadable version of the document: what the sink holds of it stays as it was
+      summary.failed++;
+      o.onDocumentError(error, source);
+      continue;
+    }
     if (batch.length > 0) await flush(batch);
     if (sink) summary.removed += await sink.removeStale(source, ids);
     summary.documents++;
