@@ -247,6 +247,17 @@ describe('CLI', () => {
     expect(docx.every((r) => r.metadata.strategy === 'html' && Array.isArray(r.metadata.headingPath))).toBe(true);
   });
 
+  it('chunk --workers 2 over the folder gives the same records and the same two error lines as one process', () => {
+    const run = (workers: string) => spawnSync(process.execPath, [cliBin, 'chunk', dir, '--strategy', 'auto', '--chunk-size', '200', '--format', 'jsonl', '--workers', workers], { encoding: 'utf8' });
+    const one = run('1');
+    const two = run('2');
+    expect(two.status).toBe(1);
+    expect(two.stdout).toBe(one.stdout);
+    expect(two.stdout.trim().split('\n').length).toBeGreaterThan(4);
+    expect(two.stderr).toBe(one.stderr);
+    expect(two.stderr.trim().split('\n')).toHaveLength(2);
+  });
+
   it('without pdfjs-dist or mammoth installed, the CLI fails up front with one line naming the package', () => {
     const hooks = join(mkdtempSync(join(tmpdir(), 'chunkwise-nopeer-')), 'hide.mjs');
     writeFileSync(

@@ -12,7 +12,7 @@ import { resolve } from 'node:path';
 import { UsageError } from './usage-error.js';
 import { openCliSink } from './sink-cli.js';
 import { AUTO_STRATEGY, fallbackNotice, FileChunkers, filePieces, walkExtensions } from '../node/chunk-file.js';
-import { chunkDocumentFile, documentKind, loadDocumentPeers } from '../node/documents.js';
+import { chunkDocumentFile, documentKind, loadDocumentPeers, throwDocumentErrors } from '../node/documents.js';
 import { binaryInputs } from './chunk-command.js';
 import { DocumentError } from '../core/document-error.js';
 import type { ChunkCallOptions } from '../core/ids.js';
@@ -149,9 +149,7 @@ export async function runEmbed(inputs: string[], o: EmbedCommandOptions, opened:
       }
     }
     await writeSummary(summary, o, sink);
-    const last = documentErrors.pop();
-    for (const e of documentErrors) process.stderr.write(`chunkwise: ${e.message}\n`);
-    if (last) throw last;
+    throwDocumentErrors(documentErrors);
     return summary;
   } finally {
     if (!opened.sink) await sink?.close();

@@ -6,6 +6,7 @@
  * @module
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { DocumentError } from '../core/document-error.js';
 import { ChunkwiseError } from '../core/errors.js';
 import { UnreadableFileError } from '../cli/io.js';
 import { chunkFileRecords, FileChunkers } from './chunk-file.js';
@@ -21,6 +22,8 @@ const chunkers = new FileChunkers(data.strategy, data.options);
 
 function describeError(error: unknown): FromWorker & { type: 'error' } {
   if (error instanceof UnreadableFileError) return { type: 'error', kind: 'unreadable', path: error.path, message: error.message };
+  // a document that cannot be read (a scanned PDF): skipped, the other files go on
+  if (error instanceof DocumentError) return { type: 'error', kind: 'document', message: error.message, path: error.source, reason: error.reason };
   if (error instanceof ChunkwiseError) return { type: 'error', kind: 'chunkwise', message: error.message };
   return { type: 'error', kind: 'internal', message: error instanceof Error ? (error.stack ?? error.message) : String(error) };
 }

@@ -7,7 +7,9 @@
  * @module
  */
 import { Worker } from 'node:worker_threads';
+import { DocumentError } from '../core/document-error.js';
 import { ChunkwiseError, InvalidOptionError } from '../core/errors.js';
+import { throwDocumentErrors } from './documents.js';
 import type { StrategyOptions } from '../strategies/registry.js';
 import { UnreadableFileError, type Progress } from '../cli/io.js';
 
@@ -30,7 +32,7 @@ export type ToWorker = { type: 'file'; i: number; name: string } | { type: 'stop
 export type FromWorker =
   | { type: 'records'; i: number; records: string[] }
   | { type: 'done'; i: number; chunks: number }
-  | { type: 'error'; i?: number; kind: 'unreadable' | 'chunkwise' | 'internal'; message: string; path?: string };
+  | { type: 'error'; i?: number; kind: 'unreadable' | 'chunkwise' | 'document' | 'internal'; message: string; path?: string; reason?: DocumentError['reason'] };
 
 /** Options of {@link chunkFilesWithWorkers}. */
 export interface BatchOptions {
@@ -64,6 +66,11 @@ function toError(m: FromWorker & { type: 'error' }): Error {
     e.message = m.message;
     return e;
   }
+  if (m.kind === 'document') {
+    const e = new DocumentError(m.path ?? '?', m.reason ?? 'invalid', '');
+    e.message = m.message;
+    return e;
+  }
   if (m.kind === 'chunkwise') return new ChunkwiseError(m.message);
   return new Error(`worker failed: ${m.message}`);
 }
@@ -71,8 +78,12 @@ function toError(m: FromWorker & { type: 'error' }): Error {
 /**
  * Chunks `files` over worker threads and writes their records in file order.
  * @returns the number of chunks written.
+ * A document that cannot be read (a `DocumentError`: a scanned or encrypted PDF) skips its
+ * file while the others go on, as in one process: afterwards the skipped files' errors but
+ * the last are written to stderr in file order (one line each) and the last is thrown.
  * @throws {InvalidOptionError} when `workers` is not an integer ≥ 1; the first file error
- *   (UnreadableFileError, ChunkwiseError) after stopping every worker.
+ *   (UnreadableFileError, ChunkwiseError) after stopping every worker; the last
+ *   DocumentError after every file was tried.
  */
 export async function chunkFilesWithWorkers(files: string[], o: BatchOptions): Promise<number> {
   if (!Number.isInteger(o.workers) || o.workers < 1) throw new InvalidOptionError('workers', o.workers, 'must be an integer ≥ 1');
@@ -88,6 +99,7 @@ export async function chunkFilesWithWorkers(files: string[], o: BatchOptions): P
   let chunks = 0;
   let writing = Promise.resolve();
   let failed: Error | undefined;
+  const unreadable = new Map<number, DocumentError>(); // documents skipped, by file index
 
   return await new Promise<number>((resolve, reject) => {
     const fail = (error: Error) => {
@@ -112,7 +124,15 @@ export async function chunkFilesWithWorkers(files: string[], o: BatchOptions): P
       }
       if (nextToWrite === files.length) {
         for (const w of workers) w.postMessage({ type: 'stop' } satisfies ToWorker);
-        writing.then(() => (failed ? undefined : resolve(chunks)), reject);
+        writing.then(() => {
+          if (failed) return;
+          try {
+            throwDocumentErrors([...unreadable.keys()].sort((a, b) => a - b).map((i) => unreadable.get(i)!));
+            resolve(chunks);
+          } catch (error) {
+            reject(error);
+          }
+        }, reject);
       }
     };
     const sendNext = (w: Worker) => {
@@ -126,6 +146,10 @@ export async function chunkFilesWithWorkers(files: string[], o: BatchOptions): P
       workers.push(w);
       w.on('message', (m: FromWorker) => {
         if (failed) return;
+        if (m.type === 'error' && m.kind === 'document' && m.i !== undefined) {
+          unreadable.set(m.i, toError(m) as DocumentError);
+          m = { type: 'done', i: m.i, chunks: 0 };
+        }
         if (m.type === 'error') return fail(toError(m));
         if (m.type === 'records') {
           if (m.i === nextToWrite) enqueueWrite(m.records);

@@ -69,7 +69,16 @@ export async function forEachFile(files: readonly string[], each: (file: string,
       failed.push(error);
     }
   }
-  const last = failed.pop();
-  for (const e of failed) process.stderr.write(`chunkwise: ${cliMessage(e.message)}\n`);
-  if (last) throw last;
+  throwDocumentErrors(failed);
+}
+
+/**
+ * The end of a run that skipped unreadable documents: their errors but the last written to
+ * stderr (one line each, `chunkwise: <message>`), the last thrown — nothing when there are none.
+ * @throws {DocumentError} the last of `errors`.
+ */
+export function throwDocumentErrors(errors: readonly DocumentError[]): void {
+  if (errors.length === 0) return;
+  for (const e of errors.slice(0, -1)) process.stderr.write(`chunkwise: ${cliMessage(e.message)}\n`);
+  throw errors[errors.length - 1];
 }
