@@ -307,8 +307,8 @@ export async function tune(corpora: readonly Corpus[], questions: readonly EvalQ
       options.onConfiguration?.({ done: ++done, total: specs.length, spec: spec.spec, phase: 'skipped' });
       continue;
     }
-    options.onConfiguration?.({ done, total: specs.length, spec: spec.spec, phase: 'start' });
     const t0 = now();
+    options.onConfiguration?.({ done, total: specs.length, spec: spec.spec, phase: 'start' });
     const result = await evaluateSpec(spec, corpora, questions, options.embedder, { k, onProgress: options.onEmbedding });
     const ms = now() - t0;
     longest.set(family(spec), Math.max(ms, longest.get(family(spec)) ?? 0));
