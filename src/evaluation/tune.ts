@@ -7,7 +7,7 @@
  * @module
  */
 import type { Embedder } from '../embedders/types.js';
-import { InvalidInputError, InvalidOptionError } from '../core/errors.js';
+import { InvalidDatasetError, InvalidInputError, InvalidOptionError } from '../core/errors.js';
 import { pairedBootstrap, type BootstrapOptions, type PairedDifference } from './bootstrap.js';
 import { checkSpec, evaluateSpec, QASC_SPEC } from './evaluate-spec.js';
 import type { EvaluationResult } from './evaluate.js';
@@ -278,7 +278,7 @@ function recommendation(rows: readonly TuneRow[], tolerance: number, bootstrap: 
  * `recallTolerance` of the best recall) with its paired differences to the best-recall and
  * best-IoU configurations.
  * @throws {InvalidOptionError} for a bad grid, budget, k or tolerance.
- * @throws {InvalidDatasetError} when a question does not match the corpora.
+ * @throws {InvalidDatasetError} for no questions, or a question that does not match the corpora.
  * @throws {InvalidInputError} when the budget allowed no configuration at all.
  */
 export async function tune(corpora: readonly Corpus[], questions: readonly EvalQuestion[], options: TuneOptions): Promise<TuneResult> {
@@ -291,6 +291,7 @@ export async function tune(corpora: readonly Corpus[], questions: readonly EvalQ
   const k = options.k ?? 5;
   if (!Number.isInteger(k) || k < 1) throw new InvalidOptionError('k', k, 'an integer ≥ 1');
   const bootstrap: BootstrapOptions = { seed: 1, ...options.bootstrap };
+  if (questions.length === 0) throw new InvalidDatasetError('questions', 'no questions to tune on');
   checkQuestions(questions, corpora);
   const { specs, notApplicable } = tuneGrid(options);
   const rows: TuneRow[] = [];
