@@ -1,10 +1,9 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { HashingEmbedder, InvalidOptionError } from '../src/index.js';
 import {
   configurationForms,
@@ -24,6 +23,7 @@ import {
 import { main } from '../src/cli/main.js';
 import { parseDuration, runTune } from '../src/cli/tune-command.js';
 import { readQuestions } from '../src/node/index.js';
+import { localServer } from './helpers/local-server.js';
 import { corporaDir, questionsCsv as sharedQuestions } from './helpers/paths.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'chunkwise-tune-'));
@@ -47,7 +47,7 @@ async function cli(...args: string[]): Promise<{ code: number; out: string; err:
   let out = '';
   let err = '';
   // a write's callback (the last function argument) is called, as the stream would
-  const done = (args: unknown[]) => (args.findLast((a) => typeof a === 'function') as (() => void) | undefined)?.();
+  const done = (args: unknown[]) => (args.filter((a) => typeof a === 'function').pop() as (() => void) | undefined)?.();
   const o = vi.spyOn(process.stdout, 'write').mockImplementation((s, ...rest: unknown[]) => ((out += String(s)), done(rest), true));
   const e = vi.spyOn(process.stderr, 'write').mockImplementation((s, ...rest: unknown[]) => ((err += String(s)), done(rest), true));
   try {
@@ -260,8 +260,6 @@ describe('chunkwise tune', () => {
 });
 
 describe('question generation through an OpenAI-compatible chat endpoint', () => {
-  let server: Server;
-  let baseURL: string;
   const requests: { model: string; messages: { role: string; content: string }[] }[] = [];
   let replies: ((window: string) => string | { status: number })[] = [];
 
@@ -288,15 +286,7 @@ describe('question generation through an OpenAI-compatible chat endpoint', () =>
     res.end(JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content: reply } }] }));
   }
 
-  beforeAll(async () => {
-    server = createServer((req, res) => void handle(req, res));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-  });
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  });
+  const endpoint = localServer(handle);
 
   it('locates excerpts exactly or across changed whitespace', () => {
     const text = 'One two.  Three\nfour five. One two.';
@@ -308,7 +298,7 @@ describe('question generation through an OpenAI-compatible chat endpoint', () =>
   it('asks for questions, retries unusable answers and busy servers, and keeps exact references', async () => {
     requests.length = 0;
     replies = [() => 'not json', () => ({ status: 503 }), good, (w) => JSON.stringify({ question: 'Q?', references: ['not in the text at all'] })];
-    const got = await generateQuestions([speech], { model: 'local-chat', baseURL, perCorpus: 2, initialDelayMs: 1 });
+    const got = await generateQuestions([speech], { model: 'local-chat', baseURL: endpoint.baseURL, perCorpus: 2, initialDelayMs: 1 });
     expect(got).toHaveLength(2);
     // question 1: not JSON, then 503 (retried in the same attempt), then good; question 2: an excerpt not in the text, then good
     expect(requests.length).toBe(5);
@@ -325,7 +315,7 @@ describe('question generation through an OpenAI-compatible chat endpoint', () =>
   it('chunkwise tune --generate writes the questions and tunes on them', async () => {
     replies = [];
     const out = join(dir, 'generated');
-    const r = await cli('tune', corpusFile, '--generate', '3', '--chat-model', 'local-chat', '--chat-url', baseURL, '--strategies', 'fixed', '--sizes', '100', '--overlaps', '0', '--out', out);
+    const r = await cli('tune', corpusFile, '--generate', '3', '--chat-model', 'local-chat', '--chat-url', endpoint.baseURL, '--strategies', 'fixed', '--sizes', '100', '--overlaps', '0', '--out', out);
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     const generated = parseQuestionsCsv(readFileSync(join(out, 'questions.csv'), 'utf8'));
@@ -334,7 +324,7 @@ describe('question generation through an OpenAI-compatible chat endpoint', () =>
     expect(r.out).toContain('Recommended: fixed:100:0');
     // a refused request is exit 1
     replies = [() => ({ status: 401 })];
-    const refused = await cli('tune', corpusFile, '--generate', '1', '--chat-model', 'm', '--chat-url', baseURL, '--strategies', 'fixed', '--sizes', '100', '--overlaps', '0');
+    const refused = await cli('tune', corpusFile, '--generate', '1', '--chat-model', 'm', '--chat-url', endpoint.baseURL, '--strategies', 'fixed', '--sizes', '100', '--overlaps', '0');
     expect(refused.code).toBe(1);
     expect(refused.err).toMatch(/refused the request: HTTP 401: busy/);
   });

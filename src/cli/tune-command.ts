@@ -9,10 +9,10 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { generateQuestions, questionsCsv } from '../evaluation/question-generation.js';
 import { checkQuestions, type EvalQuestion } from '../evaluation/questions.js';
-import { tune, TUNE_OVERLAPS, TUNE_QASC_WINDOWS, TUNE_SIZES, TUNE_STRATEGIES, type TuneResult } from '../evaluation/tune.js';
+import { tune, TUNE_BUDGET_MS, TUNE_OVERLAPS, TUNE_QASC_WINDOWS, TUNE_SIZES, TUNE_STRATEGIES, type TuneResult } from '../evaluation/tune.js';
 import { tuneJson, tuneMarkdown, tuneSvg } from '../evaluation/tune-report.js';
 import { loadEmbedder } from '../node/embedders.js';
 import { progressBar, readCorpora, readQuestions } from '../node/evaluation.js';
@@ -74,7 +74,7 @@ export function addTuneCommand(program: Command): Command {
     .description('search strategy × chunk size × overlap (and QASC\'s window) on your corpora and questions within a time budget; print the Pareto front of recall against IoU and the recommended configuration')
     .argument('<corpora...>', 'corpus files, directories or globs; a question\'s corpus_id is a file\'s base name without extension')
     .option('--questions <csv>', 'questions CSV with columns question, references, corpus_id (Chroma\'s format)')
-    .option('--budget <duration>', 'time budget: no configuration is started that would end past it (e.g. 90s, 5m, 1h)', parseDuration, 300_000)
+    .addOption(new Option('--budget <duration>', 'time budget: no configuration is started that would end past it (e.g. 90s, 5m, 1h; a bare number is seconds)').argParser(parseDuration).default(TUNE_BUDGET_MS, '5m'))
     .option('--embedder <spec>', 'hashing | hashing:<dim> | onnx:<folder> | static:<folder> | openai:<model> | transformers:<folder>', 'hashing')
     .option('-k, --top-k <n>', 'chunks retrieved per question', parsePositiveIntegerArg, 5)
     .option('--strategies <list>', `strategies searched (comma-separated; qasc is hybrid QASC) [default: ${TUNE_STRATEGIES.join(',')}]`, listOf('--strategies', (s) => s))
