@@ -245,6 +245,7 @@ export function recallIouSvg(rows: readonly ReportRow[], options: ChartOptions =
   out.push(`<text x="${lx}" y="${ny}" font-size="10" fill="#555">Rows with identical scores overlap:</text>`);
   out.push(`<text x="${lx}" y="${ny + 13}" font-size="10" fill="#555">later strategies are drawn smaller, on top.</text>`);
   out.push(`<text x="${lx}" y="${ny + 26}" font-size="10" fill="#555">Up and to the right is better.</text>`);
+  if (options.front?.length) out.push(`<text x="${lx}" y="${ny + 39}" font-size="10" fill="#555">Dashed: the Pareto front${options.mark !== undefined ? '; ringed: the recommended row' : ''}.</text>`);
   out.push('</svg>');
   return out.join('\n');
 }
