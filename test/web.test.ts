@@ -286,6 +286,28 @@ describe.skipIf(!run)('web page', () => {
     await page.close();
   });
 
+  it('a tune.json of chunkwise tune opens: the front as a table, the columns set to the recommended and front configurations', async () => {
+    const out = join(work, 'tune-out');
+    // the speech's questions only (tune, like eval, refuses questions of corpora it is not given)
+    const all = evaluation.parseQuestionsCsv(readFileSync(questionsCsv, 'utf8'));
+    writeFileSync(join(work, 'speech.csv'), evaluation.questionsCsv(all.filter((q: Any) => q.corpusId === 'state_of_the_union')));
+    const ok = spawnSync(process.execPath, [cliBin, 'tune', join(corporaDir, 'state_of_the_union.md'), '--questions', join(work, 'speech.csv'), '--strategies', 'fixed,recursive,qasc', '--sizes', '100,200', '--overlaps', '0', '--qasc-windows', 'adaptive', '--out', out], { encoding: 'utf8' });
+    expect(ok.status, ok.stderr).toBe(0);
+    const json = JSON.parse(readFileSync(join(out, 'tune.json'), 'utf8'));
+    const page = await open('');
+    await page.setInputFiles('#tune-file', join(out, 'tune.json'));
+    await page.waitForSelector('#tune-results table.tune');
+    await settle(page);
+    const specs = await page.$$eval('#tune-results tr[data-spec]', (trs: Any[]) => trs.map((tr) => tr.dataset.spec));
+    expect(specs).toEqual(json.front.map((p: Any) => p.spec));
+    expect(await page.textContent('#tune-results')).toContain(`Recommended: ${json.recommendation.spec}`);
+    const wanted = [...new Set([json.recommendation.spec, ...json.front.map((p: Any) => p.spec).reverse()])].filter((s: string) => !s.startsWith('qasc:')).slice(0, 3);
+    const cols = await columns(page);
+    expect(cols.map((c) => c.strategy)).toEqual(wanted.map((s: string) => s.split(':')[0]));
+    for (const [i, c] of cols.entries()) expect(c.chunks).toEqual(plain(await evaluation.chunkerFromSpec(wanted[i]).chunk(await page.$eval('#text', (t: Any) => t.value))));
+    await page.close();
+  });
+
   it('the evaluation on a 500 KB document with pasted questions equals evaluateSpans in Node', async () => {
     const text = readFileSync(join(corporaDir, 'pubmed.md'), 'utf8');
     expect(text.length).toBeGreaterThan(490_000);

@@ -16,7 +16,7 @@ const $ = (id) => document.getElementById(id);
 const els = {
   status: $('status'), text: $('text'), file: $('file'), drop: $('drop'), source: $('source'), docinfo: $('docinfo'),
   embedder: $('embedder'), addColumn: $('add-column'), unavailable: $('unavailable'), columns: $('columns'),
-  view: $('view'), selection: $('selection'), questions: $('questions'), questionsFile: $('questions-file'), k: $('k'),
+  view: $('view'), selection: $('selection'), questions: $('questions'), questionsFile: $('questions-file'), tuneFile: $('tune-file'), tuneResults: $('tune-results'), k: $('k'),
   evaluate: $('evaluate'), evalInfo: $('eval-info'), evalProblems: $('eval-problems'), evalResults: $('eval-results'),
   query: $('query'), qasc: $('qasc'), chart: $('chart'), chartHint: $('chart-hint'),
 };
@@ -915,6 +915,38 @@ function columnsFromUrl(params) {
   });
 }
 
+/** The `format` of `chunkwise tune --out DIR`'s tune.json. */
+const TUNE_FORMAT = 'chunkwise-tune/1';
+
+/**
+ * Opens a tune.json: the Pareto front as a table (the recommended row marked) and the
+ * columns set to the recommended configuration and the front's best-IoU chunk strategies
+ * (QASC rows are query-time: they stay in the table).
+ */
+function openTune(json) {
+  if (json?.format !== TUNE_FORMAT || !Array.isArray(json.front) || !json.recommendation) throw new Error(`not a tune.json of chunkwise tune (format ${TUNE_FORMAT})`);
+  const pct = (x) => (x * 100).toFixed(1);
+  const rows = json.front.map((p) => {
+    const mark = p.spec === json.recommendation.spec ? ' <strong>(recommended)</strong>' : '';
+    return `<tr data-spec="${escapeHtml(p.spec)}"><td><code>${escapeHtml(p.spec)}</code>${mark}</td><td>${pct(p.recall.mean)} [${pct(p.recall.low)}, ${pct(p.recall.high)}]</td><td>${pct(p.iou.mean)} [${pct(p.iou.low)}, ${pct(p.iou.high)}]</td></tr>`;
+  });
+  els.tuneResults.innerHTML =
+    `<h3>chunkwise tune: Pareto front (${escapeHtml(String(json.embedder))}, k = ${Number(json.k)}, ${Number(json.questions)} questions, ${json.rows?.length ?? 0} configurations)</h3>` +
+    `<table class="tune"><thead><tr><th>configuration</th><th>recall % [95 % CI]</th><th>IoU % [95 % CI]</th></tr></thead><tbody>${rows.join('')}</tbody></table>` +
+    `<p class="hint">Recommended: <code>${escapeHtml(json.recommendation.spec)}</code>. ${escapeHtml(json.recommendation.reason ?? '')}</p>`;
+  const specs = [json.recommendation.spec, ...json.front.map((p) => p.spec).reverse()];
+  const chunkSpecs = [...new Set(specs)].filter((spec) => !spec.startsWith('qasc:') && state.strategies.has(ev.parseStrategySpec(spec).name)).slice(0, MAX_COLUMNS);
+  if (!chunkSpecs.length) return;
+  const params = new URLSearchParams();
+  for (const spec of chunkSpecs) params.append('s', spec);
+  for (const col of state.columns) col.el.remove();
+  state.columns.length = 0;
+  state.selection = null;
+  for (const c of columnsFromUrl(params)) addColumn(c.strategy, c.values);
+  relabel();
+  if (state.evaluation) evaluate();
+}
+
 async function main() {
   await cw.initKernels();
   await cw.loadTokenizer('cl100k_base'); // the default encoding (token units, tokenCount) before the first chunker
@@ -967,6 +999,15 @@ async function main() {
     if (!f) return;
     els.questions.value = await f.text();
     evaluate();
+  });
+  els.tuneFile.addEventListener('change', async () => {
+    const f = els.tuneFile.files[0];
+    if (!f) return;
+    try {
+      openTune(JSON.parse(await f.text()));
+    } catch (error) {
+      setStatus(`cannot open ${f.name}: ${errorText(error)}`, true);
+    }
   });
   let queryTimer;
   els.query.addEventListener('input', () => {

@@ -1,13 +1,14 @@
 /**
  * `chunkwise eval`: token-level retrieval evaluation (SPEC section 5) of one or more
- * chunking strategies on corpora and a questions CSV, with one embedder and one k.
+ * chunking strategies (and hybrid QASC, `qasc:size:overlap:window=…`) on corpora and a
+ * questions CSV, with one embedder and one k.
  * Writes a Markdown table to stdout (or `--out`), and optionally JSON and an SVG chart.
  * @module
  */
-import { evaluateChunker, type EvaluationResult } from '../evaluation/evaluate.js';
+import type { EvaluationResult } from '../evaluation/evaluate.js';
+import { checkSpec, evaluateSpec } from '../evaluation/evaluate-spec.js';
 import { checkQuestions } from '../evaluation/questions.js';
 import { markdownTable, perCorpusTable, recallIouSvg, resultsJson, type ReportRow } from '../evaluation/report.js';
-import { chunkerFromSpec, parseStrategySpec } from '../evaluation/strategy-spec.js';
 import { loadEmbedder } from '../node/embedders.js';
 import { embeddingProgress, readCorpora, readQuestions } from '../node/evaluation.js';
 import { Output, UnreadableFileError } from './io.js';
@@ -53,8 +54,7 @@ async function readOrThrow<T>(path: string, read: () => Promise<T>): Promise<T> 
  * @throws {UnreadableFileError} for a file that cannot be read.
  */
 export async function runEval(o: EvalCommandOptions): Promise<ReportRow[]> {
-  const specs = o.strategy.map((s) => parseStrategySpec(s));
-  const chunkers = specs.map((s) => chunkerFromSpec(s)); // fail on bad options before any work
+  const specs = o.strategy.map((s) => checkSpec(s)); // fail on bad options before any work
   const corpusFiles = await expandInputs(o.corpora);
   const corpora = await readOrThrow(corpusFiles.join(' '), () => readCorpora(corpusFiles));
   const questions = await readOrThrow(o.questions, () => readQuestions(o.questions));
@@ -71,7 +71,7 @@ export async function runEval(o: EvalCommandOptions): Promise<ReportRow[]> {
     const t0 = performance.now();
     let result: EvaluationResult;
     try {
-      result = await evaluateChunker(chunkers[i], corpora, questions, embedder, { name: spec.spec, k: o.topK, onProgress: bar.update });
+      result = await evaluateSpec(spec, corpora, questions, embedder, { k: o.topK, onProgress: bar.update });
     } finally {
       bar.stop();
     }
@@ -79,7 +79,7 @@ export async function runEval(o: EvalCommandOptions): Promise<ReportRow[]> {
     if (!o.quiet) {
       process.stderr.write(
         `${spec.spec}: ${result.chunks} chunks, ${((performance.now() - t0) / 1000).toFixed(1)} s ` +
-          `(chunking ${(t.chunkMs! / 1000).toFixed(1)} s, embedding ${(t.embedMs! / 1000).toFixed(1)} s, retrieval ${(t.retrieveMs / 1000).toFixed(1)} s)\n`,
+          `(chunking ${(t.chunkMs! / 1000).toFixed(1)} s, ${t.embedMs !== undefined ? `embedding ${(t.embedMs / 1000).toFixed(1)} s, ` : ''}retrieval ${(t.retrieveMs / 1000).toFixed(1)} s)\n`,
       );
     }
     rows.push({ result, strategy: spec.name, size: spec.size, overlap: spec.overlap });

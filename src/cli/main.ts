@@ -15,6 +15,8 @@
  *     with --workers N > 1 files are spread over worker threads, output in the same order)
  *   chunkwise eval --corpora <files...> --questions <csv> --strategy <name:size:overlap>… [--embedder hashing] [--top-k 5]
  *     [--per-corpus] [--json FILE] [--svg FILE] [--out FILE]
+ *   chunkwise tune <corpora...> --questions <csv> [--budget 5m] [--embedder SPEC] [--strategies …] [--sizes …] [--overlaps …]
+ *     [--qasc-windows …] [--recall-tolerance 1] [--out DIR] [--generate N --chat-model NAME --chat-url URL]
  *
  * Exit codes: 0 success; 1 a file could not be read or written (or a model loaded, or an
  * optional package a strategy needs is not installed); 2 a usage error (unknown option,
@@ -37,6 +39,8 @@ import { UsageError } from './usage-error.js';
 import { DEFAULT_EXTENSIONS, parseExtensions } from './inputs.js';
 import { strategyNames } from '../strategies/registry.js';
 import { addQascCommand } from './qasc-command.js';
+import { addTuneCommand } from './tune-command.js';
+import { QuestionGenerationError } from '../evaluation/question-generation.js';
 import { addEnqueueOptions, addQueueCommands, runEnqueue } from './queue-command.js';
 import { addSemanticOptions } from './semantic-options.js';
 import { addStrategyFlags, parseIntegerArg, parsePositiveIntegerArg } from './strategy-flags.js';
@@ -122,6 +126,7 @@ export function buildProgram(): Command {
       if (!options.strategy?.length) throw new UsageError('give at least one --strategy, e.g. --strategy fixed:400:200');
       await runEval(options);
     });
+  addTuneCommand(program);
   for (const command of program.commands) addQuietOptions(command);
   return program;
 }
@@ -144,7 +149,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     // the reader of stdout went away (`| head`): nothing more to write, not an error
     if (error instanceof UnwritableFileError && error.path === '-' && error.code === 'EPIPE') return 0;
-    if (error instanceof UnreadableFileError || error instanceof UnwritableFileError || error instanceof ModelLoadError || error instanceof MissingDependencyError || error instanceof DocumentError || error instanceof QueueUnavailableError) {
+    if (error instanceof UnreadableFileError || error instanceof UnwritableFileError || error instanceof ModelLoadError || error instanceof MissingDependencyError || error instanceof DocumentError || error instanceof QueueUnavailableError || error instanceof QuestionGenerationError) {
       report(error.message);
       return 1;
     }

@@ -298,7 +298,7 @@ export class OpenAIEmbedder implements Embedder {
 }
 
 /** `: <message>` from an OpenAI-style error body `{ error: { message } }`, or its first 200 characters. */
-function serverMessage(raw: string): string {
+export function serverMessage(raw: string): string {
   try {
     const m = (JSON.parse(raw) as { error?: { message?: unknown } | string })?.error;
     const message = typeof m === 'string' ? m : m?.message;

@@ -152,6 +152,10 @@ export interface ChartOptions {
   title?: string;
   width?: number;
   height?: number;
+  /** Indices of rows joined by a line in this order (a Pareto front). */
+  front?: readonly number[];
+  /** Index of a row drawn with a ring (a recommendation). */
+  mark?: number;
 }
 
 /**
@@ -160,6 +164,7 @@ export interface ChartOptions {
  * `size/overlap`. The IoU axis starts at 0; the recall axis spans the data rounded
  * to 5 % (so close rows stay apart). Later strategies get smaller markers, so rows
  * with identical scores (e.g. the same windows from two libraries) show as nested markers.
+ * `front` rows are joined by a dashed line, the `mark` row ringed.
  */
 export function recallIouSvg(rows: readonly ReportRow[], options: ChartOptions = {}): string {
   const width = options.width ?? 1100;
@@ -207,6 +212,13 @@ export function recallIouSvg(rows: readonly ReportRow[], options: ChartOptions =
   out.push(`<line x1="${left}" y1="${top}" x2="${left}" y2="${top + ph}" stroke="#000"/>`);
   out.push(`<text x="${left + pw / 2}" y="${height - 15}" text-anchor="middle" font-size="13">IoU (%) →</text>`);
   out.push(`<text transform="translate(20 ${top + ph / 2}) rotate(-90)" text-anchor="middle" font-size="13">Recall (%) →</text>`);
+  if (options.front?.length) {
+    const path = options.front.filter((i) => Number.isFinite(xs[i]) && Number.isFinite(ys[i])).map((i) => `${X(xs[i]).toFixed(1)},${Y(ys[i]).toFixed(1)}`);
+    out.push(`<polyline points="${path.join(' ')}" fill="none" stroke="#555" stroke-width="1.2" stroke-dasharray="4 3"/>`);
+  }
+  if (options.mark !== undefined && Number.isFinite(xs[options.mark]) && Number.isFinite(ys[options.mark])) {
+    out.push(`<circle cx="${X(xs[options.mark]).toFixed(1)}" cy="${Y(ys[options.mark]).toFixed(1)}" r="13" fill="none" stroke="#000" stroke-width="2"/>`);
+  }
   // points with labels
   const labelled = new Set<string>();
   rows.forEach((r, i) => {
@@ -233,6 +245,7 @@ export function recallIouSvg(rows: readonly ReportRow[], options: ChartOptions =
   out.push(`<text x="${lx}" y="${ny}" font-size="10" fill="#555">Rows with identical scores overlap:</text>`);
   out.push(`<text x="${lx}" y="${ny + 13}" font-size="10" fill="#555">later strategies are drawn smaller, on top.</text>`);
   out.push(`<text x="${lx}" y="${ny + 26}" font-size="10" fill="#555">Up and to the right is better.</text>`);
+  if (options.front?.length) out.push(`<text x="${lx}" y="${ny + 39}" font-size="10" fill="#555">Dashed: the Pareto front${options.mark !== undefined ? '; ringed: the recommended row' : ''}.</text>`);
   out.push('</svg>');
   return out.join('\n');
 }

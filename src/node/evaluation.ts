@@ -43,28 +43,39 @@ export interface ProgressBar {
 }
 
 /**
- * A cli-progress bar on stderr labelled `label` (e.g. the strategy), for embedding
- * chunks; a no-op unless stderr is a terminal (and `CI` is unset) and `enabled`.
+ * A cli-progress bar on stderr in `format` (cli-progress placeholders plus `{label}` and
+ * `{rate}`, items per second); a no-op unless stderr is a terminal (and `CI` is unset)
+ * and `enabled`. `label` may change with each update.
  */
-export function embeddingProgress(label: string, enabled = true): ProgressBar {
-  if (!enabled || !process.stderr.isTTY || process.env.CI) return { update() {}, stop() {} };
-  const bar = new cliProgress.SingleBar(
-    { stream: process.stderr, format: `embedding {label} [{bar}] {value}/{total} chunks | {rate} chunks/s`, hideCursor: true, clearOnComplete: true },
-    cliProgress.Presets.shades_classic,
-  );
+export function progressBar(format: string, label: string, enabled = true): ProgressBar & { label(text: string): void } {
+  if (!enabled || !process.stderr.isTTY || process.env.CI) return { update() {}, stop() {}, label() {} };
+  const bar = new cliProgress.SingleBar({ stream: process.stderr, format, hideCursor: true, clearOnComplete: true }, cliProgress.Presets.shades_classic);
   const started = Date.now();
   let running = false;
+  let current = label;
   return {
     update(done: number, total: number) {
       if (!running) {
-        bar.start(Math.max(total, 1), 0, { label, rate: '0' });
+        bar.start(Math.max(total, 1), 0, { label: current, rate: '0' });
         running = true;
       }
       const secs = Math.max((Date.now() - started) / 1000, 1e-3);
-      bar.update(done, { label, rate: (done / secs).toFixed(0) });
+      bar.update(done, { label: current, rate: (done / secs).toFixed(0) });
     },
     stop() {
       if (running) bar.stop();
     },
+    label(text: string) {
+      current = text;
+      if (running) bar.update({ label: current });
+    },
   };
+}
+
+/**
+ * A cli-progress bar on stderr labelled `label` (e.g. the strategy), for embedding
+ * chunks; a no-op unless stderr is a terminal (and `CI` is unset) and `enabled`.
+ */
+export function embeddingProgress(label: string, enabled = true): ProgressBar {
+  return progressBar('embedding {label} [{bar}] {value}/{total} chunks | {rate} chunks/s', label, enabled);
 }
