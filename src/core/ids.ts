@@ -51,17 +51,21 @@ interface Lanes {
   b: number;
 }
 
-/** Mixes the UTF-16 code units of `text`, then its length (so concatenations of parts do not collide), into `h`. */
-function mixText(h: Lanes, text: string): void {
+/**
+ * Mixes the UTF-16 code units of `text.slice(start, end)`, then its length (so
+ * concatenations of parts do not collide), into `h`. Reading the range of the whole
+ * text, not a slice of it, keeps `charCodeAt` on a flat string.
+ */
+function mixText(h: Lanes, text: string, start = 0, end = text.length): void {
   let a = h.a;
   let b = h.b;
-  for (let i = 0, n = text.length | 0; i < n; i++) {
+  for (let i = start | 0, n = end | 0; i < n; i++) {
     const c = text.charCodeAt(i);
     a = Math.imul(a ^ c, M1);
     b = Math.imul(b ^ c, M2);
   }
-  h.a = Math.imul(a ^ text.length, M1);
-  h.b = Math.imul(b ^ text.length, M2);
+  h.a = Math.imul(a ^ (end - start), M1);
+  h.b = Math.imul(b ^ (end - start), M2);
 }
 
 /** Mixes one 32-bit integer into `h`. */
@@ -101,9 +105,17 @@ export class ContentIds {
    * `text`: the chunk embeds its text).
    */
   id(text: string, embedText?: string): string {
+    return this.idOf(text, 0, text.length, embedText);
+  }
+
+  /**
+   * {@link id} of the chunk whose text is `source.slice(start, end)` (UTF-16 offsets),
+   * read from `source` without slicing it.
+   */
+  idOf(source: string, start: number, end: number, embedText?: string): string {
     const h = { a: this.#doc.a, b: this.#doc.b };
-    mixText(h, text);
-    if (embedText === undefined || embedText === text) mixInt(h, 0);
+    mixText(h, source, start, end);
+    if (embedText === undefined || (embedText.length === end - start && source.startsWith(embedText, start))) mixInt(h, 0);
     else {
       mixInt(h, 1);
       mixText(h, embedText);

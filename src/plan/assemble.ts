@@ -97,7 +97,7 @@ export class Assembler {
       };
       if (s.oversized) metadata.oversized = true;
       const chunk: Chunk = {
-        id: this.#ids.id(chunkText, s.embedText) + (s.idSuffix ?? ''),
+        id: this.#ids.idOf(text, s.start, s.end, s.embedText) + (s.idSuffix ?? ''),
         index,
         text: chunkText,
         start,
