@@ -16,7 +16,7 @@
  * @module
  */
 import { InvalidOptionError } from './errors.js';
-import { hex32 } from './chunk.js';
+import { hex64 } from './chunk.js';
 
 /** Per-call options of `chunk(text, options)` and `chunkStream(source, options)`. */
 export interface ChunkCallOptions {
@@ -82,7 +82,67 @@ function finish(h: Lanes): string {
   a ^= Math.imul(b ^ (b >>> 13), 3266489909);
   b = Math.imul(b ^ (b >>> 16), 2246822507);
   b ^= Math.imul(a ^ (a >>> 13), 3266489909);
-  return hex32(b) + hex32(a);
+  return hex64(b, a);
+}
+
+/**
+ * Counts per 53-bit key (an exact integer in a double): open addressing with linear
+ * probing over typed arrays, so counting a chunk allocates nothing (a `Map` with
+ * non-Smi keys boxes each key and hashes it through the heap number).
+ */
+class KeyCounts {
+  #keys = new Float64Array(1024);
+  /** The count of the key in the same slot; 0 marks an empty slot. */
+  #counts = new Int32Array(1024);
+  #size = 0;
+
+  /** The count of `key` so far, then one more. `lane` is a 32-bit hash of the key (its slot). */
+  next(key: number, lane: number): number {
+    let mask = this.#counts.length - 1;
+    let i = lane & mask;
+    for (;;) {
+      const c = this.#counts[i];
+      if (c === 0) break;
+      if (this.#keys[i] === key) {
+        this.#counts[i] = c + 1;
+        return c;
+      }
+      i = (i + 1) & mask;
+    }
+    if ((this.#size + 1) * 2 > this.#counts.length) {
+      this.#grow();
+      mask = this.#counts.length - 1;
+      i = lane & mask;
+      while (this.#counts[i] !== 0) i = (i + 1) & mask;
+    }
+    this.#keys[i] = key;
+    this.#counts[i] = 1;
+    this.#size++;
+    return 0;
+  }
+
+  #grow(): void {
+    const keys = this.#keys;
+    const counts = this.#counts;
+    this.#keys = new Float64Array(keys.length * 2);
+    this.#counts = new Int32Array(counts.length * 2);
+    const mask = this.#counts.length - 1;
+    for (let j = 0; j < counts.length; j++) {
+      if (counts[j] === 0) continue;
+      // the slot lane of a key is its low 32 bits' mix (see ContentIds.idOf)
+      let i = slotOf(keys[j]) & mask;
+      while (this.#counts[i] !== 0) i = (i + 1) & mask;
+      this.#keys[i] = keys[j];
+      this.#counts[i] = counts[j];
+    }
+  }
+}
+
+/** The slot hash of a 53-bit key: its lanes' bits folded (what {@link ContentIds.idOf} passes as `lane`). */
+function slotOf(key: number): number {
+  const hi = Math.floor(key / 2097152);
+  const lo = key - hi * 2097152;
+  return Math.imul(hi ^ lo, M1) >>> 11;
 }
 
 /**
@@ -92,7 +152,7 @@ function finish(h: Lanes): string {
  */
 export class ContentIds {
   readonly #doc: Lanes;
-  readonly #seen = new Map<number, number>();
+  readonly #seen = new KeyCounts();
 
   /** @param documentId enters every id (see {@link ChunkCallOptions.documentId}). */
   constructor(readonly documentId = '') {
@@ -121,9 +181,9 @@ export class ContentIds {
       mixText(h, embedText);
     }
     // 53 bits of the pre-ordinal state key the count (exact in a double)
-    const key = (h.a >>> 0) * 2097152 + (h.b >>> 11);
-    const ordinal = this.#seen.get(key) ?? 0;
-    this.#seen.set(key, ordinal + 1);
+    const hi = h.a >>> 0;
+    const lo = h.b >>> 11;
+    const ordinal = this.#seen.next(hi * 2097152 + lo, Math.imul(hi ^ lo, M1) >>> 11);
     mixInt(h, ordinal);
     return finish(h);
   }
