@@ -96,10 +96,13 @@ class KeyCounts {
   #counts = new Int32Array(1024);
   #size = 0;
 
-  /** The count of `key` so far, then one more. `lane` is a 32-bit hash of the key (its slot). */
-  next(key: number, lane: number): number {
+  /**
+   * The count of `key` so far, then one more. The slot is the key's low bits (ToUint32):
+   * the keys are hash states, mixed in every bit.
+   */
+  next(key: number): number {
     let mask = this.#counts.length - 1;
-    let i = lane & mask;
+    let i = (key >>> 0) & mask;
     for (;;) {
       const c = this.#counts[i];
       if (c === 0) break;
@@ -112,7 +115,7 @@ class KeyCounts {
     if ((this.#size + 1) * 2 > this.#counts.length) {
       this.#grow();
       mask = this.#counts.length - 1;
-      i = lane & mask;
+      i = (key >>> 0) & mask;
       while (this.#counts[i] !== 0) i = (i + 1) & mask;
     }
     this.#keys[i] = key;
@@ -129,20 +132,12 @@ class KeyCounts {
     const mask = this.#counts.length - 1;
     for (let j = 0; j < counts.length; j++) {
       if (counts[j] === 0) continue;
-      // the slot lane of a key is its low 32 bits' mix (see ContentIds.idOf)
-      let i = slotOf(keys[j]) & mask;
+      let i = (keys[j] >>> 0) & mask;
       while (this.#counts[i] !== 0) i = (i + 1) & mask;
       this.#keys[i] = keys[j];
       this.#counts[i] = counts[j];
     }
   }
-}
-
-/** The slot hash of a 53-bit key: its lanes' bits folded (what {@link ContentIds.idOf} passes as `lane`). */
-function slotOf(key: number): number {
-  const hi = Math.floor(key / 2097152);
-  const lo = key - hi * 2097152;
-  return Math.imul(hi ^ lo, M1) >>> 11;
 }
 
 /**
@@ -181,9 +176,7 @@ export class ContentIds {
       mixText(h, embedText);
     }
     // 53 bits of the pre-ordinal state key the count (exact in a double)
-    const hi = h.a >>> 0;
-    const lo = h.b >>> 11;
-    const ordinal = this.#seen.next(hi * 2097152 + lo, Math.imul(hi ^ lo, M1) >>> 11);
+    const ordinal = this.#seen.next((h.a >>> 0) * 2097152 + (h.b >>> 11));
     mixInt(h, ordinal);
     return finish(h);
   }
