@@ -88,12 +88,13 @@ function finish(h: Lanes): string {
 /**
  * Counts per 53-bit key (an exact integer in a double): open addressing with linear
  * probing over typed arrays, so counting a chunk allocates nothing (a `Map` with
- * non-Smi keys boxes each key and hashes it through the heap number).
+ * non-Smi keys boxes each key and hashes it through the heap number). It starts at 8
+ * slots (a fallback splitter assembles a few chunks per call) and doubles when half full.
  */
 class KeyCounts {
-  #keys = new Float64Array(1024);
+  #keys = new Float64Array(8);
   /** The count of the key in the same slot; 0 marks an empty slot. */
-  #counts = new Int32Array(1024);
+  #counts = new Int32Array(8);
   #size = 0;
 
   /**

@@ -291,7 +291,7 @@ export class WindowPlan implements StreamPlan<WindowState> {
 
   #emit(text: string, offset: number, st: WindowState, p: PlannedSpan, out: PlannedChunk[]): void {
     // a window whose text is whitespace only carries nothing (char units over a run of spaces)
-    if (this.units.unit !== 'word' && isBlank(this.#slice(text, offset, p.start, p.end))) return;
+    if (this.units.unit !== 'word' && isBlank(text, p.start - offset, p.end - offset)) return;
     const chunk: PlannedChunk = {
       start: p.start - offset,
       end: p.end - offset,
