@@ -79,6 +79,25 @@ describe('content ids', () => {
     expect(new Set(got).size).toBe(5);
   });
 
+  it('ordinals stay exact past thousands of distinct chunks (the count table grows) and through ranges of a longer text', () => {
+    // 3000 distinct texts, each seen up to 3 times in a shuffled order, read as ranges of one string
+    const texts = Array.from({ length: 9000 }, (_, i) => `t${(i * 7919) % 3000}`);
+    const joined = texts.join('|');
+    const ids = new ContentIds('doc');
+    const seen = new Map<string, number>();
+    let at = 0;
+    for (const t of texts) {
+      const ordinal = seen.get(t) ?? 0;
+      seen.set(t, ordinal + 1);
+      expect(ids.idOf(joined, at, at + t.length)).toBe(contentId(t, { documentId: 'doc', ordinal }));
+      at += t.length + 1;
+    }
+    expect(Math.max(...seen.values())).toBe(3);
+    // embedText equal to the range's text is the chunk's own text
+    expect(new ContentIds().idOf('ab|cd', 3, 5, 'cd')).toBe(contentId('cd'));
+    expect(new ContentIds().idOf('ab|cd', 3, 5, 'ce')).toBe(contentId('cd', { embedText: 'ce' }));
+  });
+
   it('identical chunks of one document get distinct ids, in every strategy', () => {
     // a section of 29 words: one chunk of each structure-aware strategy, and a period the fixed windows (stride 12) meet again
     const section = '# Same\n\nThe same paragraph comes here again, word for word, in every section of it. It has two sentences of about fourteen words each, no more.';

@@ -63,14 +63,24 @@ export function hashText(text: string): string {
     h1 = Math.imul(h1 ^ c, 0x01000193);
     h2 = Math.imul(h2 ^ c, 0x01000193) ^ (h2 >>> 15);
   }
-  return hex32(h1) + hex32(h2);
+  return hex64(h1, h2);
 }
 
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+/** Char codes of the 16 lower-case hex digits. */
+const HEX_DIGIT = Array.from('0123456789abcdef', (d) => d.charCodeAt(0));
 
-/** A 32-bit value as 8 lower-case hex digits (a table lookup per byte: ids are made per chunk). */
-export function hex32(x: number): string {
-  return HEX[(x >>> 24) & 255] + HEX[(x >>> 16) & 255] + HEX[(x >>> 8) & 255] + HEX[x & 255];
+/**
+ * Two 32-bit values as 16 lower-case hex digits, `hi` first: one string built from its
+ * 16 char codes (ids are made per chunk; concatenating parts allocates one string each).
+ */
+export function hex64(hi: number, lo: number): string {
+  const d = HEX_DIGIT;
+  return String.fromCharCode(
+    d[(hi >>> 28) & 15], d[(hi >>> 24) & 15], d[(hi >>> 20) & 15], d[(hi >>> 16) & 15],
+    d[(hi >>> 12) & 15], d[(hi >>> 8) & 15], d[(hi >>> 4) & 15], d[hi & 15],
+    d[(lo >>> 28) & 15], d[(lo >>> 24) & 15], d[(lo >>> 20) & 15], d[(lo >>> 16) & 15],
+    d[(lo >>> 12) & 15], d[(lo >>> 8) & 15], d[(lo >>> 4) & 15], d[lo & 15],
+  );
 }
 
 /**

@@ -16,7 +16,7 @@
  * @module
  */
 import { InvalidOptionError } from './errors.js';
-import { hex32 } from './chunk.js';
+import { hex64 } from './chunk.js';
 
 /** Per-call options of `chunk(text, options)` and `chunkStream(source, options)`. */
 export interface ChunkCallOptions {
@@ -51,17 +51,21 @@ interface Lanes {
   b: number;
 }
 
-/** Mixes the UTF-16 code units of `text`, then its length (so concatenations of parts do not collide), into `h`. */
-function mixText(h: Lanes, text: string): void {
+/**
+ * Mixes the UTF-16 code units of `text.slice(start, end)`, then its length (so
+ * concatenations of parts do not collide), into `h`. Reading the range of the whole
+ * text, not a slice of it, keeps `charCodeAt` on a flat string.
+ */
+function mixText(h: Lanes, text: string, start = 0, end = text.length): void {
   let a = h.a;
   let b = h.b;
-  for (let i = 0, n = text.length | 0; i < n; i++) {
+  for (let i = start | 0, n = end | 0; i < n; i++) {
     const c = text.charCodeAt(i);
     a = Math.imul(a ^ c, M1);
     b = Math.imul(b ^ c, M2);
   }
-  h.a = Math.imul(a ^ text.length, M1);
-  h.b = Math.imul(b ^ text.length, M2);
+  h.a = Math.imul(a ^ (end - start), M1);
+  h.b = Math.imul(b ^ (end - start), M2);
 }
 
 /** Mixes one 32-bit integer into `h`. */
@@ -78,7 +82,63 @@ function finish(h: Lanes): string {
   a ^= Math.imul(b ^ (b >>> 13), 3266489909);
   b = Math.imul(b ^ (b >>> 16), 2246822507);
   b ^= Math.imul(a ^ (a >>> 13), 3266489909);
-  return hex32(b) + hex32(a);
+  return hex64(b, a);
+}
+
+/**
+ * Counts per 53-bit key (an exact integer in a double): open addressing with linear
+ * probing over typed arrays, so counting a chunk allocates nothing (a `Map` with
+ * non-Smi keys boxes each key and hashes it through the heap number). It starts at 8
+ * slots (a fallback splitter assembles a few chunks per call) and doubles when half full.
+ */
+class KeyCounts {
+  #keys = new Float64Array(8);
+  /** The count of the key in the same slot; 0 marks an empty slot. */
+  #counts = new Int32Array(8);
+  #size = 0;
+
+  /**
+   * The count of `key` so far, then one more. The slot is the key's low bits (ToUint32):
+   * the keys are hash states, mixed in every bit.
+   */
+  next(key: number): number {
+    let mask = this.#counts.length - 1;
+    let i = (key >>> 0) & mask;
+    for (;;) {
+      const c = this.#counts[i];
+      if (c === 0) break;
+      if (this.#keys[i] === key) {
+        this.#counts[i] = c + 1;
+        return c;
+      }
+      i = (i + 1) & mask;
+    }
+    if ((this.#size + 1) * 2 > this.#counts.length) {
+      this.#grow();
+      mask = this.#counts.length - 1;
+      i = (key >>> 0) & mask;
+      while (this.#counts[i] !== 0) i = (i + 1) & mask;
+    }
+    this.#keys[i] = key;
+    this.#counts[i] = 1;
+    this.#size++;
+    return 0;
+  }
+
+  #grow(): void {
+    const keys = this.#keys;
+    const counts = this.#counts;
+    this.#keys = new Float64Array(keys.length * 2);
+    this.#counts = new Int32Array(counts.length * 2);
+    const mask = this.#counts.length - 1;
+    for (let j = 0; j < counts.length; j++) {
+      if (counts[j] === 0) continue;
+      let i = (keys[j] >>> 0) & mask;
+      while (this.#counts[i] !== 0) i = (i + 1) & mask;
+      this.#keys[i] = keys[j];
+      this.#counts[i] = counts[j];
+    }
+  }
 }
 
 /**
@@ -88,7 +148,7 @@ function finish(h: Lanes): string {
  */
 export class ContentIds {
   readonly #doc: Lanes;
-  readonly #seen = new Map<number, number>();
+  readonly #seen = new KeyCounts();
 
   /** @param documentId enters every id (see {@link ChunkCallOptions.documentId}). */
   constructor(readonly documentId = '') {
@@ -101,17 +161,23 @@ export class ContentIds {
    * `text`: the chunk embeds its text).
    */
   id(text: string, embedText?: string): string {
+    return this.idOf(text, 0, text.length, embedText);
+  }
+
+  /**
+   * {@link id} of the chunk whose text is `source.slice(start, end)` (UTF-16 offsets),
+   * read from `source` without slicing it.
+   */
+  idOf(source: string, start: number, end: number, embedText?: string): string {
     const h = { a: this.#doc.a, b: this.#doc.b };
-    mixText(h, text);
-    if (embedText === undefined || embedText === text) mixInt(h, 0);
+    mixText(h, source, start, end);
+    if (embedText === undefined || (embedText.length === end - start && source.startsWith(embedText, start))) mixInt(h, 0);
     else {
       mixInt(h, 1);
       mixText(h, embedText);
     }
     // 53 bits of the pre-ordinal state key the count (exact in a double)
-    const key = (h.a >>> 0) * 2097152 + (h.b >>> 11);
-    const ordinal = this.#seen.get(key) ?? 0;
-    this.#seen.set(key, ordinal + 1);
+    const ordinal = this.#seen.next((h.a >>> 0) * 2097152 + (h.b >>> 11));
     mixInt(h, ordinal);
     return finish(h);
   }

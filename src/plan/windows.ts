@@ -13,7 +13,7 @@
  * long run of spaces in char units) is not emitted. Core module.
  * @module
  */
-import { isBlank } from '../core/text.js';
+import { isBlank, isSpace } from '../core/text.js';
 import type { ResolvedUnits } from '../size/resolve.js';
 import type { StepResult, StreamPlan } from '../stream/driver.js';
 import type { PlannedChunk } from './assemble.js';
@@ -32,11 +32,14 @@ export interface PlannedSpan {
 
 /**
  * Growable unit offsets (stream offsets as doubles: a stream may pass 2^31 code units);
- * a whole string's units are adopted as they are (Int32Array, no copy).
+ * a whole string's units are adopted as they are (Int32Array, no copy), and units that
+ * are one code unit each are not stored at all (unit i is `[origin + i, origin + i + 1)`).
  */
 class UnitBuffer {
   starts: Float64Array | Int32Array = new Float64Array(1024);
   ends: Float64Array | Int32Array = new Float64Array(1024);
+  /** ≥ 0: units are single code units from this stream offset on, and `starts`/`ends` are unused. */
+  origin = -1;
   /** Global index of slot 0. */
   base = 0;
   /** Units stored. */
@@ -50,7 +53,23 @@ class UnitBuffer {
     this.ends = ends;
     this.length = count;
   }
+  /** Takes `count` units of one code unit each, the first at stream offset `origin`, as the buffer's first units. */
+  adoptCodeUnits(origin: number, count: number): void {
+    this.origin = origin;
+    this.length = count;
+  }
   push(start: number, end: number): void {
+    if (this.origin >= 0) {
+      // later text may hold wider units: store the single-code-unit ones from here on
+      const cap = Math.max(1024, this.length * 2);
+      this.starts = new Float64Array(cap);
+      this.ends = new Float64Array(cap);
+      for (let k = 0; k < this.length; k++) {
+        this.starts[k] = this.origin + this.base + k;
+        this.ends[k] = this.origin + this.base + k + 1;
+      }
+      this.origin = -1;
+    }
     if (this.length === this.starts.length || !(this.starts instanceof Float64Array)) {
       const s = new Float64Array(Math.max(1024, this.length * 2));
       s.set(this.starts.subarray(0, this.length));
@@ -64,15 +83,20 @@ class UnitBuffer {
     this.length++;
   }
   start(i: number): number {
-    return this.starts[i - this.base];
+    return this.origin >= 0 ? this.origin + i : this.starts[i - this.base];
   }
   end(i: number): number {
-    return this.ends[i - this.base];
+    return this.origin >= 0 ? this.origin + i + 1 : this.ends[i - this.base];
   }
   /** Drops units with global index < i. */
   dropBefore(i: number): void {
     const k = Math.min(i - this.base, this.length);
     if (k <= 0) return;
+    if (this.origin >= 0) {
+      this.length -= k;
+      this.base += k;
+      return;
+    }
     this.starts.copyWithin(0, k, this.length);
     this.ends.copyWithin(0, k, this.length);
     this.length -= k;
@@ -134,7 +158,19 @@ export class WindowPlan implements StreamPlan<WindowState> {
     // 1. segment up to the sizer's last safe cut (everything when final)
     const from = st.segAt - offset;
     const to = final ? text.length : sizer.safeCut ? sizer.safeCut(text, from) : from;
-    if (to > from) {
+    if (to > from && st.segAt === 0 && u.length === 0 && sizer.singleCodeUnits?.(text, from, to)) {
+      // every unit is one code unit: no segmentation, units laid from the first non-blank one
+      let first = from;
+      while (first < to && isSpace(text.charCodeAt(first))) first++;
+      let last = to - 1;
+      while (last >= first && isSpace(text.charCodeAt(last))) last--;
+      if (first < to) {
+        st.started = true;
+        u.adoptCodeUnits(offset + first, to - first);
+        if (last >= first) st.known = last + 1 - first;
+      }
+      st.segAt = offset + to;
+    } else if (to > from) {
       const piece = text.slice(from, to);
       const spans = sizer.segment(piece);
       const base = st.segAt;
@@ -255,7 +291,7 @@ export class WindowPlan implements StreamPlan<WindowState> {
 
   #emit(text: string, offset: number, st: WindowState, p: PlannedSpan, out: PlannedChunk[]): void {
     // a window whose text is whitespace only carries nothing (char units over a run of spaces)
-    if (this.units.unit !== 'word' && isBlank(this.#slice(text, offset, p.start, p.end))) return;
+    if (this.units.unit !== 'word' && isBlank(text, p.start - offset, p.end - offset)) return;
     const chunk: PlannedChunk = {
       start: p.start - offset,
       end: p.end - offset,

@@ -42,11 +42,19 @@ export function countChars(text: string): number {
   return count;
 }
 
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** True when `text.slice(from, to)` holds no surrogate, so each of its code points is one code unit. */
+export function noSurrogates(text: string, from = 0, to = text.length): boolean {
+  return !SURROGATE.test(from === 0 && to === text.length ? text : text.slice(from, to));
+}
+
 /** Character units (code points). */
 export const charUnits: UnitSegmenter = {
   unit: 'char',
   name: 'char',
   segment: segmentChars,
+  singleCodeUnits: noSurrogates,
   size: countChars,
   count: countChars,
   safeCut: charCut,

@@ -8,9 +8,8 @@
  * @module
  */
 import { isSpace } from '../core/text.js';
+import { noSurrogates } from './chars.js';
 import type { Sizer } from './types.js';
-
-const SURROGATE = /[\uD800-\uDFFF]/;
 
 /** Checkpoint spacing of the prefix counts (UTF-16 code units). */
 const STEP = 32;
@@ -54,7 +53,7 @@ class CharMeasure implements RangeMeasure {
   #build(): Int32Array | undefined {
     const t = this.text;
     const n = t.length;
-    if (!SURROGATE.test(t)) return undefined;
+    if (noSurrogates(t)) return undefined;
     const pairs = new Int32Array(Math.floor(n / STEP) + 2);
     let count = 0;
     for (let i = 0; i < n; i++) {

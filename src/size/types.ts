@@ -59,6 +59,12 @@ export interface Sizer {
   readonly safeCut?: SafeCut;
   /** Declared where the sizer's units split at a {@link CutAt} rule (tiktoken's encodings). */
   readonly cutAt?: CutAt;
+  /**
+   * Declared where a unit may be a single UTF-16 code unit (characters): true when every
+   * unit of `text.slice(from, to)` is one code unit, so unit i is `[from + i, from + i + 1)`
+   * and windows are laid without calling {@link segment}.
+   */
+  singleCodeUnits?(text: string, from: number, to: number): boolean;
   /** `size(a + b) === size(a) + size(b)` for every split at a unit boundary. */
   readonly additive?: boolean;
   /**
