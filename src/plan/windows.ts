@@ -138,7 +138,7 @@ export class WindowPlan implements StreamPlan<WindowState> {
       const piece = text.slice(from, to);
       const spans = sizer.segment(piece);
       const base = st.segAt;
-      const blank = sizer.unit === 'word' ? () => false : (i: number) => isBlank(piece.slice(spans.starts[i], spans.ends[i]));
+      const blank = sizer.blankUnits === false ? () => false : (i: number) => isBlank(piece.slice(spans.starts[i], spans.ends[i]));
       let first = 0;
       if (!st.started) {
         while (first < spans.count && blank(first)) first++;
@@ -157,7 +157,7 @@ export class WindowPlan implements StreamPlan<WindowState> {
     // 2. plan every decided window (with final: all the rest; n is then `known`)
     const out: PlannedChunk[] = [];
     const n = st.known;
-    const measure = sizer.unit !== 'char' && sizer.unit !== 'word' ? (s: number, e: number) => sizer.size(this.#slice(text, offset, s, e)) : undefined;
+    const measure = sizer.additive ? undefined : (s: number, e: number) => sizer.size(this.#slice(text, offset, s, e));
     for (;;) {
       if (final && st.covered >= n) break;
       let s: number;
@@ -212,7 +212,7 @@ export class WindowPlan implements StreamPlan<WindowState> {
 
   /**
    * Window [s, e) of units, its end moved back by whole units until its text measures
-   * ≤ windowSize (binary search; token and custom units only).
+   * ≤ windowSize (binary search; sizers that are not additive only).
    */
   #fit(u: UnitBuffer, s: number, e: number, measure?: (start: number, end: number) => number): PlannedSpan {
     const W = this.windowSize;
@@ -255,7 +255,7 @@ export class WindowPlan implements StreamPlan<WindowState> {
 
   #emit(text: string, offset: number, st: WindowState, p: PlannedSpan, out: PlannedChunk[]): void {
     // a window whose text is whitespace only carries nothing (char units over a run of spaces)
-    if (this.units.unit !== 'word' && isBlank(this.#slice(text, offset, p.start, p.end))) return;
+    if (this.units.units.blankUnits !== false && isBlank(this.#slice(text, offset, p.start, p.end))) return;
     const chunk: PlannedChunk = {
       start: p.start - offset,
       end: p.end - offset,

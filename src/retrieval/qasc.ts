@@ -712,12 +712,11 @@ function windowsOfSeeds(windows: readonly QascWindow[], from: number, to: number
 
 /**
  * QASC's chunks of one document, in rank order (index = rank), through the one assembler:
- * content-addressed ids (with `documentId`), `unit: 'sentence'`, `overlap` 0 (ranked
- * results are not in text order).
+ * content-addressed ids (with `documentId`), `unit: 'sentence'` (every planned span
+ * carries its sentence count), `overlap` 0 (ranked results are not in text order).
  */
 export function assembleQasc(text: string, planned: PlannedChunk[], tokenizer: Tokenizer, documentId = ''): QascChunk[] {
-  const units = { unit: 'custom' as const, units: { unit: 'custom' as const, name: 'sentence', size: () => 0, segment: () => ({ starts: new Int32Array(0), ends: new Int32Array(0), count: 0 }) }, tokenizer, encoding: tokenizer.encoding, countTokens: true };
-  return new Assembler({ strategy: 'qasc', units, unitName: 'sentence', overlap: 'none', documentId }).add(text, planned) as QascChunk[];
+  return new Assembler({ strategy: 'qasc', unitName: 'sentence', tokenCount: (t) => tokenizer.count(t), overlap: 'none', documentId }).add(text, planned) as QascChunk[];
 }
 
 /** @throws {EmbeddingError} unless `m` is a Float32Array of rows × d. */

@@ -42,6 +42,13 @@ export function countChars(text: string): number {
   return count;
 }
 
+/** What joining at `p` adds to the code points of the halves: −1 between the halves of a surrogate pair (each alone counts 1), else 0. */
+export function charJoinSize(text: string, p: number): number {
+  const c = text.charCodeAt(p - 1);
+  const d = text.charCodeAt(p);
+  return c >= 0xd800 && c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff ? -1 : 0;
+}
+
 /** Character units (code points). */
 export const charUnits: UnitSegmenter = {
   unit: 'char',
@@ -51,5 +58,7 @@ export const charUnits: UnitSegmenter = {
   count: countChars,
   safeCut: charCut,
   additive: true,
+  clusterAligned: true,
+  joinSize: charJoinSize,
   gapSize: countChars,
 };

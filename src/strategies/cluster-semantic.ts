@@ -22,7 +22,7 @@ import { HashingEmbedder } from '../embedders/hashing-embedder.js';
 import type { Embedder } from '../embedders/types.js';
 import { documentIdOf, type ChunkCallOptions } from '../core/ids.js';
 import { Assembler, type PlannedChunk } from '../plan/assemble.js';
-import { innerUnitOptions, resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
+import { innerUnitOptions, resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions, chunkCounters } from '../size/resolve.js';
 import { planWholeAsync, streamPlan, type StepResult, type StreamPlan } from '../stream/driver.js';
 import type { TextSource } from '../stream/source.js';
 import { RecursiveChunker } from './recursive.js';
@@ -257,8 +257,7 @@ export class ClusterSemanticChunker {
   /** Size of `text` in the chunker's unit. */
   #size(text: string): number {
     this.lastWork.measurements++;
-    const { unit, units, tokenizer } = this.#resolved;
-    return unit === 'token' ? tokenizer!.count(text) : units.size(text);
+    return this.#resolved.units.size(text);
   }
 
   #scanner(): SectionScanner {
@@ -266,7 +265,7 @@ export class ClusterSemanticChunker {
   }
 
   #assembler(options: ChunkCallOptions | undefined): Assembler {
-    return new Assembler({ strategy: 'cluster-semantic', units: this.#resolved, documentId: documentIdOf(options) });
+    return new Assembler({ strategy: 'cluster-semantic', ...chunkCounters(this.#resolved), documentId: documentIdOf(options) });
   }
 
   /**

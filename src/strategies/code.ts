@@ -36,7 +36,7 @@ import {
 } from '../segment/code.js';
 import type { CodeLanguageSpec } from '../segment/code-languages.js';
 import { rangeMeasure, type RangeMeasure } from '../size/measure.js';
-import { innerUnitOptions, resolveUnits, type ResolvedUnits } from '../size/resolve.js';
+import { innerUnitOptions, resolveUnits, type ResolvedUnits, chunkCounters } from '../size/resolve.js';
 import { CODE_SCHEMA, provideCodeModule, resolveCodeLanguage, tagOf, type CodeChunkerOptions, type WasmSource } from './code-schema.js';
 import { RecursiveChunker } from './recursive.js';
 import { upperBound } from '../core/search.js';
@@ -462,7 +462,7 @@ export class CodeChunker {
     this.lastFallback = undefined;
     if (isBlank(text)) return [];
     const planned = this.#withTree(text, (root) => this.#plan(text, root), (reason) => this.#fallback(text, reason));
-    return new Assembler({ strategy: 'code', units: this.#resolved, documentId: documentIdOf(options) }).add(text, planned);
+    return new Assembler({ strategy: 'code', ...chunkCounters(this.#resolved), documentId: documentIdOf(options) }).add(text, planned);
   }
 
   /**

@@ -28,7 +28,7 @@ import { pack, type PackLevel, type PackStats } from '../plan/pack.js';
 import { LANDMARKS, outlineHtml, type DroppedRegion, type HtmlBlock, type HtmlOutline, type Landmark } from '../segment/html.js';
 import { columnLabels, labelledRow, TableRowsLevel } from '../segment/tables.js';
 import { rangeMeasure, type RangeMeasure } from '../size/measure.js';
-import { innerUnitOptions, resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
+import { innerUnitOptions, resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions, chunkCounters } from '../size/resolve.js';
 import { defaultOverlap, RecursiveChunker } from './recursive.js';
 
 export { LANDMARKS, type DroppedRegion, type Landmark };
@@ -190,7 +190,7 @@ export class HtmlChunker {
     const planned = outline.blocks.length ? pack(plan.level(outline.blocks, true), { max: this.chunkSize }, [], stats) : [];
     attachDropped(planned, outline.dropped);
     this.lastOperations = outline.operations + stats.steps + stats.exact + measure.calls + plan.operations;
-    return new Assembler({ strategy: 'html', units: this.#resolved, documentId: documentIdOf(options) }).add(html, planned) as HtmlChunk[];
+    return new Assembler({ strategy: 'html', ...chunkCounters(this.#resolved), documentId: documentIdOf(options) }).add(html, planned) as HtmlChunk[];
   }
 }
 

@@ -24,8 +24,8 @@ import { upperBound } from '../core/search.js';
 import { cellText, inlineText, scanMarkdown, tableCells, type MarkdownBlock, type MarkdownBlockType } from '../segment/markdown.js';
 import { rangeMeasure, type RangeMeasure } from '../size/measure.js';
 import type { CutAt, Sizer } from '../size/types.js';
-import { innerUnitOptions, resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
-import { planWhole, streamPlan, type StepResult, type StreamPlan } from '../stream/driver.js';
+import { innerUnitOptions, resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions, chunkCounters } from '../size/resolve.js';
+import { planSpans, planWhole, streamPlan, type StepResult, type StreamPlan } from '../stream/driver.js';
 import type { TextSource } from '../stream/source.js';
 import { resolveFallback, type SpanSplitter } from '../compose/span-splitters.js';
 import { defaultOverlap, RecursiveChunker } from './recursive.js';
@@ -200,7 +200,7 @@ export class MarkdownChunker {
   }
 
   #assembler(options: ChunkCallOptions | undefined): Assembler {
-    return new Assembler({ strategy: 'markdown', units: this.#resolved, documentId: documentIdOf(options) });
+    return new Assembler({ strategy: 'markdown', ...chunkCounters(this.#resolved), documentId: documentIdOf(options) });
   }
 
   /**
@@ -250,6 +250,16 @@ export class MarkdownChunker {
   /** Units of `text` in this chunker's unit. @internal */
   count(text: string): number {
     return this.#resolved.units.size(text);
+  }
+
+  /**
+   * The spans {@link chunk} assembles (offsets into `text`, metadata `headingPath`,
+   * `blockTypes`, `tableRows`), for a chunker that assembles them itself (parent–child's parents). @internal
+   */
+  planned(text: string): PlannedChunk[] {
+    requireText(text);
+    this.#plan.ops = 0;
+    return isBlank(text) ? [] : planSpans(text, this.#plan);
   }
 }
 
@@ -404,7 +414,7 @@ class MarkdownPlan implements StreamPlan<MarkdownState> {
  * keyed by range) grows slower than linearly on megabyte inputs with a range per block.
  */
 function measureOf(text: string, sizer: Sizer): RangeMeasure {
-  return sizer.unit === 'char' || sizer.unit === 'word' ? rangeMeasure(text, sizer) : new SliceMeasure(text, sizer);
+  return sizer.additive ? rangeMeasure(text, sizer) : new SliceMeasure(text, sizer);
 }
 
 /** See {@link measureOf}. */
@@ -470,9 +480,8 @@ class Sizes {
     const size = this.measure.size(s, e);
     const { prefix, prefixSize } = this.section;
     if (!prefix && derived === undefined) return size;
-    const unit = this.plan.units.unit;
-    // characters and words add up across the prefix's closing blank line
-    const embed = derived === undefined && (unit === 'char' || unit === 'word') ? prefixSize + size : this.plan.units.units.size(prefix + (derived ?? this.text.slice(s, e)));
+    // additive sizes (characters, words) add up across the prefix's closing blank line
+    const embed = derived === undefined && this.plan.units.units.additive ? prefixSize + size : this.plan.units.units.size(prefix + (derived ?? this.text.slice(s, e)));
     return Math.max(size, embed);
   }
 
@@ -733,11 +742,11 @@ class TableLevel extends Sizes implements PackLevel {
   }
 
   exact(a: number, b: number): number {
-    const unit = this.plan.units.unit;
-    if (unit === 'char' || unit === 'word') {
-      // characters and words of the embedText add up: header, rows, the prefix (a char
-      // count has one line break fewer than the rows' sizes, which end in one each)
-      const embed = this.section.prefixSize + this.#headerSize + this.#prefix[b + 1] - this.#prefix[a] - (unit === 'char' ? 1 : 0);
+    const sizer = this.plan.units.units;
+    if (sizer.additive) {
+      // additive sizes of the embedText add up: header, rows, the prefix (less one line
+      // break: the rows' sizes end in one each, the joined rows do not)
+      const embed = this.section.prefixSize + this.#headerSize + this.#prefix[b + 1] - this.#prefix[a] - sizer.size('\n');
       return Math.max(this.measure.size(this.start(a), this.end(b)), embed);
     }
     return this.spanSize(this.start(a), this.end(b), this.#derived(a, b));

@@ -16,12 +16,12 @@
 import type { Chunk } from '../core/chunk.js';
 import { InvalidOptionError } from '../core/errors.js';
 import { resolveOptions, type StrategySchema } from '../core/schema.js';
-import { isBlank, isSpace, requireText, trimSpan } from '../core/text.js';
+import { isBlank, requireText, trimSpan } from '../core/text.js';
 import { documentIdOf, type ChunkCallOptions } from '../core/ids.js';
 import { Assembler, type PlannedChunk } from '../plan/assemble.js';
 import { pack, type PackLevel, type PackStats } from '../plan/pack.js';
 import { rangeMeasure, type RangeMeasure } from '../size/measure.js';
-import { resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
+import { resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions, chunkCounters } from '../size/resolve.js';
 import {
   DEFAULT_SEPARATORS,
   isGraphemeSeparator,
@@ -167,7 +167,7 @@ export class RecursiveChunker {
     requireText(text);
     if (isBlank(text)) return [];
     const spans = this.spans(text);
-    return new Assembler({ strategy: 'recursive', units: this.#resolved, documentId: documentIdOf(options) }).add(text, spans);
+    return new Assembler({ strategy: 'recursive', ...chunkCounters(this.#resolved), documentId: documentIdOf(options) }).add(text, spans);
   }
 
   /**
@@ -231,21 +231,21 @@ class PieceLevel implements PackLevel {
     const terminal = sep === -1 || isGraphemeSeparator(seps[sep]);
     const next = terminal ? seps.length : sep + 1;
     const graphemes = index.pieces(sep, s, e);
-    const runs = terminal && !clusters && measure.sizer.unit !== 'char' && graphemes.count > 1 ? unitRuns(measure, s, e, graphemes.ends, graphemes.count) : undefined;
+    const runs = terminal && !clusters && !measure.sizer.clusterAligned && graphemes.count > 1 ? unitRuns(measure, s, e, graphemes.ends, graphemes.count) : undefined;
     const { starts, ends, count } = runs ?? graphemes;
     // sizes of the raw pieces (LangChain's lengthFunction) and, without kept separators,
     // of the separator text between pieces (mergeSplits adds it per join)
     const sizes = measure.sizeMany(starts, ends, count, new Float64Array(count));
     // gaps only where separators are kept in no piece; otherwise pieces tile the range
-    // (in words, a join inside a word counts −1: `日本語。` + `中文。` is one word, not two)
-    const words = measure.sizer.unit === 'word';
-    const gaps = tree.keep === false || words ? new Float64Array(count) : tree.zeros(count);
+    // (the sizer's joinSize: in words a join inside a word counts −1, `日本語。` + `中文。` is one word)
+    const joinSize = measure.sizer.additive ? measure.sizer.joinSize : undefined;
+    const gaps = tree.keep === false || joinSize ? new Float64Array(count) : tree.zeros(count);
     if (tree.keep === false) {
       for (let k = 1; k < count; k++) if (starts[k] > ends[k - 1]) gaps[k] = measure.size(ends[k - 1], starts[k]);
     }
-    if (words) {
+    if (joinSize) {
       const t = tree.text;
-      for (let k = 1; k < count; k++) if (starts[k] === ends[k - 1] && !isSpace(t.charCodeAt(starts[k] - 1)) && !isSpace(t.charCodeAt(starts[k]))) gaps[k] -= 1;
+      for (let k = 1; k < count; k++) if (starts[k] === ends[k - 1]) gaps[k] += joinSize(t, starts[k]);
     }
     const prefix = new Float64Array(count + 1);
     let sum = 0;

@@ -6,7 +6,7 @@
  * Kamradt's "5 levels of text splitting"), whose breakpoint rules are reproduced here.
  * @module
  */
-import { cosineNeighbours, percentile } from '../../bindings/index.js';
+import { cosineMatVec, cosineNeighbours, percentile } from '../../bindings/index.js';
 import type { Chunk } from '../core/chunk.js';
 import { HashingEmbedder } from '../embedders/hashing-embedder.js';
 import type { Embedder } from '../embedders/types.js';
@@ -21,7 +21,7 @@ import { isBlank, requireText } from '../core/text.js';
 import { RecursiveChunker } from './recursive.js';
 import { FixedSizeChunker } from './fixed-size.js';
 import { sentenceSpans } from '../segment/sentence-spans.js';
-import { resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
+import { resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions, chunkCounters } from '../size/resolve.js';
 
 /** How the break threshold is chosen from the distances (LangChain's `breakpoint_threshold_type`). */
 export type BreakpointType = 'percentile' | 'standardDeviation' | 'interquartile' | 'gradient';
@@ -200,8 +200,7 @@ export class SemanticChunker {
   /** Size of `text` in the chunker's unit. */
   #size(text: string): number {
     this.lastWork.measurements++;
-    const { unit, units, tokenizer } = this.#resolved;
-    return unit === 'token' ? tokenizer!.count(text) : units.size(text);
+    return this.#resolved.units.size(text);
   }
 
   /**
@@ -277,7 +276,7 @@ export class SemanticChunker {
         planned.push(chunk);
       }
     }
-    return new Assembler({ strategy: 'semantic', units: this.#resolved, documentId }).add(text, planned);
+    return new Assembler({ strategy: 'semantic', ...chunkCounters(this.#resolved), documentId }).add(text, planned);
   }
 
   /**
@@ -309,17 +308,6 @@ export class SemanticChunker {
       const m = await embedChecked(this.embedder, missing.map((p) => text.slice(p.start, p.end)));
       missing.forEach((p, k) => vectors.set(key(p), m.subarray(k * d, (k + 1) * d)));
     };
-    const cos = (a: Float32Array, b: Float32Array): number => {
-      let ab = 0;
-      let aa = 0;
-      let bb = 0;
-      for (let i = 0; i < d; i++) {
-        ab += a[i] * b[i];
-        aa += a[i] * a[i];
-        bb += b[i] * b[i];
-      }
-      return aa > 0 && bb > 0 ? ab / Math.sqrt(aa * bb) : 0;
-    };
     const stuck = new Set<number>(); // starts of short pieces no neighbour can take
     const fits = (a: number, b: number): boolean => this.#size(text.slice(out[a].start, out[b].end)) <= this.maxChunkSize;
     const head = n > 0 ? 0 : -1;
@@ -341,8 +329,12 @@ export class SemanticChunker {
       let toRight = canRight && !canLeft;
       if (canLeft && canRight) {
         await vector([out[i], out[left], out[right]]);
-        const self = vectors.get(key(out[i]))!;
-        toRight = cos(self, vectors.get(key(out[right]))!) > cos(self, vectors.get(key(out[left]))!);
+        // the cosines of the right and the left neighbour with the piece (WASM)
+        const pair = new Float32Array(2 * d);
+        pair.set(vectors.get(key(out[right]))!, 0);
+        pair.set(vectors.get(key(out[left]))!, d);
+        const [toR, toL] = cosineMatVec(pair, d, vectors.get(key(out[i]))!);
+        toRight = toR > toL;
       }
       const [a, b] = toRight ? [i, right] : [left, i];
       out[a] = { start: out[a].start, end: out[b].end, size: this.#size(text.slice(out[a].start, out[b].end)) };
