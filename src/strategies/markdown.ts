@@ -17,7 +17,7 @@ import type { Chunk, ChunkMetadata } from '../core/chunk.js';
 import { InvalidOptionError } from '../core/errors.js';
 import { resolveOptions, type StrategySchema } from '../core/schema.js';
 import { isBlank, requireText, trimSpan, trimSpanWithin, type TextSpan } from '../core/text.js';
-import { documentIdOf, type ChunkCallOptions } from '../core/ids.js';
+import { documentIdOf, type ChunkCallOptions, workOf } from '../core/ids.js';
 import { Assembler, type PlannedChunk } from '../plan/assemble.js';
 import { pack, type PackLevel } from '../plan/pack.js';
 import { upperBound } from '../core/search.js';
@@ -29,6 +29,7 @@ import { planSpans, planWhole, streamPlan, type StepResult, type StreamPlan } fr
 import type { TextSource } from '../stream/source.js';
 import { resolveFallback, type SpanSplitter } from '../compose/span-splitters.js';
 import { defaultOverlap, RecursiveChunker } from './recursive.js';
+import { addWork } from '../core/work.js';
 
 export { markdownBlocks, type MarkdownBlock, type MarkdownBlockType } from '../segment/markdown.js';
 
@@ -175,16 +176,6 @@ export class MarkdownChunker {
   readonly #resolved: ResolvedUnits;
   readonly #plan: MarkdownPlan;
 
-  /**
-   * Work of the last `chunk` call (or of the stream so far): scanner steps (lines per
-   * open container, blocks, inline steps of heading text), packer steps and exact
-   * measures, range measures, table rows and the fallback's own operations — for tests
-   * of linear time.
-   */
-  get lastOperations(): number {
-    return this.#plan.ops;
-  }
-
   constructor(options: MarkdownOptions = {}) {
     const o = resolveOptions<MarkdownOptions>(MARKDOWN_SCHEMA, options);
     this.chunkSize = o.chunkSize;
@@ -212,7 +203,11 @@ export class MarkdownChunker {
     requireText(text);
     this.#plan.ops = 0;
     if (isBlank(text)) return [];
-    return planWhole(text, this.#plan, this.#assembler(options)) as MarkdownChunk[];
+    const chunks = planWhole(text, this.#plan, this.#assembler(options)) as MarkdownChunk[];
+    // scanner steps (lines per open container, blocks, inline steps of heading text), packer
+    // steps and exact measures, range measures, table rows and the fallback's own operations
+    addWork(workOf(options), 'operations', this.#plan.ops);
+    return chunks;
   }
 
   /**
@@ -269,7 +264,7 @@ const SHORT_MEMO = 4096;
 /** The Markdown strategy as a stream plan: scan, group into sections, pack, emit. */
 class MarkdownPlan implements StreamPlan<MarkdownState> {
   readonly #recursive = new Map<number, RecursiveChunker>();
-  /** Work counted since the last reset (see {@link MarkdownChunker.lastOperations}). */
+  /** Work counted since the last reset (`chunk(text, { work })` reports it as `operations`). */
   ops = 0;
 
   constructor(
@@ -784,8 +779,9 @@ class FallbackLevel implements PackLevel {
     if (!plan.custom) {
       // the built-in recursive splitter on the block's text (its own measure: its scans stay inside the block)
       const recursive = plan.recursive(budget);
-      for (const c of recursive.spans(slice, 0, slice.length, measureOf(slice, plan.units.units))) keep(part.start + c.start, part.start + c.end);
-      plan.ops += recursive.lastOperations;
+      const work = { operations: 0 };
+      for (const c of recursive.spans(slice, 0, slice.length, measureOf(slice, plan.units.units), work)) keep(part.start + c.start, part.start + c.end);
+      plan.ops += work.operations;
     } else {
       for (const s of plan.custom(slice, budget)) {
         const span = trimSpanWithin(text, part.start + s.start, part.start + s.end, fits);

@@ -15,13 +15,14 @@ import { InvalidOptionError } from '../core/errors.js';
 import { checkSpans } from '../compose/span-splitters.js';
 import { localeProblem } from '../core/options.js';
 import { OPTION_SHAPES, resolveOptions, type StrategySchema } from '../core/schema.js';
-import { documentIdOf, type ChunkCallOptions } from '../core/ids.js';
+import { documentIdOf, type ChunkCallOptions, workOf } from '../core/ids.js';
 import { Assembler, type PlannedChunk } from '../plan/assemble.js';
 import { isBlank, requireText } from '../core/text.js';
 import { RecursiveChunker } from './recursive.js';
 import { FixedSizeChunker } from './fixed-size.js';
 import { sentenceSpans } from '../segment/sentence-spans.js';
 import { resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions, chunkCounters } from '../size/resolve.js';
+import { addWork, type Work } from '../core/work.js';
 
 /** How the break threshold is chosen from the distances (LangChain's `breakpoint_threshold_type`). */
 export type BreakpointType = 'percentile' | 'standardDeviation' | 'interquartile' | 'gradient';
@@ -180,8 +181,6 @@ export class SemanticChunker {
   readonly locale: string;
   readonly #resolved: ResolvedUnits;
   readonly #splitter: SpanSplitter;
-  /** Work of the last {@link chunk} call, for tests of linear time: size measurements and steps of the short-piece merge. */
-  lastWork = { measurements: 0, mergeSteps: 0 };
 
   constructor(options: SemanticOptions = {}) {
     const o = resolveOptions<SemanticOptions>(SEMANTIC_SCHEMA, options);
@@ -198,8 +197,8 @@ export class SemanticChunker {
   }
 
   /** Size of `text` in the chunker's unit. */
-  #size(text: string): number {
-    this.lastWork.measurements++;
+  #size(text: string, work: Work | undefined): number {
+    addWork(work, 'measurements', 1);
     return this.#resolved.units.size(text);
   }
 
@@ -215,7 +214,7 @@ export class SemanticChunker {
   async chunk(text: string, options?: ChunkCallOptions): Promise<Chunk[]> {
     requireText(text);
     const documentId = documentIdOf(options);
-    this.lastWork = { measurements: 0, mergeSteps: 0 };
+    const work = workOf(options);
     if (isBlank(text)) return [];
     const s = sentenceSpans(text, this.locale);
     const n = s.count;
@@ -237,13 +236,13 @@ export class SemanticChunker {
       let a = 0;
       for (let i = 0; i < n - 1; i++) {
         if (!(bp.values[i] > threshold)) continue;
-        if (this.minChunkSize > 0 && this.#size(text.slice(s.starts[a], s.ends[i])) < this.minChunkSize) continue;
+        if (this.minChunkSize > 0 && this.#size(text.slice(s.starts[a], s.ends[i]), work) < this.minChunkSize) continue;
         groups.push({ a, b: i + 1, breakValue: bp.values[i] });
         a = i + 1;
       }
       groups.push({ a, b: n });
       const last = groups[groups.length - 1];
-      if (groups.length > 1 && this.minChunkSize > 0 && this.#size(text.slice(s.starts[last.a], s.ends[n - 1])) < this.minChunkSize) {
+      if (groups.length > 1 && this.minChunkSize > 0 && this.#size(text.slice(s.starts[last.a], s.ends[n - 1]), work) < this.minChunkSize) {
         groups.pop();
         const prev = groups[groups.length - 1];
         prev.b = n;
@@ -255,11 +254,11 @@ export class SemanticChunker {
     for (const g of groups) {
       const start = s.starts[g.a];
       const end = s.ends[g.b - 1];
-      const size = this.#size(text.slice(start, end));
+      const size = this.#size(text.slice(start, end), work);
       let pieces: Span[] = size <= this.maxChunkSize ? [{ start, end }] : this.#splitter(text, start, end, this.maxChunkSize);
-      if (pieces.length > 1 && this.minChunkSize > 0) pieces = await this.#mergeShort(text, pieces);
+      if (pieces.length > 1 && this.minChunkSize > 0) pieces = await this.#mergeShort(text, pieces, work);
       for (const p of pieces) {
-        const unitCount = pieces.length === 1 ? size : this.#size(text.slice(p.start, p.end));
+        const unitCount = pieces.length === 1 ? size : this.#size(text.slice(p.start, p.end), work);
         const chunk: PlannedChunk = {
           start: p.start,
           end: p.end,
@@ -289,8 +288,8 @@ export class SemanticChunker {
    * piece before it was neither short nor mergeable and stays so: sizes before it do not
    * change, and a piece found stuck stays stuck), so the pass is linear in the pieces.
    */
-  async #mergeShort(text: string, pieces: Span[]): Promise<Span[]> {
-    const out = pieces.map((p) => ({ ...p, size: this.#size(text.slice(p.start, p.end)) }));
+  async #mergeShort(text: string, pieces: Span[], work: Work | undefined): Promise<Span[]> {
+    const out = pieces.map((p) => ({ ...p, size: this.#size(text.slice(p.start, p.end), work) }));
     const n = out.length;
     // a doubly linked list over `out`: a merge keeps the left node and unlinks the right one
     const next = new Int32Array(n);
@@ -309,10 +308,10 @@ export class SemanticChunker {
       missing.forEach((p, k) => vectors.set(key(p), m.subarray(k * d, (k + 1) * d)));
     };
     const stuck = new Set<number>(); // starts of short pieces no neighbour can take
-    const fits = (a: number, b: number): boolean => this.#size(text.slice(out[a].start, out[b].end)) <= this.maxChunkSize;
+    const fits = (a: number, b: number): boolean => this.#size(text.slice(out[a].start, out[b].end), work) <= this.maxChunkSize;
     const head = n > 0 ? 0 : -1;
     for (let i = head; i >= 0; ) {
-      this.lastWork.mergeSteps++;
+      addWork(work, 'mergeSteps', 1);
       if (!(out[i].size < this.minChunkSize && !stuck.has(out[i].start))) {
         i = next[i];
         continue;
@@ -337,7 +336,7 @@ export class SemanticChunker {
         toRight = toR > toL;
       }
       const [a, b] = toRight ? [i, right] : [left, i];
-      out[a] = { start: out[a].start, end: out[b].end, size: this.#size(text.slice(out[a].start, out[b].end)) };
+      out[a] = { start: out[a].start, end: out[b].end, size: this.#size(text.slice(out[a].start, out[b].end), work) };
       next[a] = next[b];
       if (next[b] >= 0) prev[next[b]] = a;
       i = a; // everything before a is unchanged: resume the search at the merged piece

@@ -16,9 +16,9 @@
  * - {@link countRegExp}: characters regular expressions were run over (patching
  *   `RegExp.prototype.exec`, which `test`, `match`, `replace` and `split` go through once
  *   it is patched): a regex over a growing prefix per step shows up here.
- * - Engine hooks read after a run: `graphemeStats` (src/segment/graphemes.ts),
- *   `packTotals` (src/plan/pack.ts), `RecursiveChunker.lastOperations`,
- *   `ClusterSemanticChunker.lastWork`, `LateChunker.lastWork`.
+ * - Engine hooks read after a run: `graphemeStats` (src/segment/graphemes.ts), and the
+ *   call's `Work` counters (`chunk(text, { work })`, src/core/work.ts): packer steps,
+ *   the chunker's own operations, semantic, cluster-semantic and late counters.
  * @module
  */
 import { optionProblem } from '../../src/core/schema.js';
@@ -26,7 +26,7 @@ import { HashingEmbedder } from '../../src/embedders/hashing-embedder.js';
 import type { Embedder, TokenEmbedder, TokenEmbeddings } from '../../src/embedders/types.js';
 import { createChunker, type Chunker, type StrategyDefinition } from '../../src/strategies/registry.js';
 import { graphemeStats } from '../../src/segment/graphemes.js';
-import { packTotals } from '../../src/plan/pack.js';
+import type { Work } from '../../src/core/work.js';
 import { getTokenizer } from '../../src/size/tokens.js';
 import type { SafeCut, Tokenizer } from '../../src/size/types.js';
 
@@ -231,8 +231,8 @@ export async function countTreeSitter(): Promise<{ work: TreeSitterWork; restore
 }
 
 /** Engine counters as they stand now (subtract two snapshots for one run). */
-function engineCounters(): { graphemeCalls: number; graphemeChars: number; packSteps: number } {
-  return { graphemeCalls: graphemeStats.calls, graphemeChars: graphemeStats.chars, packSteps: packTotals.steps + packTotals.exact };
+function engineCounters(): { graphemeCalls: number; graphemeChars: number } {
+  return { graphemeCalls: graphemeStats.calls, graphemeChars: graphemeStats.chars };
 }
 
 /** What {@link measureWork} needs besides the strategy: the token-level model for late chunking. */
@@ -259,11 +259,11 @@ export const WORK_COUNTERS: Readonly<Record<string, string>> = {
   intlCost: 'Σ characters × segments iterated per `Intl.Segmenter` call',
   regexChars: 'characters regular expressions ran over',
   graphemeChars: 'characters of the grapheme windows (src/segment/graphemes.ts)',
-  packSteps: 'packer steps and exact measures (src/plan/pack.ts)',
+  packSteps: 'packer steps and exact measures (src/plan/pack.ts), where the chunker counts them into its Work',
   embedChars: 'characters given to the embedder',
   treeSitterSteps: 'tree-sitter node reads, by the children tree-sitter iterates (code strategy; see countTreeSitter)',
-  lastOperations: 'RecursiveChunker.lastOperations (pieces measured, occurrences visited)',
-  'lastWork.*': "the chunker's own `lastWork` counters (semantic, cluster-semantic, late)",
+  'work.operations': "the chunker's own count of its steps (recursive, markdown, html, code: pieces measured, occurrences visited, scans)",
+  'work.*': "the chunker's other Work counters (semantic, cluster-semantic, late)",
 };
 
 /**
@@ -290,14 +290,15 @@ function countingOptions(definition: StrategyDefinition, env: WorkEnvironment, t
 /**
  * Chunks `text` with the registered strategy `definition` (its default options plus the
  * counting tokenizer and embedder) and returns the work counters of that one call:
- * {@link WORK_COUNTERS}, plus each number in the chunker's `lastWork` (prefixed
- * `lastWork.`) and `lastOperations`. The `Intl.Segmenter` and `RegExp` counters are
+ * {@link WORK_COUNTERS}, plus each counter of the call's `Work` (prefixed `work.`; its
+ * `packSteps` as `packSteps`, its `bandWidth`, a largest-so-far, left out). The `Intl.Segmenter` and `RegExp` counters are
  * installed for the call only.
  */
 export async function measureWork(definition: StrategyDefinition, text: string, env: WorkEnvironment = {}, extra: Record<string, unknown> = {}): Promise<WorkRun> {
   const tokenizer = new CountingTokenizer();
   const { options, embedder } = countingOptions(definition, env, tokenizer);
-  const chunker = createChunker(definition.name, { ...options, ...extra }) as Chunker & { lastWork?: Record<string, unknown>; lastOperations?: number };
+  const chunker = createChunker(definition.name, { ...options, ...extra }) as Chunker;
+  const work: Work = {};
   const before = engineCounters();
   const ts = definition.name === 'code' ? await countTreeSitter() : undefined;
   const intl = countIntl();
@@ -306,7 +307,7 @@ export async function measureWork(definition: StrategyDefinition, text: string, 
   const t0 = performance.now();
   let chunks: number;
   try {
-    chunks = (await chunker.chunk(text)).length;
+    chunks = (await chunker.chunk(text, { work })).length;
   } finally {
     intl.restore();
     re.restore();
@@ -322,12 +323,11 @@ export async function measureWork(definition: StrategyDefinition, text: string, 
     intlCost: intl.work.cost,
     regexChars: re.work.chars,
     graphemeChars: after.graphemeChars - before.graphemeChars,
-    packSteps: after.packSteps - before.packSteps,
+    packSteps: work.packSteps ?? 0,
     embedChars: embedder?.chars ?? 0,
   };
   if (ts) counts.treeSitterSteps = ts.work.steps;
-  if (typeof chunker.lastOperations === 'number') counts.lastOperations = chunker.lastOperations;
-  for (const [k, v] of Object.entries(chunker.lastWork ?? {})) if (typeof v === 'number' && k !== 'bandWidth') counts[`lastWork.${k}`] = v;
+  for (const [k, v] of Object.entries(work)) if (k !== 'packSteps' && k !== 'bandWidth') counts[`work.${k}`] = v;
   return { chars: text.length, chunks, ms, cpuMs: (cpu.user + cpu.system) / 1000, counts };
 }
 
