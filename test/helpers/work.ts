@@ -16,8 +16,7 @@
  * - {@link countRegExp}: characters regular expressions were run over (patching
  *   `RegExp.prototype.exec`, which `test`, `match`, `replace` and `split` go through once
  *   it is patched): a regex over a growing prefix per step shows up here.
- * - Engine hooks read after a run: `graphemeStats` (src/segment/graphemes.ts), and the
- *   call's `Work` counters (`chunk(text, { work })`, src/core/work.ts): packer steps,
+ * - The call's `Work` counters (`chunk(text, { work })`, src/core/work.ts): packer steps,
  *   the chunker's own operations, semantic, cluster-semantic and late counters.
  * @module
  */
@@ -25,7 +24,6 @@ import { optionProblem } from '../../src/core/schema.js';
 import { HashingEmbedder } from '../../src/embedders/hashing-embedder.js';
 import type { Embedder, TokenEmbedder, TokenEmbeddings } from '../../src/embedders/types.js';
 import { createChunker, type Chunker, type StrategyDefinition } from '../../src/strategies/registry.js';
-import { graphemeStats } from '../../src/segment/graphemes.js';
 import type { Work } from '../../src/core/work.js';
 import { getTokenizer } from '../../src/size/tokens.js';
 import type { SafeCut, Tokenizer } from '../../src/size/types.js';
@@ -107,6 +105,8 @@ export interface IntlWork {
   chars: number;
   /** Segments iterated. */
   segments: number;
+  /** Characters given to grapheme segmenters (src/segment/graphemes.ts segments in windows). */
+  graphemeChars: number;
   /**
    * Σ over calls of (characters of the call) × (segments iterated from it, at least 1):
    * V8 iterates each segment in time linear in the whole input (measured on Node 20:
@@ -123,12 +123,13 @@ export interface IntlWork {
 export function countIntl(): { work: IntlWork; restore(): void } {
   const proto = Intl.Segmenter.prototype;
   const original = proto.segment;
-  const work: IntlWork = { calls: 0, chars: 0, segments: 0, cost: 0, longest: 0 };
+  const work: IntlWork = { calls: 0, chars: 0, segments: 0, graphemeChars: 0, cost: 0, longest: 0 };
   proto.segment = function (this: Intl.Segmenter, input: string) {
     const n = String(input).length;
     const segments = original.call(this, input);
     work.calls++;
     work.chars += n;
+    if (this.resolvedOptions().granularity === 'grapheme') work.graphemeChars += n;
     work.cost += n;
     if (n > work.longest) work.longest = n;
     let yielded = 0;
@@ -230,11 +231,6 @@ export async function countTreeSitter(): Promise<{ work: TreeSitterWork; restore
   };
 }
 
-/** Engine counters as they stand now (subtract two snapshots for one run). */
-function engineCounters(): { graphemeCalls: number; graphemeChars: number } {
-  return { graphemeCalls: graphemeStats.calls, graphemeChars: graphemeStats.chars };
-}
-
 /** What {@link measureWork} needs besides the strategy: the token-level model for late chunking. */
 export interface WorkEnvironment {
   /** A token-level embedder for strategies whose `embedder` option needs `embedTokens` (late). */
@@ -299,7 +295,6 @@ export async function measureWork(definition: StrategyDefinition, text: string, 
   const { options, embedder } = countingOptions(definition, env, tokenizer);
   const chunker = createChunker(definition.name, { ...options, ...extra }) as Chunker;
   const work: Work = {};
-  const before = engineCounters();
   const ts = definition.name === 'code' ? await countTreeSitter() : undefined;
   const intl = countIntl();
   const re = countRegExp();
@@ -315,14 +310,13 @@ export async function measureWork(definition: StrategyDefinition, text: string, 
   }
   const ms = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
-  const after = engineCounters();
   const counts: Record<string, number> = {
     sizerCalls: tokenizer.calls,
     sizerChars: tokenizer.chars,
     intlCalls: intl.work.calls,
     intlCost: intl.work.cost,
     regexChars: re.work.chars,
-    graphemeChars: after.graphemeChars - before.graphemeChars,
+    graphemeChars: intl.work.graphemeChars,
     packSteps: work.packSteps ?? 0,
     embedChars: embedder?.chars ?? 0,
   };
