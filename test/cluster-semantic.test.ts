@@ -25,6 +25,7 @@ import { corporaDir } from './helpers/paths.js';
 import { rng } from './helpers/random.js';
 import { collect, splitAt } from './helpers/stream.js';
 import { StubEmbedder, hashVector } from './helpers/stub-embedders.js';
+import type { Work } from '../src/core/work.js';
 
 const isSpace = (c: string) => /\s/.test(c);
 
@@ -89,7 +90,8 @@ describe('ClusterSemanticChunker: worked example (hand-computed DP)', () => {
   it('chooses [cats, kittens] [stocks, bonds] with the rewards computed by hand', async () => {
     const e = embedder();
     const chunker = new ClusterSemanticChunker({ unit: 'word', pieceSize: 3, maxChunkSize: 6, embedder: e });
-    const chunks = await chunker.chunk(text);
+    const work = {};
+    const chunks = await chunker.chunk(text, { work });
     expect(e.texts).toEqual(['cats purr', 'kittens meow', 'stocks fell', 'bonds rose']);
     expect(chunks.map((c) => [c.start, c.end, c.text])).toEqual([
       [0, 23, 'cats purr\n\nkittens meow'],
@@ -103,7 +105,7 @@ describe('ClusterSemanticChunker: worked example (hand-computed DP)', () => {
       expect(c.metadata.reward as number).toBeCloseTo(2 * (0.96 - mu), 5); // 0.914133
       expect(c.metadata.meanSimilarity as number).toBeCloseTo(0.96, 5);
     }
-    expect(chunker.lastWork).toEqual({ pieces: 4, bandWidth: 3, bandCells: 12, measurements: expect.any(Number) });
+    expect(work).toEqual({ pieces: 4, bandWidth: 3, bandCells: 12, measurements: expect.any(Number) });
   });
 
   it('maxChunkSize 2 words: every piece alone; 8 words and maxPieces 3: still two pairs', async () => {
@@ -114,8 +116,9 @@ describe('ClusterSemanticChunker: worked example (hand-computed DP)', () => {
     const all = await new ClusterSemanticChunker({ unit: 'word', pieceSize: 3, maxChunkSize: 8, embedder: embedder() }).chunk(text);
     expect(all.map((c) => c.text)).toEqual(['cats purr\n\nkittens meow', 'stocks fell\n\nbonds rose']);
     const capped = new ClusterSemanticChunker({ unit: 'word', pieceSize: 3, maxChunkSize: 8, maxPieces: 3, embedder: embedder() });
-    expect((await capped.chunk(text)).map((c) => c.text)).toEqual(['cats purr\n\nkittens meow', 'stocks fell\n\nbonds rose']);
-    expect(capped.lastWork.bandWidth).toBe(3);
+    const cappedWork = { bandWidth: 0 };
+    expect((await capped.chunk(text, { work: cappedWork })).map((c) => c.text)).toEqual(['cats purr\n\nkittens meow', 'stocks fell\n\nbonds rose']);
+    expect(cappedWork.bandWidth).toBe(3);
   });
 
   it('a different similarity moves the boundary: kittens closer to stocks than to cats', async () => {
@@ -199,10 +202,11 @@ describe('ClusterSemanticChunker: invariants', () => {
         decode: (ids) => inner.decode(ids),
       };
       const chunker = new ClusterSemanticChunker({ tokenizer, embedder: new StubEmbedder(4, (t) => hashVector(t, 4)) });
-      const chunks = await chunker.chunk('a'.repeat(n));
+      const work = { pieces: 0 };
+      const chunks = await chunker.chunk('a'.repeat(n), { work });
       expect(chunks[0]).toMatchObject({ start: 0, end: 3200, tokenCount: 400 });
       expect(Math.max(...chunks.map((c) => c.metadata.unitCount))).toBe(400);
-      runs.push({ n, pieces: chunker.lastWork.pieces, chars });
+      runs.push({ n, pieces: work.pieces, chars });
     }
     expect(runs.map((r) => r.pieces)).toEqual([82, 164, 328]);
     for (const r of runs) expect(r.chars / r.n).toBeLessThan(25);
@@ -211,11 +215,12 @@ describe('ClusterSemanticChunker: invariants', () => {
 
   it('linear work: four times the text, four times the pieces and size measurements; the band stays narrow', async () => {
     const unit = readFileSync(join(corporaDir, 'pubmed.md'), 'utf8').slice(0, 100_000);
-    const counts: Array<{ chars: number; work: ClusterSemanticChunker['lastWork'] }> = [];
+    const counts: Array<{ chars: number; work: Work }> = [];
     for (const copies of [1, 4]) {
       const chunker = new ClusterSemanticChunker({ maxChunkSize: 200, embedder: new StubEmbedder(4, (t) => hashVector(t, 4)) });
-      await chunker.chunk(unit.repeat(copies));
-      counts.push({ chars: unit.length * copies, work: chunker.lastWork });
+      const work: Work = {};
+      await chunker.chunk(unit.repeat(copies), { work });
+      counts.push({ chars: unit.length * copies, work });
     }
     const [a, b] = counts;
     expect(b.work.pieces / a.work.pieces).toBeCloseTo(4, 0);

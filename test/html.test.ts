@@ -328,8 +328,9 @@ describe('HtmlChunker: linear work on documents of 50,000 elements', () => {
       const work = (n: number) => {
         const chunker = new HtmlChunker({ unit: 'char', chunkSize: 64 });
         const html = make(n);
-        chunker.chunk(html);
-        return chunker.lastOperations;
+        const counted = { operations: 0 };
+        chunker.chunk(html, { work: counted });
+        return counted.operations;
       };
       const small = work(5_000);
       const large = work(50_000);

@@ -4,7 +4,7 @@
  * and the inputs that took superlinear time or gigabytes in mdast — one huge paragraph,
  * `a\n` lines, nested lists, deep block quotes, long lines, a 10 MB single line —
  * checked by counting work (scanner steps, packer steps and measures, the fallback's
- * operations: `MarkdownChunker.lastOperations`) at n and 2n, never by timing.
+ * operations: `chunk(text, { work })`'s `operations`) at n and 2n, never by timing.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -88,9 +88,10 @@ describe('linear work on pathological inputs (operations counted at n and 2n)', 
       const chunker = new MarkdownChunker({ unit: 'char', chunkSize: 256, countTokens: false });
       const perUnit = (n: number) => {
         const text = make(n);
-        const chunks = chunker.chunk(text);
+        const work = { operations: 0 };
+        const chunks = chunker.chunk(text, { work });
         check(text, chunks, 256);
-        return chunker.lastOperations / text.length;
+        return work.operations / text.length;
       };
       const a = perUnit(100_000);
       const b = perUnit(200_000);

@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { QueryAdaptiveChunker, qascStats, type QascParams } from '../src/retrieval/qasc.js';
+import { QueryAdaptiveChunker, type QascParams } from '../src/retrieval/qasc.js';
 import { getTokenizer } from '../src/size/tokens.js';
 import type { Tokenizer } from '../src/size/types.js';
 import { corporaDir } from './helpers/paths.js';
 
 /**
  * QASC over whole documents runs in linear work (house rule: every pathological input runs
- * in linear time). Work is counted, not timed: `qascStats.steps` (the sentences, seeds and
+ * in linear time). Work is counted, not timed: `qascSteps` of the query's Work (the sentences, seeds and
  * windows planQasc's loops and the explanation visit) plus the characters given to the
  * tokenizer, at four sizes doubling; each doubling may grow the work at most 2.2×.
  *
@@ -52,10 +52,10 @@ class CharCountingTokenizer implements Tokenizer {
 async function work(text: string, query: string, params: QascParams & { explain?: boolean }): Promise<{ work: number; chunks: number }> {
   const tokenizer = new CharCountingTokenizer(getTokenizer('cl100k_base'));
   const qasc = new QueryAdaptiveChunker({ ...params, tokenizer, locale: 'en' });
-  const before = qascStats.steps;
-  const chunks = await qasc.query(text, query);
+  const counted = { qascSteps: 0 };
+  const chunks = await qasc.query(text, query, { work: counted });
   for (const c of chunks) expect(c.text).toBe(text.slice(c.start, c.end));
-  return { work: qascStats.steps - before + tokenizer.chars, chunks: chunks.length };
+  return { work: counted.qascSteps + tokenizer.chars, chunks: chunks.length };
 }
 
 const REPEAT = 'alpha beta gamma delta epsilon zeta. eta, theta ';

@@ -4,7 +4,7 @@
  * the work of each call counted, not timed — tokenizer calls and characters,
  * `Intl.Segmenter` calls and their cost (characters × segments iterated), characters
  * scanned by regular expressions, the packer's steps, grapheme windows, each chunker's
- * own `lastWork` / `lastOperations` (test/helpers/work.ts). No counter may grow more than
+ * own Work counters (`chunk(text, { work })`, test/helpers/work.ts). No counter may grow more than
  * 2.2× per doubling of the input (by the ratio of its increments and by its last plain
  * ratio: see `incrementGrowth`). Timings go to bench/scaling.bench.ts.
  *
@@ -144,7 +144,7 @@ describe('the checker', () => {
     // ('a' × 4,000 is about 500 cl100k tokens), one step per run, not per grapheme
     expect(recursive.counts.packSteps).toBeGreaterThan(250);
     expect(recursive.counts.packSteps).toBeLessThan(1_000);
-    expect(recursive.counts.lastOperations).toBeGreaterThan(250);
+    expect(recursive.counts['work.operations']).toBeGreaterThan(250);
     const sentence = await measureWork(strategyDefinition('sentence')!, pathologicalKind('huge-paragraph').make(4_000), env);
     expect(sentence.counts.intlCalls).toBeGreaterThan(0);
     expect(sentence.counts.regexChars).toBeGreaterThan(0);
@@ -162,8 +162,8 @@ describe('paths made linear here', () => {
     for (const n of [8_000, 16_000, 32_000]) {
       runs.push(await measureWork(def, pathologicalKind('a-lines').make(n), env, { unit: 'char', maxChunkSize: 64, minChunkSize: 64 }));
     }
-    expect(runs[2].counts['lastWork.mergeSteps']).toBeGreaterThan(runs[2].chunks - 1);
-    expect(runs[2].counts['lastWork.mergeSteps']).toBeLessThan(4 * runs[2].chunks);
+    expect(runs[2].counts['work.mergeSteps']).toBeGreaterThan(runs[2].chunks - 1);
+    expect(runs[2].counts['work.mergeSteps']).toBeLessThan(4 * runs[2].chunks);
     expect(superlinear(runs)).toEqual([]);
   });
 });

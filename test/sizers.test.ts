@@ -8,6 +8,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HfTokenizer } from '../src/embedders/hf-tokenizer.js';
 import { getTiktokenTokenizer } from '../src/size/tiktoken.js';
+import { charUnits, segmentChars } from '../src/size/chars.js';
+import { wordUnits } from '../src/size/words.js';
+import { checkedSizer } from '../src/size/custom.js';
+import { utf8Length } from '../src/size/utf8.js';
 import {
   FixedSizeChunker,
   getTokenizer,
@@ -81,6 +85,41 @@ describe("a Hugging Face tokenizer.json: the model's own tokens", () => {
 });
 
 describe('declared capabilities, not instanceof', () => {
+  it('additive sizers: sizes add up across a split, joinSize giving the join; units measure 1 each', () => {
+    const text = fc.array(fc.constantFrom('a', 'b', ' ', '\n', 'é', '\u{1F600}', '\uD83D', '。'), { minLength: 2, maxLength: 40 }).map((a) => a.join(''));
+    for (const sizer of [charUnits, wordUnits]) {
+      expect(sizer.additive).toBe(true);
+      fc.assert(
+        fc.property(text, fc.nat(), (t, r) => {
+          const p = 1 + (r % (t.length - 1));
+          expect(sizer.size(t)).toBe(sizer.size(t.slice(0, p)) + sizer.size(t.slice(p)) + sizer.joinSize!(t, p));
+          const u = sizer.segment(t);
+          for (let i = 0; i < u.count; i++) for (let j = i + 1; j <= u.count; j++) expect(sizer.size(t.slice(u.starts[i], u.ends[j - 1]))).toBe(j - i);
+        }),
+      );
+    }
+    expect(wordUnits.joinSize!('foobar', 3)).toBe(-1);
+    expect(wordUnits.joinSize!('foo bar', 3)).toBe(0);
+    expect(charUnits.joinSize!('\u{1F600}', 1)).toBe(-1);
+    expect([wordUnits.blankUnits, charUnits.blankUnits, tokenUnits(getTokenizer('cl100k_base')).blankUnits]).toEqual([false, undefined, undefined]);
+    expect([charUnits.clusterAligned, wordUnits.clusterAligned]).toEqual([true, undefined]);
+  });
+
+  it('a user sizer that names a unit kind but declares nothing is measured, not trusted by its kind', async () => {
+    // code points as units, UTF-8 bytes as size: with `unit: 'char'` the windows used to be
+    // counted as code points (10 units: 20 bytes of "é")
+    const bytes = { unit: 'char' as const, name: 'utf8', size: (t: string) => utf8Length(t), segment: segmentChars };
+    const chunks = await new FixedSizeChunker({ sizer: bytes, chunkSize: 10, chunkOverlap: 0 }).chunk('é'.repeat(40));
+    expect(chunks.map((c) => [c.text.length, c.metadata.unitCount])).toEqual(Array.from({ length: 8 }, () => [5, 10]));
+  });
+
+  it('checkedSizer keeps the declared capabilities and checks joinSize', () => {
+    const joinSize = (t: string, p: number) => (p === 1 ? Number.NaN : 0);
+    const c = checkedSizer({ unit: 'custom', name: 'x', size: (t) => t.length, segment: segmentChars, additive: true, blankUnits: false, clusterAligned: true, joinSize });
+    expect([c.additive, c.blankUnits, c.clusterAligned, c.joinSize!('ab c', 2)]).toEqual([true, false, true, 0]);
+    expect(() => c.joinSize!('ab', 1)).toThrow(InvalidOptionError);
+  });
+
   it('both tiktoken tokenizers declare the tiktoken safe cut; token sizers carry it', () => {
     expect(getTokenizer('cl100k_base').safeCut).toBe(tiktokenCut);
     expect(getTiktokenTokenizer('o200k_base').safeCut).toBe(tiktokenCut);

@@ -10,7 +10,7 @@ import {
 } from '../src/index.js';
 import { chunkStream, planWhole, streamPlan, type StreamPlan } from '../src/stream/index.js';
 import { Assembler, type PlannedChunk } from '../src/plan/assemble.js';
-import { resolveUnits } from '../src/size/resolve.js';
+import { chunkCounters, resolveUnits } from '../src/size/resolve.js';
 import { corporaDir, sharedFiles } from './helpers/paths.js';
 import { collect, splitAt, webStream } from './helpers/stream.js';
 
@@ -136,11 +136,11 @@ describe('chunkStream(), the stream driver and the assembler', () => {
     };
     const plan: StreamPlan<null> = { initial: () => null, step: (text, _o, state, final) => ({ ...paragraphs(text, final), state }) };
     const text = 'alpha one\nalpha two\n\nbeta\n\ngamma 😀\n\n\ndelta';
-    const whole = planWhole(text, plan, new Assembler({ strategy: 'toy', units }));
+    const whole = planWhole(text, plan, new Assembler({ strategy: 'toy', ...chunkCounters(units) }));
     expect(whole.map((c) => c.text)).toEqual(['alpha one\nalpha two', 'beta', 'gamma 😀', 'delta']);
     await fc.assert(
       fc.asyncProperty(cutsArb, async (cuts) => {
-        const streamed = await collect(streamPlan(splitAt(text, cuts), plan, new Assembler({ strategy: 'toy', units })));
+        const streamed = await collect(streamPlan(splitAt(text, cuts), plan, new Assembler({ strategy: 'toy', ...chunkCounters(units) })));
         expect(streamed).toEqual(whole);
         for (const c of streamed) expect(c.id).toBe(contentId(c.text));
       }),
@@ -150,7 +150,7 @@ describe('chunkStream(), the stream driver and the assembler', () => {
   it('the assembler: spans whose ends are out of order (a parent before its children) get content ids', () => {
     const units = resolveUnits({ unit: 'char', countTokens: false });
     const text = 'first section\n\nsecond one 😀';
-    const chunks = new Assembler({ strategy: 'toy', units }).add(text, [
+    const chunks = new Assembler({ strategy: 'toy', ...chunkCounters(units) }).add(text, [
       { start: 0, end: text.length },
       { start: 0, end: 7 },
       { start: 15, end: 22 },

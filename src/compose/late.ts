@@ -18,6 +18,8 @@ import { OPTION_SHAPES, rejectUnknownOptions, shapeProblem } from '../core/schem
 import type { Chunker } from '../strategies/registry.js';
 import { FixedSizeChunker } from '../strategies/fixed-size.js';
 import { isSpace, requireText } from '../core/text.js';
+import { addWork } from '../core/work.js';
+import { workOf } from '../core/ids.js';
 
 /** Options of {@link LateChunker}. */
 export interface LateOptions {
@@ -85,8 +87,6 @@ export class LateChunker {
   readonly embedder: TokenEmbedder;
   readonly chunker: Chunker;
   readonly macroOverlap: number;
-  /** Work of the last {@link chunk} call (model reads, characters read, pooling steps): for tests of linear time. */
-  lastWork = { reads: 0, chars: 0, poolSteps: 0 };
 
   constructor(options: LateOptions) {
     rejectUnknownOptions<LateOptions>('LateChunker', options, { embedder: true, chunker: true, macroOverlap: true });
@@ -101,14 +101,14 @@ export class LateChunker {
 
   /**
    * Chunks `text` and gives each chunk its late-chunking vector.
-   * @param options per-call options, passed to the span chunker: `documentId` enters every chunk id.
+   * @param options per-call options, passed to the span chunker: `documentId` enters every chunk id;
+   *   `work` gets `reads`, `chars` (model reads and the characters they read) and `poolSteps`.
    * @throws {InvalidInputError} when text is not a string.
    * @throws {EmbeddingError} when the model fails, returns the wrong shape or cannot make progress through the text.
    * @throws {CallbackError} when `embedTokens` throws something other than a chunkwise error (the original as `cause`).
    */
   async chunk(text: string, options?: ChunkCallOptions): Promise<LateChunk[]> {
     requireText(text);
-    this.lastWork = { reads: 0, chars: 0, poolSteps: 0 };
     const chunks = await this.chunker.chunk(text, options);
     if (chunks.length === 0) return [];
     const pass: DocumentPassWork = { reads: 0, chars: 0 };
@@ -116,7 +116,12 @@ export class LateChunker {
     const d = this.embedder.dimension;
     const pool: PoolWork = { steps: 0 };
     const pooled = poolTokenSpans(tokens, d, chunks.map((c) => c.start), chunks.map((c) => c.end), pool);
-    this.lastWork = { reads: pass.reads, chars: pass.chars, poolSteps: pool.steps };
+    const work = workOf(options);
+    if (work) {
+      addWork(work, 'reads', pass.reads);
+      addWork(work, 'chars', pass.chars);
+      addWork(work, 'poolSteps', pool.steps);
+    }
     return chunks.map((c, k) => ({
       ...c,
       metadata: { ...c.metadata, late: true, macroWindows: tokens.windows.length },

@@ -14,7 +14,7 @@ import { documentIdOf, type ChunkCallOptions } from '../core/ids.js';
 import { Assembler, type PlannedChunk } from '../plan/assemble.js';
 import { isBlank, requireText, trimSpanWithin } from '../core/text.js';
 import { MarkdownChunker } from '../strategies/markdown.js';
-import { innerUnitOptions, resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
+import { innerUnitOptions, resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions, chunkCounters } from '../size/resolve.js';
 import { checkedSplitter, recursiveSpanSplitter, slidingSpanSplitter, type SpanSplitter } from './span-splitters.js';
 
 /** Options of {@link ParentChildChunker}. */
@@ -158,12 +158,12 @@ export class ParentChildChunker {
     if (isBlank(text)) return result;
     const useMarkdown = this.markdown === 'auto' ? looksLikeMarkdown(text) : this.markdown;
     const parentSpans: PlannedChunk[] = useMarkdown
-      ? this.#markdownChunker.chunk(text).map((c) => ({
+      ? this.#markdownChunker.planned(text).map((c) => ({
           start: c.start,
           end: c.end,
           ...(c.embedText !== undefined ? { embedText: c.embedText } : {}),
-          metadata: { headingPath: c.metadata.headingPath, blockTypes: c.metadata.blockTypes, ...(c.metadata.tableRows ? { tableRows: c.metadata.tableRows } : {}) },
-          ...(c.metadata.oversized ? { oversized: true } : {}),
+          metadata: { headingPath: c.metadata?.headingPath, blockTypes: c.metadata?.blockTypes, ...(c.metadata?.tableRows ? { tableRows: c.metadata.tableRows } : {}) },
+          ...(c.oversized ? { oversized: true } : {}),
         }))
       : this.#spans(text, 0, text.length, this.#parentSplitter, this.parentSize).map((s) => ({ ...s, metadata: {} }));
     const parentLevel: PlannedChunk[] = [];
@@ -171,7 +171,7 @@ export class ParentChildChunker {
       const unitCount = this.#resolved.units.size(text.slice(p.start, p.end));
       parentLevel.push({ ...p, unitCount, metadata: { level: 'parent', ...p.metadata, markdown: useMarkdown }, idSuffix: ':parent', ...(p.oversized || unitCount > this.parentSize ? { oversized: true } : {}) });
     }
-    result.parents = new Assembler({ strategy: 'parent-child', units: this.#resolved, documentId }).add(text, parentLevel);
+    result.parents = new Assembler({ strategy: 'parent-child', ...chunkCounters(this.#resolved), documentId }).add(text, parentLevel);
     const childLevel: PlannedChunk[] = [];
     for (const parent of result.parents) {
       byId.set(parent.id, parent);
@@ -185,7 +185,7 @@ export class ParentChildChunker {
         childLevel.push(prev);
       }
     }
-    result.children = new Assembler({ strategy: 'parent-child', units: this.#resolved, documentId }).add(text, childLevel);
+    result.children = new Assembler({ strategy: 'parent-child', ...chunkCounters(this.#resolved), documentId }).add(text, childLevel);
     return result;
   }
 

@@ -17,6 +17,7 @@
  */
 import { InvalidOptionError } from './errors.js';
 import { hex64 } from './chunk.js';
+import type { Work } from './work.js';
 
 /** Per-call options of `chunk(text, options)` and `chunkStream(source, options)`. */
 export interface ChunkCallOptions {
@@ -27,6 +28,8 @@ export interface ChunkCallOptions {
    * file's absolute path, `-` for stdin).
    */
   documentId?: string;
+  /** Counters the call's work is added to (tests and benches of linear time); absent: nothing is counted. */
+  work?: Work;
 }
 
 /**
@@ -36,10 +39,23 @@ export interface ChunkCallOptions {
 export function documentIdOf(options: ChunkCallOptions | undefined): string {
   if (options === undefined) return '';
   if (options === null || typeof options !== 'object') throw new InvalidOptionError('options', options, 'an object such as { documentId }');
+  workOf(options);
   const id = options.documentId;
   if (id === undefined) return '';
   if (typeof id !== 'string') throw new InvalidOptionError('documentId', id, 'a string (the document id that enters every chunk id)');
   return id;
+}
+
+/**
+ * The per-call `work` counters of `options`, or undefined.
+ * @throws {InvalidOptionError} when `options` is not an object or `work` is given but is not an object.
+ */
+export function workOf(options: ChunkCallOptions | undefined): Work | undefined {
+  if (options === undefined) return undefined;
+  if (options === null || typeof options !== 'object') throw new InvalidOptionError('options', options, 'an object such as { documentId }');
+  const work = options.work;
+  if (work !== undefined && (work === null || typeof work !== 'object')) throw new InvalidOptionError('work', work, 'an object of counters such as {}');
+  return work;
 }
 
 const M1 = 2654435761;

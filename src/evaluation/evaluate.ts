@@ -7,7 +7,7 @@
 import type { Chunker } from '../strategies/registry.js';
 import type { Embedder } from '../embedders/types.js';
 import { InvalidOptionError } from '../core/errors.js';
-import { getTokenizer } from '../size/tokens.js';
+import { getTokenizer, tokenEncodingOf } from '../size/tokens.js';
 import { meanStd, scoreQuestion, type MeanStd, type QuestionScores, type ScoreOptions } from './metrics.js';
 import { checkQuestions, type Corpus, type EvalQuestion } from './questions.js';
 import { DenseIndex, type IndexedSpan, type ProgressCallback, type Retriever } from './retrieval.js';
@@ -96,7 +96,7 @@ export async function chunkCorpora(chunker: Chunker, corpora: readonly Corpus[])
     for (const c of await chunker.chunk(corpus.text)) {
       const span: IndexedSpan = { corpusId: corpus.id, start: c.start, end: c.end, text: c.text };
       // a chunk's tokenCount is in its chunker's encoding: known to be cl100k_base only for cl100k token units
-      if (c.tokenCount >= 0 && c.metadata?.unit === 'token:cl100k_base') span.tokenCount = c.tokenCount;
+      if (c.tokenCount >= 0 && tokenEncodingOf(c.metadata?.unit) === 'cl100k_base') span.tokenCount = c.tokenCount;
       spans.push(span);
     }
   }

@@ -10,7 +10,6 @@
  */
 import type { Chunk, ChunkMetadata } from '../core/chunk.js';
 import { ContentIds } from '../core/ids.js';
-import type { ResolvedUnits } from '../size/resolve.js';
 
 /** A span a planner decided: `[start, end)` in UTF-16 code units of the text it was planned on. */
 export interface PlannedChunk {
@@ -30,13 +29,21 @@ export interface PlannedChunk {
   idSuffix?: string;
 }
 
-/** What the assembler needs from a chunker. */
+/**
+ * What the assembler needs from a chunker: names and two counters, no sizer. A chunker
+ * that measures with a sizer passes `chunkCounters(resolvedUnits)` (`src/size/resolve.ts`);
+ * a planner that counts something else (QASC's sentences) names it and gives every span
+ * its `unitCount`.
+ */
 export interface AssemblerConfig {
   /** Strategy name for `metadata.strategy`. */
   strategy: string;
-  units: ResolvedUnits;
-  /** `metadata.unit` when the planner counts another unit than its sizer's (QASC counts sentences). */
-  unitName?: string;
+  /** `metadata.unit`: the sizer's name (`char`, `word`, `token:cl100k_base`, a custom name) or what the planner counts (`sentence`). */
+  unitName: string;
+  /** Size of a chunk's text in `unitName`, for spans planned without `unitCount`. Absent: every span must carry its `unitCount`. */
+  size?: (text: string) => number;
+  /** A chunk's `tokenCount` from its text and unit count, for spans planned without `tokenCount`. Absent: −1. */
+  tokenCount?: (text: string, unitCount: number) => number;
   /**
    * `measure` (default): `metadata.overlap` is what a chunk shares with the chunks before
    * it. `none`: always 0 (ranked results, which are not in text order).
@@ -57,8 +64,9 @@ export interface AssemblerConfig {
  */
 export class Assembler {
   readonly #strategy: string;
-  readonly #units: ResolvedUnits;
   readonly #unitName: string;
+  readonly #size: ((text: string) => number) | undefined;
+  readonly #tokenCount: ((text: string, unitCount: number) => number) | undefined;
   readonly #measureOverlap: boolean;
   readonly #ids: ContentIds;
   /** Chunks made so far (the next chunk's index). */
@@ -68,8 +76,9 @@ export class Assembler {
 
   constructor(config: AssemblerConfig) {
     this.#strategy = config.strategy;
-    this.#units = config.units;
-    this.#unitName = config.unitName ?? config.units.units.name;
+    this.#unitName = config.unitName;
+    this.#size = config.size;
+    this.#tokenCount = config.tokenCount;
     this.#measureOverlap = config.overlap !== 'none';
     this.#ids = new ContentIds(config.documentId ?? '');
   }
@@ -77,14 +86,16 @@ export class Assembler {
   /**
    * Assembles `spans` (relative to `text`, which starts at stream offset `offset`),
    * appending the chunks to `out`.
+   * @throws {TypeError} for a span without `unitCount` when the assembler was given no `size` (a planner's defect).
    */
   add(text: string, spans: readonly PlannedChunk[], offset = 0, out: Chunk[] = []): Chunk[] {
     if (spans.length === 0) return out;
-    const { units, tokenizer, countTokens, unit } = this.#units;
+    const size = this.#size;
+    const tokens = this.#tokenCount;
     for (let k = 0; k < spans.length; k++) {
       const s = spans[k];
       const chunkText = text.slice(s.start, s.end);
-      const unitCount = s.unitCount ?? units.size(chunkText);
+      const unitCount = s.unitCount ?? (size ? size(chunkText) : missingUnitCount(s));
       const start = s.start + offset;
       const end = s.end + offset;
       const index = this.index++;
@@ -104,7 +115,7 @@ export class Assembler {
         text: chunkText,
         start,
         end,
-        tokenCount: s.tokenCount ?? (unit === 'token' ? unitCount : countTokens && tokenizer ? tokenizer.count(chunkText) : -1),
+        tokenCount: s.tokenCount ?? (tokens ? tokens(chunkText, unitCount) : -1),
         metadata,
       };
       if (s.embedText !== undefined) chunk.embedText = s.embedText;
@@ -113,4 +124,8 @@ export class Assembler {
     }
     return out;
   }
+}
+
+function missingUnitCount(s: PlannedChunk): never {
+  throw new TypeError(`Assembler: the span [${s.start}, ${s.end}) has no unitCount and the assembler no size`);
 }

@@ -77,23 +77,15 @@ export interface PackStats {
   exact: number;
 }
 
-/** Work of every {@link pack} call so far, summed (for linear-time tests of strategies that keep no stats of their own). */
-export const packTotals: PackStats = { steps: 0, exact: 0 };
-
 /**
  * Packs `level` into chunks, in order, appending them to `out`.
- * @param stats optional counters the pack's work is added to (also added to {@link packTotals}).
+ * @param stats optional counters the pack's work is added to (a chunker adds them to its call's `Work`).
  * @returns `out`
  */
 export function pack(level: PackLevel, options: PackOptions, out: PlannedChunk[] = [], stats?: PackStats): PlannedChunk[] {
-  const s = stats ?? { steps: 0, exact: 0 };
-  const steps0 = s.steps;
-  const exact0 = s.exact;
-  const p = new Packer(options, out, s);
+  const p = new Packer(options, out, stats ?? { steps: 0, exact: 0 });
   if (options.policy === 'langchain') p.merge(level);
   else p.greedy(level);
-  packTotals.steps += s.steps - steps0;
-  packTotals.exact += s.exact - exact0;
   return out;
 }
 

@@ -174,7 +174,7 @@ export class WindowPlan implements StreamPlan<WindowState> {
       const piece = text.slice(from, to);
       const spans = sizer.segment(piece);
       const base = st.segAt;
-      const blank = sizer.unit === 'word' ? () => false : (i: number) => isBlank(piece.slice(spans.starts[i], spans.ends[i]));
+      const blank = sizer.blankUnits === false ? () => false : (i: number) => isBlank(piece.slice(spans.starts[i], spans.ends[i]));
       let first = 0;
       if (!st.started) {
         while (first < spans.count && blank(first)) first++;
@@ -193,7 +193,7 @@ export class WindowPlan implements StreamPlan<WindowState> {
     // 2. plan every decided window (with final: all the rest; n is then `known`)
     const out: PlannedChunk[] = [];
     const n = st.known;
-    const measure = sizer.unit !== 'char' && sizer.unit !== 'word' ? (s: number, e: number) => sizer.size(this.#slice(text, offset, s, e)) : undefined;
+    const measure = sizer.additive ? undefined : (s: number, e: number) => sizer.size(this.#slice(text, offset, s, e));
     for (;;) {
       if (final && st.covered >= n) break;
       let s: number;
@@ -248,7 +248,7 @@ export class WindowPlan implements StreamPlan<WindowState> {
 
   /**
    * Window [s, e) of units, its end moved back by whole units until its text measures
-   * ≤ windowSize (binary search; token and custom units only).
+   * ≤ windowSize (binary search; sizers that are not additive only).
    */
   #fit(u: UnitBuffer, s: number, e: number, measure?: (start: number, end: number) => number): PlannedSpan {
     const W = this.windowSize;
@@ -291,7 +291,7 @@ export class WindowPlan implements StreamPlan<WindowState> {
 
   #emit(text: string, offset: number, st: WindowState, p: PlannedSpan, out: PlannedChunk[]): void {
     // a window whose text is whitespace only carries nothing (char units over a run of spaces)
-    if (this.units.unit !== 'word' && isBlank(text, p.start - offset, p.end - offset)) return;
+    if (this.units.units.blankUnits !== false && isBlank(text, p.start - offset, p.end - offset)) return;
     const chunk: PlannedChunk = {
       start: p.start - offset,
       end: p.end - offset,

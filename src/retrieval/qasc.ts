@@ -7,7 +7,7 @@
  * alignment to paragraph breaks. Parameter names follow the paper (p, m, λ, κ).
  * @module
  */
-import { documentIdOf, type ChunkCallOptions } from '../core/ids.js';
+import { documentIdOf, type ChunkCallOptions, workOf } from '../core/ids.js';
 import * as wasm from '../../bindings/index.js';
 import type { Chunk, ChunkMetadata } from '../core/chunk.js';
 import { Assembler, type PlannedChunk } from '../plan/assemble.js';
@@ -24,6 +24,7 @@ import { headingSentences, snapToBreaks, type SentenceStructure } from '../segme
 import { detectLocale } from '../segment/locale.js';
 import { isCaseless } from '../segment/sentences.js';
 import { WasmMatrix } from './wasm-matrix.js';
+import { addWork, type Work } from '../core/work.js';
 
 /** The kernels QASC's steps run on: the WASM ones (`bindings/`) or the TypeScript reference (`src/kernels/reference.ts`). */
 export interface QascKernels {
@@ -149,14 +150,6 @@ export function resolveQascParams(o: QascParams = {}): ResolvedQascParams {
   };
 }
 
-/**
- * Work counter of {@link planQasc} and {@link qascPlanned}, for the linearity test
- * (`test/qasc.scaling.test.ts`): `steps` grows by the sentences, seeds and windows their
- * loops visit (windows, merging, snapping, the size cap's pieces and the seeds each
- * looks up, the explanation's windows). Never reset here; a reader takes differences.
- */
-export const qascStats = { steps: 0 };
-
 /** One candidate window of step 3–4. Sentence indices; `hi` exclusive. */
 export interface QascWindow {
   seed: number;
@@ -236,6 +229,8 @@ export interface QascStructure extends SentenceStructure {
  * @param structure the paragraph-break flags (n + 1), or breaks, headings and token counts
  * @param kernels WASM (default) or the TypeScript reference
  * @param thresholds τ and τ₂ to use instead of the percentiles of `sims`
+ * @param work counters the work is added to: `qascSteps`, the sentences, seeds and windows
+ *   the loops visit (windows, merging, snapping, the size cap's pieces and the seeds each looks up)
  * @throws {InvalidOptionError} for a parameter out of range.
  * @throws {InvalidInputError} when breaks is not of length n + 1, or headings / tokens not of length n.
  */
@@ -245,6 +240,7 @@ export function planQasc(
   params: QascParams = {},
   kernels: QascKernels = WASM_QASC_KERNELS,
   thresholds?: QascThresholds,
+  work?: Work,
 ): QascPlan {
   const P = resolveQascParams(params);
   const n = sims.length;
@@ -258,7 +254,7 @@ export function planQasc(
   const seeds: number[] = [];
   for (let i = 0; i < n; i++) if (sims[i] >= tau && sims[i] >= P.minSimilarity) seeds.push(i);
   const k = seeds.length;
-  qascStats.steps += n + k;
+  addWork(work, 'qascSteps', n + k);
   const lo = new Int32Array(k);
   const hi = new Int32Array(k);
   const r = Int32Array.from(seeds);
@@ -288,25 +284,25 @@ export function planQasc(
   let spans: QascSpan[] = windows
     .filter((w) => w.kept)
     .map((w) => ({ lo: w.lo, hi: w.hi, score: NaN, seeds: [w.seed], mergedLo: w.lo, mergedHi: w.hi }));
-  spans = mergeSpans(spans, kernels);
+  spans = mergeSpans(spans, kernels, work);
   const snapped: QascSpan[] = [];
   for (const s of spans) {
     const at = snapToBreaks(s.lo, s.hi, st, P.alignDistance, { lo: s.seeds[0], hi: s.seeds[s.seeds.length - 1] + 1 });
-    qascStats.steps += 1 + s.seeds.length;
+    addWork(work, 'qascSteps', 1 + s.seeds.length);
     const inside = at ? s.seeds.filter((x) => x >= at.lo && x < at.hi) : [];
     if (at && inside.length) snapped.push({ ...s, lo: at.lo, hi: at.hi, seeds: inside });
   }
   const decay = decayTable(P.lambda, n);
-  spans = mergeSpans(snapped, kernels).flatMap((s) => capSpan(s, sims, st, P, decay));
+  spans = mergeSpans(snapped, kernels, work).flatMap((s) => capSpan(s, sims, st, P, decay, work));
   for (const s of spans) s.score = spanScoreWith(sims, s.lo, s.hi, s.seeds, decay);
   spans.sort((a, b) => b.score - a.score || a.lo - b.lo);
   return { sims, tau, tau2, seeds, windows, spans };
 }
 
 /** Merges spans that overlap or touch (kernel mergeIntervals, gap 0); seeds are joined, merged ranges widened. */
-function mergeSpans(spans: QascSpan[], kernels: QascKernels): QascSpan[] {
+function mergeSpans(spans: QascSpan[], kernels: QascKernels, work: Work | undefined): QascSpan[] {
   const k = spans.length;
-  qascStats.steps += k;
+  addWork(work, 'qascSteps', k);
   if (k <= 1) return spans;
   const order = Array.from({ length: k }, (_, i) => i).sort((x, y) => spans[x].lo - spans[y].lo || spans[x].hi - spans[y].hi);
   const los = new Int32Array(k);
@@ -385,7 +381,7 @@ function spanScoreWith(sims: Float32Array, lo: number, hi: number, seeds: readon
  * on a heading lose it. The boundary minimum is a sparse-table range minimum, so a span
  * of L sentences costs O(L log L) however the splits fall.
  */
-function capSpan(s: QascSpan, sims: Float32Array, st: QascStructure, P: ResolvedQascParams, decay: Float64Array): QascSpan[] {
+function capSpan(s: QascSpan, sims: Float32Array, st: QascStructure, P: ResolvedQascParams, decay: Float64Array, work: Work | undefined): QascSpan[] {
   const tokens = st.tokens;
   if (!tokens) return [s];
   const max = P.maxChunkSize;
@@ -405,9 +401,9 @@ function capSpan(s: QascSpan, sims: Float32Array, st: QascStructure, P: Resolved
   const w = new Float64Array(len);
   for (let b = 1; b < len; b++) w[b] = (alpha[b - 1] * sims[s.lo + b - 1] + alpha[b] * sims[s.lo + b]) / 2;
   const table: Int32Array[] = [Int32Array.from({ length: len }, (_, i) => i)];
-  qascStats.steps += len;
+  addWork(work, 'qascSteps', len);
   for (let step = 1; 2 * step <= len; step *= 2) {
-    qascStats.steps += len;
+    addWork(work, 'qascSteps', len);
     const prev = table[table.length - 1];
     const row = new Int32Array(len);
     for (let i = 0; i + 2 * step <= len; i++) {
@@ -435,12 +431,12 @@ function capSpan(s: QascSpan, sims: Float32Array, st: QascStructure, P: Resolved
     // off a chunk of k seeds made filtering them k·n)
     const first = firstAtLeast(s.seeds.length, seedAt, a);
     const end = firstAtLeast(s.seeds.length, seedAt, b, first);
-    qascStats.steps += 1 + Math.ceil(Math.log2(s.seeds.length + 1));
+    addWork(work, 'qascSteps', 1 + Math.ceil(Math.log2(s.seeds.length + 1)));
     if (first === end) continue;
     const estimate = prefix[b - s.lo] - prefix[a - s.lo];
     const count = b - a === 1 || estimate <= max ? exact(a, b) : Infinity;
     if (count <= max || b - a === 1) {
-      qascStats.steps += end - first;
+      addWork(work, 'qascSteps', end - first);
       const seeds = s.seeds.slice(first, end);
       out.push({ lo: a, hi: b, score: NaN, seeds, mergedLo: a, mergedHi: b, tokenCount: count, ...(count > max ? { oversized: true } : {}) });
       continue;
@@ -629,7 +625,7 @@ export class QueryAdaptiveChunker {
   async query(text: string, query: string, options: QascQueryOptions = {}): Promise<QascChunk[]> {
     if (typeof text !== 'string') throw new InvalidInputError('text must be a string', text);
     requireQuery(query);
-    rejectUnknownOptions<QascQueryOptions>('query()', options, { topK: true, documentId: true });
+    rejectUnknownOptions<QascQueryOptions>('query()', options, { topK: true, documentId: true, work: true });
     if (!this.#cache || this.#cache.text !== text) this.#cache = await this.prepare(text);
     return this.queryPrepared(this.#cache, query, options);
   }
@@ -651,10 +647,11 @@ export class QueryAdaptiveChunker {
   queryVector(doc: PreparedDocument, q: Float32Array, options: QascQueryOptions = {}): QascChunk[] {
     checkMatrix(q, 1, this.embedder.dimension);
     const sims = doc.sentences.count ? doc.vectors.cosine(q) : new Float32Array(0);
-    const plan = planQasc(sims, qascStructure(doc.text, doc, this.tokenizer), this.params);
+    const work = workOf(options);
+    const plan = planQasc(sims, qascStructure(doc.text, doc, this.tokenizer), this.params, undefined, undefined, work);
     let spans = plan.spans;
     if (options.topK !== undefined) spans = spans.slice(0, requireInteger('topK', options.topK, 1));
-    return assembleQasc(doc.text, spans.map((s) => qascPlanned(doc, s, plan, this.params, this.explain, this.tokenizer)), this.tokenizer, documentIdOf(options));
+    return assembleQasc(doc.text, spans.map((s) => qascPlanned(doc, s, plan, this.params, this.explain, this.tokenizer, 0, work)), this.tokenizer, documentIdOf(options));
   }
 }
 
@@ -672,6 +669,7 @@ export function qascPlanned(
   explain: boolean,
   tokenizer: Tokenizer,
   simsOffset = 0,
+  work?: Work,
 ): PlannedChunk {
   const start = doc.sentences.starts[s.lo];
   const end = doc.sentences.ends[s.hi - 1];
@@ -683,7 +681,7 @@ export function qascPlanned(
       tau: plan.tau,
       tau2: plan.tau2,
       keepThreshold: params.kappa * plan.tau,
-      windows: windowsOfSeeds(plan.windows, from, to),
+      windows: windowsOfSeeds(plan.windows, from, to, work),
       mergedRange: [s.mergedLo, s.mergedHi],
       seedSims: s.seeds.map((i) => plan.sims[i - simsOffset] ?? NaN),
     };
@@ -703,21 +701,20 @@ export function qascPlanned(
  * ascending), so a binary search finds them — the explanation of each of n chunks costs
  * its own windows, not all of them.
  */
-function windowsOfSeeds(windows: readonly QascWindow[], from: number, to: number): QascWindow[] {
+function windowsOfSeeds(windows: readonly QascWindow[], from: number, to: number, work: Work | undefined): QascWindow[] {
   const a = firstAtLeast(windows.length, (i) => windows[i].seed, from);
   const b = firstAtLeast(windows.length, (i) => windows[i].seed, to, a);
-  qascStats.steps += 1 + Math.ceil(Math.log2(windows.length + 1)) + b - a;
+  addWork(work, 'qascSteps', 1 + Math.ceil(Math.log2(windows.length + 1)) + b - a);
   return windows.slice(a, b);
 }
 
 /**
  * QASC's chunks of one document, in rank order (index = rank), through the one assembler:
- * content-addressed ids (with `documentId`), `unit: 'sentence'`, `overlap` 0 (ranked
- * results are not in text order).
+ * content-addressed ids (with `documentId`), `unit: 'sentence'` (every planned span
+ * carries its sentence count), `overlap` 0 (ranked results are not in text order).
  */
 export function assembleQasc(text: string, planned: PlannedChunk[], tokenizer: Tokenizer, documentId = ''): QascChunk[] {
-  const units = { unit: 'custom' as const, units: { unit: 'custom' as const, name: 'sentence', size: () => 0, segment: () => ({ starts: new Int32Array(0), ends: new Int32Array(0), count: 0 }) }, tokenizer, encoding: tokenizer.encoding, countTokens: true };
-  return new Assembler({ strategy: 'qasc', units, unitName: 'sentence', overlap: 'none', documentId }).add(text, planned) as QascChunk[];
+  return new Assembler({ strategy: 'qasc', unitName: 'sentence', tokenCount: (t) => tokenizer.count(t), overlap: 'none', documentId }).add(text, planned) as QascChunk[];
 }
 
 /** @throws {EmbeddingError} unless `m` is a Float32Array of rows × d. */

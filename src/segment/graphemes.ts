@@ -17,9 +17,6 @@ export const MAX_CLUSTER = 4096;
 
 let segmenter: Intl.Segmenter | undefined;
 
-/** Counts `Intl.Segmenter` calls and the code units they were given (for linear-time tests). */
-export const graphemeStats = { calls: 0, chars: 0 };
-
 /**
  * Grapheme cluster starts in `text[start, end)`, plus `end`, as offsets into `text`
  * (UTF-16 code units): cluster k is `[bounds[k], bounds[k + 1])`. Empty for an empty range.
@@ -31,8 +28,6 @@ export function graphemeBounds(text: string, start = 0, end = text.length): Int3
   let size = WINDOW;
   while (pos < end) {
     const stop = Math.min(end, pos + size);
-    graphemeStats.calls++;
-    graphemeStats.chars += stop - pos;
     const local: number[] = [];
     for (const g of segmenter.segment(text.slice(pos, stop))) local.push(pos + g.index);
     if (stop === end) {

@@ -49,6 +49,13 @@ export function noSurrogates(text: string, from = 0, to = text.length): boolean 
   return !SURROGATE.test(from === 0 && to === text.length ? text : text.slice(from, to));
 }
 
+/** What joining at `p` adds to the code points of the halves: −1 between the halves of a surrogate pair (each alone counts 1), else 0. */
+export function charJoinSize(text: string, p: number): number {
+  const c = text.charCodeAt(p - 1);
+  const d = text.charCodeAt(p);
+  return c >= 0xd800 && c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff ? -1 : 0;
+}
+
 /** Character units (code points). */
 export const charUnits: UnitSegmenter = {
   unit: 'char',
@@ -59,5 +66,7 @@ export const charUnits: UnitSegmenter = {
   count: countChars,
   safeCut: charCut,
   additive: true,
+  clusterAligned: true,
+  joinSize: charJoinSize,
   gapSize: countChars,
 };

@@ -71,7 +71,7 @@ export function checkedSizer(sizer: Sizer, option = 'sizer'): Sizer {
     size: (text) => checkedSize(option, callOption(`${option}.size`, () => sizer.size(text)), 'size(text)', text),
     segment: (text) => checkedSpans(option, sizer, callOption(`${option}.segment`, () => sizer.segment(text)), text.length),
   };
-  const { safeCut, cutAt, gapSize } = sizer;
+  const { safeCut, cutAt, gapSize, joinSize } = sizer;
   if (typeof safeCut === 'function') {
     (checked as { safeCut: Sizer['safeCut'] }).safeCut = (text, from) => {
       const c = callOption(`${option}.safeCut`, () => safeCut.call(sizer, text, from));
@@ -81,6 +81,15 @@ export function checkedSizer(sizer: Sizer, option = 'sizer'): Sizer {
   }
   if (typeof cutAt === 'function') (checked as { cutAt: Sizer['cutAt'] }).cutAt = (text, p) => callOption(`${option}.cutAt`, () => cutAt.call(sizer, text, p)) === true;
   if (sizer.additive === true) (checked as { additive: boolean }).additive = true;
+  if (sizer.blankUnits === false) (checked as { blankUnits: boolean }).blankUnits = false;
+  if (sizer.clusterAligned === true) (checked as { clusterAligned: boolean }).clusterAligned = true;
+  if (typeof joinSize === 'function') {
+    checked.joinSize = (text, p) => {
+      const j = callOption(`${option}.joinSize`, () => joinSize.call(sizer, text, p));
+      if (typeof j !== 'number' || !Number.isFinite(j)) throw new InvalidOptionError(option, sizer, `joinSize(text, ${p}) must return a finite number; it returned ${describe(j)}`);
+      return j;
+    };
+  }
   if (typeof gapSize === 'function') checked.gapSize = (gap) => checkedSize(option, callOption(`${option}.gapSize`, () => gapSize.call(sizer, gap)), 'gapSize(gap)', gap);
   trusted.add(checked);
   return checked;

@@ -82,6 +82,26 @@ export interface ResolvedUnits {
 }
 
 /**
+ * How a chunk's `tokenCount` is found from its text and its size in the chunker's unit:
+ * the size itself where the units are the tokenizer's tokens, one tokenizer pass where
+ * `countTokens` asks for it, otherwise undefined (`tokenCount` −1).
+ */
+export function tokenCounter(r: ResolvedUnits): ((text: string, unitCount: number) => number) | undefined {
+  if (r.unit === 'token') return (_text, unitCount) => unitCount;
+  const tokenizer = r.tokenizer;
+  return r.countTokens && tokenizer ? (text) => tokenizer.count(text) : undefined;
+}
+
+/**
+ * What the assembler counts a chunk with (`new Assembler({ strategy, ...chunkCounters(r) })`):
+ * `metadata.unit` is the sizer's name, `unitCount` its size, `tokenCount` {@link tokenCounter}'s.
+ */
+export function chunkCounters(r: ResolvedUnits): { unitName: string; size: (text: string) => number; tokenCount: ((text: string, unitCount: number) => number) | undefined } {
+  const sizer = r.units;
+  return { unitName: sizer.name, size: (text) => sizer.size(text), tokenCount: tokenCounter(r) };
+}
+
+/**
  * Validates unit options and resolves the segmenter and tokenizer (the tokenizer is
  * built only when token units or token counts need it).
  * @throws {InvalidOptionError} for an unknown unit or encoding.

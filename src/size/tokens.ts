@@ -36,6 +36,11 @@ export function tokenUnits(tokenizer: Tokenizer): UnitSegmenter {
   return sizer;
 }
 
+/** The encoding a unit name (`metadata.unit`) counts tokens of: `cl100k_base` for `token:cl100k_base`; undefined for other units. */
+export function tokenEncodingOf(unitName: unknown): string | undefined {
+  return typeof unitName === 'string' && unitName.startsWith('token:') ? unitName.slice(6) : undefined;
+}
+
 /**
  * The default tokenizer for `encoding`: chunkwise's WebAssembly BPE
  * ({@link getWasmBpeTokenizer}), which gives js-tiktoken's ids (kept as the reference:

@@ -41,13 +41,15 @@ export type CutAt = (text: string, p: number) => boolean;
  * A sizer: how big a piece of text is, in one unit. The one contract every packer,
  * planner and stream measures with (STYLE.md, "How big is a piece?").
  *
- * Capabilities are declared, never detected: `safeCut` where units can be segmented
- * piecewise (streams), `additive` where the size of a join is exactly the sum of its
- * parts' sizes (characters), `gapSize` where the sizer knows what the whitespace
- * between two joined pieces adds.
+ * Capabilities are declared, never detected, and callers decide by them, never by
+ * {@link unit}: `safeCut` where units can be segmented piecewise (streams), `additive`
+ * where sizes add up across joins (characters, words), `blankUnits: false` where no unit
+ * is whitespace (words), `clusterAligned` where units are never coarser than a grapheme
+ * cluster (characters), `joinSize` where a join inside a unit is known exactly,
+ * `gapSize` where the sizer knows what the whitespace between two joined pieces adds.
  */
 export interface Sizer {
-  /** The unit kind (`custom` for a user `lengthFunction`). */
+  /** The unit kind (`custom` for a user `lengthFunction`). Informational: callers read the capabilities. */
   readonly unit: UnitKind | 'custom';
   /** A name for metadata: `char`, `word`, `token:<encoding>`, or a custom name. */
   readonly name: string;
@@ -65,8 +67,23 @@ export interface Sizer {
    * and windows are laid without calling {@link segment}.
    */
   singleCodeUnits?(text: string, from: number, to: number): boolean;
-  /** `size(a + b) === size(a) + size(b)` for every split at a unit boundary. */
+  /**
+   * Sizes add up: `size(a + b) === size(a) + size(b)` for every split at a unit boundary,
+   * and every unit measures 1, so the text from unit i's start to unit j's end measures
+   * `j − i` (characters, words). Packers then add sizes instead of re-measuring joins.
+   */
   readonly additive?: boolean;
+  /** `false` where no unit's text is whitespace only (words); absent or true: units may be (characters, tokens). */
+  readonly blankUnits?: boolean;
+  /** Every grapheme-cluster boundary is a unit boundary (code points): a run of whole clusters is a run of whole units. */
+  readonly clusterAligned?: boolean;
+  /**
+   * For an {@link additive} sizer: what joining at `p` (`0 < p < text.length`) adds to the
+   * sizes of the two halves, `size(text) − size(text[0, p)) − size(text[p, end))`, read
+   * from the code units around `p` (words: −1 where `p` falls inside a word; characters:
+   * −1 inside a surrogate pair; 0 elsewhere).
+   */
+  joinSize?(text: string, p: number): number;
   /**
    * Estimate of what the whitespace `gap` adds when two pieces are joined around it
    * (words: 0; characters: its size; tokens: 0, since whitespace mostly merges into a

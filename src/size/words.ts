@@ -49,6 +49,11 @@ export function countWords(text: string): number {
   return count;
 }
 
+/** What joining at `p` adds to the words of the halves: −1 where `p` falls inside a word (two halves of one word), else 0. */
+export function wordJoinSize(text: string, p: number): number {
+  return isSpace(text.charCodeAt(p - 1)) || isSpace(text.charCodeAt(p)) ? 0 : -1;
+}
+
 /** Word units. */
 export const wordUnits: UnitSegmenter = {
   unit: 'word',
@@ -57,5 +62,8 @@ export const wordUnits: UnitSegmenter = {
   size: countWords,
   count: countWords,
   safeCut: wordCut,
+  additive: true,
+  blankUnits: false,
+  joinSize: wordJoinSize,
   gapSize: () => 0,
 };

@@ -20,12 +20,13 @@ import { OPTION_SHAPES, resolveOptions, type StrategySchema } from '../core/sche
 import { isBlank, requireText } from '../core/text.js';
 import { HashingEmbedder } from '../embedders/hashing-embedder.js';
 import type { Embedder } from '../embedders/types.js';
-import { documentIdOf, type ChunkCallOptions } from '../core/ids.js';
+import { documentIdOf, type ChunkCallOptions, workOf } from '../core/ids.js';
 import { Assembler, type PlannedChunk } from '../plan/assemble.js';
-import { innerUnitOptions, resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
+import { innerUnitOptions, resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions, chunkCounters } from '../size/resolve.js';
 import { planWholeAsync, streamPlan, type StepResult, type StreamPlan } from '../stream/driver.js';
 import type { TextSource } from '../stream/source.js';
 import { RecursiveChunker } from './recursive.js';
+import { addWork, maxWork, type Work } from '../core/work.js';
 
 /** Options of {@link ClusterSemanticChunker}. Sizes are in `unit`s (tokens by default). */
 export interface ClusterSemanticOptions extends UnitOptions {
@@ -99,6 +100,8 @@ interface RunState {
   scanner: SectionScanner;
   pieces: number;
   section: number;
+  /** The call's work counters (`pieces`, `bandWidth`, `bandCells`, `measurements`), or undefined. */
+  work: Work | undefined;
 }
 
 /**
@@ -191,8 +194,9 @@ class SectionScanner {
  * matrix a chunk can use (`bandDots`: w diagonals, w the most pieces any chunk can hold,
  * about 2·maxChunkSize / pieceSize since the recursive splitter's pieces hold about
  * pieceSize / 2 units or more), so time is O(n·w·d) for n pieces of d dimensions, μ
- * costs O(n·d) (`meanPairDot`) — never n². {@link lastWork} reports n, w and the number
- * of size measurements of the last call.
+ * costs O(n·d) (`meanPairDot`) — never n². A call's `work` counters (`chunk(text, { work })`)
+ * get `pieces` (n), `bandWidth` (the largest w), `bandCells` (Σ n·w over sections: the
+ * similarity and DP work) and `measurements` (size measurements).
  *
  * A chunk is the exact source slice from its first piece's start to its last piece's
  * end: `chunk.text === text.slice(chunk.start, chunk.end)`, chunks do not overlap, are
@@ -234,9 +238,6 @@ export class ClusterSemanticChunker {
   readonly sectionSize: number;
   readonly #resolved: ResolvedUnits;
   readonly #splitter: RecursiveChunker;
-  readonly #plan: StreamPlan<RunState>;
-  /** Work of the last {@link chunk} or {@link chunkStream} call, for tests of linear time: pieces, the largest band width, the band's cells (Σ pieces × width over sections: the similarity and DP work), size measurements. */
-  lastWork = { pieces: 0, bandWidth: 0, bandCells: 0, measurements: 0 };
 
   constructor(options: ClusterSemanticOptions = {}) {
     const o = resolveOptions<ClusterSemanticOptions>(CLUSTER_SEMANTIC_SCHEMA, options);
@@ -247,26 +248,25 @@ export class ClusterSemanticChunker {
     this.sectionSize = o.sectionSize;
     this.#resolved = resolveUnits(o);
     this.#splitter = new RecursiveChunker({ ...innerUnitOptions(this.#resolved, options.tokenizer), chunkSize: this.pieceSize, chunkOverlap: 0 });
-    this.#plan = {
-      initial: () => ({ scanner: this.#scanner(), pieces: 0, section: 0 }),
+  }
+
+  /** The stream plan of one call, counting into `work`. */
+  #plan(work: Work | undefined): StreamPlan<RunState> {
+    return {
+      initial: () => ({ scanner: new SectionScanner(this.sectionSize, (line) => this.#size(line, work)), pieces: 0, section: 0, work }),
       growth: () => 0, // the scanner is resumable: a step per piece costs the new lines only
       step: (text, offset, state, final) => this.#step(text, offset, state, final),
     };
   }
 
   /** Size of `text` in the chunker's unit. */
-  #size(text: string): number {
-    this.lastWork.measurements++;
-    const { unit, units, tokenizer } = this.#resolved;
-    return unit === 'token' ? tokenizer!.count(text) : units.size(text);
-  }
-
-  #scanner(): SectionScanner {
-    return new SectionScanner(this.sectionSize, (line) => this.#size(line));
+  #size(text: string, work: Work | undefined): number {
+    addWork(work, 'measurements', 1);
+    return this.#resolved.units.size(text);
   }
 
   #assembler(options: ChunkCallOptions | undefined): Assembler {
-    return new Assembler({ strategy: 'cluster-semantic', units: this.#resolved, documentId: documentIdOf(options) });
+    return new Assembler({ strategy: 'cluster-semantic', ...chunkCounters(this.#resolved), documentId: documentIdOf(options) });
   }
 
   /**
@@ -281,8 +281,7 @@ export class ClusterSemanticChunker {
   async chunk(text: string, options?: ChunkCallOptions): Promise<Chunk[]> {
     requireText(text);
     if (isBlank(text)) return [];
-    this.lastWork = { pieces: 0, bandWidth: 0, bandCells: 0, measurements: 0 };
-    return planWholeAsync(text, this.#plan, this.#assembler(options));
+    return planWholeAsync(text, this.#plan(workOf(options)), this.#assembler(options));
   }
 
   /**
@@ -298,8 +297,7 @@ export class ClusterSemanticChunker {
    * @throws {EmbeddingError} as {@link chunk}.
    */
   chunkStream(source: TextSource, options?: ChunkCallOptions): AsyncGenerator<Chunk> {
-    this.lastWork = { pieces: 0, bandWidth: 0, bandCells: 0, measurements: 0 };
-    return streamPlan(source, this.#plan, this.#assembler(options));
+    return streamPlan(source, this.#plan(workOf(options)), this.#assembler(options));
   }
 
   /**
@@ -326,7 +324,7 @@ export class ClusterSemanticChunker {
     if (isBlank(sectionText)) return;
     const pieces: Piece[] = this.#splitter.spans(sectionText).map((c) => ({ start: a + c.start, end: a + c.end, size: c.unitCount! }));
     const n = pieces.length;
-    const spanSize = (j: number, i: number) => (j === i ? pieces[j].size : this.#size(buf.slice(pieces[j].start, pieces[i].end)));
+    const spanSize = (j: number, i: number) => (j === i ? pieces[j].size : this.#size(buf.slice(pieces[j].start, pieces[i].end), state.work));
     let groups: Array<[number, number]>;
     let band: Float32Array = new Float32Array(0);
     let mu = 0;
@@ -382,9 +380,11 @@ export class ClusterSemanticChunker {
     }
     state.pieces += n;
     state.section++;
-    this.lastWork.pieces += n;
-    this.lastWork.bandWidth = Math.max(this.lastWork.bandWidth, w);
-    this.lastWork.bandCells += n * w;
+    if (state.work) {
+      addWork(state.work, 'pieces', n);
+      maxWork(state.work, 'bandWidth', w);
+      addWork(state.work, 'bandCells', n * w);
+    }
   }
 
   /** The planned chunk of pieces [j, i] (the assembler makes the Chunk). */

@@ -98,7 +98,6 @@ export interface CodeModule {
 interface LoadedCodeChunker {
   chunk(text: string, options?: ChunkCallOptions): Chunk[];
   ready(): Promise<void>;
-  lastOperations: number;
   lastFallback: string | undefined;
 }
 
@@ -179,10 +178,5 @@ export class LazyCodeChunker {
     if (!isNode()) return [];
     const helper = await importNodeHelper<typeof import('../node/code-grammars.js')>('code-grammars');
     return helper.missingCodePackages(this.options.grammar === undefined && this.options.grammarBase === undefined);
-  }
-
-  /** `CodeChunker.lastOperations` of the last `chunk` call (undefined before the first): for tests of linear time. */
-  get lastOperations(): number | undefined {
-    return this.#loaded?.lastOperations;
   }
 }

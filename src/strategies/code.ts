@@ -17,7 +17,7 @@ import { GrammarLoadError, InvalidOptionError, MissingDependencyError } from '..
 import { importNodeHelper, isNode } from '../core/runtime.js';
 import { resolveOptions } from '../core/schema.js';
 import { isBlank, requireText } from '../core/text.js';
-import { documentIdOf, type ChunkCallOptions } from '../core/ids.js';
+import { documentIdOf, type ChunkCallOptions, workOf } from '../core/ids.js';
 import { Assembler, type PlannedChunk } from '../plan/assemble.js';
 import { SpanLevel } from '../plan/levels.js';
 import { pack, type PackLevel, type PackStats } from '../plan/pack.js';
@@ -36,10 +36,11 @@ import {
 } from '../segment/code.js';
 import type { CodeLanguageSpec } from '../segment/code-languages.js';
 import { rangeMeasure, type RangeMeasure } from '../size/measure.js';
-import { innerUnitOptions, resolveUnits, type ResolvedUnits } from '../size/resolve.js';
+import { innerUnitOptions, resolveUnits, type ResolvedUnits, chunkCounters } from '../size/resolve.js';
 import { CODE_SCHEMA, provideCodeModule, resolveCodeLanguage, tagOf, type CodeChunkerOptions, type WasmSource } from './code-schema.js';
 import { RecursiveChunker } from './recursive.js';
 import { upperBound } from '../core/search.js';
+import { addWork, type Work } from '../core/work.js';
 
 export { CODE_SCHEMA, type CodeChunkerOptions, type WasmSource } from './code-schema.js';
 export { CODE_LANGUAGES, CODE_EXTENSIONS, languageForPath, type CodeLanguageSpec } from '../segment/code-languages.js';
@@ -341,7 +342,7 @@ const INTERNAL = Symbol('CodeChunker');
  * (file, imports, enclosing signatures, shortened until it takes at most half the
  * budget) plus the text, and the budget holds for it too. Files with syntax errors
  * chunk all the same (tree-sitter recovers); their chunks that hold an error say so.
- * Time is linear in the text (see `lastOperations`).
+ * Time is linear in the text (see the `operations` counted into `chunk(text, { work })`).
  *
  * Loading is asynchronous (web-tree-sitter compiles WebAssembly): build with
  * `await CodeChunker.create(options)`. In Node the grammar comes from the
@@ -375,8 +376,6 @@ export class CodeChunker {
   /** Why the last rebuild failed (the file then chunks by the recursive splitter). */
   #rebuildFailed: string | undefined;
   readonly #recursive: Map<number, RecursiveChunker> = new Map();
-  /** Work of the last `chunk` call (nodes read, items placed, packer steps, exact measures, sizer calls): for tests of linear time. */
-  lastOperations = 0;
   /** Why the last `chunk` call chunked by the recursive splitter instead of the syntax tree (its chunks' `metadata.fallback`), or undefined. */
   lastFallback: string | undefined;
 
@@ -461,8 +460,9 @@ export class CodeChunker {
     requireText(text);
     this.lastFallback = undefined;
     if (isBlank(text)) return [];
-    const planned = this.#withTree(text, (root) => this.#plan(text, root), (reason) => this.#fallback(text, reason));
-    return new Assembler({ strategy: 'code', units: this.#resolved, documentId: documentIdOf(options) }).add(text, planned);
+    const work = workOf(options);
+    const planned = this.#withTree(text, (root) => this.#plan(text, root, work), (reason) => this.#fallback(text, reason, work));
+    return new Assembler({ strategy: 'code', ...chunkCounters(this.#resolved), documentId: documentIdOf(options) }).add(text, planned);
   }
 
   /**
@@ -532,29 +532,32 @@ export class CodeChunker {
   }
 
   /** The chunks of `text` by the recursive splitter (no syntax tree), each saying why in `metadata.fallback`. */
-  #fallback(text: string, reason: string): PlannedChunk[] {
+  #fallback(text: string, reason: string, work: Work | undefined): PlannedChunk[] {
     this.lastFallback = reason;
     const measure = rangeMeasure(text, this.#resolved.units);
     const ctx = new CodeContext(this, text, measure, this.#spec, [], []);
     const budget = Math.max(1, this.chunkSize - ctx.header([]).size);
     const recursive = this.recursive(budget);
-    const out = recursive.spans(text, 0, text.length, measure).map((p) => {
+    const out = recursive.spans(text, 0, text.length, measure, work).map((p) => {
       const chunk = ctx.emit(p.start, p.end, [], [], [], p.oversized === true);
       chunk.metadata!.fallback = reason;
       return chunk;
     });
-    this.lastOperations = recursive.lastOperations;
     return out;
   }
 
-  #plan(text: string, root: SyntaxNode): PlannedChunk[] {
+  /** The syntax tree's chunks; `work` gets `operations` (nodes read, items placed, packer steps, exact measures, sizer calls) and `packSteps`. */
+  #plan(text: string, root: SyntaxNode, work: Work | undefined): PlannedChunk[] {
     const measure = rangeMeasure(text, this.#resolved.units);
     const imports = this.contextHeaders ? topLevelTexts(root, this.#spec.imports, text) : [];
     const ctx = new CodeContext(this, text, measure, this.#spec, imports, syntaxErrorSpans(root));
     const level = ctx.level(childItems(root, text, ctx.stats, 0, text.length), []);
     const packStats: PackStats = { steps: 0, exact: 0 };
     const out = pack(level, { max: this.chunkSize }, [], packStats);
-    this.lastOperations = ctx.stats.steps + packStats.steps + packStats.exact + measure.calls;
+    if (work) {
+      addWork(work, 'operations', ctx.stats.steps + packStats.steps + packStats.exact + measure.calls);
+      addWork(work, 'packSteps', packStats.steps + packStats.exact);
+    }
     return out;
   }
 

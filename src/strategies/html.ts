@@ -21,15 +21,16 @@ import type { Chunk, ChunkMetadata } from '../core/chunk.js';
 import { InvalidOptionError } from '../core/errors.js';
 import { resolveOptions, type StrategySchema } from '../core/schema.js';
 import { isBlank, requireText } from '../core/text.js';
-import { documentIdOf, type ChunkCallOptions } from '../core/ids.js';
+import { documentIdOf, type ChunkCallOptions, workOf } from '../core/ids.js';
 import { Assembler, type PlannedChunk } from '../plan/assemble.js';
 import { SpanLevel } from '../plan/levels.js';
 import { pack, type PackLevel, type PackStats } from '../plan/pack.js';
 import { LANDMARKS, outlineHtml, type DroppedRegion, type HtmlBlock, type HtmlOutline, type Landmark } from '../segment/html.js';
 import { columnLabels, labelledRow, TableRowsLevel } from '../segment/tables.js';
 import { rangeMeasure, type RangeMeasure } from '../size/measure.js';
-import { innerUnitOptions, resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
+import { innerUnitOptions, resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions, chunkCounters } from '../size/resolve.js';
 import { defaultOverlap, RecursiveChunker } from './recursive.js';
+import { addWork, type Work } from '../core/work.js';
 
 export { LANDMARKS, type DroppedRegion, type Landmark };
 
@@ -141,8 +142,6 @@ export class HtmlChunker {
   readonly #resolved: ResolvedUnits;
   readonly #drop: ReadonlySet<string>;
   readonly #recursive: RecursiveChunker;
-  /** Work of the last `chunk` call (tokenizer events, tree and walk steps, packer steps, measures): for tests of linear time. */
-  lastOperations = 0;
 
   constructor(options: HtmlOptions = {}) {
     const o = resolveOptions<HtmlOptions>(HTML_SCHEMA, options);
@@ -185,12 +184,17 @@ export class HtmlChunker {
     if (isBlank(html)) return [];
     const outline = outlineHtml(html, { drop: this.#drop });
     const measure = rangeMeasure(outline.visible, this.#resolved.units);
-    const plan = new Plan(this, outline, measure, this.#resolved, this.#recursive);
+    const work = workOf(options);
+    const plan = new Plan(this, outline, measure, this.#resolved, this.#recursive, work);
     const stats: PackStats = { steps: 0, exact: 0 };
     const planned = outline.blocks.length ? pack(plan.level(outline.blocks, true), { max: this.chunkSize }, [], stats) : [];
     attachDropped(planned, outline.dropped);
-    this.lastOperations = outline.operations + stats.steps + stats.exact + measure.calls + plan.operations;
-    return new Assembler({ strategy: 'html', units: this.#resolved, documentId: documentIdOf(options) }).add(html, planned) as HtmlChunk[];
+    if (work) {
+      // tokenizer events, tree and walk steps, packer steps, measures (the recursive splitter adds its own)
+      addWork(work, 'operations', outline.operations + stats.steps + stats.exact + measure.calls + plan.operations);
+      addWork(work, 'packSteps', stats.steps + stats.exact);
+    }
+    return new Assembler({ strategy: 'html', ...chunkCounters(this.#resolved), documentId: documentIdOf(options) }).add(html, planned) as HtmlChunk[];
   }
 }
 
@@ -210,6 +214,7 @@ class Plan {
     readonly measure: RangeMeasure,
     readonly units: ResolvedUnits,
     readonly recursive: RecursiveChunker,
+    readonly work: Work | undefined,
   ) {}
 
   /** Sibling blocks as a level: their visible spans, measured exactly; hard breaks at the top level. */
@@ -282,8 +287,7 @@ class Plan {
   #text(block: HtmlBlock): PackLevel | undefined {
     const { visible, map } = this.outline;
     const piece = visible.slice(block.vStart, block.vEnd);
-    const spans = this.recursive.spans(piece, 0, piece.length, rangeMeasure(piece, this.units.units));
-    this.operations += this.recursive.lastOperations;
+    const spans = this.recursive.spans(piece, 0, piece.length, rangeMeasure(piece, this.units.units), this.work);
     if (spans.length === 0) return undefined;
     const starts = new Int32Array(spans.length);
     const ends = new Int32Array(spans.length);

@@ -17,18 +17,19 @@ import type { Chunk, ChunkMetadata } from '../core/chunk.js';
 import { InvalidOptionError } from '../core/errors.js';
 import { resolveOptions, type StrategySchema } from '../core/schema.js';
 import { isBlank, requireText, trimSpan, trimSpanWithin, type TextSpan } from '../core/text.js';
-import { documentIdOf, type ChunkCallOptions } from '../core/ids.js';
+import { documentIdOf, type ChunkCallOptions, workOf } from '../core/ids.js';
 import { Assembler, type PlannedChunk } from '../plan/assemble.js';
 import { pack, type PackLevel } from '../plan/pack.js';
 import { upperBound } from '../core/search.js';
 import { cellText, inlineText, scanMarkdown, tableCells, type MarkdownBlock, type MarkdownBlockType } from '../segment/markdown.js';
 import { rangeMeasure, type RangeMeasure } from '../size/measure.js';
 import type { CutAt, Sizer } from '../size/types.js';
-import { innerUnitOptions, resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
-import { planWhole, streamPlan, type StepResult, type StreamPlan } from '../stream/driver.js';
+import { innerUnitOptions, resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions, chunkCounters } from '../size/resolve.js';
+import { planSpans, planWhole, streamPlan, type StepResult, type StreamPlan } from '../stream/driver.js';
 import type { TextSource } from '../stream/source.js';
 import { resolveFallback, type SpanSplitter } from '../compose/span-splitters.js';
 import { defaultOverlap, RecursiveChunker } from './recursive.js';
+import { addWork } from '../core/work.js';
 
 export { markdownBlocks, type MarkdownBlock, type MarkdownBlockType } from '../segment/markdown.js';
 
@@ -175,16 +176,6 @@ export class MarkdownChunker {
   readonly #resolved: ResolvedUnits;
   readonly #plan: MarkdownPlan;
 
-  /**
-   * Work of the last `chunk` call (or of the stream so far): scanner steps (lines per
-   * open container, blocks, inline steps of heading text), packer steps and exact
-   * measures, range measures, table rows and the fallback's own operations — for tests
-   * of linear time.
-   */
-  get lastOperations(): number {
-    return this.#plan.ops;
-  }
-
   constructor(options: MarkdownOptions = {}) {
     const o = resolveOptions<MarkdownOptions>(MARKDOWN_SCHEMA, options);
     this.chunkSize = o.chunkSize;
@@ -200,7 +191,7 @@ export class MarkdownChunker {
   }
 
   #assembler(options: ChunkCallOptions | undefined): Assembler {
-    return new Assembler({ strategy: 'markdown', units: this.#resolved, documentId: documentIdOf(options) });
+    return new Assembler({ strategy: 'markdown', ...chunkCounters(this.#resolved), documentId: documentIdOf(options) });
   }
 
   /**
@@ -212,7 +203,11 @@ export class MarkdownChunker {
     requireText(text);
     this.#plan.ops = 0;
     if (isBlank(text)) return [];
-    return planWhole(text, this.#plan, this.#assembler(options)) as MarkdownChunk[];
+    const chunks = planWhole(text, this.#plan, this.#assembler(options)) as MarkdownChunk[];
+    // scanner steps (lines per open container, blocks, inline steps of heading text), packer
+    // steps and exact measures, range measures, table rows and the fallback's own operations
+    addWork(workOf(options), 'operations', this.#plan.ops);
+    return chunks;
   }
 
   /**
@@ -251,6 +246,16 @@ export class MarkdownChunker {
   count(text: string): number {
     return this.#resolved.units.size(text);
   }
+
+  /**
+   * The spans {@link chunk} assembles (offsets into `text`, metadata `headingPath`,
+   * `blockTypes`, `tableRows`), for a chunker that assembles them itself (parent–child's parents). @internal
+   */
+  planned(text: string): PlannedChunk[] {
+    requireText(text);
+    this.#plan.ops = 0;
+    return isBlank(text) ? [] : planSpans(text, this.#plan);
+  }
 }
 
 /** Short texts whose sizes a plan remembers (a bounded memo: repeated gaps and joins). */
@@ -259,7 +264,7 @@ const SHORT_MEMO = 4096;
 /** The Markdown strategy as a stream plan: scan, group into sections, pack, emit. */
 class MarkdownPlan implements StreamPlan<MarkdownState> {
   readonly #recursive = new Map<number, RecursiveChunker>();
-  /** Work counted since the last reset (see {@link MarkdownChunker.lastOperations}). */
+  /** Work counted since the last reset (`chunk(text, { work })` reports it as `operations`). */
   ops = 0;
 
   constructor(
@@ -404,7 +409,7 @@ class MarkdownPlan implements StreamPlan<MarkdownState> {
  * keyed by range) grows slower than linearly on megabyte inputs with a range per block.
  */
 function measureOf(text: string, sizer: Sizer): RangeMeasure {
-  return sizer.unit === 'char' || sizer.unit === 'word' ? rangeMeasure(text, sizer) : new SliceMeasure(text, sizer);
+  return sizer.additive ? rangeMeasure(text, sizer) : new SliceMeasure(text, sizer);
 }
 
 /** See {@link measureOf}. */
@@ -470,9 +475,8 @@ class Sizes {
     const size = this.measure.size(s, e);
     const { prefix, prefixSize } = this.section;
     if (!prefix && derived === undefined) return size;
-    const unit = this.plan.units.unit;
-    // characters and words add up across the prefix's closing blank line
-    const embed = derived === undefined && (unit === 'char' || unit === 'word') ? prefixSize + size : this.plan.units.units.size(prefix + (derived ?? this.text.slice(s, e)));
+    // additive sizes (characters, words) add up across the prefix's closing blank line
+    const embed = derived === undefined && this.plan.units.units.additive ? prefixSize + size : this.plan.units.units.size(prefix + (derived ?? this.text.slice(s, e)));
     return Math.max(size, embed);
   }
 
@@ -733,11 +737,11 @@ class TableLevel extends Sizes implements PackLevel {
   }
 
   exact(a: number, b: number): number {
-    const unit = this.plan.units.unit;
-    if (unit === 'char' || unit === 'word') {
-      // characters and words of the embedText add up: header, rows, the prefix (a char
-      // count has one line break fewer than the rows' sizes, which end in one each)
-      const embed = this.section.prefixSize + this.#headerSize + this.#prefix[b + 1] - this.#prefix[a] - (unit === 'char' ? 1 : 0);
+    const sizer = this.plan.units.units;
+    if (sizer.additive) {
+      // additive sizes of the embedText add up: header, rows, the prefix (less one line
+      // break: the rows' sizes end in one each, the joined rows do not)
+      const embed = this.section.prefixSize + this.#headerSize + this.#prefix[b + 1] - this.#prefix[a] - sizer.size('\n');
       return Math.max(this.measure.size(this.start(a), this.end(b)), embed);
     }
     return this.spanSize(this.start(a), this.end(b), this.#derived(a, b));
@@ -775,8 +779,9 @@ class FallbackLevel implements PackLevel {
     if (!plan.custom) {
       // the built-in recursive splitter on the block's text (its own measure: its scans stay inside the block)
       const recursive = plan.recursive(budget);
-      for (const c of recursive.spans(slice, 0, slice.length, measureOf(slice, plan.units.units))) keep(part.start + c.start, part.start + c.end);
-      plan.ops += recursive.lastOperations;
+      const work = { operations: 0 };
+      for (const c of recursive.spans(slice, 0, slice.length, measureOf(slice, plan.units.units), work)) keep(part.start + c.start, part.start + c.end);
+      plan.ops += work.operations;
     } else {
       for (const s of plan.custom(slice, budget)) {
         const span = trimSpanWithin(text, part.start + s.start, part.start + s.end, fits);

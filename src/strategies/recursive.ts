@@ -16,12 +16,13 @@
 import type { Chunk } from '../core/chunk.js';
 import { InvalidOptionError } from '../core/errors.js';
 import { resolveOptions, type StrategySchema } from '../core/schema.js';
-import { isBlank, isSpace, requireText, trimSpan } from '../core/text.js';
-import { documentIdOf, type ChunkCallOptions } from '../core/ids.js';
+import { isBlank, requireText, trimSpan } from '../core/text.js';
+import { documentIdOf, type ChunkCallOptions, workOf } from '../core/ids.js';
 import { Assembler, type PlannedChunk } from '../plan/assemble.js';
 import { pack, type PackLevel, type PackStats } from '../plan/pack.js';
 import { rangeMeasure, type RangeMeasure } from '../size/measure.js';
-import { resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
+import { resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions, chunkCounters } from '../size/resolve.js';
+import { addWork, type Work } from '../core/work.js';
 import {
   DEFAULT_SEPARATORS,
   isGraphemeSeparator,
@@ -143,8 +144,6 @@ export class RecursiveChunker {
   readonly unit: ResolvedUnits['unit'];
   readonly encoding: string;
   readonly #resolved: ResolvedUnits;
-  /** Operations of the last `chunk` call (pieces measured, occurrences visited): for tests of linear time. */
-  lastOperations = 0;
 
   constructor(options: RecursiveOptions = {}) {
     const o = resolveOptions<RecursiveOptions>(RECURSIVE_SCHEMA, options);
@@ -166,20 +165,24 @@ export class RecursiveChunker {
   chunk(text: string, options?: ChunkCallOptions): Chunk[] {
     requireText(text);
     if (isBlank(text)) return [];
-    const spans = this.spans(text);
-    return new Assembler({ strategy: 'recursive', units: this.#resolved, documentId: documentIdOf(options) }).add(text, spans);
+    const spans = this.spans(text, 0, text.length, undefined, workOf(options));
+    return new Assembler({ strategy: 'recursive', ...chunkCounters(this.#resolved), documentId: documentIdOf(options) }).add(text, spans);
   }
 
   /**
    * The planned spans of `text` (what {@link chunk} assembles): for strategies that use
    * the recursive splitter inside their own structure.
+   * @param work counters the work is added to: `operations` (pieces measured, occurrences visited, packer steps), `packSteps`.
    */
-  spans(text: string, start = 0, end = text.length, measure: RangeMeasure = rangeMeasure(text, this.#resolved.units)): PlannedChunk[] {
+  spans(text: string, start = 0, end = text.length, measure: RangeMeasure = rangeMeasure(text, this.#resolved.units), work?: Work): PlannedChunk[] {
     const index = new SeparatorIndex(text, this.separators, this.keepSeparator);
     const stats: PackStats = { steps: 0, exact: 0 };
     const tree = new PieceTree(text, index, measure, this.keepSeparator);
     const out = pack(tree.level(start, end, 0), { max: this.chunkSize, policy: 'langchain', overlapUnits: this.chunkOverlap }, [], stats);
-    this.lastOperations = index.ops + stats.steps + stats.exact + measure.calls;
+    if (work) {
+      addWork(work, 'operations', index.ops + stats.steps + stats.exact + measure.calls);
+      addWork(work, 'packSteps', stats.steps + stats.exact);
+    }
     return out;
   }
 }
@@ -231,21 +234,21 @@ class PieceLevel implements PackLevel {
     const terminal = sep === -1 || isGraphemeSeparator(seps[sep]);
     const next = terminal ? seps.length : sep + 1;
     const graphemes = index.pieces(sep, s, e);
-    const runs = terminal && !clusters && measure.sizer.unit !== 'char' && graphemes.count > 1 ? unitRuns(measure, s, e, graphemes.ends, graphemes.count) : undefined;
+    const runs = terminal && !clusters && !measure.sizer.clusterAligned && graphemes.count > 1 ? unitRuns(measure, s, e, graphemes.ends, graphemes.count) : undefined;
     const { starts, ends, count } = runs ?? graphemes;
     // sizes of the raw pieces (LangChain's lengthFunction) and, without kept separators,
     // of the separator text between pieces (mergeSplits adds it per join)
     const sizes = measure.sizeMany(starts, ends, count, new Float64Array(count));
     // gaps only where separators are kept in no piece; otherwise pieces tile the range
-    // (in words, a join inside a word counts −1: `日本語。` + `中文。` is one word, not two)
-    const words = measure.sizer.unit === 'word';
-    const gaps = tree.keep === false || words ? new Float64Array(count) : tree.zeros(count);
+    // (the sizer's joinSize: in words a join inside a word counts −1, `日本語。` + `中文。` is one word)
+    const joinSize = measure.sizer.additive ? measure.sizer.joinSize : undefined;
+    const gaps = tree.keep === false || joinSize ? new Float64Array(count) : tree.zeros(count);
     if (tree.keep === false) {
       for (let k = 1; k < count; k++) if (starts[k] > ends[k - 1]) gaps[k] = measure.size(ends[k - 1], starts[k]);
     }
-    if (words) {
+    if (joinSize) {
       const t = tree.text;
-      for (let k = 1; k < count; k++) if (starts[k] === ends[k - 1] && !isSpace(t.charCodeAt(starts[k] - 1)) && !isSpace(t.charCodeAt(starts[k]))) gaps[k] -= 1;
+      for (let k = 1; k < count; k++) if (starts[k] === ends[k - 1]) gaps[k] += joinSize(t, starts[k]);
     }
     const prefix = new Float64Array(count + 1);
     let sum = 0;

@@ -6,7 +6,7 @@
  * Kamradt's "5 levels of text splitting"), whose breakpoint rules are reproduced here.
  * @module
  */
-import { cosineNeighbours, percentile } from '../../bindings/index.js';
+import { cosineMatVec, cosineNeighbours, percentile } from '../../bindings/index.js';
 import type { Chunk } from '../core/chunk.js';
 import { HashingEmbedder } from '../embedders/hashing-embedder.js';
 import type { Embedder } from '../embedders/types.js';
@@ -15,13 +15,14 @@ import { InvalidOptionError } from '../core/errors.js';
 import { checkSpans } from '../compose/span-splitters.js';
 import { localeProblem } from '../core/options.js';
 import { OPTION_SHAPES, resolveOptions, type StrategySchema } from '../core/schema.js';
-import { documentIdOf, type ChunkCallOptions } from '../core/ids.js';
+import { documentIdOf, type ChunkCallOptions, workOf } from '../core/ids.js';
 import { Assembler, type PlannedChunk } from '../plan/assemble.js';
 import { isBlank, requireText } from '../core/text.js';
 import { RecursiveChunker } from './recursive.js';
 import { FixedSizeChunker } from './fixed-size.js';
 import { sentenceSpans } from '../segment/sentence-spans.js';
-import { resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
+import { resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions, chunkCounters } from '../size/resolve.js';
+import { addWork, type Work } from '../core/work.js';
 
 /** How the break threshold is chosen from the distances (LangChain's `breakpoint_threshold_type`). */
 export type BreakpointType = 'percentile' | 'standardDeviation' | 'interquartile' | 'gradient';
@@ -180,8 +181,6 @@ export class SemanticChunker {
   readonly locale: string;
   readonly #resolved: ResolvedUnits;
   readonly #splitter: SpanSplitter;
-  /** Work of the last {@link chunk} call, for tests of linear time: size measurements and steps of the short-piece merge. */
-  lastWork = { measurements: 0, mergeSteps: 0 };
 
   constructor(options: SemanticOptions = {}) {
     const o = resolveOptions<SemanticOptions>(SEMANTIC_SCHEMA, options);
@@ -198,10 +197,9 @@ export class SemanticChunker {
   }
 
   /** Size of `text` in the chunker's unit. */
-  #size(text: string): number {
-    this.lastWork.measurements++;
-    const { unit, units, tokenizer } = this.#resolved;
-    return unit === 'token' ? tokenizer!.count(text) : units.size(text);
+  #size(text: string, work: Work | undefined): number {
+    addWork(work, 'measurements', 1);
+    return this.#resolved.units.size(text);
   }
 
   /**
@@ -216,7 +214,7 @@ export class SemanticChunker {
   async chunk(text: string, options?: ChunkCallOptions): Promise<Chunk[]> {
     requireText(text);
     const documentId = documentIdOf(options);
-    this.lastWork = { measurements: 0, mergeSteps: 0 };
+    const work = workOf(options);
     if (isBlank(text)) return [];
     const s = sentenceSpans(text, this.locale);
     const n = s.count;
@@ -238,13 +236,13 @@ export class SemanticChunker {
       let a = 0;
       for (let i = 0; i < n - 1; i++) {
         if (!(bp.values[i] > threshold)) continue;
-        if (this.minChunkSize > 0 && this.#size(text.slice(s.starts[a], s.ends[i])) < this.minChunkSize) continue;
+        if (this.minChunkSize > 0 && this.#size(text.slice(s.starts[a], s.ends[i]), work) < this.minChunkSize) continue;
         groups.push({ a, b: i + 1, breakValue: bp.values[i] });
         a = i + 1;
       }
       groups.push({ a, b: n });
       const last = groups[groups.length - 1];
-      if (groups.length > 1 && this.minChunkSize > 0 && this.#size(text.slice(s.starts[last.a], s.ends[n - 1])) < this.minChunkSize) {
+      if (groups.length > 1 && this.minChunkSize > 0 && this.#size(text.slice(s.starts[last.a], s.ends[n - 1]), work) < this.minChunkSize) {
         groups.pop();
         const prev = groups[groups.length - 1];
         prev.b = n;
@@ -256,11 +254,11 @@ export class SemanticChunker {
     for (const g of groups) {
       const start = s.starts[g.a];
       const end = s.ends[g.b - 1];
-      const size = this.#size(text.slice(start, end));
+      const size = this.#size(text.slice(start, end), work);
       let pieces: Span[] = size <= this.maxChunkSize ? [{ start, end }] : this.#splitter(text, start, end, this.maxChunkSize);
-      if (pieces.length > 1 && this.minChunkSize > 0) pieces = await this.#mergeShort(text, pieces);
+      if (pieces.length > 1 && this.minChunkSize > 0) pieces = await this.#mergeShort(text, pieces, work);
       for (const p of pieces) {
-        const unitCount = pieces.length === 1 ? size : this.#size(text.slice(p.start, p.end));
+        const unitCount = pieces.length === 1 ? size : this.#size(text.slice(p.start, p.end), work);
         const chunk: PlannedChunk = {
           start: p.start,
           end: p.end,
@@ -277,7 +275,7 @@ export class SemanticChunker {
         planned.push(chunk);
       }
     }
-    return new Assembler({ strategy: 'semantic', units: this.#resolved, documentId }).add(text, planned);
+    return new Assembler({ strategy: 'semantic', ...chunkCounters(this.#resolved), documentId }).add(text, planned);
   }
 
   /**
@@ -290,8 +288,8 @@ export class SemanticChunker {
    * piece before it was neither short nor mergeable and stays so: sizes before it do not
    * change, and a piece found stuck stays stuck), so the pass is linear in the pieces.
    */
-  async #mergeShort(text: string, pieces: Span[]): Promise<Span[]> {
-    const out = pieces.map((p) => ({ ...p, size: this.#size(text.slice(p.start, p.end)) }));
+  async #mergeShort(text: string, pieces: Span[], work: Work | undefined): Promise<Span[]> {
+    const out = pieces.map((p) => ({ ...p, size: this.#size(text.slice(p.start, p.end), work) }));
     const n = out.length;
     // a doubly linked list over `out`: a merge keeps the left node and unlinks the right one
     const next = new Int32Array(n);
@@ -309,22 +307,11 @@ export class SemanticChunker {
       const m = await embedChecked(this.embedder, missing.map((p) => text.slice(p.start, p.end)));
       missing.forEach((p, k) => vectors.set(key(p), m.subarray(k * d, (k + 1) * d)));
     };
-    const cos = (a: Float32Array, b: Float32Array): number => {
-      let ab = 0;
-      let aa = 0;
-      let bb = 0;
-      for (let i = 0; i < d; i++) {
-        ab += a[i] * b[i];
-        aa += a[i] * a[i];
-        bb += b[i] * b[i];
-      }
-      return aa > 0 && bb > 0 ? ab / Math.sqrt(aa * bb) : 0;
-    };
     const stuck = new Set<number>(); // starts of short pieces no neighbour can take
-    const fits = (a: number, b: number): boolean => this.#size(text.slice(out[a].start, out[b].end)) <= this.maxChunkSize;
+    const fits = (a: number, b: number): boolean => this.#size(text.slice(out[a].start, out[b].end), work) <= this.maxChunkSize;
     const head = n > 0 ? 0 : -1;
     for (let i = head; i >= 0; ) {
-      this.lastWork.mergeSteps++;
+      addWork(work, 'mergeSteps', 1);
       if (!(out[i].size < this.minChunkSize && !stuck.has(out[i].start))) {
         i = next[i];
         continue;
@@ -341,11 +328,15 @@ export class SemanticChunker {
       let toRight = canRight && !canLeft;
       if (canLeft && canRight) {
         await vector([out[i], out[left], out[right]]);
-        const self = vectors.get(key(out[i]))!;
-        toRight = cos(self, vectors.get(key(out[right]))!) > cos(self, vectors.get(key(out[left]))!);
+        // the cosines of the right and the left neighbour with the piece (WASM)
+        const pair = new Float32Array(2 * d);
+        pair.set(vectors.get(key(out[right]))!, 0);
+        pair.set(vectors.get(key(out[left]))!, d);
+        const [toR, toL] = cosineMatVec(pair, d, vectors.get(key(out[i]))!);
+        toRight = toR > toL;
       }
       const [a, b] = toRight ? [i, right] : [left, i];
-      out[a] = { start: out[a].start, end: out[b].end, size: this.#size(text.slice(out[a].start, out[b].end)) };
+      out[a] = { start: out[a].start, end: out[b].end, size: this.#size(text.slice(out[a].start, out[b].end), work) };
       next[a] = next[b];
       if (next[b] >= 0) prev[next[b]] = a;
       i = a; // everything before a is unchanged: resume the search at the merged piece

@@ -21,7 +21,7 @@ import { pack, type PackLevel } from '../plan/pack.js';
 import { DETECT_SAMPLE, detectLocale } from '../segment/locale.js';
 import { splitSentences } from '../segment/sentences.js';
 import { rangeMeasure, type RangeMeasure } from '../size/measure.js';
-import { resolveUnits, trimBlankUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
+import { resolveUnits, trimBlankUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions, chunkCounters } from '../size/resolve.js';
 import { planWhole, streamPlan, type StepResult, type StreamPlan } from '../stream/driver.js';
 import type { TextSource } from '../stream/source.js';
 
@@ -109,7 +109,7 @@ export class SentenceChunker {
   }
 
   #assembler(options: ChunkCallOptions | undefined): Assembler {
-    return new Assembler({ strategy: 'sentence', units: this.#resolved, documentId: documentIdOf(options) });
+    return new Assembler({ strategy: 'sentence', ...chunkCounters(this.#resolved), documentId: documentIdOf(options) });
   }
 
   /**

@@ -13,7 +13,7 @@ import { documentIdOf, type ChunkCallOptions } from '../core/ids.js';
 import { Assembler, type PlannedChunk } from '../plan/assemble.js';
 import { WindowPlan } from '../plan/windows.js';
 import type { UnitKind } from '../size/index.js';
-import { resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
+import { resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions, chunkCounters } from '../size/resolve.js';
 import { planWhole, streamPlan } from '../stream/driver.js';
 import type { TextSource } from '../stream/source.js';
 
@@ -114,7 +114,7 @@ export class SlidingWindowChunker {
   }
 
   #assembler(options: ChunkCallOptions | undefined): Assembler {
-    return new Assembler({ strategy: this.strategy, units: this.#resolved, documentId: documentIdOf(options) });
+    return new Assembler({ strategy: this.strategy, ...chunkCounters(this.#resolved), documentId: documentIdOf(options) });
   }
 
   /**

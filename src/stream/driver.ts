@@ -57,10 +57,15 @@ const defaultGrowth = (held: number): number => held >> 1;
  * @throws {TypeError} when the plan's step is asynchronous (use {@link planWholeAsync}).
  */
 export function planWhole<S>(text: string, plan: StreamPlan<S>, assembler: Assembler): Chunk[] {
+  return assembler.add(text, planSpans(text, plan));
+}
+
+/** The planned spans of a whole text for a synchronous plan (one final step), offsets into `text`, before assembly. */
+export function planSpans<S>(text: string, plan: StreamPlan<S>): PlannedChunk[] {
   if (text.length === 0) return [];
   const r = plan.step(text, 0, plan.initial(), true);
   if (r instanceof Promise) throw new TypeError('planWhole: this plan is asynchronous; use planWholeAsync');
-  return assembler.add(text, r.chunks);
+  return r.chunks;
 }
 
 /** The chunks of a whole text for a plan whose steps may be asynchronous: one final step. */

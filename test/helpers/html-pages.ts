@@ -227,7 +227,7 @@ ${footerCols}
 /**
  * Documents of `n` elements in shapes that make a naive HTML pipeline quadratic (deep
  * nesting, unclosed and stray tags, long tables, nested scopes): the HTML chunker's
- * linear-work test (`lastOperations` for 5,000 and 50,000 elements) and its bench.
+ * linear-work test (the `operations` of `chunk(html, { work })` for 5,000 and 50,000 elements) and its bench.
  * (Repeat counts of `n / k` are floored.)
  */
 export const LINEAR_SHAPES: Readonly<Record<string, (n: number) => string>> = {

@@ -16,17 +16,15 @@
  * - {@link countRegExp}: characters regular expressions were run over (patching
  *   `RegExp.prototype.exec`, which `test`, `match`, `replace` and `split` go through once
  *   it is patched): a regex over a growing prefix per step shows up here.
- * - Engine hooks read after a run: `graphemeStats` (src/segment/graphemes.ts),
- *   `packTotals` (src/plan/pack.ts), `RecursiveChunker.lastOperations`,
- *   `ClusterSemanticChunker.lastWork`, `LateChunker.lastWork`.
+ * - The call's `Work` counters (`chunk(text, { work })`, src/core/work.ts): packer steps,
+ *   the chunker's own operations, semantic, cluster-semantic and late counters.
  * @module
  */
 import { optionProblem } from '../../src/core/schema.js';
 import { HashingEmbedder } from '../../src/embedders/hashing-embedder.js';
 import type { Embedder, TokenEmbedder, TokenEmbeddings } from '../../src/embedders/types.js';
 import { createChunker, type Chunker, type StrategyDefinition } from '../../src/strategies/registry.js';
-import { graphemeStats } from '../../src/segment/graphemes.js';
-import { packTotals } from '../../src/plan/pack.js';
+import type { Work } from '../../src/core/work.js';
 import { getTokenizer } from '../../src/size/tokens.js';
 import type { SafeCut, Tokenizer } from '../../src/size/types.js';
 
@@ -107,6 +105,8 @@ export interface IntlWork {
   chars: number;
   /** Segments iterated. */
   segments: number;
+  /** Characters given to grapheme segmenters (src/segment/graphemes.ts segments in windows). */
+  graphemeChars: number;
   /**
    * Σ over calls of (characters of the call) × (segments iterated from it, at least 1):
    * V8 iterates each segment in time linear in the whole input (measured on Node 20:
@@ -123,12 +123,13 @@ export interface IntlWork {
 export function countIntl(): { work: IntlWork; restore(): void } {
   const proto = Intl.Segmenter.prototype;
   const original = proto.segment;
-  const work: IntlWork = { calls: 0, chars: 0, segments: 0, cost: 0, longest: 0 };
+  const work: IntlWork = { calls: 0, chars: 0, segments: 0, graphemeChars: 0, cost: 0, longest: 0 };
   proto.segment = function (this: Intl.Segmenter, input: string) {
     const n = String(input).length;
     const segments = original.call(this, input);
     work.calls++;
     work.chars += n;
+    if (this.resolvedOptions().granularity === 'grapheme') work.graphemeChars += n;
     work.cost += n;
     if (n > work.longest) work.longest = n;
     let yielded = 0;
@@ -230,11 +231,6 @@ export async function countTreeSitter(): Promise<{ work: TreeSitterWork; restore
   };
 }
 
-/** Engine counters as they stand now (subtract two snapshots for one run). */
-function engineCounters(): { graphemeCalls: number; graphemeChars: number; packSteps: number } {
-  return { graphemeCalls: graphemeStats.calls, graphemeChars: graphemeStats.chars, packSteps: packTotals.steps + packTotals.exact };
-}
-
 /** What {@link measureWork} needs besides the strategy: the token-level model for late chunking. */
 export interface WorkEnvironment {
   /** A token-level embedder for strategies whose `embedder` option needs `embedTokens` (late). */
@@ -259,11 +255,11 @@ export const WORK_COUNTERS: Readonly<Record<string, string>> = {
   intlCost: 'Σ characters × segments iterated per `Intl.Segmenter` call',
   regexChars: 'characters regular expressions ran over',
   graphemeChars: 'characters of the grapheme windows (src/segment/graphemes.ts)',
-  packSteps: 'packer steps and exact measures (src/plan/pack.ts)',
+  packSteps: 'packer steps and exact measures (src/plan/pack.ts), where the chunker counts them into its Work',
   embedChars: 'characters given to the embedder',
   treeSitterSteps: 'tree-sitter node reads, by the children tree-sitter iterates (code strategy; see countTreeSitter)',
-  lastOperations: 'RecursiveChunker.lastOperations (pieces measured, occurrences visited)',
-  'lastWork.*': "the chunker's own `lastWork` counters (semantic, cluster-semantic, late)",
+  'work.operations': "the chunker's own count of its steps (recursive, markdown, html, code: pieces measured, occurrences visited, scans)",
+  'work.*': "the chunker's other Work counters (semantic, cluster-semantic, late)",
 };
 
 /**
@@ -290,15 +286,15 @@ function countingOptions(definition: StrategyDefinition, env: WorkEnvironment, t
 /**
  * Chunks `text` with the registered strategy `definition` (its default options plus the
  * counting tokenizer and embedder) and returns the work counters of that one call:
- * {@link WORK_COUNTERS}, plus each number in the chunker's `lastWork` (prefixed
- * `lastWork.`) and `lastOperations`. The `Intl.Segmenter` and `RegExp` counters are
+ * {@link WORK_COUNTERS}, plus each counter of the call's `Work` (prefixed `work.`; its
+ * `packSteps` as `packSteps`, its `bandWidth`, a largest-so-far, left out). The `Intl.Segmenter` and `RegExp` counters are
  * installed for the call only.
  */
 export async function measureWork(definition: StrategyDefinition, text: string, env: WorkEnvironment = {}, extra: Record<string, unknown> = {}): Promise<WorkRun> {
   const tokenizer = new CountingTokenizer();
   const { options, embedder } = countingOptions(definition, env, tokenizer);
-  const chunker = createChunker(definition.name, { ...options, ...extra }) as Chunker & { lastWork?: Record<string, unknown>; lastOperations?: number };
-  const before = engineCounters();
+  const chunker = createChunker(definition.name, { ...options, ...extra }) as Chunker;
+  const work: Work = {};
   const ts = definition.name === 'code' ? await countTreeSitter() : undefined;
   const intl = countIntl();
   const re = countRegExp();
@@ -306,7 +302,7 @@ export async function measureWork(definition: StrategyDefinition, text: string, 
   const t0 = performance.now();
   let chunks: number;
   try {
-    chunks = (await chunker.chunk(text)).length;
+    chunks = (await chunker.chunk(text, { work })).length;
   } finally {
     intl.restore();
     re.restore();
@@ -314,20 +310,18 @@ export async function measureWork(definition: StrategyDefinition, text: string, 
   }
   const ms = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
-  const after = engineCounters();
   const counts: Record<string, number> = {
     sizerCalls: tokenizer.calls,
     sizerChars: tokenizer.chars,
     intlCalls: intl.work.calls,
     intlCost: intl.work.cost,
     regexChars: re.work.chars,
-    graphemeChars: after.graphemeChars - before.graphemeChars,
-    packSteps: after.packSteps - before.packSteps,
+    graphemeChars: intl.work.graphemeChars,
+    packSteps: work.packSteps ?? 0,
     embedChars: embedder?.chars ?? 0,
   };
   if (ts) counts.treeSitterSteps = ts.work.steps;
-  if (typeof chunker.lastOperations === 'number') counts.lastOperations = chunker.lastOperations;
-  for (const [k, v] of Object.entries(chunker.lastWork ?? {})) if (typeof v === 'number' && k !== 'bandWidth') counts[`lastWork.${k}`] = v;
+  for (const [k, v] of Object.entries(work)) if (k !== 'packSteps' && k !== 'bandWidth') counts[`work.${k}`] = v;
   return { chars: text.length, chunks, ms, cpuMs: (cpu.user + cpu.system) / 1000, counts };
 }
 
