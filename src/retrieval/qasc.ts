@@ -90,7 +90,7 @@ export type ResolvedQascParams = Required<QascParams>;
 /** The defaults of SPEC section 2, and chunkwise's where the paper is silent (docs/qasc.md). */
 export const QASC_DEFAULTS: ResolvedQascParams = {
   p: 75,
-  m: 2,
+  m: 1,
   lambda: 0.5,
   kappa: 0.6,
   window: 'fixed',
