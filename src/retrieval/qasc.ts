@@ -575,7 +575,7 @@ export interface QascQueryOptions extends ChunkCallOptions {
  *
  * @example
  * ```ts
- * const qasc = new QueryAdaptiveChunker({ p: 75, m: 2, lambda: 0.5, kappa: 0.6 });
+ * const qasc = new QueryAdaptiveChunker({ p: 75, m: 1, lambda: 0.5, kappa: 0.6 }); // the defaults
  * const [best] = await qasc.query(text, 'wat is de latentie van QASC?');
  * best.metadata.score; best.metadata.seeds; best.start; best.end;
  * ```
