@@ -185,7 +185,8 @@ export function sweepTable(sweep: Pick<Sweep, 'knobs' | 'labels' | 'current'>, c
   ];
   scores.forEach((s, i) => {
     const bold = i === choice.chosen ? (x: string) => `**${x}**` : (x: string) => x;
-    const label = `${sweep.labels[i]}${i === sweep.current ? ' (the old default)' : ''}${i === choice.chosen ? ' (the default)' : ''}`;
+    const role = i === sweep.current && i === choice.chosen ? ' (the default, kept)' : i === choice.chosen ? ' (the default)' : i === sweep.current ? ' (the old default)' : '';
+    const label = `${sweep.labels[i]}${role}`;
     const cellsText = s.map((c, j) => `${pts((c.recall - baselines[j].recall) * 100)} / ${(c.iou / baselines[j].iou).toFixed(2)}`);
     lines.push(`| ${[label, ...cellsText, pts(choice.lowestRecallDelta[i]), choice.iouRatio[i].toFixed(3)].map(bold).join(' | ')} |`);
   });
