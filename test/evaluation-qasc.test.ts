@@ -29,12 +29,12 @@ describe('QASC hybrid as a Retriever', () => {
     expect(spans[0].start).toBeLessThanOrEqual(zebra);
     expect(spans[0].end).toBeGreaterThanOrEqual(zebra + 'Zebras have black and white stripes.'.length);
 
-    // k results are chosen from the top 4k pre-chunks (QASC_CANDIDATES_PER_RESULT), ranked 'fused'
-    expect(QASC_CANDIDATES_PER_RESULT).toBe(4);
+    // k results are chosen from the top 3k pre-chunks (QASC_CANDIDATES_PER_RESULT), ranked 'fused'
+    expect(QASC_CANDIDATES_PER_RESULT).toBe(3);
     expect(retriever.index.rank).toBe('fused');
     const query = vi.spyOn(retriever.index, 'query');
     await retriever.retrieve('Which animals have black and white stripes?', 2);
-    expect(query).toHaveBeenCalledWith('Which animals have black and white stripes?', { topK: 8, maxResults: 2 });
+    expect(query).toHaveBeenCalledWith('Which animals have black and white stripes?', { topK: 6, maxResults: 2 });
     query.mockRestore();
 
     const start = cooking.indexOf('Pasta');

@@ -94,8 +94,8 @@ describe('chunkwise chunk --strategy semantic|late, chunkwise qasc', () => {
     expect(jsonl(['--min-similarity', '0.15', '-q', 'zzzz qqqq xxxx'])).toEqual([]);
     expect(jsonl(['--mode', 'whole', '--min-similarity', '0.15', '-q', 'zzzz qqqq xxxx'])).toEqual([]);
     expect(jsonl(['--locale', 'nl'])).toEqual(jsonl([]));
-    // hybrid defaults: rank fused, 4 × --top-k candidates
-    expect(jsonl(['--top-k', '2'])).toEqual(jsonl(['--top-k', '2', '--rank', 'fused', '--candidates', '8']));
+    // hybrid defaults: rank fused, 3 × --top-k candidates, fixed windows with m = 1
+    expect(jsonl(['--top-k', '2'])).toEqual(jsonl(['--top-k', '2', '--rank', 'fused', '--candidates', '6', '--window', 'fixed', '--m', '1']));
     expect(jsonl(['--top-k', '2', '--rank', 'seed']).length).toBeGreaterThan(0);
     expect(jsonl(['--encoding', 'o200k_base'])[0].tokenCount).toBe(getTokenizer('o200k_base').count(jsonl(['--encoding', 'o200k_base'])[0].text));
     for (const bad of [['--mode', 'both'], ['--max-chunk-size', '0'], ['--align-distance', '-1'], ['--min-similarity', '3'], ['--locale', 'not a tag'], ['--rank', 'best']]) {

@@ -799,8 +799,8 @@ async function renderQasc() {
 
 /**
  * Cosine distances between neighbouring sentences (the page's embedder, WASM kernels) and
- * the breakpoints above the threshold of the first semantic column (95th percentile
- * otherwise), as an SVG line chart. Sentences from the library's `sentenceSpans`.
+ * the breakpoints above the threshold of the first semantic column (the percentile breakpoint's default
+ * otherwise, 98), as an SVG line chart. Sentences from the library's `sentenceSpans`.
  */
 let distances = { key: '', dist: null, n: 0 };
 async function renderChart(text) {

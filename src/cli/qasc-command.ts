@@ -69,7 +69,7 @@ export function addQascCommand(program: Command): void {
     .addOption(new Option('--encoding <name>', 'token encoding of --max-chunk-size and token counts').choices([...ENCODINGS]).default('cl100k_base'))
     .option('--explain', 'print τ, seeds, windows and scores')
     .option('--p <percentile>', 'seed threshold percentile p (default 75)', parseNumberArg)
-    .option('--m <n>', 'fixed window radius m in sentences (default 2)', parseIntegerArg)
+    .option('--m <n>', 'fixed window radius m in sentences (default 1)', parseIntegerArg)
     .option('--lambda <rate>', 'decay rate λ (default 0.5)', parseNumberArg)
     .option('--kappa <factor>', 'keep windows with S ≥ κ·τ (default 0.6)', parseNumberArg)
     .addOption(new Option('--window <mode>', 'fixed (±m) or adaptive windows (grow from the seed while sim ≥ τ₂; default fixed)').choices(['fixed', 'adaptive']))

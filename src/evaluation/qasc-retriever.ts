@@ -1,12 +1,12 @@
 /**
  * QASC in hybrid mode as a {@link Retriever} for the evaluation (SPEC section 2, last
  * paragraph): one {@link QascIndex} over all corpora, pre-chunked by a chunker; for a
- * question, the top `candidates(k)` pre-chunks (default 4k) are the candidates and QASC
+ * question, the top `candidates(k)` pre-chunks (default 3k) are the candidates and QASC
  * runs inside them; the best k QASC chunks (ranked as {@link QascIndexOptions.rank},
  * default `fused`) are the retrieved spans. QASC returns only parts of its candidates, so
  * it may read more candidates than the k spans it returns: the reader (and the
- * evaluation's precision) sees only the k returned spans. 4k was chosen on one corpus
- * (wikitexts) with both evaluation embedders (docs/qasc.md, "Hybrid mode choices").
+ * evaluation's precision) sees only the k returned spans. 3k is the choice of the
+ * defaults sweep with both evaluation embedders (docs/qasc.md, "Hybrid mode choices").
  * Core module: no Node built-ins.
  * @module
  */
@@ -22,7 +22,7 @@ export interface QascRetrieverOptions extends Omit<QascIndexOptions, 'chunker'> 
   name?: string;
   /** Pre-chunks the corpora (candidates); default QascIndex's (fixed 256/32 tokens). */
   chunker?: Chunker;
-  /** Candidate pre-chunks read for k results. Default `(k) => 4 * k` ({@link QASC_CANDIDATES_PER_RESULT}). */
+  /** Candidate pre-chunks read for k results. Default `(k) => 3 * k` ({@link QASC_CANDIDATES_PER_RESULT}). */
   candidates?: (k: number) => number;
 }
 

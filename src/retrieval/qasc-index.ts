@@ -35,14 +35,14 @@ import type { Tokenizer } from '../size/types.js';
 import { WasmMatrix } from './wasm-matrix.js';
 
 /**
- * Candidate pre-chunks to read per result returned in hybrid mode: 4 (k results from the
- * top 4k pre-chunks; `QascRetriever`'s default and the CLI's). QASC returns parts of its
- * candidates, so it reads more candidates than it returns results. Chosen on one corpus
- * (wikitexts) with both evaluation embedders (hashing, GloVe) and `rank: 'fused'`: the
- * highest IoU whose recall is not below fixed 200/0's, over 1k … 6k (docs/qasc.md,
- * "Hybrid mode choices"; `scripts/qasc-variants.ts`).
+ * Candidate pre-chunks to read per result returned in hybrid mode: 3 (k results from the
+ * top 3k pre-chunks; `QascRetriever`'s default and the CLI's). QASC returns parts of its
+ * candidates, so it reads more candidates than it returns results. The choice of the sweep
+ * over window × rank × candidates ∈ {2k … 6k} with both evaluation embedders, by the rule of
+ * docs/evaluation.md ("How the strategies' defaults are chosen"; docs/qasc.md;
+ * `scripts/defaults-sweep.ts`).
  */
-export const QASC_CANDIDATES_PER_RESULT = 4;
+export const QASC_CANDIDATES_PER_RESULT = 3;
 
 /** Options of {@link QascIndex}. */
 export interface QascIndexOptions {

@@ -91,7 +91,7 @@ export type ResolvedQascParams = Required<QascParams>;
 /** The defaults of SPEC section 2, and chunkwise's where the paper is silent (docs/qasc.md). */
 export const QASC_DEFAULTS: ResolvedQascParams = {
   p: 75,
-  m: 2,
+  m: 1,
   lambda: 0.5,
   kappa: 0.6,
   window: 'fixed',
@@ -571,7 +571,7 @@ export interface QascQueryOptions extends ChunkCallOptions {
  *
  * @example
  * ```ts
- * const qasc = new QueryAdaptiveChunker({ p: 75, m: 2, lambda: 0.5, kappa: 0.6 });
+ * const qasc = new QueryAdaptiveChunker({ p: 75, m: 1, lambda: 0.5, kappa: 0.6 }); // the defaults
  * const [best] = await qasc.query(text, 'wat is de latentie van QASC?');
  * best.metadata.score; best.metadata.seeds; best.start; best.end;
  * ```

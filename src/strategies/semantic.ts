@@ -30,7 +30,7 @@ export type BreakpointType = 'percentile' | 'standardDeviation' | 'interquartile
 export const BREAKPOINT_TYPES: readonly BreakpointType[] = ['percentile', 'standardDeviation', 'interquartile', 'gradient'];
 /** Default `threshold` amount per breakpoint type (LangChain's `BREAKPOINT_DEFAULTS`). */
 export const BREAKPOINT_DEFAULTS: Readonly<Record<BreakpointType, number>> = {
-  percentile: 95,
+  percentile: 98,
   standardDeviation: 3,
   interquartile: 1.5,
   gradient: 95,
@@ -85,7 +85,7 @@ export const SEMANTIC_SCHEMA: StrategySchema = {
       type: 'number',
       min: 0,
       default: (r: Readonly<Record<string, unknown>>) => BREAKPOINT_DEFAULTS[r.breakpoint as BreakpointType],
-      defaultDoc: '95 (percentile, gradient), 3 (standardDeviation), 1.5 (interquartile)',
+      defaultDoc: '98 (percentile), 95 (gradient), 3 (standardDeviation), 1.5 (interquartile)',
       doc: 'the percentile (0–100), standard deviations or IQR multiplier of `breakpoint`',
       check: (v, r) => ((r.breakpoint === 'percentile' || r.breakpoint === 'gradient') && (v as number) > 100 ? 'must be a percentile in [0, 100]' : undefined),
     },
