@@ -11,8 +11,6 @@
 import type { Chunk, ChunkMetadata } from '../core/chunk.js';
 import { ContentIds } from '../core/ids.js';
 import type { ResolvedUnits } from '../size/resolve.js';
-import { spanTokenCounter, type SpanTokenCounter } from '../size/tokens.js';
-import type { Tokenizer } from '../size/types.js';
 
 /** A span a planner decided: `[start, end)` in UTF-16 code units of the text it was planned on. */
 export interface PlannedChunk {
@@ -83,7 +81,6 @@ export class Assembler {
   add(text: string, spans: readonly PlannedChunk[], offset = 0, out: Chunk[] = []): Chunk[] {
     if (spans.length === 0) return out;
     const { units, tokenizer, countTokens, unit } = this.#units;
-    const count = countTokens && tokenizer && unit !== 'token' ? tokenCounterFor(tokenizer, text, spans) : undefined;
     for (let k = 0; k < spans.length; k++) {
       const s = spans[k];
       const chunkText = text.slice(s.start, s.end);
@@ -105,7 +102,7 @@ export class Assembler {
         text: chunkText,
         start,
         end,
-        tokenCount: s.tokenCount ?? (unit === 'token' ? unitCount : count ? count(s.start, s.end) : -1),
+        tokenCount: s.tokenCount ?? (unit === 'token' ? unitCount : countTokens && tokenizer ? tokenizer.count(chunkText) : -1),
         metadata,
       };
       if (s.embedText !== undefined) chunk.embedText = s.embedText;
@@ -114,23 +111,4 @@ export class Assembler {
     }
     return out;
   }
-}
-
-/**
- * How the assembler counts the tokens of `spans` of `text`: where they overlap (together
- * longer than the range they cover), one pass over that range ({@link spanTokenCounter});
- * else one count per span, which reads each code unit once already.
- */
-function tokenCounterFor(tokenizer: Tokenizer, text: string, spans: readonly PlannedChunk[]): SpanTokenCounter {
-  let lo = text.length;
-  let hi = 0;
-  let covered = 0;
-  for (const s of spans) {
-    if (s.tokenCount !== undefined) continue;
-    if (s.start < lo) lo = s.start;
-    if (s.end > hi) hi = s.end;
-    covered += s.end - s.start;
-  }
-  if (covered > 1.05 * (hi - lo)) return spanTokenCounter(tokenizer, text, lo, hi);
-  return (start, end) => tokenizer.count(text.slice(start, end));
 }
