@@ -432,7 +432,7 @@ function mergeSmall(ps: usize, n: usize): usize {
 
 // A two-way set-associative cache of merged pieces (up to CACHE_BYTES bytes, CACHE_TOKENS
 // tokens): slot = hash u32 | length u8 | token count u8 | pad | bytes[48] | ranks u32[12] | ends u8[12]
-const CACHE_SETS: u32 = 4096; // of two slots
+const CACHE_SETS: u32 = 8192; // of two slots
 const CACHE_SLOT: usize = 128;
 const CACHE_BYTES: usize = 48;
 const CACHE_TOKENS: usize = 12;
