@@ -184,6 +184,9 @@ function whitespaceEnd(p: usize, end: usize): usize {
 /** cl100k_base: end of the piece starting at p. */
 function pieceEndCl(p: usize, end: usize): usize {
   const b = load<u8>(p);
+  // the commonest pieces first: ASCII letters, or a space and ASCII letters ([^\r\n\p{L}\p{N}]?\p{L}+)
+  if (<u32>(b | 0x20) - 0x61 < 26) return runOf(p + 1, end, S_L);
+  if (b == 0x20 && p + 1 < end && <u32>(load<u8>(p + 1) | 0x20) - 0x61 < 26) return runOf(p + 2, end, S_L);
   // 's|'t|'re|'ve|'m|'ll|'d (any case)
   if (b == 0x27) {
     const r = contraction(p, end);
