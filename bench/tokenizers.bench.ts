@@ -28,6 +28,21 @@ interface Row {
 }
 
 /**
+ * js-tiktoken, tiktoken (Rust → WASM; free `rsCl` / `rsO2` after use) and chunkwise's WASM
+ * BPE, each for cl100k_base and o200k_base.
+ */
+export function tokenizerSet() {
+  return {
+    jsCl: new JsTiktoken(cl100kRanks),
+    jsO2: new JsTiktoken(o200kRanks),
+    rsCl: get_encoding('cl100k_base'),
+    rsO2: get_encoding('o200k_base'),
+    cwCl: getWasmBpeTokenizer('cl100k_base'),
+    cwO2: getWasmBpeTokenizer('o200k_base'),
+  };
+}
+
+/**
  * Runs the tokenizer benchmark once and returns a Markdown table: MB/s (UTF-8 bytes of
  * input per second, decimal MB) per library and operation, and the ratio against
  * gpt-tokenizer for the same operation (cl100k_base).
@@ -37,12 +52,7 @@ export async function runTokenizerBench(timeMs = 1500): Promise<string> {
   const text = corpusText(['finance', 'pubmed']);
   const bytes = new TextEncoder().encode(text).length;
 
-  const jsCl = new JsTiktoken(cl100kRanks);
-  const jsO2 = new JsTiktoken(o200kRanks);
-  const rsCl = get_encoding('cl100k_base');
-  const rsO2 = get_encoding('o200k_base');
-  const cwCl = getWasmBpeTokenizer('cl100k_base');
-  const cwO2 = getWasmBpeTokenizer('o200k_base');
+  const { jsCl, jsO2, rsCl, rsO2, cwCl, cwO2 } = tokenizerSet();
 
   // Every library must agree before it is timed.
   const expectCl = jsCl.encode(text, [], []).length;

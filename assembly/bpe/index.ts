@@ -9,9 +9,11 @@
 //
 // Pre-tokenisation reproduces the encodings' split patterns (as JavaScript's RegExp with
 // the u flag runs them in js-tiktoken) by hand over UTF-8 with a category table; each
-// piece is then looked up whole, or merged with tiktoken's algorithm (repeatedly merge
-// the adjacent pair whose concatenation has the lowest rank, leftmost first): the
-// quadratic form for short pieces, a heap with lazy deletion for long ones.
+// piece is then looked up whole (through a cache of recent lookups: the rank table is
+// megabytes, and a probe there mostly misses the CPU caches), or merged with tiktoken's
+// algorithm (repeatedly merge the adjacent pair whose concatenation has the lowest rank,
+// leftmost first; merged pieces are cached too): the quadratic form for short pieces, a
+// heap with lazy deletion for long ones. ASCII letter runs are scanned eight bytes at a time.
 import { bump, bumpTop, bumpReset, ensureMemory } from './memory';
 import { lookup, lookupHashed, hashBytes, byteRank, pairRank, NO_RANK, tokLen, tokBytes, tokOff, rankCount } from './ranks';
 
@@ -119,10 +121,33 @@ function optContraction(p: usize, end: usize): usize {
   return p;
 }
 
+/**
+ * End of the run of ASCII letters (`lowerOnly`: of a–z) starting at p, eight bytes at a
+ * time (SWAR), reading whole words inside [p, end) only: stops at the first other byte,
+ * or where fewer than eight bytes are left.
+ */
+// @ts-ignore: decorator
+@inline
+function asciiLetterRun(p: usize, end: usize, lowerOnly: bool): usize {
+  while (p + 8 <= end) {
+    const x = load<u64>(p);
+    const y = (lowerOnly ? x : x | 0x2020202020202020) & 0x7f7f7f7f7f7f7f7f;
+    // per byte, high bit: y ≥ 0x61, and y ≥ 0x7b; a letter is the first and not the second, in an ASCII byte
+    const letters = (y + 0x1f1f1f1f1f1f1f1f) & ~(y + 0x0505050505050505) & ~x & 0x8080808080808080;
+    const others = ~letters & 0x8080808080808080;
+    if (others != 0) return p + <usize>(ctz(others) >> 3);
+    p += 8;
+  }
+  return p;
+}
+
 /** End of the longest run of characters in `set` starting at p. */
 // @ts-ignore: decorator
 @inline
 function runOf(p: usize, end: usize, set: u32): usize {
+  // \p{L} and the o200k lower-case class hold exactly A–Z a–z, and a–z, of ASCII
+  if (set == S_L) p = asciiLetterRun(p, end, false);
+  else if (set == S_LOW) p = asciiLetterRun(p, end, true);
   while (p < end) {
     const b = load<u8>(p);
     if (b < 0x80) {
@@ -159,6 +184,9 @@ function whitespaceEnd(p: usize, end: usize): usize {
 /** cl100k_base: end of the piece starting at p. */
 function pieceEndCl(p: usize, end: usize): usize {
   const b = load<u8>(p);
+  // the commonest pieces first: ASCII letters, or a space and ASCII letters ([^\r\n\p{L}\p{N}]?\p{L}+)
+  if (<u32>(b | 0x20) - 0x61 < 26) return runOf(p + 1, end, S_L);
+  if (b == 0x20 && p + 1 < end && <u32>(load<u8>(p + 1) | 0x20) - 0x61 < 26) return runOf(p + 2, end, S_L);
   // 's|'t|'re|'ve|'m|'ll|'d (any case)
   if (b == 0x27) {
     const r = contraction(p, end);
@@ -405,9 +433,9 @@ function mergeSmall(ps: usize, n: usize): usize {
   return m;
 }
 
-// A direct-mapped cache of merged pieces (up to CACHE_BYTES bytes, CACHE_TOKENS tokens):
-// slot = hash u32 | length u8 | token count u8 | pad | bytes[48] | ranks u32[12] | ends u8[12]
-const CACHE_SLOTS: u32 = 4096;
+// A two-way set-associative cache of merged pieces (up to CACHE_BYTES bytes, CACHE_TOKENS
+// tokens): slot = hash u32 | length u8 | token count u8 | pad | bytes[48] | ranks u32[12] | ends u8[12]
+const CACHE_SETS: u32 = 8192; // of two slots
 const CACHE_SLOT: usize = 128;
 const CACHE_BYTES: usize = 48;
 const CACHE_TOKENS: usize = 12;
@@ -415,8 +443,10 @@ let cache: usize = 0;
 
 function initCache(): void {
   if (cache == 0) {
-    cache = bump(<usize>CACHE_SLOTS * CACHE_SLOT);
-    memory.fill(cache, 0, <usize>CACHE_SLOTS * CACHE_SLOT);
+    cache = bump(<usize>CACHE_SETS * CACHE_SLOT * 2);
+    memory.fill(cache, 0, <usize>CACHE_SETS * CACHE_SLOT * 2);
+    hot = bump(<usize>HOT_SETS << 6);
+    memory.fill(hot, 0, <usize>HOT_SETS << 6);
   }
 }
 
@@ -437,11 +467,17 @@ function bytesEqual(a: usize, b: usize, n: usize): bool {
 
 /** Merges a short piece through the cache and emits its tokens. */
 function mergeSmallCached(ps: usize, n: usize, h: u32): void {
-  const slot = cache + (<usize>((h >> 7) & (CACHE_SLOTS - 1))) * CACHE_SLOT;
-  if (n <= CACHE_BYTES && load<u32>(slot) == h && <usize>load<u8>(slot + 4) == n && bytesEqual(slot + 8, ps, n)) {
-    const k = <usize>load<u8>(slot + 5);
-    for (let i: usize = 0; i < k; i++) emit(load<u32>(slot + 56 + (i << 2)), ps + <usize>load<u8>(slot + 104 + i));
-    return;
+  // two ways per set: a new entry goes first, the first moves second
+  const first = cache + (<usize>((h >> 7) & (CACHE_SETS - 1))) * (CACHE_SLOT << 1);
+  if (n <= CACHE_BYTES) {
+    for (let way: usize = 0; way < 2; way++) {
+      const slot = first + way * CACHE_SLOT;
+      if (load<u32>(slot) == h && <usize>load<u8>(slot + 4) == n && bytesEqual(slot + 8, ps, n)) {
+        const k = <usize>load<u8>(slot + 5);
+        for (let i: usize = 0; i < k; i++) emit(load<u32>(slot + 56 + (i << 2)), ps + <usize>load<u8>(slot + 104 + i));
+        return;
+      }
+    }
   }
   const m = mergeSmall(ps, n);
   const S = mergeBuf;
@@ -449,6 +485,8 @@ function mergeSmallCached(ps: usize, n: usize, h: u32): void {
   const k = m - 1;
   for (let i: usize = 0; i < k; i++) emit(load<u32>(T + (i << 2)), ps + load<u32>(S + ((i + 1) << 2)));
   if (n <= CACHE_BYTES && k <= CACHE_TOKENS) {
+    const slot = first;
+    memory.copy(slot + CACHE_SLOT, slot, CACHE_SLOT);
     store<u32>(slot, h);
     store<u8>(slot + 4, <u8>n);
     store<u8>(slot + 5, <u8>k);
@@ -548,6 +586,38 @@ function heapPop(H: usize, n: usize): usize {
   return last;
 }
 
+// A direct-mapped cache of the rank-table lookups of whole pieces of up to HOT_BYTES
+// bytes, in front of the rank table (megabytes, so a lookup there mostly misses the CPU
+// caches; text repeats its words): entry = first 8 bytes | next 8 bytes |
+// (rank + 1) << 32 | length, rank + 1 = 0 for a piece that is not one token.
+const HOT_SETS: u32 = 16384;
+const HOT_BYTES: usize = 16;
+let hot: usize = 0;
+
+/** Rank of the n ≤ HOT_BYTES bytes at p with hash h (through the cache), or NO_RANK. */
+// @ts-ignore: decorator
+@inline
+function lookupHot(p: usize, n: usize, h: u32): u32 {
+  // two ways per set, in one 64-byte cache line; a new entry goes first, the first moves second
+  const set = hot + (<usize>((h >> 5) & (HOT_SETS - 1)) << 6);
+  const w0 = load<u64>(p);
+  const w1 = load<u64>(p + 8);
+  // bytes past the piece masked off (the input buffer has 16 spare bytes after it)
+  const k0 = n >= 8 ? w0 : w0 & (<u64>-1 >> (<u64>(8 - n) << 3));
+  const k1 = n >= 16 ? w1 : n <= 8 ? 0 : w1 & (<u64>-1 >> (<u64>(16 - n) << 3));
+  const meta0 = load<u64>(set + 16);
+  if (<u32>meta0 == <u32>n && load<u64>(set) == k0 && load<u64>(set + 8) == k1) return <u32>(meta0 >> 32) - 1;
+  const meta1 = load<u64>(set + 48);
+  if (<u32>meta1 == <u32>n && load<u64>(set + 32) == k0 && load<u64>(set + 40) == k1) return <u32>(meta1 >> 32) - 1;
+  const r = lookupHashed(p, n, h);
+  memory.copy(set + 32, set, 32);
+  // a miss is kept too (rank + 1 = 0): the piece goes to the merge (and its cache) at once
+  store<u64>(set, k0);
+  store<u64>(set + 8, k1);
+  store<u64>(set + 16, ((<u64>r + 1) << 32) | <u64>n);
+  return r;
+}
+
 // @ts-ignore: decorator
 @inline
 function encodePiece(ps: usize, pe: usize): void {
@@ -566,7 +636,7 @@ function encodePiece(ps: usize, pe: usize): void {
     return;
   }
   const h = hashBytes(ps, n);
-  const r = lookupHashed(ps, n, h);
+  const r = n <= HOT_BYTES ? lookupHot(ps, n, h) : lookupHashed(ps, n, h);
   if (r != NO_RANK) {
     emit(r, pe);
     return;
