@@ -11,8 +11,9 @@ import type { Chunk } from '../core/chunk.js';
 import { InvalidOptionError } from '../core/errors.js';
 import { documentIdOf, type ChunkCallOptions } from '../core/ids.js';
 import { resolveOptions, type OptionsOf, type OptionsSchema, type ResolvedOf, type StrategySchema } from '../core/schema.js';
-import { isBlank, requireText } from '../core/text.js';
+import { isBlank, requireText, type TextSpan } from '../core/text.js';
 import { Assembler, type PlannedChunk } from '../plan/assemble.js';
+import { SpanLevel } from '../plan/levels.js';
 import { pack, type PackLevel } from '../plan/pack.js';
 import { rangeMeasure, type RangeMeasure } from '../size/measure.js';
 import { resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
@@ -92,11 +93,13 @@ export interface StrategySpec<S extends StrategySchema> extends StrategyEntry {
   /** The chunker has a stream plan (`plan`): `chunk` runs it over the whole text and `chunkStream` over a stream. */
   stream?: boolean;
   /**
-   * Boundaries as packer levels: the top level of [0, text.length) measured by `measure`;
-   * `spans` packs it to `chunkSize` with `chunkOverlap` (a subclass may override `spans`
-   * instead).
+   * Boundaries: the top packer level of `text` (measured by `measure`), or simply its
+   * sections as spans `[start, end)` in order (UTF-16 offsets; a {@link SpanLevel} is laid
+   * over them). `spans` packs them greedily, whole sections up to `chunkSize` (a section
+   * over it is emitted whole, flagged `oversized`, unless the level descends into it).
+   * A subclass may override `spans` instead.
    */
-  levels?: (text: string, measure: RangeMeasure, options: ResolvedOf<S>) => PackLevel;
+  levels?: (text: string, measure: RangeMeasure, options: ResolvedOf<S>) => PackLevel | readonly TextSpan[];
 }
 
 /** The statics of a defined strategy's class: its schema and its registry entry. */
@@ -143,10 +146,21 @@ export function defineStrategy<const S extends StrategySchema>(spec: StrategySpe
     Defined.prototype.spans = function (this: Shell<S>, text: string): PlannedChunk[] {
       const o = this.options as Readonly<Record<string, unknown>>;
       const measure = rangeMeasure(text, this.resolved.units);
-      return pack(levels(text, measure, this.options), { max: o.chunkSize as number, overlapUnits: (o.chunkOverlap as number | undefined) ?? 0 });
+      const top = levels(text, measure, this.options);
+      const level = Array.isArray(top) ? spanLevel(measure, top as readonly TextSpan[]) : (top as PackLevel);
+      return pack(level, { max: o.chunkSize as number });
     };
   }
   return Defined;
+}
+
+/** A level over sections given as spans. */
+function spanLevel(measure: RangeMeasure, spans: readonly TextSpan[]): PackLevel {
+  return new SpanLevel(
+    measure,
+    spans.map((s) => s.start),
+    spans.map((s) => s.end),
+  );
 }
 
 /** The shared part of every defined strategy (see {@link defineStrategy}). */
