@@ -18,6 +18,7 @@ import { embedChecked } from '../core/callbacks.js';
 import { InvalidOptionError } from '../core/errors.js';
 import { OPTION_SHAPES, resolveOptions, typed, type OptionsOf, type StrategySchema } from '../core/schema.js';
 import type { StrategyDefinition } from './registry.js';
+import { MAX_CHUNK_SIZE_BUDGET } from './define.js';
 import { isBlank, requireText } from '../core/text.js';
 import { HashingEmbedder } from '../embedders/hashing-embedder.js';
 import type { Embedder } from '../embedders/types.js';
@@ -399,7 +400,6 @@ export const CLUSTER_SEMANTIC_STRATEGY: StrategyDefinition = {
   name: 'cluster-semantic',
   description: "Chroma's ClusterSemanticChunker: ~50-token pieces (recursive splitter) embedded, chunk boundaries by dynamic programming maximising within-chunk similarity; maxChunkSize (or chunkSize) caps chunks",
   schema: CLUSTER_SEMANTIC_SCHEMA,
-  budget: { size: 'maxChunkSize' },
-  aliases: { chunkSize: 'maxChunkSize' },
+  ...MAX_CHUNK_SIZE_BUDGET,
   create: (o) => new ClusterSemanticChunker(o as ClusterSemanticOptions),
 };

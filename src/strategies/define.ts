@@ -86,7 +86,10 @@ export function capacitySchema<const N extends string, const O extends OptionsSc
 /** What a strategy's registry entry says beside its schema (see {@link StrategyDefinition}). */
 export type StrategyEntry = Omit<StrategyDefinition, 'schema' | 'create'> & { create?: StrategyDefinition['create'] };
 
-/** What {@link defineStrategy} takes. */
+/** The budget and alias of the strategies whose budget is `maxChunkSize` (`chunkSize` accepted for it). */
+export const MAX_CHUNK_SIZE_BUDGET = { budget: { size: 'maxChunkSize' }, aliases: { chunkSize: 'maxChunkSize' } } as const;
+
+/** What {@link defineStrategy} takes (`budget` defaults to the capacity block's `chunkSize` and `chunkOverlap`). */
 export interface StrategySpec<S extends StrategySchema> extends StrategyEntry {
   /** The options schema: validated at construction; the option types are read from it ({@link OptionsOf}). */
   schema: S;
@@ -130,13 +133,15 @@ export function defineStrategy<const S extends StrategySchema>(
 export function defineStrategy<const S extends StrategySchema>(spec: StrategySpec<S>): (abstract new (options?: OptionsOf<S>) => Shell<S>) & StrategyStatics<S>;
 export function defineStrategy<const S extends StrategySchema>(spec: StrategySpec<S>): unknown {
   const { schema, stream, levels, create, ...entry } = spec;
+  // the capacity block's budget unless the spec names another
+  const budget = entry.budget ?? ('chunkSize' in schema.options ? { size: 'chunkSize', ...('chunkOverlap' in schema.options ? { overlap: 'chunkOverlap' } : {}) } : undefined);
   type Ctor = new (schema: S, strategy: string, options: unknown) => Shell<S>;
   const Base = (stream ? StreamShell : Shell) as unknown as Ctor;
   abstract class Defined extends Base {
     static readonly schema = schema;
     static get definition(): StrategyDefinition {
       const Class = this as unknown as new (o: unknown) => Shell<S>;
-      return { ...entry, schema, create: create ?? ((o) => new Class(o)) };
+      return { ...entry, ...(budget ? { budget } : {}), schema, create: create ?? ((o) => new Class(o)) };
     }
     constructor(options: OptionsOf<S> = {}) {
       super(schema, spec.name, options);

@@ -32,7 +32,6 @@ export class FixedSizeChunker extends defineStrategy({
   name: 'fixed',
   description: 'chunks of chunkSize units overlapping by chunkOverlap units',
   schema: FIXED_SCHEMA,
-  budget: { size: 'chunkSize', overlap: 'chunkOverlap' },
   stream: true,
 }) {
   readonly chunkSize: number = this.options.chunkSize;

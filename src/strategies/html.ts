@@ -119,7 +119,6 @@ export class HtmlChunker extends defineStrategy({
   name: 'html',
   description: 'HTML by blocks: heading paths, whole lists, pre blocks and tables (over-long tables by labelled rows), landmarks (nav, aside, page header/footer) dropped; chunkSize units of visible text',
   schema: HTML_SCHEMA,
-  budget: { size: 'chunkSize', overlap: 'chunkOverlap' },
   extensions: ['.html', '.htm', '.xhtml'],
 }) {
   readonly chunkSize: number = this.options.chunkSize;

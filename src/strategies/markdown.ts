@@ -141,7 +141,6 @@ export class MarkdownChunker extends defineStrategy({
   name: 'markdown',
   description: 'Markdown by heading sections: heading paths, whole code blocks and tables, chunkSize units',
   schema: MARKDOWN_SCHEMA,
-  budget: { size: 'chunkSize', overlap: 'chunkOverlap' },
   extensions: ['.md', '.markdown', '.mdx'],
   stream: true,
 }) {

@@ -114,7 +114,6 @@ export class RecursiveChunker extends defineStrategy({
   name: 'recursive',
   description: 'split on separators (paragraph, line, sentence end, space, grapheme) where still too large, merged up to chunkSize units',
   schema: RECURSIVE_SCHEMA,
-  budget: { size: 'chunkSize', overlap: 'chunkOverlap' },
   extensions: ['.txt'],
 }) {
   readonly chunkSize: number = this.options.chunkSize;

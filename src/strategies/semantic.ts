@@ -16,6 +16,7 @@ import { checkSpans } from '../compose/span-splitters.js';
 import { localeProblem } from '../core/options.js';
 import { OPTION_SHAPES, resolveOptions, typed, type OptionsOf, type StrategySchema } from '../core/schema.js';
 import type { StrategyDefinition } from './registry.js';
+import { MAX_CHUNK_SIZE_BUDGET } from './define.js';
 import { documentIdOf, type ChunkCallOptions } from '../core/ids.js';
 import { Assembler, type PlannedChunk } from '../plan/assemble.js';
 import { isBlank, requireText } from '../core/text.js';
@@ -381,7 +382,6 @@ export const SEMANTIC_STRATEGY: StrategyDefinition = {
   name: 'semantic',
   description: 'breaks where neighbouring sentences drift apart (breakpoint: percentile, standardDeviation, interquartile, gradient); maxChunkSize (or chunkSize) caps chunks',
   schema: SEMANTIC_SCHEMA,
-  budget: { size: 'maxChunkSize' },
-  aliases: { chunkSize: 'maxChunkSize' },
+  ...MAX_CHUNK_SIZE_BUDGET,
   create: (o) => new SemanticChunker(o as SemanticOptions),
 };

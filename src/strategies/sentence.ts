@@ -79,7 +79,6 @@ export class SentenceChunker extends defineStrategy({
   name: 'sentence',
   description: 'whole sentences (Intl.Segmenter, locale) packed up to chunkSize units, overlapSentences shared',
   schema: SENTENCE_SCHEMA,
-  budget: { size: 'chunkSize' },
   stream: true,
 }) {
   readonly chunkSize: number = this.options.chunkSize;
