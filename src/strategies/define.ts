@@ -11,11 +11,8 @@ import type { Chunk } from '../core/chunk.js';
 import { InvalidOptionError } from '../core/errors.js';
 import { documentIdOf, type ChunkCallOptions } from '../core/ids.js';
 import { resolveOptions, type OptionsOf, type OptionsSchema, type ResolvedOf, type StrategySchema } from '../core/schema.js';
-import { isBlank, requireText, type TextSpan } from '../core/text.js';
+import { isBlank, requireText } from '../core/text.js';
 import { Assembler, type PlannedChunk } from '../plan/assemble.js';
-import { SpanLevel } from '../plan/levels.js';
-import { pack, type PackLevel } from '../plan/pack.js';
-import { rangeMeasure, type RangeMeasure } from '../size/measure.js';
 import { resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
 import { planWhole, streamPlan, type StreamPlan } from '../stream/driver.js';
 import type { TextSource } from '../stream/source.js';
@@ -96,13 +93,12 @@ export interface StrategySpec<S extends StrategySchema> extends StrategyEntry {
   /** The chunker has a stream plan (`plan`): `chunk` runs it over the whole text and `chunkStream` over a stream. */
   stream?: boolean;
   /**
-   * Boundaries: the top packer level of `text` (measured by `measure`), or simply its
-   * sections as spans `[start, end)` in order (UTF-16 offsets; a {@link SpanLevel} is laid
-   * over them). `spans` packs them greedily, whole sections up to `chunkSize` (a section
-   * over it is emitted whole, flagged `oversized`, unless the level descends into it).
-   * A subclass may override `spans` instead.
+   * Boundaries, for a strategy without a subclass: the planned spans of `text` for the
+   * chunker (its resolved `options`, its `units`), e.g. {@link packLevels} of a function
+   * that gives the top packer level or the sections. A subclass may override `spans`
+   * instead, or, with `stream: true`, set a `plan`.
    */
-  levels?: (text: string, measure: RangeMeasure, options: ResolvedOf<S>) => PackLevel | readonly TextSpan[];
+  spans?: (text: string, chunker: { readonly options: ResolvedOf<S>; readonly units: ResolvedUnits }) => PlannedChunk[];
 }
 
 /** The statics of a defined strategy's class: its schema and its registry entry. */
@@ -116,8 +112,7 @@ export interface StrategyStatics<S extends StrategySchema> {
  * The shell of a strategy: validates options with `spec.schema` at construction (an
  * unknown option is an `UnknownOptionError` with the closest name; a bad value an
  * `InvalidOptionError` naming it), resolves the units once, and chunks through the one
- * Assembler. The strategy adds its boundaries: `spec.levels` (packer levels packed to
- * `chunkSize` with `chunkOverlap`), or a subclass overriding `spans(text)`, or, with
+ * Assembler. The strategy adds its boundaries: `spec.spans` (e.g. {@link packLevels}), or a subclass overriding `spans(text)`, or, with
  * `stream: true`, a subclass setting `plan` (a {@link StreamPlan}) in its constructor,
  * which also gives `chunkStream`. `chunk` returns `[]` for empty or whitespace-only text
  * and throws `InvalidInputError` for a non-string. Public class names stay: `class
@@ -128,11 +123,11 @@ export function defineStrategy<const S extends StrategySchema>(
   spec: StrategySpec<S> & { stream: true },
 ): (abstract new (options?: OptionsOf<S>) => StreamShell<S>) & StrategyStatics<S>;
 export function defineStrategy<const S extends StrategySchema>(
-  spec: StrategySpec<S> & { levels: NonNullable<StrategySpec<S>['levels']> },
+  spec: StrategySpec<S> & { spans: NonNullable<StrategySpec<S>['spans']> },
 ): (new (options?: OptionsOf<S>) => Shell<S>) & StrategyStatics<S>;
 export function defineStrategy<const S extends StrategySchema>(spec: StrategySpec<S>): (abstract new (options?: OptionsOf<S>) => Shell<S>) & StrategyStatics<S>;
 export function defineStrategy<const S extends StrategySchema>(spec: StrategySpec<S>): unknown {
-  const { schema, stream, levels, create, ...entry } = spec;
+  const { schema, stream, spans, create, ...entry } = spec;
   // the capacity block's budget unless the spec names another
   const budget = entry.budget ?? ('chunkSize' in schema.options ? { size: 'chunkSize', ...('chunkOverlap' in schema.options ? { overlap: 'chunkOverlap' } : {}) } : undefined);
   type Ctor = new (schema: S, strategy: string, options: unknown) => Shell<S>;
@@ -147,25 +142,12 @@ export function defineStrategy<const S extends StrategySchema>(spec: StrategySpe
       super(schema, spec.name, options);
     }
   }
-  if (levels) {
+  if (spans) {
     Defined.prototype.spans = function (this: Shell<S>, text: string): PlannedChunk[] {
-      const o = this.options as Readonly<Record<string, unknown>>;
-      const measure = rangeMeasure(text, this.resolved.units);
-      const top = levels(text, measure, this.options);
-      const level = Array.isArray(top) ? spanLevel(measure, top as readonly TextSpan[]) : (top as PackLevel);
-      return pack(level, { max: o.chunkSize as number });
+      return spans(text, { options: this.options, units: this.resolved });
     };
   }
   return Defined;
-}
-
-/** A level over sections given as spans. */
-function spanLevel(measure: RangeMeasure, spans: readonly TextSpan[]): PackLevel {
-  return new SpanLevel(
-    measure,
-    spans.map((s) => s.start),
-    spans.map((s) => s.end),
-  );
 }
 
 /** The shared part of every defined strategy (see {@link defineStrategy}). */
