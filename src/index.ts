@@ -50,6 +50,9 @@ export { columnLabels, labelledRow, tablePartText, TableRowsLevel, type HeaderCe
 export { ParentChildChunker, looksLikeMarkdown, type ParentChildOptions, type ParentChildResult } from './compose/parent-child.js';
 export { trimSpan, trimSpanWithin, type TextSpan } from './core/text.js';
 export { registerFallback, fallbackNames, resolveFallback, slidingSpanSplitter, recursiveSpanSplitter, type SpanSplitter as FallbackSpanSplitter, type SpanSplitterFactory, type SpanSplitterOptions } from './compose/span-splitters.js';
+export { defineStrategy, capacitySchema, overlapBelow, type StrategySpec } from './strategies/define.js';
+export { packLevels } from './strategies/pack-levels.js';
+export { typed, type OptionsOf, type ResolvedOf } from './core/schema.js';
 export { createChunker, registerStrategy, strategies, strategyNames, strategyDefinition, type Chunker, type StrategyDefinition, type StrategyOptions } from './strategies/registry.js';
 export { ContentIds, contentId, documentIdOf, type ChunkCallOptions } from './core/ids.js';
 export {

@@ -1,15 +1,9 @@
-// The options the page offers per strategy, in one place. The page builds its controls,
-// its code snippets and its CLI commands from these descriptions; the strategies
-// themselves come from the registry (`strategies()`), so a newly registered strategy
-// appears without a change here (with the generic unit and chunkSize fields until it is
-// described).
-//
-// Until the registry describes each strategy's options itself, OPTION_TABLE below does.
-// `describeStrategy` prefers the registry's description when a definition carries one:
-// `definition.schema` (a StrategySchema of src/core/schema.ts: `{ name, options }`) or
-// `definition.options` (its name → OptionSpec map), so once every strategy is registered
-// with its schema, OPTION_TABLE can be deleted (PAGE_VALUES stays: the page's own
-// starting values). A field of the table (the page's shape):
+// How the page presents each strategy: its option fields come from the registry, each
+// definition's `schema` (a StrategySchema of src/core/schema.ts: `{ name, options }`, or
+// `definition.options`, its name → OptionSpec map); the page builds its controls, its code
+// snippets and its CLI commands from them, so a newly registered strategy appears with its
+// own options without a change here. PAGE_VALUES holds the page's own starting values. A
+// field (the page's shape):
 //   name     the option's name in the API (camelCase)
 //   type     'integer' | 'number' | 'enum' | 'boolean' | 'string' | 'json'
 //   default  the library's default (undefined: computed, see defaultDoc)
@@ -19,88 +13,9 @@
 //   doc      one line for the label's description
 //   cli      the flag of `chunkwise chunk` (default: --kebab-case of name); false: none;
 //            for booleans { on: '--flag' } (given when true) or { off: '--no-flag' }
-// A strategy entry: { options: [field…], embedder?: 'optional' | 'required' }.
 
 const UNIT = { name: 'unit', type: 'enum', choices: ['token', 'word', 'char'], default: 'token', doc: 'what budgets are measured in' };
 const ENCODING = { name: 'encoding', type: 'enum', choices: ['cl100k_base', 'o200k_base'], default: 'cl100k_base', doc: 'BPE encoding for token units and tokenCount' };
-const int = (name, def, doc, extra = {}) => ({ name, type: 'integer', min: 0, default: def, doc, ...extra });
-const OVERLAP_DEFAULT = 'min(64, ⌊chunkSize / 8⌋)';
-
-export const OPTION_TABLE = {
-  sliding: {
-    options: [
-      UNIT,
-      ENCODING,
-      int('windowSize', 512, 'units per window', { min: 1 }),
-      int('stride', 256, 'units the window moves (≤ windowSize)', { min: 1 }),
-      { name: 'allowGaps', type: 'boolean', default: false, doc: 'allow stride > windowSize (loses the text between windows)', cli: { on: '--allow-gaps' } },
-    ],
-  },
-  fixed: {
-    options: [
-      UNIT,
-      ENCODING,
-      int('chunkSize', 512, 'units per chunk', { min: 1 }),
-      int('chunkOverlap', undefined, 'units shared with the previous chunk (< chunkSize)', { defaultDoc: OVERLAP_DEFAULT }),
-    ],
-  },
-  sentence: {
-    options: [
-      UNIT,
-      ENCODING,
-      int('chunkSize', 512, 'budget per chunk of whole sentences', { min: 1 }),
-      int('overlapSentences', 0, 'sentences repeated from the previous chunk'),
-      { name: 'locale', type: 'string', default: 'en', doc: 'BCP 47 locale of the sentence segmenter' },
-    ],
-  },
-  recursive: {
-    options: [
-      UNIT,
-      ENCODING,
-      int('chunkSize', 512, 'budget per chunk', { min: 1 }),
-      int('chunkOverlap', undefined, 'units merged chunks may share (< chunkSize)', { defaultDoc: OVERLAP_DEFAULT }),
-      { name: 'separators', type: 'json', defaultDoc: 'paragraph, line, sentence, space, grapheme', doc: 'JSON array, coarsest first: strings or {"kind": "paragraph|line|sentence|grapheme"}' },
-      { name: 'keepSeparator', type: 'enum', choices: [true, 'end', false], default: true, doc: 'separator at the start of the next piece (true), the end of the previous one, or in none' },
-    ],
-  },
-  markdown: {
-    options: [
-      UNIT,
-      ENCODING,
-      int('chunkSize', 512, 'budget per chunk of heading sections', { min: 1 }),
-      int('chunkOverlap', undefined, 'units shared where the fallback splits one block', { defaultDoc: OVERLAP_DEFAULT }),
-      { name: 'fallback', type: 'enum', choices: 'fallbacks', default: 'recursive', doc: 'splitter for a block over the budget' },
-      { name: 'contextualHeaders', type: 'boolean', default: false, doc: 'prefix embedText with the heading path', cli: { on: '--contextual-headers' } },
-    ],
-  },
-  'parent-child': {
-    options: [
-      UNIT,
-      ENCODING,
-      int('parentSize', 1024, 'units per parent', { min: 1 }),
-      int('childSize', 128, 'units per child (≤ parentSize)', { min: 1 }),
-      int('childOverlap', undefined, 'units shared by neighbouring children', { defaultDoc: '⌊childSize / 8⌋' }),
-      { name: 'markdown', type: 'enum', choices: ['auto', true, false], default: 'auto', doc: 'cut parents along Markdown structure' },
-    ],
-  },
-  semantic: {
-    options: [
-      UNIT,
-      ENCODING,
-      { name: 'breakpoint', type: 'enum', choices: 'breakpoints', default: 'percentile', doc: 'how the break threshold is chosen' },
-      { name: 'threshold', type: 'number', defaultDoc: 'percentile 95, standardDeviation 3, interquartile 1.5, gradient 95', doc: 'percentile, std devs or IQR multiplier' },
-      int('bufferSize', 1, 'sentences joined on each side before embedding'),
-      int('minChunkSize', 0, 'no break while the chunk is smaller (units)'),
-      int('maxChunkSize', 512, 'no chunk larger (units)', { min: 1 }),
-      { name: 'locale', type: 'string', default: 'en', doc: 'BCP 47 locale of the sentence segmenter' },
-    ],
-    embedder: 'optional',
-  },
-  late: {
-    options: [UNIT, ENCODING, int('chunkSize', 256, 'span budget (spans: fixed)', { min: 1 }), { name: 'spans', type: 'string', default: 'fixed', doc: 'strategy that supplies the spans' }],
-    embedder: 'required',
-  },
-};
 
 /** The page's starting values: smaller budgets than the library's 512-token defaults, so a short document shows several chunks. */
 export const PAGE_VALUES = {
@@ -114,8 +29,8 @@ export const PAGE_VALUES = {
   generic: { chunkSize: 256 },
 };
 
-/** The description of a strategy the table does not know yet. */
-const GENERIC = { options: [UNIT, ENCODING, int('chunkSize', 512, 'budget per chunk', { min: 1 })] };
+/** The fields of a definition that carries no schema: unit, encoding and a chunkSize. */
+const GENERIC = [UNIT, ENCODING, { name: 'chunkSize', type: 'integer', min: 1, default: 512, doc: 'budget per chunk' }];
 
 const TYPE_NAMES = { int: 'integer', integer: 'integer', number: 'number', float: 'number', enum: 'enum', select: 'enum', boolean: 'boolean', bool: 'boolean', string: 'string', json: 'json', array: 'json' };
 
@@ -158,30 +73,27 @@ function registrySpecs(definition) {
 }
 
 /**
- * How the page presents `definition` (a registry entry): its option fields (unit and
- * encoding first), whether it takes an embedder, and the page's initial values. The
- * registry's own schema wins over OPTION_TABLE; `dynamic` resolves choice lists named by
- * a string ('fallbacks', 'breakpoints') from the loaded library.
+ * How the page presents `definition` (a registry entry): its option fields from its
+ * schema (unit and encoding first), whether it takes an embedder (an `embedder` option),
+ * and the page's initial values; `dynamic` resolves choice lists named by a string
+ * ('fallbacks', 'breakpoints') from the loaded library.
  */
 export function describeStrategy(definition, dynamic = {}) {
   const specs = registrySpecs(definition);
-  const table = OPTION_TABLE[definition.name];
-  let options;
-  let embedder = table?.embedder;
+  let options = GENERIC;
   if (specs) {
     options = Object.entries(specs).map(([name, spec]) => fromSpec(name, spec)).filter(Boolean);
     const first = ['unit', 'encoding'];
     options = [...options.filter((f) => first.includes(f.name)).sort((a, b) => first.indexOf(a.name) - first.indexOf(b.name)), ...options.filter((f) => !first.includes(f.name))];
-    if (specs.embedder) embedder = 'optional';
-  } else options = (table ?? GENERIC).options;
+  }
   options = options.map((f) => (typeof f.choices === 'string' ? { ...f, choices: dynamic[f.choices] ?? [f.default] } : f));
   return {
     name: definition.name,
     description: definition.description,
     options,
-    embedder,
-    page: PAGE_VALUES[definition.name] ?? (specs || table ? {} : PAGE_VALUES.generic),
-    described: Boolean(specs || table),
+    embedder: specs?.embedder ? 'optional' : undefined,
+    page: PAGE_VALUES[definition.name] ?? (specs ? {} : PAGE_VALUES.generic),
+    described: Boolean(specs),
   };
 }
 

@@ -10,7 +10,7 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { strategies, type StrategyOptions } from '../strategies/registry.js';
+import { createChunker, strategies, type StrategyOptions } from '../strategies/registry.js';
 import { chunkRecord } from './chunk-command.js';
 import { QascIndex } from '../retrieval/qasc-index.js';
 
@@ -117,7 +117,7 @@ export async function runDemo(root = repoRoot(), out = join(root, 'out', 'demo')
     const own = DEMO_FILES[strategy.name];
     const inputs = own ? await Promise.all((await own(root)).map(async (f) => ({ name: relative(root, f), text: await readFile(f, 'utf8') }))) : sources;
     // the code strategy takes each file's name (its language)
-    const chunkerFor = (name: string) => strategy.create(strategy.name === 'code' ? { ...options, filename: name } : options);
+    const chunkerFor = (name: string) => strategy.create(strategy.name === 'code' ? { ...options, filename: name } : options, createChunker);
     const shared = strategy.name === 'code' ? undefined : chunkerFor('');
     const started = performance.now();
     const lines: string[] = [];

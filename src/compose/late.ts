@@ -14,8 +14,8 @@ import type { TokenEmbedder, TokenEmbeddings } from '../embedders/types.js';
 import { callOptionAsync } from '../core/callbacks.js';
 import { describe, EmbeddingError, InvalidOptionError } from '../core/errors.js';
 import { numberOption } from '../core/options.js';
-import { OPTION_SHAPES, rejectUnknownOptions, shapeProblem } from '../core/schema.js';
-import type { Chunker } from '../strategies/registry.js';
+import { OPTION_SHAPES, rejectUnknownOptions, resolveOptions, shapeProblem, typed, type StrategySchema } from '../core/schema.js';
+import type { Chunker, StrategyDefinition } from '../strategies/registry.js';
 import { FixedSizeChunker } from '../strategies/fixed-size.js';
 import { isSpace, requireText } from '../core/text.js';
 import { addWork } from '../core/work.js';
@@ -259,3 +259,40 @@ export async function embedDocumentTokens(embedder: TokenEmbedder, text: string,
   });
   return { vectors, offsets, special: new Uint8Array(T), truncated: false, windows };
 }
+
+/** The options of late chunking itself; the rest go to its span strategy. */
+export const LATE_SCHEMA = {
+  name: 'late',
+  options: {
+    embedder: typed<TokenEmbedder>()({
+      type: 'object',
+      doc: 'a token-level model (`embedTokens`), e.g. OnnxEmbedder; CLI `--embedder onnx:<folder>`',
+      shape: OPTION_SHAPES.tokenEmbedder,
+    }),
+    spans: { type: 'string', default: 'fixed', doc: 'the strategy that supplies the spans (default fixed, 256 tokens, no overlap); its options are passed on', cli: { placeholder: '<strategy>' } },
+    macroOverlap: { type: 'number', min: 0, max: 0.9, default: 0.25, doc: "share of a macro window's tokens the next one repeats (documents longer than the model's context)" },
+  },
+} as const satisfies StrategySchema;
+
+/**
+ * The registry entry of late chunking: its own options ({@link LATE_SCHEMA}) are
+ * validated here, every other option goes to the span strategy, which the registry's
+ * `chunker(name, options)` builds (default fixed, 256 tokens, no overlap).
+ * @throws {InvalidOptionError} without an embedder, or with `spans: 'late'`.
+ */
+export const LATE_STRATEGY: StrategyDefinition = {
+  name: 'late',
+  description: 'late chunking: spans from another strategy (spans, default fixed), vectors pooled from one pass of a token-level model (needs embedder)',
+  schema: LATE_SCHEMA,
+  passThrough: true,
+  create: (o, chunker) => {
+    const own: Record<string, unknown> = {};
+    const rest: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(o)) (k in LATE_SCHEMA.options ? own : rest)[k] = v;
+    if (own.embedder === undefined) throw new InvalidOptionError('embedder', undefined, 'late chunking needs a token-level model, e.g. --embedder onnx:<folder>');
+    const r = resolveOptions<{ embedder: TokenEmbedder; spans: string; macroOverlap: number }>(LATE_SCHEMA, own);
+    if (r.spans === 'late') throw new InvalidOptionError('spans', r.spans, 'a span strategy other than late');
+    const defaults = r.spans === 'fixed' ? { chunkSize: 256, chunkOverlap: 0 } : {};
+    return new LateChunker({ embedder: r.embedder, chunker: chunker(r.spans, { ...defaults, ...rest }), macroOverlap: r.macroOverlap });
+  },
+};

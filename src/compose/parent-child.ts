@@ -9,7 +9,9 @@
  */
 import type { Chunk } from '../core/chunk.js';
 import { InvalidOptionError } from '../core/errors.js';
-import { resolveOptions, type StrategySchema } from '../core/schema.js';
+import { resolveOptions, typed, type OptionsOf, type StrategySchema } from '../core/schema.js';
+import { overlapBelow } from '../strategies/define.js';
+import type { StrategyDefinition } from '../strategies/registry.js';
 import { documentIdOf, type ChunkCallOptions } from '../core/ids.js';
 import { Assembler, type PlannedChunk } from '../plan/assemble.js';
 import { isBlank, requireText, trimSpanWithin } from '../core/text.js';
@@ -17,30 +19,10 @@ import { MarkdownChunker } from '../strategies/markdown.js';
 import { innerUnitOptions, resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions, chunkCounters } from '../size/resolve.js';
 import { checkedSplitter, recursiveSpanSplitter, slidingSpanSplitter, type SpanSplitter } from './span-splitters.js';
 
-/** Options of {@link ParentChildChunker}. */
-export interface ParentChildOptions extends UnitOptions {
-  /** Budget of a parent in units (tokens by default), an integer ≥ 1. Default 1024. */
-  parentSize?: number;
-  /** Budget of a child in units, an integer in [1, parentSize]. Default 128. */
-  childSize?: number;
-  /** Units shared by consecutive children of one parent, in [0, childSize). Default ⌊childSize / 8⌋. */
-  childOverlap?: number;
-  /**
-   * Cut parents along Markdown structure ({@link MarkdownChunker}: heading paths, whole
-   * code blocks and tables): `true`, `false`, or `'auto'` (default: when
-   * {@link looksLikeMarkdown} says the text is Markdown).
-   */
-  markdown?: boolean | 'auto';
-  /** The Markdown chunker's `fallback` for blocks over parentSize (default `'recursive'`). */
-  fallback?: string | SpanSplitter;
-  /** Splits plain text into parents (default: the RecursiveChunker at parentSize, no overlap). */
-  parentSplitter?: SpanSplitter;
-  /** Splits a parent into children (default: fixed-size windows of childSize with childOverlap). */
-  childSplitter?: SpanSplitter;
-}
+const childOverlapRule = overlapBelow('childSize', 'childOverlap');
 
 /** The options schema of the parent–child strategy. */
-export const PARENT_CHILD_SCHEMA: StrategySchema = {
+export const PARENT_CHILD_SCHEMA = {
   name: 'parent-child',
   options: {
     parentSize: { type: 'integer', min: 1, default: 1024, doc: 'budget of a parent, in units' },
@@ -64,25 +46,26 @@ export const PARENT_CHILD_SCHEMA: StrategySchema = {
       default: 'auto',
       doc: 'cut parents along Markdown structure (heading paths, whole code blocks and tables); `auto`: when the text looks like Markdown',
     },
-    fallback: {
+    fallback: typed<string | SpanSplitter>()({
       type: 'string',
       default: 'recursive',
       alsoAccepts: ['function'],
       doc: "the Markdown parents' splitter for blocks over parentSize: a registered name (`recursive`, `sliding`) or, in the API, a function",
-    },
-    parentSplitter: { type: 'function', doc: 'splits plain text into parents (default: the recursive splitter at parentSize, no overlap)' },
-    childSplitter: { type: 'function', doc: 'splits a parent into children (default: fixed-size windows of childSize with childOverlap)' },
+    }),
+    parentSplitter: typed<SpanSplitter>()({ type: 'function', doc: 'splits plain text into parents (default: the recursive splitter at parentSize, no overlap)' }),
+    childSplitter: typed<SpanSplitter>()({ type: 'function', doc: 'splits a parent into children (default: fixed-size windows of childSize with childOverlap)' }),
     ...UNIT_OPTIONS,
   },
   check(r) {
     if ((r.childSize as number) > (r.parentSize as number)) {
       throw new InvalidOptionError('childSize', r.childSize, `must be ≤ parentSize (${r.parentSize})`);
     }
-    if ((r.childOverlap as number) >= (r.childSize as number)) {
-      throw new InvalidOptionError('childOverlap', r.childOverlap, `must be < childSize (${r.childSize})`);
-    }
+    childOverlapRule(r);
   },
-};
+} as const satisfies StrategySchema;
+
+/** Options of {@link ParentChildChunker}: read from {@link PARENT_CHILD_SCHEMA}. */
+export type ParentChildOptions = OptionsOf<typeof PARENT_CHILD_SCHEMA>;
 
 /** What {@link ParentChildChunker.split} returns. */
 export interface ParentChildResult {
@@ -224,3 +207,12 @@ export class ParentChildChunker {
     return out;
   }
 }
+
+/** The registry entry of the parent–child strategy. */
+export const PARENT_CHILD_STRATEGY: StrategyDefinition = {
+  name: 'parent-child',
+  description: 'parents of parentSize units (Markdown-aware) and children of childSize units with parentId',
+  schema: PARENT_CHILD_SCHEMA,
+  budget: { size: 'childSize', overlap: 'childOverlap' },
+  create: (o) => new ParentChildChunker(o as ParentChildOptions),
+};

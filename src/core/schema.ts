@@ -138,6 +138,46 @@ export interface StrategySchema {
   readonly check?: (resolved: Record<string, unknown>) => void;
 }
 
+/** The type-only key a {@link typed} spec carries its values' TypeScript type under. */
+declare const VALUE: unique symbol;
+
+/** An option spec whose values have the TypeScript type `T` (see {@link typed}). */
+export type TypedSpec<T, S extends OptionSpec = OptionSpec> = S & { readonly [VALUE]?: T };
+
+/**
+ * Marks `spec` as taking values of type `T`, for options whose `type` does not say it
+ * (`object`, `function` and `json` options, and options with `alsoAccepts`):
+ * `typed<Sizer>()({ type: 'object', … })`. Returns `spec` itself; the mark is type-only.
+ */
+export function typed<T>(): <const S extends OptionSpec>(spec: S) => TypedSpec<T, S> {
+  return (spec) => spec;
+}
+
+/** The TypeScript type of the values of the option `S` (its {@link typed} mark, else read from `type` and `values`). */
+export type ValueOf<S> = S extends { readonly [VALUE]?: infer T }
+  ? T
+  : S extends { readonly type: 'integer' | 'number' }
+    ? number
+    : S extends { readonly type: 'boolean' }
+      ? boolean
+      : S extends { readonly type: 'string' }
+        ? string
+        : S extends { readonly type: 'enum'; readonly values: readonly (infer V)[] }
+          ? V
+          : S extends { readonly type: 'function' }
+            ? (...args: never[]) => unknown
+            : unknown;
+
+/** The options a strategy's constructor takes, read from its schema: every option optional (left out: its default). */
+export type OptionsOf<S extends { readonly options: OptionsSchema }> = {
+  -readonly [K in keyof S['options']]?: ValueOf<S['options'][K]>;
+};
+
+/** The options after {@link resolveOptions}: an option with a default is always set; one without may be undefined. */
+export type ResolvedOf<S extends { readonly options: OptionsSchema }> = {
+  readonly [K in keyof S['options']]: ValueOf<S['options'][K]> | (S['options'][K] extends { readonly default: unknown } ? never : undefined);
+};
+
 /** An option name the strategy does not have. `suggestion` is the closest valid name, if any. */
 export class UnknownOptionError extends InvalidOptionError {
   readonly suggestion: string | undefined;

@@ -5,35 +5,15 @@
  */
 import { InvalidOptionError } from '../core/errors.js';
 import { requireOneOf } from '../core/options.js';
-import { OPTION_SHAPES, type OptionsSchema } from '../core/schema.js';
+import { OPTION_SHAPES, typed, type OptionsSchema, type OptionsOf } from '../core/schema.js';
 import { isBlank } from '../core/text.js';
 import { ENCODINGS, getUnits, UNIT_KINDS } from './index.js';
 import { getTokenizer, tokenUnits } from './tokens.js';
 import { checkedSizer, lengthFunctionSizer } from './custom.js';
 import type { Sizer, Tokenizer, UnitKind, UnitSpans } from './types.js';
 
-/** Options shared by chunkers that measure in units and count tokens. */
-export interface UnitOptions {
-  /** A sizer to measure budgets with instead of `unit` (see `lengthFunctionSizer`, `hfTokenizerSizer`). */
-  sizer?: Sizer;
-  /** Measure budgets with this function (LangChain's `lengthFunction`); windows are laid over code points. */
-  lengthFunction?: (text: string) => number;
-  /** The unit budgets are measured in: `char` (code points), `word` or `token` (default). */
-  unit?: UnitKind;
-  /** Token encoding for `token` units and for `tokenCount`: `cl100k_base` (default) or `o200k_base`. */
-  encoding?: string;
-  /** A tokenizer to use instead of the built-in one for `encoding`. */
-  tokenizer?: Tokenizer;
-  /**
-   * Count `tokenCount` for every chunk (default true). Counting costs one tokenizer
-   * pass over the chunks' text; with `false`, chunks measured in char or word units
-   * carry `tokenCount: -1`.
-   */
-  countTokens?: boolean;
-}
-
 /** The unit options every unit-measuring strategy's schema ends with. */
-export const UNIT_OPTIONS: OptionsSchema = {
+export const UNIT_OPTIONS = {
   unit: {
     type: 'enum',
     values: UNIT_KINDS,
@@ -41,34 +21,43 @@ export const UNIT_OPTIONS: OptionsSchema = {
     doc: 'unit budgets are measured in: `char` (code points), `word` (whitespace-delimited) or `token`',
     cli: { flag: '--unit', placeholder: '<unit>' },
   },
-  encoding: {
+  encoding: typed<string>()({
     type: 'enum',
     values: ENCODINGS,
     default: 'cl100k_base',
     doc: 'token encoding of `token` units and of `tokenCount`',
     cli: { placeholder: '<name>' },
-  },
-  tokenizer: {
+  }),
+  tokenizer: typed<Tokenizer>()({
     type: 'object',
     doc: 'a `Tokenizer` to count tokens with instead of the built-in one for `encoding`',
     shape: OPTION_SHAPES.tokenizer,
-  },
-  sizer: {
+  }),
+  sizer: typed<Sizer>()({
     type: 'object',
     doc: 'a `Sizer` to measure budgets with instead of `unit`: `lengthFunctionSizer(fn)`, `hfTokenizerSizer(tokenizer)` (the embedding model\'s own tokens) or your own',
     shape: OPTION_SHAPES.sizer,
-  },
-  lengthFunction: {
+  }),
+  lengthFunction: typed<(text: string) => number>()({
     type: 'function',
     doc: "measure budgets with `(text) => number` (LangChain's lengthFunction); windows are laid over code points",
-  },
+  }),
   countTokens: {
     type: 'boolean',
     default: true,
     doc: 'fill `tokenCount` for char and word units (costs one tokenizer pass); false gives -1',
     cli: { flag: '--no-token-count', negate: true, negateDoc: 'leave tokenCount at -1 with char and word units (saves the tokenizer pass)' },
   },
-};
+} as const satisfies OptionsSchema;
+
+/**
+ * Options shared by chunkers that measure in units and count tokens: `sizer` or
+ * `lengthFunction` (a custom measure), else `unit` (`char` code points, `word` or
+ * `token`, the default) with `encoding` (`cl100k_base`, the default, or `o200k_base`)
+ * or a `tokenizer`; `countTokens` (default true; false leaves `tokenCount` at -1 for
+ * char and word units). Read from {@link UNIT_OPTIONS}.
+ */
+export type UnitOptions = OptionsOf<{ options: typeof UNIT_OPTIONS }>;
 
 /** Resolved units and tokenizer of a chunker. */
 export interface ResolvedUnits {

@@ -16,7 +16,9 @@ import { bandDots, clusterSegments, getKernels, meanPairDot, normalizeRows } fro
 import type { Chunk } from '../core/chunk.js';
 import { embedChecked } from '../core/callbacks.js';
 import { InvalidOptionError } from '../core/errors.js';
-import { OPTION_SHAPES, resolveOptions, type StrategySchema } from '../core/schema.js';
+import { OPTION_SHAPES, resolveOptions, typed, type OptionsOf, type StrategySchema } from '../core/schema.js';
+import type { StrategyDefinition } from './registry.js';
+import { MAX_CHUNK_SIZE_BUDGET } from './define.js';
 import { isBlank, requireText } from '../core/text.js';
 import { HashingEmbedder } from '../embedders/hashing-embedder.js';
 import type { Embedder } from '../embedders/types.js';
@@ -28,41 +30,18 @@ import type { TextSource } from '../stream/source.js';
 import { RecursiveChunker } from './recursive.js';
 import { addWork, maxWork, type Work } from '../core/work.js';
 
-/** Options of {@link ClusterSemanticChunker}. Sizes are in `unit`s (tokens by default). */
-export interface ClusterSemanticOptions extends UnitOptions {
-  /** Embeds the pieces. Default `new HashingEmbedder()` (d = 384). */
-  embedder?: Embedder;
-  /** No chunk is larger than this, measured on the chunk's exact text (Chroma's `max_chunk_size`). Default 400. */
-  maxChunkSize?: number;
-  /** Budget of a piece: the recursive splitter's chunkSize (Chroma's `min_chunk_size`), at most maxChunkSize. Default min(50, maxChunkSize). */
-  pieceSize?: number;
-  /**
-   * Most pieces in one chunk (Chroma's `max_cluster`, which Chroma sets to
-   * ⌊max_chunk_size / min_chunk_size⌋ as a stand-in for the size it does not measure).
-   * Default: no cap beyond `maxChunkSize`, which is measured on each chunk's text.
-   */
-  maxPieces?: number;
-  /**
-   * Size of a section (units, summed line by line): the text is cut into sections at
-   * line breaks (see {@link ClusterSemanticChunker}), each chunked on its own, so
-   * memory and streaming are bounded. An integer ≥ 1 or `Infinity` (the whole text is one
-   * section, as Chroma's chunker sees it). Default {@link DEFAULT_SECTION_SIZE}.
-   */
-  sectionSize?: number;
-}
-
 /** The default `sectionSize` (tokens, or whatever the unit is): see docs/cluster-semantic.md for how it was chosen. */
 export const DEFAULT_SECTION_SIZE = 2048;
 
 /** The options schema of the cluster-semantic strategy. */
-export const CLUSTER_SEMANTIC_SCHEMA: StrategySchema = {
+export const CLUSTER_SEMANTIC_SCHEMA = {
   name: 'cluster-semantic',
   options: {
-    embedder: {
+    embedder: typed<Embedder>()({
       type: 'object',
       doc: 'embeds the pieces (n × d row-major Float32Array); default a HashingEmbedder (d = 384); CLI `--embedder hashing|static:<folder>|onnx:<folder>`',
       shape: OPTION_SHAPES.embedder,
-    },
+    }),
     maxChunkSize: { type: 'integer', min: 1, default: 400, doc: "no chunk is larger, measured on its exact text (Chroma's max_chunk_size)" },
     pieceSize: {
       type: 'integer',
@@ -86,7 +65,14 @@ export const CLUSTER_SEMANTIC_SCHEMA: StrategySchema = {
       throw new InvalidOptionError('pieceSize', r.pieceSize, `must be ≤ maxChunkSize (${r.maxChunkSize})`);
     }
   },
-};
+} as const satisfies StrategySchema;
+
+/**
+ * Options of {@link ClusterSemanticChunker} (sizes in `unit`s, tokens by default): read
+ * from {@link CLUSTER_SEMANTIC_SCHEMA}. `maxPieces` is Chroma's `max_cluster`; `sectionSize`
+ * an integer ≥ 1 or `Infinity` (the whole text one section, as Chroma's chunker sees it).
+ */
+export type ClusterSemanticOptions = OptionsOf<typeof CLUSTER_SEMANTIC_SCHEMA>;
 
 /** A piece: a span of the text (offsets into the buffer being chunked) and its size in units. */
 interface Piece {
@@ -408,3 +394,12 @@ export class ClusterSemanticChunker {
     return chunk;
   }
 }
+
+/** The registry entry of the cluster-semantic strategy. */
+export const CLUSTER_SEMANTIC_STRATEGY: StrategyDefinition = {
+  name: 'cluster-semantic',
+  description: "Chroma's ClusterSemanticChunker: ~50-token pieces (recursive splitter) embedded, chunk boundaries by dynamic programming maximising within-chunk similarity; maxChunkSize (or chunkSize) caps chunks",
+  schema: CLUSTER_SEMANTIC_SCHEMA,
+  ...MAX_CHUNK_SIZE_BUDGET,
+  create: (o) => new ClusterSemanticChunker(o as ClusterSemanticOptions),
+};

@@ -11,11 +11,12 @@
 import type { Chunk } from '../core/chunk.js';
 import { InvalidOptionError, MissingDependencyError } from '../core/errors.js';
 import { importNodeHelper, isNode } from '../core/runtime.js';
-import { resolveOptions, type StrategySchema } from '../core/schema.js';
+import { resolveOptions, typed, type OptionsOf, type StrategySchema } from '../core/schema.js';
+import type { StrategyDefinition } from './registry.js';
+import { capacitySchema } from './define.js';
 import { documentIdOf, type ChunkCallOptions } from '../core/ids.js';
 import { requireText } from '../core/text.js';
-import { CODE_LANGUAGE_NAMES, CODE_LANGUAGES, codeLanguage, languageForPath, type CodeLanguageSpec } from '../segment/code-languages.js';
-import { UNIT_OPTIONS, type UnitOptions } from '../size/resolve.js';
+import { CODE_EXTENSIONS, CODE_LANGUAGE_NAMES, CODE_LANGUAGES, codeLanguage, languageForPath, type CodeLanguageSpec } from '../segment/code-languages.js';
 
 /**
  * Where a grammar (or web-tree-sitter's runtime `.wasm`) comes from: its bytes, a URL
@@ -24,34 +25,15 @@ import { UNIT_OPTIONS, type UnitOptions } from '../size/resolve.js';
  */
 export type WasmSource = Uint8Array | ArrayBuffer | URL | string | WebAssembly.Module;
 
-/** Options of {@link CodeChunker}. */
-export interface CodeChunkerOptions extends UnitOptions {
-  /** Budget per chunk in `unit`s (tokens by default), an integer ≥ 1; `embedText` holds it too. Default 512. */
-  chunkSize?: number;
-  /** The language (see {@link CODE_LANGUAGE_NAMES}); default: from `filename`'s extension. */
-  language?: string;
-  /** The file's path or name: chooses the language by extension, and heads the context header. */
-  filename?: string;
-  /** Add a context header (file, imports, enclosing signatures) to every chunk's `embedText`. Default false. */
-  contextHeaders?: boolean;
-  /** The grammar `.wasm` of the language; default: `tree-sitter-wasms` in Node, else `grammarBase`. */
-  grammar?: WasmSource;
-  /** A URL or folder holding `tree-sitter-<grammar>.wasm` files (the `out/` folder of `tree-sitter-wasms`). */
-  grammarBase?: string;
-  /** web-tree-sitter's own `tree-sitter.wasm` (browsers without a bundler, edge runtimes); default: found by web-tree-sitter. */
-  treeSitterWasm?: WasmSource;
-}
-
 /** The built-in type of a value by its tag, so that values from another realm (an edge runtime's VM) pass too. */
 export const tagOf = (v: unknown): string => Object.prototype.toString.call(v).slice(8, -1);
 const isWasmSource = (v: unknown) => typeof v === 'string' || v instanceof URL || ['Uint8Array', 'ArrayBuffer', 'WebAssembly.Module'].includes(tagOf(v));
 const wasmSourceProblem = (v: unknown) => (isWasmSource(v) ? undefined : 'must be bytes (Uint8Array, ArrayBuffer), a URL or path, or a WebAssembly.Module');
 
 /** The options schema of the code strategy. */
-export const CODE_SCHEMA: StrategySchema = {
-  name: 'code',
-  options: {
-    chunkSize: { type: 'integer', min: 1, default: 512, doc: 'budget per chunk, in units (embedText with its context header too)' },
+export const CODE_SCHEMA = capacitySchema(
+  'code',
+  {
     language: {
       type: 'enum',
       values: CODE_LANGUAGE_NAMES,
@@ -60,12 +42,15 @@ export const CODE_SCHEMA: StrategySchema = {
     },
     filename: { type: 'string', doc: 'the file path: chooses the language by extension and heads the context header', cli: { placeholder: '<path>' } },
     contextHeaders: { type: 'boolean', default: false, doc: 'prefix embedText with a context header: file, imports, enclosing signatures (text unchanged)' },
-    grammar: { type: 'json', cli: false, doc: 'the grammar .wasm: bytes, a URL or path, or a WebAssembly.Module', check: wasmSourceProblem },
+    grammar: typed<WasmSource>()({ type: 'json', cli: false, doc: 'the grammar .wasm: bytes, a URL or path, or a WebAssembly.Module', check: wasmSourceProblem }),
     grammarBase: { type: 'string', doc: 'a URL or folder of tree-sitter-<grammar>.wasm files (default in Node: the tree-sitter-wasms package)', cli: { placeholder: '<url-or-dir>' } },
-    treeSitterWasm: { type: 'json', cli: false, doc: "web-tree-sitter's tree-sitter.wasm: bytes, a URL or a WebAssembly.Module", check: wasmSourceProblem },
-    ...UNIT_OPTIONS,
+    treeSitterWasm: typed<WasmSource>()({ type: 'json', cli: false, doc: "web-tree-sitter's tree-sitter.wasm: bytes, a URL or a WebAssembly.Module", check: wasmSourceProblem }),
   },
-};
+  { size: 'budget per chunk, in units (embedText with its context header too)', overlap: false },
+) satisfies StrategySchema;
+
+/** Options of {@link CodeChunker}: read from {@link CODE_SCHEMA} (`language` one of {@link CODE_LANGUAGE_NAMES}; default from `filename`'s extension). */
+export type CodeChunkerOptions = OptionsOf<typeof CODE_SCHEMA>;
 
 /**
  * The language of resolved code options: `language`, else `filename`'s extension.
@@ -180,3 +165,13 @@ export class LazyCodeChunker {
     return helper.missingCodePackages(this.options.grammar === undefined && this.options.grammarBase === undefined);
   }
 }
+
+/** The registry entry of the code strategy: tree-sitter loads on the first chunk() (a Promise), so the root entry never imports it. */
+export const CODE_STRATEGY: StrategyDefinition = {
+  name: 'code',
+  description: 'source code by syntax (tree-sitter): whole functions, classes and statements where they fit, split at child statements where not; symbol paths, line ranges',
+  schema: CODE_SCHEMA,
+  budget: { size: 'chunkSize' },
+  extensions: CODE_EXTENSIONS,
+  create: (o) => new LazyCodeChunker(o as CodeChunkerOptions),
+};

@@ -18,31 +18,21 @@
  * @module
  */
 import type { Chunk, ChunkMetadata } from '../core/chunk.js';
-import { InvalidOptionError } from '../core/errors.js';
-import { resolveOptions, type StrategySchema } from '../core/schema.js';
+import { typed, type OptionsOf, type StrategySchema } from '../core/schema.js';
 import { isBlank, requireText } from '../core/text.js';
-import { documentIdOf, type ChunkCallOptions, workOf } from '../core/ids.js';
-import { Assembler, type PlannedChunk } from '../plan/assemble.js';
+import type { ChunkCallOptions } from '../core/ids.js';
+import type { PlannedChunk } from '../plan/assemble.js';
 import { SpanLevel } from '../plan/levels.js';
 import { pack, type PackLevel, type PackStats } from '../plan/pack.js';
 import { LANDMARKS, outlineHtml, type DroppedRegion, type HtmlBlock, type HtmlOutline, type Landmark } from '../segment/html.js';
 import { columnLabels, labelledRow, TableRowsLevel } from '../segment/tables.js';
 import { rangeMeasure, type RangeMeasure } from '../size/measure.js';
-import { innerUnitOptions, resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions, chunkCounters } from '../size/resolve.js';
-import { defaultOverlap, RecursiveChunker } from './recursive.js';
+import { innerUnitOptions, resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
+import { RecursiveChunker } from './recursive.js';
+import { capacitySchema, defineStrategy } from './define.js';
 import { addWork, type Work } from '../core/work.js';
 
 export { LANDMARKS, type DroppedRegion, type Landmark };
-
-/** Options of {@link HtmlChunker}. */
-export interface HtmlOptions extends UnitOptions {
-  /** Budget per chunk in units (tokens by default), measured on `embedText` (the visible text), an integer ≥ 1. Default 512. */
-  chunkSize?: number;
-  /** Units shared by consecutive pieces of one block split as text, in [0, chunkSize). Default min(64, ⌊chunkSize/8⌋). Whole blocks never overlap. */
-  chunkOverlap?: number;
-  /** Page landmarks left out of the content: any of `nav`, `aside`, `header`, `footer`. Default all four; `[]` keeps them. */
-  drop?: readonly Landmark[];
-}
 
 function dropProblem(value: unknown): string | undefined {
   if (!Array.isArray(value) || value.some((v) => !(LANDMARKS as readonly unknown[]).includes(v))) {
@@ -52,32 +42,25 @@ function dropProblem(value: unknown): string | undefined {
 }
 
 /** The options schema of the HTML strategy. */
-export const HTML_SCHEMA: StrategySchema = {
-  name: 'html',
-  options: {
-    chunkSize: { type: 'integer', min: 1, default: 512, doc: 'budget per chunk, in units, measured on `embedText` (the visible text the chunk embeds)' },
-    chunkOverlap: {
-      type: 'integer',
-      min: 0,
-      default: defaultOverlap,
-      defaultDoc: 'min(64, ⌊chunkSize/8⌋)',
-      doc: 'overlap between the pieces of one block too long for the budget (split as text); whole blocks never overlap',
-    },
-    drop: {
+export const HTML_SCHEMA = capacitySchema(
+  'html',
+  {
+    drop: typed<readonly Landmark[]>()({
       type: 'json',
       default: LANDMARKS,
       defaultDoc: '`["nav","aside","header","footer"]`',
       doc: 'page landmarks left out of the content (reported in `metadata.dropped`); `[]` keeps them; a `header`/`footer` inside `article`, `section`, `aside`, `nav` or `main` is content and always kept',
       check: dropProblem,
-    },
-    ...UNIT_OPTIONS,
+    }),
   },
-  check(r) {
-    if ((r.chunkOverlap as number) >= (r.chunkSize as number)) {
-      throw new InvalidOptionError('chunkOverlap', r.chunkOverlap, `must be < chunkSize (${r.chunkSize})`);
-    }
+  {
+    size: 'budget per chunk, in units, measured on `embedText` (the visible text the chunk embeds)',
+    overlap: 'overlap between the pieces of one block too long for the budget (split as text); whole blocks never overlap',
   },
-};
+) satisfies StrategySchema;
+
+/** Options of {@link HtmlChunker}: read from {@link HTML_SCHEMA}. */
+export type HtmlOptions = OptionsOf<typeof HTML_SCHEMA>;
 
 /** Metadata of an HTML chunk (on top of the common fields). */
 export interface HtmlChunkMetadata {
@@ -133,27 +116,17 @@ export type HtmlChunk = Chunk & { embedText: string; metadata: ChunkMetadata & H
  *   valid name), a chunkSize that is not an integer ≥ 1, a chunkOverlap outside
  *   [0, chunkSize), a `drop` that is not an array of landmark names, a bad unit or encoding.
  */
-export class HtmlChunker {
-  readonly chunkSize: number;
-  readonly chunkOverlap: number;
-  readonly drop: readonly Landmark[];
-  readonly unit: ResolvedUnits['unit'];
-  readonly encoding: string;
-  readonly #resolved: ResolvedUnits;
-  readonly #drop: ReadonlySet<string>;
-  readonly #recursive: RecursiveChunker;
-
-  constructor(options: HtmlOptions = {}) {
-    const o = resolveOptions<HtmlOptions>(HTML_SCHEMA, options);
-    this.chunkSize = o.chunkSize;
-    this.chunkOverlap = o.chunkOverlap;
-    this.drop = [...o.drop];
-    this.#drop = new Set(this.drop);
-    this.#resolved = resolveUnits(o);
-    this.unit = this.#resolved.unit;
-    this.encoding = this.#resolved.encoding;
-    this.#recursive = new RecursiveChunker({ ...innerUnitOptions(this.#resolved, options.tokenizer), chunkSize: o.chunkSize, chunkOverlap: o.chunkOverlap });
-  }
+export class HtmlChunker extends defineStrategy({
+  name: 'html',
+  description: 'HTML by blocks: heading paths, whole lists, pre blocks and tables (over-long tables by labelled rows), landmarks (nav, aside, page header/footer) dropped; chunkSize units of visible text',
+  schema: HTML_SCHEMA,
+  extensions: ['.html', '.htm', '.xhtml'],
+}) {
+  readonly chunkSize: number = this.options.chunkSize;
+  readonly chunkOverlap: number = this.options.chunkOverlap;
+  readonly drop: readonly Landmark[] = [...this.options.drop];
+  readonly #drop: ReadonlySet<string> = new Set(this.drop);
+  readonly #recursive = new RecursiveChunker({ ...innerUnitOptions(this.resolved, this.options.tokenizer), chunkSize: this.chunkSize, chunkOverlap: this.chunkOverlap });
 
   /**
    * The outline of `html` the chunks are planned on: blocks, visible text, dropped
@@ -179,22 +152,30 @@ export class HtmlChunker {
    * @param options per-call options: `documentId` enters every chunk id (default `''`).
    * @throws {InvalidInputError} when `html` is not a string.
    */
-  chunk(html: string, options?: ChunkCallOptions): HtmlChunk[] {
-    requireText(html);
-    if (isBlank(html)) return [];
+  override chunk(html: string, options?: ChunkCallOptions): HtmlChunk[] {
+    return super.chunk(html, options) as HtmlChunk[];
+  }
+
+  protected override plannedSpans(html: string, work: Work | undefined): PlannedChunk[] {
+    return this.spans(html, work);
+  }
+
+  /**
+   * The planned chunks of `html` (what {@link chunk} assembles), with the dropped regions attached.
+   * @param work counters the work is added to: `operations` (tokenizer events, tree and walk steps, packer steps, measures; the recursive splitter adds its own), `packSteps`.
+   */
+  spans(html: string, work?: Work): PlannedChunk[] {
     const outline = outlineHtml(html, { drop: this.#drop });
-    const measure = rangeMeasure(outline.visible, this.#resolved.units);
-    const work = workOf(options);
-    const plan = new Plan(this, outline, measure, this.#resolved, this.#recursive, work);
+    const measure = rangeMeasure(outline.visible, this.resolved.units);
+    const plan = new Plan(this, outline, measure, this.resolved, this.#recursive, work);
     const stats: PackStats = { steps: 0, exact: 0 };
     const planned = outline.blocks.length ? pack(plan.level(outline.blocks, true), { max: this.chunkSize }, [], stats) : [];
     attachDropped(planned, outline.dropped);
     if (work) {
-      // tokenizer events, tree and walk steps, packer steps, measures (the recursive splitter adds its own)
       addWork(work, 'operations', outline.operations + stats.steps + stats.exact + measure.calls + plan.operations);
       addWork(work, 'packSteps', stats.steps + stats.exact);
     }
-    return new Assembler({ strategy: 'html', ...chunkCounters(this.#resolved), documentId: documentIdOf(options) }).add(html, planned) as HtmlChunk[];
+    return planned;
   }
 }
 

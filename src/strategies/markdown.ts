@@ -14,46 +14,24 @@
  * @module
  */
 import type { Chunk, ChunkMetadata } from '../core/chunk.js';
-import { InvalidOptionError } from '../core/errors.js';
-import { resolveOptions, type StrategySchema } from '../core/schema.js';
+import { typed, type OptionsOf, type StrategySchema } from '../core/schema.js';
 import { isBlank, requireText, trimSpan, trimSpanWithin, type TextSpan } from '../core/text.js';
-import { documentIdOf, type ChunkCallOptions, workOf } from '../core/ids.js';
-import { Assembler, type PlannedChunk } from '../plan/assemble.js';
+import { workOf, type ChunkCallOptions } from '../core/ids.js';
+import { addWork } from '../core/work.js';
+import type { PlannedChunk } from '../plan/assemble.js';
 import { pack, type PackLevel } from '../plan/pack.js';
 import { upperBound } from '../core/search.js';
 import { cellText, inlineText, scanMarkdown, tableCells, type MarkdownBlock, type MarkdownBlockType } from '../segment/markdown.js';
 import { rangeMeasure, type RangeMeasure } from '../size/measure.js';
 import type { CutAt, Sizer } from '../size/types.js';
-import { innerUnitOptions, resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions, chunkCounters } from '../size/resolve.js';
-import { planSpans, planWhole, streamPlan, type StepResult, type StreamPlan } from '../stream/driver.js';
+import { innerUnitOptions, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
+import { planSpans, type StepResult, type StreamPlan } from '../stream/driver.js';
 import type { TextSource } from '../stream/source.js';
 import { resolveFallback, type SpanSplitter } from '../compose/span-splitters.js';
-import { defaultOverlap, RecursiveChunker } from './recursive.js';
-import { addWork } from '../core/work.js';
+import { RecursiveChunker } from './recursive.js';
+import { capacitySchema, defineStrategy } from './define.js';
 
 export { markdownBlocks, type MarkdownBlock, type MarkdownBlockType } from '../segment/markdown.js';
-
-/** Options of {@link MarkdownChunker}. */
-export interface MarkdownOptions extends UnitOptions {
-  /** Budget per chunk in units (tokens by default), an integer ≥ 1. Default 512. */
-  chunkSize?: number;
-  /**
-   * Units shared by consecutive pieces where the fallback splits one block, an integer in
-   * [0, chunkSize). Default min(64, ⌊chunkSize / 8⌋). Whole blocks never overlap.
-   */
-  chunkOverlap?: number;
-  /**
-   * How a block longer than the budget with no finer structure (a long paragraph or HTML
-   * block) is split: a registered name (`'recursive'`, the default, or `'sliding'`; more
-   * with `registerFallback`), or a function `(text, chunkSize) => spans`.
-   */
-  fallback?: string | SpanSplitter;
-  /**
-   * Prefix each chunk's `embedText` with its heading path (`A > B > C`, a blank line, then
-   * the text). The budget then holds for `embedText` too. Default false.
-   */
-  contextualHeaders?: boolean;
-}
 
 /** Metadata of a Markdown chunk (on top of the common fields). */
 export interface MarkdownChunkMetadata {
@@ -68,32 +46,25 @@ export interface MarkdownChunkMetadata {
 export type MarkdownChunk = Chunk & { metadata: ChunkMetadata & MarkdownChunkMetadata };
 
 /** The options schema of the Markdown strategy. */
-export const MARKDOWN_SCHEMA: StrategySchema = {
-  name: 'markdown',
-  options: {
-    chunkSize: { type: 'integer', min: 1, default: 512, doc: 'budget per chunk, in units, measured on the exact chunk text' },
-    chunkOverlap: {
-      type: 'integer',
-      min: 0,
-      default: defaultOverlap,
-      defaultDoc: 'min(64, ⌊chunkSize/8⌋)',
-      doc: 'overlap between the pieces of one block split by the fallback; whole blocks never overlap',
-    },
-    fallback: {
+export const MARKDOWN_SCHEMA = capacitySchema(
+  'markdown',
+  {
+    fallback: typed<string | SpanSplitter>()({
       type: 'string',
       default: 'recursive',
       doc: 'how a block over the budget with no finer structure is split: a registered splitter name (`recursive`, `sliding`) or, in the API, a function (text, chunkSize) => spans',
       alsoAccepts: ['function'],
-    },
+    }),
     contextualHeaders: { type: 'boolean', default: false, doc: 'prefix `embedText` with the heading path (`A > B`); the budget then holds for embedText too' },
-    ...UNIT_OPTIONS,
   },
-  check(r) {
-    if ((r.chunkOverlap as number) >= (r.chunkSize as number)) {
-      throw new InvalidOptionError('chunkOverlap', r.chunkOverlap, `must be < chunkSize (${r.chunkSize})`);
-    }
+  {
+    size: 'budget per chunk, in units, measured on the exact chunk text',
+    overlap: 'overlap between the pieces of one block split by the fallback; whole blocks never overlap',
   },
-};
+) satisfies StrategySchema;
+
+/** Options of {@link MarkdownChunker}: read from {@link MARKDOWN_SCHEMA}. */
+export type MarkdownOptions = OptionsOf<typeof MARKDOWN_SCHEMA>;
 
 /** Block types kept whole whatever their size (flagged `oversized` when over the budget). */
 const INDIVISIBLE = new Set<string>(['code', 'yaml', 'toml']);
@@ -167,31 +138,25 @@ interface MarkdownState {
  *   [0, chunkSize), an unknown fallback, unit or encoding, a contextualHeaders that is
  *   not a boolean.
  */
-export class MarkdownChunker {
-  readonly chunkSize: number;
-  readonly chunkOverlap: number;
-  readonly contextualHeaders: boolean;
-  readonly unit: ResolvedUnits['unit'];
-  readonly encoding: string;
-  readonly #resolved: ResolvedUnits;
-  readonly #plan: MarkdownPlan;
+export class MarkdownChunker extends defineStrategy({
+  name: 'markdown',
+  description: 'Markdown by heading sections: heading paths, whole code blocks and tables, chunkSize units',
+  schema: MARKDOWN_SCHEMA,
+  extensions: ['.md', '.markdown', '.mdx'],
+  stream: true,
+}) {
+  readonly chunkSize: number = this.options.chunkSize;
+  readonly chunkOverlap: number = this.options.chunkOverlap;
+  readonly contextualHeaders: boolean = this.options.contextualHeaders;
+  protected readonly plan: MarkdownPlan;
 
   constructor(options: MarkdownOptions = {}) {
-    const o = resolveOptions<MarkdownOptions>(MARKDOWN_SCHEMA, options);
-    this.chunkSize = o.chunkSize;
-    this.chunkOverlap = o.chunkOverlap;
-    this.contextualHeaders = o.contextualHeaders;
-    this.#resolved = resolveUnits(o);
-    this.unit = this.#resolved.unit;
-    this.encoding = this.#resolved.encoding;
+    super(options);
     // inner chunkers measure as this one does (unit or custom sizer, encoding, tokenizer)
-    const inner = innerUnitOptions(this.#resolved, options.tokenizer);
-    const custom = o.fallback === 'recursive' ? undefined : resolveFallback(o.fallback, { ...inner, chunkOverlap: this.chunkOverlap });
-    this.#plan = new MarkdownPlan(this.chunkSize, this.chunkOverlap, this.contextualHeaders, this.#resolved, inner, custom);
-  }
-
-  #assembler(options: ChunkCallOptions | undefined): Assembler {
-    return new Assembler({ strategy: 'markdown', ...chunkCounters(this.#resolved), documentId: documentIdOf(options) });
+    const inner = innerUnitOptions(this.resolved, this.options.tokenizer);
+    const fallback = this.options.fallback;
+    const custom = fallback === 'recursive' ? undefined : resolveFallback(fallback, { ...inner, chunkOverlap: this.chunkOverlap });
+    this.plan = new MarkdownPlan(this.chunkSize, this.chunkOverlap, this.contextualHeaders, this.resolved, inner, custom);
   }
 
   /**
@@ -199,14 +164,12 @@ export class MarkdownChunker {
    * @param options per-call options: `documentId` enters every chunk id (default `''`).
    * @throws {InvalidInputError} when `text` is not a string.
    */
-  chunk(text: string, options?: ChunkCallOptions): MarkdownChunk[] {
-    requireText(text);
-    this.#plan.ops = 0;
-    if (isBlank(text)) return [];
-    const chunks = planWhole(text, this.#plan, this.#assembler(options)) as MarkdownChunk[];
+  override chunk(text: string, options?: ChunkCallOptions): MarkdownChunk[] {
+    this.plan.ops = 0;
+    const chunks = super.chunk(text, options) as MarkdownChunk[];
     // scanner steps (lines per open container, blocks, inline steps of heading text), packer
     // steps and exact measures, range measures, table rows and the fallback's own operations
-    addWork(workOf(options), 'operations', this.#plan.ops);
+    addWork(workOf(options), 'operations', this.plan.ops);
     return chunks;
   }
 
@@ -237,14 +200,14 @@ export class MarkdownChunker {
    * @throws {InvalidInputError} for a source that is not a stream/iterable or a piece that
    *   is not a string.
    */
-  chunkStream(source: TextSource, options?: ChunkCallOptions): AsyncGenerator<MarkdownChunk> {
-    this.#plan.ops = 0;
-    return streamPlan(source, this.#plan, this.#assembler(options)) as AsyncGenerator<MarkdownChunk>;
+  override chunkStream(source: TextSource, options?: ChunkCallOptions): AsyncGenerator<MarkdownChunk> {
+    this.plan.ops = 0;
+    return super.chunkStream(source, options) as AsyncGenerator<MarkdownChunk>;
   }
 
   /** Units of `text` in this chunker's unit. @internal */
   count(text: string): number {
-    return this.#resolved.units.size(text);
+    return this.resolved.units.size(text);
   }
 
   /**
@@ -253,8 +216,8 @@ export class MarkdownChunker {
    */
   planned(text: string): PlannedChunk[] {
     requireText(text);
-    this.#plan.ops = 0;
-    return isBlank(text) ? [] : planSpans(text, this.#plan);
+    this.plan.ops = 0;
+    return isBlank(text) ? [] : planSpans(text, this.plan);
   }
 }
 

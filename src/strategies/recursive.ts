@@ -13,15 +13,13 @@
  * from the shared assembler (`src/plan/assemble.ts`).
  * @module
  */
-import type { Chunk } from '../core/chunk.js';
 import { InvalidOptionError } from '../core/errors.js';
-import { resolveOptions, type StrategySchema } from '../core/schema.js';
-import { isBlank, requireText, trimSpan } from '../core/text.js';
-import { documentIdOf, type ChunkCallOptions, workOf } from '../core/ids.js';
-import { Assembler, type PlannedChunk } from '../plan/assemble.js';
+import { typed, type OptionsOf, type StrategySchema } from '../core/schema.js';
+import { isBlank, isSpace, trimSpan } from '../core/text.js';
+import type { PlannedChunk } from '../plan/assemble.js';
 import { pack, type PackLevel, type PackStats } from '../plan/pack.js';
 import { rangeMeasure, type RangeMeasure } from '../size/measure.js';
-import { resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions, chunkCounters } from '../size/resolve.js';
+import { capacitySchema, defineStrategy } from './define.js';
 import { addWork, type Work } from '../core/work.js';
 import {
   DEFAULT_SEPARATORS,
@@ -44,18 +42,6 @@ export { DEFAULT_SEPARATORS, LANGCHAIN_SEPARATORS, type Separator, type Separato
  */
 export type KeepSeparator = boolean | 'start' | 'end';
 
-/** Options of {@link RecursiveChunker}. */
-export interface RecursiveOptions extends UnitOptions {
-  /** Budget per chunk in `unit`s, an integer ≥ 1. Default 512. */
-  chunkSize?: number;
-  /** Units consecutive merged chunks may share, an integer in [0, chunkSize). Default min(64, ⌊chunkSize/8⌋). */
-  chunkOverlap?: number;
-  /** Ordered separators, coarsest first. Default {@link DEFAULT_SEPARATORS}. */
-  separators?: readonly Separator[];
-  /** See {@link KeepSeparator}. Default `true`. */
-  keepSeparator?: KeepSeparator;
-}
-
 /** Why `value` is not a separator list, or undefined. */
 function separatorsProblem(value: unknown): string | undefined {
   if (!Array.isArray(value) || value.length === 0) return 'must be a non-empty array of strings and { kind } objects';
@@ -66,40 +52,26 @@ function separatorsProblem(value: unknown): string | undefined {
   return undefined;
 }
 
-/** The default overlap of the size-and-overlap strategies: min(64, ⌊chunkSize/8⌋). */
-export const defaultOverlap = (r: Readonly<Record<string, unknown>>): number => Math.min(64, Math.floor((r.chunkSize as number) / 8));
-
 /** The options schema of the recursive strategy. */
-export const RECURSIVE_SCHEMA: StrategySchema = {
-  name: 'recursive',
-  options: {
-    chunkSize: { type: 'integer', min: 1, default: 512, doc: 'budget per chunk, in units' },
-    chunkOverlap: {
-      type: 'integer',
-      min: 0,
-      default: defaultOverlap,
-      defaultDoc: 'min(64, ⌊chunkSize/8⌋)',
-      doc: 'units consecutive merged chunks may share; less than chunkSize',
-    },
-    separators: {
+export const RECURSIVE_SCHEMA = capacitySchema(
+  'recursive',
+  {
+    separators: typed<readonly Separator[]>()({
       type: 'json',
       default: DEFAULT_SEPARATORS,
       defaultDoc: 'paragraph, line, sentence, `" "`, `""`',
       doc: 'ordered separators, coarsest first: strings or `{"kind": "paragraph"|"line"|"sentence"|"grapheme"}`',
       check: separatorsProblem,
-    },
+    }),
     keepSeparator: {
       type: 'enum',
       values: [true, false, 'start', 'end'],
       default: true,
       doc: 'where a separator goes: `true`/`start` begins the next piece (LangChain JS), `end` ends the previous one, `false` in no piece',
     },
-    ...UNIT_OPTIONS,
   },
-  check(r) {
-    if ((r.chunkOverlap as number) >= (r.chunkSize as number)) {
-      throw new InvalidOptionError('chunkOverlap', r.chunkOverlap, `must be < chunkSize (${r.chunkSize})`);
-    }
+  { size: 'budget per chunk, in units', overlap: 'units consecutive merged chunks may share; less than chunkSize' },
+  (r) => {
     if (r.keepSeparator === false) {
       for (const s of r.separators as Separator[]) {
         if (typeof s === 'string' && !isBlank(s)) {
@@ -108,7 +80,10 @@ export const RECURSIVE_SCHEMA: StrategySchema = {
       }
     }
   },
-};
+) satisfies StrategySchema;
+
+/** Options of {@link RecursiveChunker}: read from {@link RECURSIVE_SCHEMA} (see {@link KeepSeparator}, {@link DEFAULT_SEPARATORS}). */
+export type RecursiveOptions = OptionsOf<typeof RECURSIVE_SCHEMA>;
 
 /**
  * Splits text on an ordered list of separators, coarsest first, only where a piece is
@@ -136,37 +111,19 @@ export const RECURSIVE_SCHEMA: StrategySchema = {
  *   keepSeparator not a boolean, `'start'` or `'end'`, or keepSeparator false with a
  *   separator that holds non-whitespace (it would be lost).
  */
-export class RecursiveChunker {
-  readonly chunkSize: number;
-  readonly chunkOverlap: number;
-  readonly separators: readonly Separator[];
-  readonly keepSeparator: SeparatorPlacement;
-  readonly unit: ResolvedUnits['unit'];
-  readonly encoding: string;
-  readonly #resolved: ResolvedUnits;
+export class RecursiveChunker extends defineStrategy({
+  name: 'recursive',
+  description: 'split on separators (paragraph, line, sentence end, space, grapheme) where still too large, merged up to chunkSize units',
+  schema: RECURSIVE_SCHEMA,
+  extensions: ['.txt'],
+}) {
+  readonly chunkSize: number = this.options.chunkSize;
+  readonly chunkOverlap: number = this.options.chunkOverlap;
+  readonly separators: readonly Separator[] = this.options.separators;
+  readonly keepSeparator: SeparatorPlacement = this.options.keepSeparator === true ? 'start' : this.options.keepSeparator;
 
-  constructor(options: RecursiveOptions = {}) {
-    const o = resolveOptions<RecursiveOptions>(RECURSIVE_SCHEMA, options);
-    this.chunkSize = o.chunkSize;
-    this.chunkOverlap = o.chunkOverlap;
-    this.separators = o.separators;
-    this.keepSeparator = o.keepSeparator === true ? 'start' : o.keepSeparator;
-    this.#resolved = resolveUnits(o);
-    this.unit = this.#resolved.unit;
-    this.encoding = this.#resolved.encoding;
-  }
-
-  /**
-   * Chunks `text`. Empty or whitespace-only text gives no chunks.
-   * @param text the source; offsets are UTF-16 indices into it.
-   * @param options per-call options: `documentId` enters every chunk id (default `''`).
-   * @throws {InvalidInputError} when `text` is not a string.
-   */
-  chunk(text: string, options?: ChunkCallOptions): Chunk[] {
-    requireText(text);
-    if (isBlank(text)) return [];
-    const spans = this.spans(text, 0, text.length, undefined, workOf(options));
-    return new Assembler({ strategy: 'recursive', ...chunkCounters(this.#resolved), documentId: documentIdOf(options) }).add(text, spans);
+  protected override plannedSpans(text: string, work: Work | undefined): PlannedChunk[] {
+    return this.spans(text, 0, text.length, undefined, work);
   }
 
   /**
@@ -174,7 +131,7 @@ export class RecursiveChunker {
    * the recursive splitter inside their own structure.
    * @param work counters the work is added to: `operations` (pieces measured, occurrences visited, packer steps), `packSteps`.
    */
-  spans(text: string, start = 0, end = text.length, measure: RangeMeasure = rangeMeasure(text, this.#resolved.units), work?: Work): PlannedChunk[] {
+  override spans(text: string, start = 0, end = text.length, measure: RangeMeasure = rangeMeasure(text, this.resolved.units), work?: Work): PlannedChunk[] {
     const index = new SeparatorIndex(text, this.separators, this.keepSeparator);
     const stats: PackStats = { steps: 0, exact: 0 };
     const tree = new PieceTree(text, index, measure, this.keepSeparator);

@@ -5,22 +5,21 @@
  */
 import type { Chunk } from '../core/chunk.js';
 import type { ChunkCallOptions } from '../core/ids.js';
-import { FIXED_SCHEMA, FixedSizeChunker, type FixedSizeOptions } from './fixed-size.js';
-import { SLIDING_SCHEMA, SlidingWindowChunker, type SlidingWindowOptions } from './sliding-window.js';
 import { InvalidOptionError } from '../core/errors.js';
-import { SEMANTIC_SCHEMA, SemanticChunker, type SemanticOptions } from './semantic.js';
-import { CLUSTER_SEMANTIC_SCHEMA, ClusterSemanticChunker, type ClusterSemanticOptions } from './cluster-semantic.js';
-import { LateChunker } from '../compose/late.js';
-import type { TokenEmbedder } from '../embedders/types.js';
-import { RECURSIVE_SCHEMA, RecursiveChunker, type RecursiveOptions } from './recursive.js';
-import { SENTENCE_SCHEMA, SentenceChunker, type SentenceChunkerOptions } from './sentence.js';
-import { MARKDOWN_SCHEMA, MarkdownChunker, type MarkdownOptions } from './markdown.js';
-import { HTML_SCHEMA, HtmlChunker, type HtmlOptions } from './html.js';
-import { PARENT_CHILD_SCHEMA, ParentChildChunker, type ParentChildOptions } from '../compose/parent-child.js';
+import { resolveOptions, suggestOption, type StrategySchema } from '../core/schema.js';
+import { extensionOf } from '../segment/code-languages.js';
 import type { TextSource } from '../stream/source.js';
-import { OPTION_SHAPES, resolveOptions, suggestOption, type StrategySchema } from '../core/schema.js';
-import { CODE_SCHEMA, LazyCodeChunker, type CodeChunkerOptions } from './code-schema.js';
-import { CODE_EXTENSIONS, extensionOf } from '../segment/code-languages.js';
+import { SlidingWindowChunker, type SlidingWindowOptions } from './sliding-window.js';
+import { FixedSizeChunker, type FixedSizeOptions } from './fixed-size.js';
+import { SentenceChunker } from './sentence.js';
+import { RecursiveChunker } from './recursive.js';
+import { MarkdownChunker } from './markdown.js';
+import { HtmlChunker } from './html.js';
+import { PARENT_CHILD_STRATEGY } from '../compose/parent-child.js';
+import { SEMANTIC_STRATEGY } from './semantic.js';
+import { CODE_STRATEGY } from './code-schema.js';
+import { CLUSTER_SEMANTIC_STRATEGY } from './cluster-semantic.js';
+import { LATE_STRATEGY } from '../compose/late.js';
 
 /** Anything that turns a text into chunks (synchronously or not). */
 export interface Chunker {
@@ -65,7 +64,11 @@ export interface StrategyDefinition {
   passThrough?: boolean;
   /** The file extensions this strategy is the natural choice for (`--strategy auto`). */
   extensions?: readonly string[];
-  create(options: StrategyOptions): Chunker;
+  /**
+   * Builds the chunker from validated options; `chunker` builds another registered
+   * strategy (late chunking's span strategy) without importing the registry.
+   */
+  create(options: StrategyOptions, chunker: (name: string, options: StrategyOptions) => Chunker): Chunker;
 }
 
 const registry = new Map<string, StrategyDefinition>();
@@ -96,7 +99,7 @@ export function createChunker(name: string, options: StrategyOptions = {}): Chun
     const suggestion = suggestOption(String(name), names);
     throw new InvalidOptionError('strategy', name, `one of ${names.join(', ')}${suggestion ? `; did you mean ${suggestion}?` : ''}`);
   }
-  return definition.create(normalizeOptions(definition, options));
+  return definition.create(normalizeOptions(definition, options), createChunker);
 }
 
 /**
@@ -141,114 +144,20 @@ export function strategyDefinition(name: string): StrategyDefinition | undefined
   return registry.get(name);
 }
 
-const SIZE_OVERLAP = { size: 'chunkSize', overlap: 'chunkOverlap' } as const;
-
-registerStrategy({
-  name: 'sliding',
-  description: 'windows of windowSize units moved by stride units',
-  schema: SLIDING_SCHEMA,
-  budget: { size: 'windowSize', overlap: 'stride', overlapAsStride: true },
-  create: (o) => new SlidingWindowChunker(o),
-});
-registerStrategy({
-  name: 'fixed',
-  description: 'chunks of chunkSize units overlapping by chunkOverlap units',
-  schema: FIXED_SCHEMA,
-  budget: SIZE_OVERLAP,
-  create: (o) => new FixedSizeChunker(o),
-});
-registerStrategy({
-  name: 'sentence',
-  description: 'whole sentences (Intl.Segmenter, locale) packed up to chunkSize units, overlapSentences shared',
-  schema: SENTENCE_SCHEMA,
-  budget: { size: 'chunkSize' },
-  create: (o) => new SentenceChunker(o as SentenceChunkerOptions),
-});
-registerStrategy({
-  name: 'recursive',
-  description: 'split on separators (paragraph, line, sentence end, space, grapheme) where still too large, merged up to chunkSize units',
-  schema: RECURSIVE_SCHEMA,
-  budget: SIZE_OVERLAP,
-  extensions: ['.txt'],
-  create: (o) => new RecursiveChunker(o as RecursiveOptions),
-});
-registerStrategy({
-  name: 'markdown',
-  description: 'Markdown by heading sections: heading paths, whole code blocks and tables, chunkSize units',
-  schema: MARKDOWN_SCHEMA,
-  budget: SIZE_OVERLAP,
-  extensions: ['.md', '.markdown', '.mdx'],
-  create: (o) => new MarkdownChunker(o as MarkdownOptions),
-});
-registerStrategy({
-  name: 'html',
-  description: 'HTML by blocks: heading paths, whole lists, pre blocks and tables (over-long tables by labelled rows), landmarks (nav, aside, page header/footer) dropped; chunkSize units of visible text',
-  schema: HTML_SCHEMA,
-  budget: SIZE_OVERLAP,
-  extensions: ['.html', '.htm', '.xhtml'],
-  create: (o) => new HtmlChunker(o as HtmlOptions),
-});
-registerStrategy({
-  name: 'parent-child',
-  description: 'parents of parentSize units (Markdown-aware) and children of childSize units with parentId',
-  schema: PARENT_CHILD_SCHEMA,
-  budget: { size: 'childSize', overlap: 'childOverlap' },
-  create: (o) => new ParentChildChunker(o as ParentChildOptions),
-});
-registerStrategy({
-  name: 'semantic',
-  description: 'breaks where neighbouring sentences drift apart (breakpoint: percentile, standardDeviation, interquartile, gradient); maxChunkSize (or chunkSize) caps chunks',
-  schema: SEMANTIC_SCHEMA,
-  budget: { size: 'maxChunkSize' },
-  aliases: { chunkSize: 'maxChunkSize' },
-  create: (o) => new SemanticChunker(o as SemanticOptions),
-});
-
-registerStrategy({
-  name: 'code',
-  description: 'source code by syntax (tree-sitter): whole functions, classes and statements where they fit, split at child statements where not; symbol paths, line ranges',
-  schema: CODE_SCHEMA,
-  budget: { size: 'chunkSize' },
-  extensions: CODE_EXTENSIONS,
-  // tree-sitter loads on the first chunk() (a Promise): the root entry never imports it
-  create: (o) => new LazyCodeChunker(o as CodeChunkerOptions),
-});
-
-/** The options of late chunking itself; the rest go to its span strategy. */
-export const LATE_SCHEMA: StrategySchema = {
-  name: 'late',
-  options: {
-    embedder: {
-      type: 'object',
-      doc: 'a token-level model (`embedTokens`), e.g. OnnxEmbedder; CLI `--embedder onnx:<folder>`',
-      shape: OPTION_SHAPES.tokenEmbedder,
-    },
-    spans: { type: 'string', default: 'fixed', doc: 'the strategy that supplies the spans (default fixed, 256 tokens, no overlap); its options are passed on', cli: { placeholder: '<strategy>' } },
-    macroOverlap: { type: 'number', min: 0, max: 0.9, default: 0.25, doc: "share of a macro window's tokens the next one repeats (documents longer than the model's context)" },
-  },
-};
-
-registerStrategy({
-  name: 'cluster-semantic',
-  description: "Chroma's ClusterSemanticChunker: ~50-token pieces (recursive splitter) embedded, chunk boundaries by dynamic programming maximising within-chunk similarity; maxChunkSize (or chunkSize) caps chunks",
-  schema: CLUSTER_SEMANTIC_SCHEMA,
-  budget: { size: 'maxChunkSize' },
-  aliases: { chunkSize: 'maxChunkSize' },
-  create: (o) => new ClusterSemanticChunker(o as ClusterSemanticOptions),
-});
-registerStrategy({
-  name: 'late',
-  description: 'late chunking: spans from another strategy (spans, default fixed), vectors pooled from one pass of a token-level model (needs embedder)',
-  schema: LATE_SCHEMA,
-  passThrough: true,
-  create: (o) => {
-    const own: Record<string, unknown> = {};
-    const rest: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(o)) (k in LATE_SCHEMA.options ? own : rest)[k] = v;
-    if (own.embedder === undefined) throw new InvalidOptionError('embedder', undefined, 'late chunking needs a token-level model, e.g. --embedder onnx:<folder>');
-    const r = resolveOptions<{ embedder: TokenEmbedder; spans: string; macroOverlap: number }>(LATE_SCHEMA, own);
-    if (r.spans === 'late') throw new InvalidOptionError('spans', r.spans, 'a span strategy other than late');
-    const defaults = r.spans === 'fixed' ? { chunkSize: 256, chunkOverlap: 0 } : {};
-    return new LateChunker({ embedder: r.embedder, chunker: createChunker(r.spans, { ...defaults, ...rest }), macroOverlap: r.macroOverlap });
-  },
-});
+// Each strategy's entry lives in its own file; this list is the registration order
+// (the CLI's, the docs' and the web page's order of strategies).
+for (const definition of [
+  SlidingWindowChunker.definition,
+  FixedSizeChunker.definition,
+  SentenceChunker.definition,
+  RecursiveChunker.definition,
+  MarkdownChunker.definition,
+  HtmlChunker.definition,
+  PARENT_CHILD_STRATEGY,
+  SEMANTIC_STRATEGY,
+  CODE_STRATEGY,
+  CLUSTER_SEMANTIC_STRATEGY,
+  LATE_STRATEGY,
+]) {
+  registerStrategy(definition);
+}

@@ -14,7 +14,9 @@ import { callOption, embedChecked } from '../core/callbacks.js';
 import { InvalidOptionError } from '../core/errors.js';
 import { checkSpans } from '../compose/span-splitters.js';
 import { localeProblem } from '../core/options.js';
-import { OPTION_SHAPES, resolveOptions, type StrategySchema } from '../core/schema.js';
+import { OPTION_SHAPES, resolveOptions, typed, type OptionsOf, type StrategySchema } from '../core/schema.js';
+import type { StrategyDefinition } from './registry.js';
+import { MAX_CHUNK_SIZE_BUDGET } from './define.js';
 import { documentIdOf, type ChunkCallOptions, workOf } from '../core/ids.js';
 import { Assembler, type PlannedChunk } from '../plan/assemble.js';
 import { isBlank, requireText } from '../core/text.js';
@@ -51,35 +53,11 @@ export interface Span {
  */
 export type SpanSplitter = (text: string, start: number, end: number, maxChunkSize: number) => Span[];
 
-/** Options of {@link SemanticChunker}. Sizes are in `unit`s (tokens by default). */
-export interface SemanticOptions extends UnitOptions {
-  /** The embedder for sentences (or sentence buffers). Default `new HashingEmbedder()` (d = 384). */
-  embedder?: Embedder;
-  /** How the break threshold is chosen. Default `percentile`. */
-  breakpoint?: BreakpointType;
-  /**
-   * The amount for the breakpoint type: the percentile (0–100) for `percentile` and
-   * `gradient`, the number of standard deviations for `standardDeviation`, the IQR
-   * multiplier for `interquartile`. Default {@link BREAKPOINT_DEFAULTS}.
-   */
-  threshold?: number;
-  /** Sentences on each side joined to a sentence before embedding it (LangChain's `buffer_size`). Default 1. */
-  bufferSize?: number;
-  /** A break is skipped while the chunk before it is smaller than this (units); a smaller last chunk joins the previous one. Default 0. */
-  minChunkSize?: number;
-  /** No chunk is larger than this (units); larger groups are split by `splitter` (default: {@link recursiveSplitter}). Default 512. */
-  maxChunkSize?: number;
-  /** BCP 47 locale for sentence segmentation. Default `en`. */
-  locale?: string;
-  /** Splits a group larger than maxChunkSize. Default: {@link FixedSizeChunker} with chunkSize = maxChunkSize, no overlap. */
-  splitter?: SpanSplitter;
-}
-
 /** The options schema of the semantic strategy. */
-export const SEMANTIC_SCHEMA: StrategySchema = {
+export const SEMANTIC_SCHEMA = {
   name: 'semantic',
   options: {
-    embedder: { type: 'object', doc: 'embeds sentences (n × d row-major Float32Array); default a HashingEmbedder (d = 384); CLI `--embedder hashing|static:<folder>|onnx:<folder>`', shape: OPTION_SHAPES.embedder },
+    embedder: typed<Embedder>()({ type: 'object', doc: 'embeds sentences (n × d row-major Float32Array); default a HashingEmbedder (d = 384); CLI `--embedder hashing|static:<folder>|onnx:<folder>`', shape: OPTION_SHAPES.embedder }),
     breakpoint: { type: 'enum', values: BREAKPOINT_TYPES, default: 'percentile', doc: 'how the break threshold is chosen from the neighbour distances' },
     threshold: {
       type: 'number',
@@ -93,7 +71,7 @@ export const SEMANTIC_SCHEMA: StrategySchema = {
     maxChunkSize: { type: 'integer', min: 1, default: 512, doc: 'no chunk is larger (units); a larger group is split by the recursive splitter' },
     minChunkSize: { type: 'integer', min: 0, default: 0, doc: 'a break is skipped while the chunk before it is smaller (units); a smaller piece joins its more similar neighbour' },
     locale: { type: 'string', default: 'en', doc: 'BCP 47 locale of the text for sentence segmentation (`auto`: detected from the text)', check: localeProblem, cli: { placeholder: '<tag>' } },
-    splitter: { type: 'function', doc: 'splits a group larger than maxChunkSize: (text, start, end, maxChunkSize) => spans (default: the recursive splitter)' },
+    splitter: typed<SpanSplitter>()({ type: 'function', doc: 'splits a group larger than maxChunkSize: (text, start, end, maxChunkSize) => spans (default: the recursive splitter)' }),
     ...UNIT_OPTIONS,
   },
   check(r) {
@@ -101,7 +79,10 @@ export const SEMANTIC_SCHEMA: StrategySchema = {
       throw new InvalidOptionError('minChunkSize', r.minChunkSize, `must be ≤ maxChunkSize (${r.maxChunkSize})`);
     }
   },
-};
+} as const satisfies StrategySchema;
+
+/** Options of {@link SemanticChunker} (sizes in `unit`s, tokens by default): read from {@link SEMANTIC_SCHEMA}. */
+export type SemanticOptions = OptionsOf<typeof SEMANTIC_SCHEMA>;
 
 /**
  * The break threshold of a list of neighbour distances, as LangChain's SemanticChunker
@@ -386,3 +367,12 @@ export function recursiveSplitter(options: UnitOptions = {}): SpanSplitter {
 export function fixedSizeSplitter(options: UnitOptions = {}): SpanSplitter {
   return splitterOf((size) => new FixedSizeChunker(splitterUnits(options, size)));
 }
+
+/** The registry entry of the semantic strategy. */
+export const SEMANTIC_STRATEGY: StrategyDefinition = {
+  name: 'semantic',
+  description: 'breaks where neighbouring sentences drift apart (breakpoint: percentile, standardDeviation, interquartile, gradient); maxChunkSize (or chunkSize) caps chunks',
+  schema: SEMANTIC_SCHEMA,
+  ...MAX_CHUNK_SIZE_BUDGET,
+  create: (o) => new SemanticChunker(o as SemanticOptions),
+};

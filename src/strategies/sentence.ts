@@ -10,36 +10,23 @@
  * chunks come from the shared assembler, streams from the shared driver.
  * @module
  */
-import type { Chunk } from '../core/chunk.js';
 import { localeProblem } from '../core/options.js';
-import { resolveOptions, type StrategySchema } from '../core/schema.js';
-import { isBlank, isSpace, requireText, trimSpan } from '../core/text.js';
-import { documentIdOf, type ChunkCallOptions } from '../core/ids.js';
-import { Assembler, type PlannedChunk } from '../plan/assemble.js';
+import type { OptionsOf, StrategySchema } from '../core/schema.js';
+import { isBlank, isSpace, trimSpan } from '../core/text.js';
+import type { PlannedChunk } from '../plan/assemble.js';
 import { SpanLevel } from '../plan/levels.js';
 import { pack, type PackLevel } from '../plan/pack.js';
 import { DETECT_SAMPLE, detectLocale } from '../segment/locale.js';
 import { splitSentences } from '../segment/sentences.js';
 import { rangeMeasure, type RangeMeasure } from '../size/measure.js';
-import { resolveUnits, trimBlankUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions, chunkCounters } from '../size/resolve.js';
-import { planWhole, streamPlan, type StepResult, type StreamPlan } from '../stream/driver.js';
-import type { TextSource } from '../stream/source.js';
-
-/** Options of {@link SentenceChunker}. */
-export interface SentenceChunkerOptions extends UnitOptions {
-  /** Budget per chunk in `unit`s (tokens by default), an integer ≥ 1. Default 512. */
-  chunkSize?: number;
-  /** Whole sentences a chunk repeats from the end of the previous one, an integer ≥ 0. Default 0. */
-  overlapSentences?: number;
-  /** BCP 47 locale for sentence segmentation (`en`, `nl`, `fr`, …). Default `en`. */
-  locale?: string;
-}
+import { trimBlankUnits } from '../size/resolve.js';
+import { capacitySchema, defineStrategy } from './define.js';
+import type { StepResult, StreamPlan } from '../stream/driver.js';
 
 /** The options schema of the sentence strategy. */
-export const SENTENCE_SCHEMA: StrategySchema = {
-  name: 'sentence',
-  options: {
-    chunkSize: { type: 'integer', min: 1, default: 512, doc: 'budget per chunk, in units' },
+export const SENTENCE_SCHEMA = capacitySchema(
+  'sentence',
+  {
     overlapSentences: { type: 'integer', min: 0, default: 0, doc: 'whole sentences a chunk repeats from the end of the previous one' },
     locale: {
       type: 'string',
@@ -48,9 +35,12 @@ export const SENTENCE_SCHEMA: StrategySchema = {
       check: localeProblem,
       cli: { placeholder: '<tag>' },
     },
-    ...UNIT_OPTIONS,
   },
-};
+  { size: 'budget per chunk, in units', overlap: false },
+) satisfies StrategySchema;
+
+/** Options of {@link SentenceChunker}: read from {@link SENTENCE_SCHEMA}. */
+export type SentenceChunkerOptions = OptionsOf<typeof SENTENCE_SCHEMA>;
 
 /** State carried across stream steps. */
 interface SentenceState {
@@ -85,49 +75,18 @@ interface SentenceState {
  *   integer ≥ 1, overlapSentences not an integer ≥ 0, or a locale that is not a valid
  *   BCP 47 tag.
  */
-export class SentenceChunker {
-  readonly chunkSize: number;
-  readonly overlapSentences: number;
-  readonly locale: string;
-  readonly unit: ResolvedUnits['unit'];
-  readonly encoding: string;
-  readonly #resolved: ResolvedUnits;
-  readonly #plan: StreamPlan<SentenceState>;
-
-  constructor(options: SentenceChunkerOptions = {}) {
-    const o = resolveOptions<SentenceChunkerOptions>(SENTENCE_SCHEMA, options);
-    this.chunkSize = o.chunkSize;
-    this.overlapSentences = o.overlapSentences;
-    this.locale = o.locale;
-    this.#resolved = resolveUnits(o);
-    this.unit = this.#resolved.unit;
-    this.encoding = this.#resolved.encoding;
-    this.#plan = {
-      initial: () => ({ sentenceBase: 0, prevLast: -1 }),
-      step: (text, offset, state, final) => this.#step(text, state, final),
-    };
-  }
-
-  #assembler(options: ChunkCallOptions | undefined): Assembler {
-    return new Assembler({ strategy: 'sentence', ...chunkCounters(this.#resolved), documentId: documentIdOf(options) });
-  }
-
+export class SentenceChunker extends defineStrategy({
+  name: 'sentence',
+  description: 'whole sentences (Intl.Segmenter, locale) packed up to chunkSize units, overlapSentences shared',
+  schema: SENTENCE_SCHEMA,
+  stream: true,
+}) {
+  readonly chunkSize: number = this.options.chunkSize;
+  readonly overlapSentences: number = this.options.overlapSentences;
+  readonly locale: string = this.options.locale;
   /**
-   * Chunks `text`. Empty or whitespace-only text gives no chunks.
-   * @param options per-call options: `documentId` enters every chunk id (default `''`).
-   * @throws {InvalidInputError} when `text` is not a string.
-   */
-  chunk(text: string, options?: ChunkCallOptions): Chunk[] {
-    requireText(text);
-    if (isBlank(text)) return [];
-    return planWhole(text, this.#plan, this.#assembler(options));
-  }
-
-  /**
-   * Chunks a text stream (`ReadableStream<string>` or (async) iterable of string pieces,
-   * split anywhere, even inside a surrogate pair or a CRLF), yielding exactly the chunks
-   * `chunk(wholeText)` returns (same ids, indices, offsets into the whole stream, sentence
-   * indices and metadata), each as soon as it is decided.
+   * The stream plan of `chunk` and `chunkStream` (a stream split anywhere, even inside a
+   * surrogate pair or a CRLF, gives exactly the chunks of `chunk(wholeText)`).
    *
    * Hard breaks: a position `p` just after a `\n`, followed by spaces or tabs (no line
    * break) and then the first character of a chunk. UAX #29 always breaks after a line
@@ -141,13 +100,11 @@ export class SentenceChunker {
    * the plan of the text up to the last line start holds `p`'s chunk, i.e. every sentence
    * they were decided on is complete. Memory: one section (from the last break on) plus
    * one piece; a text without line breaks is held whole.
-   * @param options per-call options: `documentId` enters every chunk id (default `''`).
-   * @throws {InvalidInputError} for a source that is not a stream/iterable or a piece that
-   *   is not a string.
    */
-  chunkStream(source: TextSource, options?: ChunkCallOptions): AsyncGenerator<Chunk> {
-    return streamPlan(source, this.#plan, this.#assembler(options));
-  }
+  protected readonly plan: StreamPlan<SentenceState> = {
+    initial: () => ({ sentenceBase: 0, prevLast: -1 }),
+    step: (text, offset, state, final) => this.#step(text, state, final),
+  };
 
   /** One step of the stream plan (a whole text: one final step). */
   #step(text: string, state: SentenceState, final: boolean): StepResult<SentenceState> {
@@ -184,7 +141,7 @@ export class SentenceChunker {
    * chunk's first sentence relative to `text`; `state.prevLast` is updated.
    */
   #pack(text: string, state: SentenceState): { chunks: PlannedChunk[]; firsts: number[] } {
-    const measure = rangeMeasure(text, this.#resolved.units);
+    const measure = rangeMeasure(text, this.resolved.units);
     const sentences = splitSentences(text, { locale: state.locale ?? this.locale });
     // the trimmed span of each sentence with text, and its index among all sentences
     const ts: number[] = [];
@@ -223,7 +180,7 @@ export class SentenceChunker {
   /** The units of one over-budget sentence [s, e), as a level packed without overlap. */
   #units(text: string, measure: RangeMeasure, s: number, e: number, sentence: number, state: SentenceState, firsts: number[], local: number): PackLevel {
     const piece = text.slice(s, e);
-    const spans = trimBlankUnits(piece, this.#resolved.units.segment(piece));
+    const spans = trimBlankUnits(piece, this.resolved.units.segment(piece));
     const starts = new Int32Array(spans.count);
     const ends = new Int32Array(spans.count);
     for (let i = 0; i < spans.count; i++) {

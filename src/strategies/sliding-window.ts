@@ -5,22 +5,16 @@
  * sliding-window chunking (`seeds/000`, `002`, `003`).
  * @module
  */
-import type { Chunk } from '../core/chunk.js';
 import { InvalidOptionError } from '../core/errors.js';
-import { resolveOptions, type StrategySchema } from '../core/schema.js';
-import { isBlank, requireText } from '../core/text.js';
-import { documentIdOf, type ChunkCallOptions } from '../core/ids.js';
-import { Assembler, type PlannedChunk } from '../plan/assemble.js';
+import type { OptionsOf, StrategySchema } from '../core/schema.js';
 import { WindowPlan } from '../plan/windows.js';
-import type { UnitKind } from '../size/index.js';
-import { resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions, chunkCounters } from '../size/resolve.js';
-import { planWhole, streamPlan } from '../stream/driver.js';
-import type { TextSource } from '../stream/source.js';
+import { UNIT_OPTIONS } from '../size/resolve.js';
+import { defineStrategy } from './define.js';
 
 export type { UnitOptions } from '../size/resolve.js';
 
 /** The options schema of the sliding-window strategy. */
-export const SLIDING_SCHEMA: StrategySchema = {
+export const SLIDING_SCHEMA = {
   name: 'sliding',
   options: {
     windowSize: { type: 'integer', min: 1, default: 512, doc: 'units per window' },
@@ -43,20 +37,10 @@ export const SLIDING_SCHEMA: StrategySchema = {
       );
     }
   },
-};
+} as const satisfies StrategySchema;
 
-/** Options of {@link SlidingWindowChunker}. */
-export interface SlidingWindowOptions extends UnitOptions {
-  /** Units per window, an integer ≥ 1. Default 512. */
-  windowSize?: number;
-  /** Units the window moves each step, an integer ≥ 1 and ≤ windowSize. Default 256 (50 % overlap). */
-  stride?: number;
-  /**
-   * Allow `stride > windowSize`: the units between windows are then left out of every
-   * chunk. Off by default, because it loses text.
-   */
-  allowGaps?: boolean;
-}
+/** Options of {@link SlidingWindowChunker}: read from {@link SLIDING_SCHEMA}. */
+export type SlidingWindowOptions = OptionsOf<typeof SLIDING_SCHEMA>;
 
 /**
  * Fixed windows of `windowSize` units (characters, words or tokens) moved by `stride`
@@ -82,75 +66,15 @@ export interface SlidingWindowOptions extends UnitOptions {
  * @throws {InvalidOptionError} at construction when windowSize or stride is not an
  *   integer ≥ 1, or stride > windowSize without `allowGaps`.
  */
-export class SlidingWindowChunker {
-  /** The options schema the constructor validates with (subclasses: their own). */
-  static readonly schema: StrategySchema = SLIDING_SCHEMA;
-  readonly windowSize: number;
-  readonly stride: number;
-  readonly allowGaps: boolean;
-  readonly unit: UnitKind | 'custom';
-  readonly encoding: string;
-  /** Strategy name written to chunk metadata. */
-  protected strategy = 'sliding';
-  readonly #resolved: ResolvedUnits;
-  readonly #plan: WindowPlan;
-
-  constructor(options: SlidingWindowOptions = {}) {
-    const ctor = new.target as unknown as { schema: StrategySchema; windows(o: Record<string, unknown>): { windowSize: number; stride: number } };
-    const o = resolveOptions<Record<string, unknown>>(ctor.schema, options);
-    const { windowSize, stride } = ctor.windows(o);
-    this.windowSize = windowSize;
-    this.stride = stride;
-    this.allowGaps = (o.allowGaps as boolean | undefined) ?? false;
-    this.#resolved = resolveUnits(o as UnitOptions);
-    this.unit = this.#resolved.unit;
-    this.encoding = this.#resolved.encoding;
-    this.#plan = new WindowPlan(this.windowSize, this.stride, this.#resolved);
-  }
-
-  /** The window size and stride of resolved options (fixed size maps chunkSize and chunkOverlap). @internal */
-  static windows(o: Record<string, unknown>): { windowSize: number; stride: number } {
-    return { windowSize: o.windowSize as number, stride: o.stride as number };
-  }
-
-  #assembler(options: ChunkCallOptions | undefined): Assembler {
-    return new Assembler({ strategy: this.strategy, ...chunkCounters(this.#resolved), documentId: documentIdOf(options) });
-  }
-
-  /**
-   * Chunks `text`. Empty or whitespace-only text gives no chunks.
-   * @param text the source; offsets in the chunks are UTF-16 indices into it.
-   * @param options per-call options: `documentId` enters every chunk id (default `''`).
-   * @throws {InvalidInputError} when `text` is not a string.
-   */
-  chunk(text: string, options?: ChunkCallOptions): Chunk[] {
-    requireText(text);
-    if (isBlank(text)) return [];
-    return planWhole(text, this.#plan, this.#assembler(options));
-  }
-
-  /**
-   * The planned spans of `text` (what {@link chunk} assembles), offsets into `text`: for
-   * strategies that cut inside their own structure with windows.
-   */
-  spans(text: string): PlannedChunk[] {
-    return this.#plan.step(text, 0, this.#plan.initial(), true).chunks;
-  }
-
-  /**
-   * Chunks a text stream: yields the chunks `chunk(wholeText)` would return, equal in
-   * every field (ids included), each as soon as later text can no longer change it, with
-   * offsets into the whole stream. Both run the same window plan (`src/plan/windows.ts`)
-   * through the one stream driver (`src/stream/driver.ts`). Memory stays near one window
-   * plus one piece in every unit: text is segmented up to the sizer's declared safe cut
-   * (token units: the tiktoken rule — a text with no space or newline next to a Latin
-   * letter is held until such a place or the end; a tokenizer without a declared
-   * `safeCut` holds the whole text). Source: SPEC section 1; docs/streaming.md.
-   * @param source a `ReadableStream<string>` or (async) iterable of string pieces of any size.
-   * @param options per-call options: `documentId` enters every chunk id (default `''`).
-   * @throws {InvalidInputError} when the source is not a stream/iterable or yields a non-string.
-   */
-  chunkStream(source: TextSource, options?: ChunkCallOptions): AsyncGenerator<Chunk> {
-    return streamPlan(source, this.#plan, this.#assembler(options));
-  }
+export class SlidingWindowChunker extends defineStrategy({
+  name: 'sliding',
+  description: 'windows of windowSize units moved by stride units',
+  schema: SLIDING_SCHEMA,
+  budget: { size: 'windowSize', overlap: 'stride', overlapAsStride: true },
+  stream: true,
+}) {
+  readonly windowSize: number = this.options.windowSize;
+  readonly stride: number = this.options.stride;
+  readonly allowGaps: boolean = this.options.allowGaps;
+  protected readonly plan = new WindowPlan(this.windowSize, this.stride, this.resolved);
 }
