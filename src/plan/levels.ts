@@ -53,14 +53,6 @@ export class SpanLevel implements PackLevel {
     this.descend = options.descend;
   }
 
-  start(i: number): number {
-    return this.#starts[i];
-  }
-
-  end(i: number): number {
-    return this.#ends[i];
-  }
-
   size(i: number): number {
     this.#sums();
     return this.#sizes![i];

@@ -109,14 +109,6 @@ export class TableRowsLevel implements PackLevel {
     this.#headerSize = header ? size(header) : 0;
   }
 
-  start(i: number): number {
-    return i;
-  }
-
-  end(i: number): number {
-    return i + 1;
-  }
-
   /** Row i with the header lines: the smallest part that holds it. */
   size(i: number): number {
     return this.#headerSize + this.#sizes[i] + (this.#header ? this.#lineSize : 0);

@@ -717,14 +717,6 @@ class CodeLevel implements PackLevel {
     this.count = s.count;
   }
 
-  start(i: number): number {
-    return this.s.starts[i];
-  }
-
-  end(i: number): number {
-    return this.s.ends[i];
-  }
-
   size(i: number): number {
     return this.ctx.measure.size(this.s.starts[i], this.s.ends[i]) + this.ctx.header(this.s.scopes[i]).size;
   }

@@ -544,14 +544,6 @@ class BlockLevel extends Sizes implements PackLevel {
     }
   }
 
-  start(i: number): number {
-    return this.#parts[i].start;
-  }
-
-  end(i: number): number {
-    return this.#parts[i].end;
-  }
-
   size(i: number): number {
     return this.#sizes[i] + this.section.prefixSize;
   }
