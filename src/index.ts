@@ -49,7 +49,8 @@ export type { HtmlOutline, HtmlBlock, HtmlBlockKind, HtmlTableInfo, HtmlTableRow
 export { columnLabels, labelledRow, tablePartText, TableRowsLevel, type HeaderCell } from './segment/tables.js';
 export { ParentChildChunker, looksLikeMarkdown, type ParentChildOptions, type ParentChildResult } from './compose/parent-child.js';
 export { trimSpan, trimSpanWithin, type TextSpan } from './core/text.js';
-export { registerFallback, fallbackNames, resolveFallback, slidingSpanSplitter, recursiveSpanSplitter, type SpanSplitter as FallbackSpanSplitter, type SpanSplitterFactory, type SpanSplitterOptions } from './compose/span-splitters.js';
+export { registerFallback, fallbackNames, resolveFallback, slidingSpanSplitter, recursiveSpanSplitter, type SpanSplitterFactory, type SpanSplitterOptions } from './plan/fallback.js';
+export type { SpanSplitter as FallbackSpanSplitter } from './core/splitter.js';
 export { createChunker, registerStrategy, strategies, strategyNames, strategyDefinition, type Chunker, type StrategyDefinition, type StrategyOptions } from './strategies/registry.js';
 export { ContentIds, contentId, documentIdOf, type ChunkCallOptions } from './core/ids.js';
 export {

@@ -15,7 +15,8 @@ import { Assembler, type PlannedChunk } from '../plan/assemble.js';
 import { isBlank, requireText, trimSpanWithin } from '../core/text.js';
 import { MarkdownChunker } from '../strategies/markdown.js';
 import { innerUnitOptions, resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
-import { checkedSplitter, recursiveSpanSplitter, slidingSpanSplitter, type SpanSplitter } from './span-splitters.js';
+import { checkedSplitter, type SpanSplitter } from '../core/splitter.js';
+import { recursiveSpanSplitter, slidingSpanSplitter } from '../plan/fallback.js';
 
 /** Options of {@link ParentChildChunker}. */
 export interface ParentChildOptions extends UnitOptions {

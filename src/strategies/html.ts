@@ -23,13 +23,14 @@ import { resolveOptions, type StrategySchema } from '../core/schema.js';
 import { isBlank, requireText } from '../core/text.js';
 import { documentIdOf, type ChunkCallOptions } from '../core/ids.js';
 import { Assembler, type PlannedChunk } from '../plan/assemble.js';
+import { splitRange } from '../plan/fallback.js';
 import { SpanLevel } from '../plan/levels.js';
 import { pack, type PackLevel, type PackStats } from '../plan/pack.js';
 import { LANDMARKS, outlineHtml, type DroppedRegion, type HtmlBlock, type HtmlOutline, type Landmark } from '../segment/html.js';
 import { columnLabels, labelledRow, TableRowsLevel } from '../segment/tables.js';
 import { rangeMeasure, type RangeMeasure } from '../size/measure.js';
-import { innerUnitOptions, resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
-import { defaultOverlap, RecursiveChunker } from './recursive.js';
+import { resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
+import { defaultOverlap } from './recursive.js';
 
 export { LANDMARKS, type DroppedRegion, type Landmark };
 
@@ -140,7 +141,6 @@ export class HtmlChunker {
   readonly encoding: string;
   readonly #resolved: ResolvedUnits;
   readonly #drop: ReadonlySet<string>;
-  readonly #recursive: RecursiveChunker;
   /** Work of the last `chunk` call (tokenizer events, tree and walk steps, packer steps, measures): for tests of linear time. */
   lastOperations = 0;
 
@@ -153,7 +153,6 @@ export class HtmlChunker {
     this.#resolved = resolveUnits(o);
     this.unit = this.#resolved.unit;
     this.encoding = this.#resolved.encoding;
-    this.#recursive = new RecursiveChunker({ ...innerUnitOptions(this.#resolved, options.tokenizer), chunkSize: o.chunkSize, chunkOverlap: o.chunkOverlap });
   }
 
   /**
@@ -185,7 +184,7 @@ export class HtmlChunker {
     if (isBlank(html)) return [];
     const outline = outlineHtml(html, { drop: this.#drop });
     const measure = rangeMeasure(outline.visible, this.#resolved.units);
-    const plan = new Plan(this, outline, measure, this.#resolved, this.#recursive);
+    const plan = new Plan(this, outline, measure, this.#resolved);
     const stats: PackStats = { steps: 0, exact: 0 };
     const planned = outline.blocks.length ? pack(plan.level(outline.blocks, true), { max: this.chunkSize }, [], stats) : [];
     attachDropped(planned, outline.dropped);
@@ -209,7 +208,6 @@ class Plan {
     readonly outline: HtmlOutline,
     readonly measure: RangeMeasure,
     readonly units: ResolvedUnits,
-    readonly recursive: RecursiveChunker,
   ) {}
 
   /** Sibling blocks as a level: their visible spans, measured exactly; hard breaks at the top level. */
@@ -278,12 +276,13 @@ class Plan {
     );
   }
 
-  /** A block's visible text split by the recursive splitter; each piece is a chunk (flagged oversized when one grapheme is over the budget). */
+  /** A block's visible text split by the piece tree (the fallback level); each piece is a chunk (flagged oversized when one grapheme is over the budget). */
   #text(block: HtmlBlock): PackLevel | undefined {
     const { visible, map } = this.outline;
     const piece = visible.slice(block.vStart, block.vEnd);
-    const spans = this.recursive.spans(piece, 0, piece.length, rangeMeasure(piece, this.units.units));
-    this.operations += this.recursive.lastOperations;
+    const work = { operations: 0 };
+    const spans = splitRange(rangeMeasure(piece, this.units.units), 0, piece.length, { max: this.chunker.chunkSize, overlap: this.chunker.chunkOverlap }, work);
+    this.operations += work.operations;
     if (spans.length === 0) return undefined;
     const starts = new Int32Array(spans.length);
     const ends = new Int32Array(spans.length);

@@ -27,8 +27,9 @@ import type { CutAt, Sizer } from '../size/types.js';
 import { innerUnitOptions, resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
 import { planWhole, streamPlan, type StepResult, type StreamPlan } from '../stream/driver.js';
 import type { TextSource } from '../stream/source.js';
-import { resolveFallback, type SpanSplitter } from '../compose/span-splitters.js';
-import { defaultOverlap, RecursiveChunker } from './recursive.js';
+import { coverSpans, PiecesLevel, resolveFallback, splitRange } from '../plan/fallback.js';
+import type { SpanSplitter } from '../core/splitter.js';
+import { defaultOverlap } from './recursive.js';
 
 export { markdownBlocks, type MarkdownBlock, type MarkdownBlockType } from '../segment/markdown.js';
 
@@ -193,10 +194,9 @@ export class MarkdownChunker {
     this.#resolved = resolveUnits(o);
     this.unit = this.#resolved.unit;
     this.encoding = this.#resolved.encoding;
-    // inner chunkers measure as this one does (unit or custom sizer, encoding, tokenizer)
-    const inner = innerUnitOptions(this.#resolved, options.tokenizer);
-    const custom = o.fallback === 'recursive' ? undefined : resolveFallback(o.fallback, { ...inner, chunkOverlap: this.chunkOverlap });
-    this.#plan = new MarkdownPlan(this.chunkSize, this.chunkOverlap, this.contextualHeaders, this.#resolved, inner, custom);
+    // a named fallback measures as this chunker does (unit or custom sizer, encoding, tokenizer)
+    const custom = o.fallback === 'recursive' ? undefined : resolveFallback(o.fallback, { ...innerUnitOptions(this.#resolved, options.tokenizer), chunkOverlap: this.chunkOverlap });
+    this.#plan = new MarkdownPlan(this.chunkSize, this.chunkOverlap, this.contextualHeaders, this.#resolved, custom);
   }
 
   #assembler(options: ChunkCallOptions | undefined): Assembler {
@@ -258,7 +258,6 @@ const SHORT_MEMO = 4096;
 
 /** The Markdown strategy as a stream plan: scan, group into sections, pack, emit. */
 class MarkdownPlan implements StreamPlan<MarkdownState> {
-  readonly #recursive = new Map<number, RecursiveChunker>();
   /** Work counted since the last reset (see {@link MarkdownChunker.lastOperations}). */
   ops = 0;
 
@@ -267,9 +266,7 @@ class MarkdownPlan implements StreamPlan<MarkdownState> {
     readonly chunkOverlap: number,
     readonly contextual: boolean,
     readonly units: ResolvedUnits,
-    /** Unit options of inner chunkers (the fallback). */
-    readonly inner: UnitOptions,
-    /** A fallback other than the built-in recursive splitter. */
+    /** A fallback other than the built-in piece tree. */
     readonly custom: SpanSplitter | undefined,
   ) {}
 
@@ -386,15 +383,6 @@ class MarkdownPlan implements StreamPlan<MarkdownState> {
     return v;
   }
 
-  /** The recursive splitter for a budget (one per distinct budget, as the span splitter keeps them). */
-  recursive(budget: number): RecursiveChunker {
-    let r = this.#recursive.get(budget);
-    if (!r) {
-      r = new RecursiveChunker({ ...this.inner, chunkSize: budget, chunkOverlap: Math.max(0, Math.min(this.chunkOverlap, budget - 1)) });
-      this.#recursive.set(budget, r);
-    }
-    return r;
-  }
 }
 
 /**
@@ -575,7 +563,7 @@ class BlockLevel extends Sizes implements PackLevel {
         else break;
       }
     }
-    return new FallbackLevel(this, part);
+    return fallbackLevel(this, part);
   }
 
   emit(a: number, b: number, size: number, oversized: boolean): PlannedChunk | undefined {
@@ -740,73 +728,30 @@ class TableLevel extends Sizes implements PackLevel {
   }
 }
 
-/** The fallback's pieces of one block, each a chunk of its own (flagged where over the budget). */
-class FallbackLevel implements PackLevel {
-  readonly count: number;
-  readonly #owner: BlockLevel;
-  readonly #type: MarkdownBlockType;
-  readonly #spans: TextSpan[];
-  readonly #exact: Float64Array;
-
-  constructor(owner: BlockLevel, part: Part) {
-    this.#owner = owner;
-    this.#type = part.block.type;
-    const { plan, text, section } = owner;
-    const budget = Math.max(1, plan.chunkSize - section.prefixSize);
+/**
+ * The fallback's pieces of one block, each a chunk of its own (flagged where over the
+ * budget): the piece tree of the block's text, or the user's splitter's pieces with the
+ * text it skipped kept.
+ */
+function fallbackLevel(owner: BlockLevel, part: Part): PackLevel {
+  const { plan, text, section } = owner;
+  const type = part.block.type;
+  const budget = Math.max(1, plan.chunkSize - section.prefixSize);
+  const slice = text.slice(part.start, part.end);
+  let spans: TextSpan[];
+  if (!plan.custom) {
+    // the piece tree of the block's text (its own measure: its scans stay inside the block)
+    const work = { operations: 0 };
+    const pieces = splitRange(measureOf(slice, plan.units.units), 0, slice.length, { max: budget, overlap: Math.max(0, Math.min(plan.chunkOverlap, budget - 1)) }, work);
+    plan.ops += work.operations;
+    spans = coverSpans(text, part.start, part.end, pieces);
+  } else {
     const fits = (s: number, e: number) => owner.spanSize(s, e) <= plan.chunkSize;
-    const spans: TextSpan[] = [];
-    let covered = part.start;
-    const keep = (s: number, e: number) => {
-      if (e <= s) return;
-      // text a splitter skipped is kept rather than lost
-      if (s > covered && !isBlank(text.slice(covered, s))) spans.push(trimSpan(text, covered, s));
-      spans.push({ start: s, end: e });
-      covered = Math.max(covered, e);
-    };
-    const slice = text.slice(part.start, part.end);
-    if (!plan.custom) {
-      // the built-in recursive splitter on the block's text (its own measure: its scans stay inside the block)
-      const recursive = plan.recursive(budget);
-      for (const c of recursive.spans(slice, 0, slice.length, measureOf(slice, plan.units.units))) keep(part.start + c.start, part.start + c.end);
-      plan.ops += recursive.lastOperations;
-    } else {
-      for (const s of plan.custom(slice, budget)) {
-        const span = trimSpanWithin(text, part.start + s.start, part.start + s.end, fits);
-        keep(span.start, span.end);
-      }
-    }
-    if (covered < part.end && !isBlank(text.slice(covered, part.end))) spans.push(trimSpan(text, covered, part.end));
-    this.#spans = spans.filter((s) => s.end > s.start);
-    this.count = this.#spans.length;
-    this.#exact = new Float64Array(this.count).fill(-1);
+    spans = coverSpans(text, part.start, part.end, plan.custom(slice, budget), (s, e) => trimSpanWithin(text, s, e, fits));
   }
-
-  start(i: number): number {
-    return this.#spans[i].start;
-  }
-
-  end(i: number): number {
-    return this.#spans[i].end;
-  }
-
-  size(i: number): number {
-    if (this.#exact[i] < 0) this.#exact[i] = this.#owner.spanSize(this.#spans[i].start, this.#spans[i].end);
-    return this.#exact[i];
-  }
-
-  estimate(a: number, b: number): number {
-    return a === b ? this.size(a) : Infinity;
-  }
-
-  exact(a: number, b: number): number {
-    return a === b ? this.size(a) : this.#owner.spanSize(this.#spans[a].start, this.#spans[b].end);
-  }
-
-  hardBefore(): boolean {
-    return true;
-  }
-
-  emit(a: number, b: number, size: number, oversized: boolean): PlannedChunk {
-    return this.#owner.chunk(this.#spans[a].start, this.#spans[b].end, size, oversized, [this.#type]);
-  }
+  return new PiecesLevel(
+    spans,
+    (s, e) => owner.spanSize(s, e),
+    (s, e, size, oversized) => owner.chunk(s, e, size, oversized, [type]),
+  );
 }
