@@ -46,7 +46,8 @@ export {
 } from './strategies/markdown.js';
 export { HtmlChunker, HTML_SCHEMA, LANDMARKS, type HtmlOptions, type HtmlChunk, type HtmlChunkMetadata, type DroppedRegion, type Landmark } from './strategies/html.js';
 export type { HtmlOutline, HtmlBlock, HtmlBlockKind, HtmlTableInfo, HtmlTableRow } from './segment/html.js';
-export { columnLabels, labelledRow, tablePartText, TableRowsLevel, type HeaderCell } from './segment/tables.js';
+export { columnLabels, labelledRow, tablePartText, type HeaderCell } from './segment/tables.js';
+export { TableRowsLevel } from './plan/levels.js';
 export { ParentChildChunker, looksLikeMarkdown, type ParentChildOptions, type ParentChildResult } from './compose/parent-child.js';
 export { trimSpan, trimSpanWithin, type TextSpan } from './core/text.js';
 export { registerFallback, fallbackNames, resolveFallback, slidingSpanSplitter, recursiveSpanSplitter, type SpanSplitterFactory, type SpanSplitterOptions } from './plan/fallback.js';

@@ -24,10 +24,10 @@ import { isBlank, requireText } from '../core/text.js';
 import { documentIdOf, type ChunkCallOptions } from '../core/ids.js';
 import { Assembler, type PlannedChunk } from '../plan/assemble.js';
 import { splitRange } from '../plan/fallback.js';
-import { SpanLevel } from '../plan/levels.js';
+import { SpanLevel, TableRowsLevel } from '../plan/levels.js';
 import { pack, type PackLevel, type PackStats } from '../plan/pack.js';
 import { LANDMARKS, outlineHtml, type DroppedRegion, type HtmlBlock, type HtmlOutline, type Landmark } from '../segment/html.js';
-import { columnLabels, labelledRow, TableRowsLevel } from '../segment/tables.js';
+import { columnLabels, labelledRow } from '../segment/tables.js';
 import { rangeMeasure, type RangeMeasure } from '../size/measure.js';
 import { resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
 import { defaultOverlap } from './recursive.js';
@@ -269,11 +269,14 @@ class Plan {
     const header = [t.caption && t.caption.vStart >= 0 ? cellText(t.caption) : '', ...t.head.map((r) => v.slice(r.vStart, r.vEnd))].filter(Boolean).join('\n');
     const last = t.body.length - 1;
     this.operations += rows.length;
-    return new TableRowsLevel(header, rows, (s) => this.units.units.size(s), (a, b, text, size, oversized) =>
-      this.#chunk(a === 0 ? block.start : t.body[a].start, b === last ? block.end : t.body[b].end, text, block, ['table'], size, oversized, {
-        tableRows: [a + 1, b + 1],
-      }),
-    );
+    return new TableRowsLevel({
+      header,
+      rows,
+      sizer: this.units.units,
+      estimate: 'apart',
+      emit: (a, b, text, size, oversized) =>
+        this.#chunk(a === 0 ? block.start : t.body[a].start, b === last ? block.end : t.body[b].end, text, block, ['table'], size, oversized, { tableRows: [a + 1, b + 1] }),
+    });
   }
 
   /** A block's visible text split by the piece tree (the fallback level); each piece is a chunk (flagged oversized when one grapheme is over the budget). */

@@ -19,7 +19,9 @@ import { resolveOptions, type StrategySchema } from '../core/schema.js';
 import { isBlank, requireText, trimSpan, trimSpanWithin, type TextSpan } from '../core/text.js';
 import { documentIdOf, type ChunkCallOptions } from '../core/ids.js';
 import { Assembler, type PlannedChunk } from '../plan/assemble.js';
+import { TableRowsLevel } from '../plan/levels.js';
 import { pack, type PackLevel } from '../plan/pack.js';
+import { columnLabels, labelledRow } from '../segment/tables.js';
 import { upperBound } from '../core/search.js';
 import { cellText, inlineText, scanMarkdown, tableCells, type MarkdownBlock, type MarkdownBlockType } from '../segment/markdown.js';
 import { rangeMeasure, type RangeMeasure } from '../size/measure.js';
@@ -552,7 +554,7 @@ class BlockLevel extends Sizes implements PackLevel {
     if (INDIVISIBLE.has(part.block.type)) return undefined;
     if (part.block.type === 'table') {
       const rows = part.block.rows!;
-      return rows.length >= 2 ? new TableLevel(this.plan, this.text, this.measure, this.section, part, rows) : undefined;
+      return rows.length >= 2 ? tableLevel(this, part, rows) : undefined;
     }
     if (CONTAINERS.has(part.block.type) && this.depth < MAX_DEPTH) {
       // a container with one child container covers the same text: go straight to it
@@ -654,78 +656,30 @@ function coverChildren(text: string, parent: Part): Part[] {
 }
 
 /**
- * A table's body rows as a pack level: a part's text is whole source rows (the first
- * part from the table's start, so with the header lines), its embedText the header
- * lines and its rows as `Header: value | Header: value`.
+ * A table's body rows as a pack level ({@link TableRowsLevel}): a part's text is whole
+ * source rows (the first part from the table's start, so with the header lines), its
+ * embedText the section's prefix, the header lines and its rows as `Header: value |
+ * Header: value`; the budget holds for both.
  */
-class TableLevel extends Sizes implements PackLevel {
-  readonly count: number;
-  readonly #part: Part;
-  readonly #rows: readonly TextSpan[];
-  readonly #header: string;
-  readonly #headerSize: number;
-  readonly #labelled: string[];
-  readonly #rowSizes: Float64Array;
-  readonly #prefix: Float64Array;
-
-  constructor(plan: MarkdownPlan, text: string, measure: RangeMeasure, section: Section, part: Part, rows: readonly TextSpan[]) {
-    super(plan, text, measure, section);
-    const sizer = plan.units.units;
-    this.#part = part;
-    this.#rows = rows;
-    this.#header = text.slice(part.start, rows[1].start).trimEnd();
-    this.#headerSize = sizer.size(this.#header + '\n');
-    const context = { definitions: new Set<string>(), footnotes: new Set<string>() };
-    const labels = tableCells(text, rows[0]).map((c) => inlineText(text.slice(c.content.start, c.content.end), context).text);
-    const n = rows.length - 1;
-    this.count = n;
-    this.#labelled = new Array(n);
-    this.#rowSizes = new Float64Array(n);
-    this.#prefix = new Float64Array(n + 1);
-    plan.ops += rows.length;
-    for (let r = 0; r < n; r++) {
-      this.#labelled[r] = tableCells(text, rows[r + 1])
-        .map((cell, k) => `${labels[k] ?? `Column ${k + 1}`}: ${cellText(text, cell)}`)
-        .join(' | ');
-      this.#rowSizes[r] = sizer.size(this.#labelled[r] + '\n');
-      this.#prefix[r + 1] = this.#prefix[r] + this.#rowSizes[r];
-    }
-  }
-
-  start(i: number): number {
-    return i === 0 ? this.#part.start : this.#rows[i + 1].start;
-  }
-
-  end(i: number): number {
-    return i === this.count - 1 ? this.#part.end : this.#rows[i + 1].end;
-  }
-
-  size(i: number): number {
-    return this.section.prefixSize + this.#headerSize + this.#rowSizes[i];
-  }
-
-  estimate(a: number, b: number): number {
-    return this.section.prefixSize + this.#headerSize + this.#prefix[b + 1] - this.#prefix[a];
-  }
-
-  #derived(a: number, b: number): string {
-    return this.#header + '\n' + this.#labelled.slice(a, b + 1).join('\n');
-  }
-
-  exact(a: number, b: number): number {
-    const unit = this.plan.units.unit;
-    if (unit === 'char' || unit === 'word') {
-      // characters and words of the embedText add up: header, rows, the prefix (a char
-      // count has one line break fewer than the rows' sizes, which end in one each)
-      const embed = this.section.prefixSize + this.#headerSize + this.#prefix[b + 1] - this.#prefix[a] - (unit === 'char' ? 1 : 0);
-      return Math.max(this.measure.size(this.start(a), this.end(b)), embed);
-    }
-    return this.spanSize(this.start(a), this.end(b), this.#derived(a, b));
-  }
-
-  emit(a: number, b: number, size: number, oversized: boolean): PlannedChunk {
-    return this.chunk(this.start(a), this.end(b), size, oversized, ['table'], this.#derived(a, b), [a + 1, b + 1]);
-  }
+function tableLevel(owner: BlockLevel, part: Part, rows: readonly TextSpan[]): PackLevel {
+  const { plan, text, measure, section } = owner;
+  const context = { definitions: new Set<string>(), footnotes: new Set<string>() };
+  const labels = columnLabels([tableCells(text, rows[0]).map((c) => ({ text: inlineText(text.slice(c.content.start, c.content.end), context).text, span: 1 }))]);
+  const labelled: string[] = [];
+  for (let r = 1; r < rows.length; r++) labelled.push(labelledRow(labels, tableCells(text, rows[r]).map((cell) => ({ text: cellText(text, cell), span: 1 }))));
+  plan.ops += rows.length;
+  const last = rows.length - 2;
+  const start = (i: number) => (i === 0 ? part.start : rows[i + 1].start);
+  const end = (i: number) => (i === last ? part.end : rows[i + 1].end);
+  return new TableRowsLevel({
+    header: text.slice(part.start, rows[1].start).trimEnd(),
+    rows: labelled,
+    sizer: plan.units.units,
+    prefix: section.prefix,
+    prefixSize: section.prefixSize,
+    textSize: (a, b) => measure.size(start(a), end(b)),
+    emit: (a, b, embedText, size, oversized) => owner.chunk(start(a), end(b), size, oversized, ['table'], embedText.slice(section.prefix.length), [a + 1, b + 1]),
+  });
 }
 
 /**
