@@ -25,7 +25,7 @@ import { columnLabels, labelledRow } from '../segment/tables.js';
 import { upperBound } from '../core/search.js';
 import { cellText, inlineText, scanMarkdown, tableCells, type MarkdownBlock, type MarkdownBlockType } from '../segment/markdown.js';
 import { rangeMeasure, type RangeMeasure } from '../size/measure.js';
-import type { CutAt, Sizer } from '../size/types.js';
+import type { CutAt } from '../size/types.js';
 import { innerUnitOptions, resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
 import { planWhole, streamPlan, type StepResult, type StreamPlan } from '../stream/driver.js';
 import type { TextSource } from '../stream/source.js';
@@ -309,7 +309,8 @@ class MarkdownPlan implements StreamPlan<MarkdownState> {
         return { chunks: [], keep: 0, state };
       }
     }
-    const measure = measureOf(text, this.units.units);
+    // blocks and pieces are measured about once each: a memo of every range would only grow
+    const measure = rangeMeasure(text, this.units.units, { memo: 'recent' });
     const chunks: PlannedChunk[] = [];
     const stats = { steps: 0, exact: 0 };
     for (let i = 0; i < k; i++) pack(new BlockLevel(this, text, measure, sections[i], sections[i].blocks, 0), { max: this.chunkSize }, chunks, stats);
@@ -385,57 +386,6 @@ class MarkdownPlan implements StreamPlan<MarkdownState> {
     return v;
   }
 
-}
-
-/**
- * The range measure of `text`: the engine's O(1) measure for characters and words; for
- * tokens and custom sizers one that slices and measures, remembering only its last two
- * answers. Blocks and pieces are measured about once each, and the engine's memo (a Map
- * keyed by range) grows slower than linearly on megabyte inputs with a range per block.
- */
-function measureOf(text: string, sizer: Sizer): RangeMeasure {
-  return sizer.unit === 'char' || sizer.unit === 'word' ? rangeMeasure(text, sizer) : new SliceMeasure(text, sizer);
-}
-
-/** See {@link measureOf}. */
-class SliceMeasure implements RangeMeasure {
-  readonly cheap = false;
-  calls = 0;
-  #s0 = -1;
-  #e0 = -1;
-  #v0 = 0;
-  #s1 = -1;
-  #e1 = -1;
-  #v1 = 0;
-  constructor(
-    readonly text: string,
-    readonly sizer: Sizer,
-  ) {}
-
-  size(start: number, end: number): number {
-    if (end <= start) return 0;
-    if (start === this.#s0 && end === this.#e0) return this.#v0;
-    if (start === this.#s1 && end === this.#e1) return this.#v1;
-    this.calls++;
-    const v = this.sizer.size(this.text.slice(start, end));
-    this.#s1 = this.#s0;
-    this.#e1 = this.#e0;
-    this.#v1 = this.#v0;
-    this.#s0 = start;
-    this.#e0 = end;
-    this.#v0 = v;
-    return v;
-  }
-
-  gap(start: number, end: number): number {
-    if (end <= start) return 0;
-    return this.sizer.gapSize ? this.sizer.gapSize(this.text.slice(start, end)) : this.size(start, end);
-  }
-
-  sizeMany(starts: ArrayLike<number>, ends: ArrayLike<number>, count: number, out: Float64Array): Float64Array {
-    for (let k = 0; k < count; k++) out[k] = this.size(starts[k], ends[k]);
-    return out;
-  }
 }
 
 /** The stack after heading `h`. */
@@ -696,7 +646,7 @@ function fallbackLevel(owner: BlockLevel, part: Part): PackLevel {
   if (!plan.custom) {
     // the piece tree of the block's text (its own measure: its scans stay inside the block)
     const work = { operations: 0 };
-    const pieces = splitRange(measureOf(slice, plan.units.units), 0, slice.length, { max: budget, overlap: Math.max(0, Math.min(plan.chunkOverlap, budget - 1)) }, work);
+    const pieces = splitRange(rangeMeasure(slice, plan.units.units, { memo: 'recent' }), 0, slice.length, { max: budget, overlap: Math.max(0, Math.min(plan.chunkOverlap, budget - 1)) }, work);
     plan.ops += work.operations;
     spans = coverSpans(text, part.start, part.end, pieces);
   } else {
