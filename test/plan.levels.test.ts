@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SpanLevel, TableRowsLevel } from '../src/plan/levels.js';
+import { JoinSums, SpanLevel, TableRowsLevel } from '../src/plan/levels.js';
 import { pack } from '../src/plan/pack.js';
 import { rangeMeasure } from '../src/size/measure.js';
 import { resolveUnits } from '../src/size/resolve.js';
@@ -87,5 +87,26 @@ describe('TableRowsLevel', () => {
     const bare = new TableRowsLevel({ header: '', rows, sizer: words, emit });
     expect(bare.emit(0, 1, 0, false)?.embedText).toBe('Name: Ann | Age: 31\nName: Bob | Age: 4');
     expect(bare.exact(0, 1)).toBe(10);
+  });
+});
+
+describe('JoinSums', () => {
+  it('gives the exact token size of a run of blocks from the blocks and the joins between them', () => {
+    const text = 'Hello there world.\n\nSecond block of words here.\n\n</div>\n\nThird one, the last.';
+    const parts = [
+      { start: 0, end: 18 },
+      { start: 20, end: 47 },
+      { start: 49, end: 55 },
+      { start: 57, end: text.length },
+    ];
+    const size = (s: number, e: number) => tokens.size(text.slice(s, e));
+    const sizes = new Float64Array(parts.map((p) => size(p.start, p.end)));
+    const joins = new JoinSums(text, parts, sizes, tokens.cutAt!, size);
+    expect(joins.run(0, 1)).toBe(size(0, 47));
+    expect(joins.run(0, 3)).toBe(size(0, text.length));
+    expect(joins.run(1, 3)).toBe(size(20, text.length));
+    // '</div>' has no cut inside: a run that starts or ends there is measured on its text
+    expect(joins.run(0, 2)).toBeUndefined();
+    expect(joins.run(2, 3)).toBeUndefined();
   });
 });

@@ -2,13 +2,15 @@
  * The level kinds boundary sources hand the packer: {@link SpanLevel} (sections over
  * span arrays of a measured text: sizes from a {@link RangeMeasure}, run estimates from
  * prefix sums of section and gap sizes) and {@link TableRowsLevel} (a table's labelled
- * rows, whose parts carry a derived embed text after an optional prefix). The fallback
+ * rows, whose parts carry a derived embed text after an optional prefix), and
+ * {@link JoinSums} (exact run sizes from section sizes where the sizer cuts locally). The fallback
  * level (the recursive splitter's pieces) is in `fallback.ts`. Core module.
  * @module
  */
 import { tablePartText } from '../segment/tables.js';
 import type { RangeMeasure } from '../size/measure.js';
-import type { Sizer } from '../size/types.js';
+import type { TextSpan } from '../core/text.js';
+import type { CutAt, Sizer } from '../size/types.js';
 import type { PlannedChunk } from './assemble.js';
 import type { OverlapPolicy, PackLevel } from './pack.js';
 
@@ -171,5 +173,67 @@ export class TableRowsLevel implements PackLevel {
 
   emit(a: number, b: number, size: number, oversized: boolean): PlannedChunk | undefined {
     return this.#o.emit(a, b, this.#embed(a, b), size, oversized);
+  }
+}
+
+/**
+ * Exact sizes of runs of sections (blocks) from their own sizes, for sizers that declare a
+ * local cut ({@link CutAt}: tiktoken's encodings). Each block is split at its first and
+ * last cut, `f` and `l` (both strictly inside it): its size is head [start, f) + middle
+ * [f, l) + tail [l, end). A run a..b is the head of a, the middles, the joins
+ * [l_i, f_j) to the next block j with a cut (a tail, the whitespace and any blocks without
+ * a cut between, the next head: usually a few characters) and the tail of b, each split
+ * at a cut, so its size is their sum — exact, from one measure per join instead of
+ * measuring the run's text. A run that starts or ends at a block without a cut inside
+ * (no Latin letter next to a space or line break: `</div>`, a link definition) is
+ * measured on its text.
+ */
+export class JoinSums {
+  /** Sum over blocks before i of middle + join to the next block with a cut. */
+  readonly #sums: Float64Array;
+  /** Join after block i (0 where none). */
+  readonly #join: Float64Array;
+  readonly #head: Float64Array;
+  readonly #tail: Float64Array;
+  /** Block i has a cut inside. */
+  readonly #cut: Uint8Array;
+
+  constructor(text: string, parts: readonly TextSpan[], sizes: Float64Array, cutAt: CutAt, size: (s: number, e: number) => number) {
+    const n = parts.length;
+    const first = new Int32Array(n).fill(-1);
+    const last = new Int32Array(n).fill(-1);
+    this.#head = new Float64Array(n);
+    this.#tail = new Float64Array(n);
+    this.#join = new Float64Array(n);
+    this.#cut = new Uint8Array(n);
+    this.#sums = new Float64Array(n + 1);
+    for (let i = 0; i < n; i++) {
+      const { start, end } = parts[i];
+      let f = start + 1;
+      while (f < end && !cutAt(text, f)) f++;
+      if (f >= end) continue;
+      let l = end - 1;
+      while (l > f && !cutAt(text, l)) l--;
+      first[i] = f;
+      last[i] = l;
+      this.#cut[i] = 1;
+      this.#head[i] = size(start, f);
+      this.#tail[i] = size(l, end);
+    }
+    let next = -1; // the next block with a cut after i
+    const middle = new Float64Array(n);
+    for (let i = n - 1; i >= 0; i--) {
+      if (!this.#cut[i]) continue;
+      middle[i] = sizes[i] - this.#head[i] - this.#tail[i];
+      if (next >= 0) this.#join[i] = size(last[i], first[next]);
+      next = i;
+    }
+    for (let i = 0; i < n; i++) this.#sums[i + 1] = this.#sums[i] + middle[i] + this.#join[i];
+  }
+
+  /** Exact size of the text from block a's start to block b's end (a < b); undefined unless both have a cut. */
+  run(a: number, b: number): number | undefined {
+    if (!this.#cut[a] || !this.#cut[b]) return undefined;
+    return this.#head[a] + this.#sums[b + 1] - this.#sums[a] - this.#join[b] + this.#tail[b];
   }
 }
