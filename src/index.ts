@@ -46,10 +46,12 @@ export {
 } from './strategies/markdown.js';
 export { HtmlChunker, HTML_SCHEMA, LANDMARKS, type HtmlOptions, type HtmlChunk, type HtmlChunkMetadata, type DroppedRegion, type Landmark } from './strategies/html.js';
 export type { HtmlOutline, HtmlBlock, HtmlBlockKind, HtmlTableInfo, HtmlTableRow } from './segment/html.js';
-export { columnLabels, labelledRow, tablePartText, TableRowsLevel, type HeaderCell } from './segment/tables.js';
+export { columnLabels, labelledRow, tablePartText, type HeaderCell } from './segment/tables.js';
+export { TableRowsLevel } from './plan/levels.js';
 export { ParentChildChunker, looksLikeMarkdown, type ParentChildOptions, type ParentChildResult } from './compose/parent-child.js';
 export { trimSpan, trimSpanWithin, type TextSpan } from './core/text.js';
-export { registerFallback, fallbackNames, resolveFallback, slidingSpanSplitter, recursiveSpanSplitter, type SpanSplitter as FallbackSpanSplitter, type SpanSplitterFactory, type SpanSplitterOptions } from './compose/span-splitters.js';
+export { registerFallback, fallbackNames, resolveFallback, slidingSpanSplitter, recursiveSpanSplitter, type SpanSplitterFactory, type SpanSplitterOptions } from './plan/fallback.js';
+export type { SpanSplitter as FallbackSpanSplitter } from './core/splitter.js';
 export { defineStrategy, capacitySchema, overlapBelow, type StrategySpec } from './strategies/define.js';
 export { packLevels } from './strategies/pack-levels.js';
 export { typed, type OptionsOf, type ResolvedOf } from './core/schema.js';

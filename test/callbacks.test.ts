@@ -131,9 +131,10 @@ describe('what a callback returns is checked', () => {
     const opts = { unit: 'char' as const, maxChunkSize: 40, threshold: 100, embedder: new StubEmbedder(4, (t) => hashVector(t, 4)) };
     const cases = [
       [() => null, /Invalid option splitter: .*it returned null/],
-      [(_t: string, s: number, e: number) => [[s, e]], /span 0 is \[/],
-      [(_t: string, s: number, e: number) => [{ start: s - 1, end: e }], /span 0 is \{"start":-1/],
-      [(_t: string, s: number) => [{ start: s, end: s + 1.5 }], /integer offsets/],
+      [(t: string) => [[0, t.length]], /span 0 is \[/],
+      [(t: string) => [{ start: -1, end: t.length }], /span 0 is \{"start":-1/],
+      [(t: string) => [{ start: 0, end: t.length + 1 }], /≤ end ≤ \d+ \(the text's length\)/],
+      [() => [{ start: 0, end: 1.5 }], /integer offsets/],
     ] as const;
     for (const [splitter, message] of cases) {
       const e = await thrown(() => new SemanticChunker({ ...opts, splitter: splitter as never }).chunk(TEXT));
@@ -142,7 +143,7 @@ describe('what a callback returns is checked', () => {
       expect((e as Error).message).toMatch(message);
     }
     // a good splitter's spans are used as given
-    const halves = (_t: string, s: number, e: number) => [{ start: s, end: (s + e) >> 1 }, { start: (s + e) >> 1, end: e }];
+    const halves = (t: string) => [{ start: 0, end: t.length >> 1 }, { start: t.length >> 1, end: t.length }];
     const chunks = await new SemanticChunker({ ...opts, splitter: halves }).chunk(TEXT);
     expect(chunks.length).toBe(2);
     expect(chunks.every((c) => c.text === TEXT.slice(c.start, c.end) && Number.isInteger(c.start))).toBe(true);

@@ -105,7 +105,8 @@ describe('the four Markdown chapters', () => {
     const header =
       '| Operator                  | Example                                                 | Explanation                                                           | Overloadable?  |\n' +
       '| ------------------------- | ------------------------------------------------------- | --------------------------------------------------------------------- | -------------- |\n';
-    expect(parts[0].embedText!.startsWith(header + 'Operator: `!` | Example: `ident!(...)`, `ident!{...}`, `ident![...]` | Explanation: Macro expansion | Overloadable?: \n')).toBe(true);
+    // the row's empty `Overloadable?` cell is left out, as HTML's rows leave empty cells out
+    expect(parts[0].embedText!.slice(header.length).split('\n')[0]).toBe('Operator: `!` | Example: `ident!(...)`, `ident!{...}`, `ident![...]` | Explanation: Macro expansion');
     expect(parts.every((p) => p.metadata.headingPath.length === 2)).toBe(true);
   });
 });

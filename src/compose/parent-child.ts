@@ -17,7 +17,8 @@ import { Assembler, type PlannedChunk } from '../plan/assemble.js';
 import { isBlank, requireText, trimSpanWithin } from '../core/text.js';
 import { MarkdownChunker } from '../strategies/markdown.js';
 import { innerUnitOptions, resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions, chunkCounters } from '../size/resolve.js';
-import { checkedSplitter, recursiveSpanSplitter, slidingSpanSplitter, type SpanSplitter } from './span-splitters.js';
+import { checkedSplitter, type SpanSplitter } from '../core/splitter.js';
+import { recursiveSpanSplitter, slidingSpanSplitter } from '../plan/fallback.js';
 
 const childOverlapRule = overlapBelow('childSize', 'childOverlap');
 

@@ -1,10 +1,16 @@
 /**
- * {@link PackLevel}s over plain span arrays: what most boundary sources hand the packer.
- * Sizes come from a {@link RangeMeasure} (memoized), run estimates from prefix sums of
- * section sizes plus the sizes of the gaps between sections. Core module.
+ * The level kinds boundary sources hand the packer: {@link SpanLevel} (sections over
+ * span arrays of a measured text: sizes from a {@link RangeMeasure}, run estimates from
+ * prefix sums of section and gap sizes) and {@link TableRowsLevel} (a table's labelled
+ * rows, whose parts carry a derived embed text after an optional prefix), and
+ * {@link JoinSums} (exact run sizes from section sizes where the sizer cuts locally). The fallback
+ * level (the recursive splitter's pieces) is in `fallback.ts`. Core module.
  * @module
  */
+import { tablePartText } from '../segment/tables.js';
 import type { RangeMeasure } from '../size/measure.js';
+import type { TextSpan } from '../core/text.js';
+import type { CutAt, Sizer } from '../size/types.js';
 import type { PlannedChunk } from './assemble.js';
 import type { OverlapPolicy, PackLevel } from './pack.js';
 
@@ -53,14 +59,6 @@ export class SpanLevel implements PackLevel {
     this.descend = options.descend;
   }
 
-  start(i: number): number {
-    return this.#starts[i];
-  }
-
-  end(i: number): number {
-    return this.#ends[i];
-  }
-
   size(i: number): number {
     this.#sums();
     return this.#sizes![i];
@@ -96,5 +94,146 @@ export class SpanLevel implements PackLevel {
   emit(a: number, b: number, size: number, oversized: boolean): PlannedChunk | undefined {
     if (this.#options.emit) return this.#options.emit(a, b, size, oversized);
     return { start: this.#starts[a], end: this.#ends[b], unitCount: size, ...(oversized ? { oversized } : {}) };
+  }
+}
+
+/** What a {@link TableRowsLevel} is built from. */
+export interface TableRowsOptions {
+  /** The lines every part's embed text starts with (caption, header row); '' for none. */
+  readonly header: string;
+  /** The labelled body rows (`Header: value | Header: value`), one per section. */
+  readonly rows: readonly string[];
+  /** The budget's unit. */
+  readonly sizer: Sizer;
+  /** Text before every part's embed text (a heading path and a blank line); default ''. */
+  readonly prefix?: string;
+  /** Units of `prefix`. */
+  readonly prefixSize?: number;
+  /**
+   * How a run's estimate sums its lines: `joined` (default) measures each line with its
+   * line break, the last one's too; `apart` measures a line and a line break apart and
+   * leaves out the last break. Each strategy's recorded outputs (Markdown: joined, HTML:
+   * apart) depend on it where the estimate runs over the exact size (tokens).
+   */
+  readonly estimate?: 'joined' | 'apart';
+  /** Size of the source text of rows a..b where the budget holds for it too (the embed text's alone otherwise). */
+  readonly textSize?: (a: number, b: number) => number;
+  /** The chunk of rows a..b given their embed text and exact size. */
+  readonly emit: (a: number, b: number, embedText: string, size: number, oversized: boolean) => PlannedChunk | undefined;
+}
+
+/**
+ * The rows of one table as a level: section k is body row k; a run's embed text is the
+ * prefix, the header lines and its rows, one per line ({@link tablePartText}), and its
+ * exact size that text's (at least the source text's, with `textSize`), so every part,
+ * header lines included, fits the budget unless one row alone does not (a row is
+ * indivisible: it is then a part of its own, flagged `oversized` by the packer). A run
+ * grows by the sum of its lines' sizes; for an additive sizer ({@link Sizer.additive})
+ * the exact size of the embed text is that sum less the line breaks it does not hold.
+ */
+export class TableRowsLevel implements PackLevel {
+  readonly count: number;
+  readonly #o: TableRowsOptions;
+  readonly #prefix: Float64Array;
+  /** The prefix and header lines (see {@link TableRowsOptions.estimate}): what a run adds to its rows. */
+  readonly #base: number;
+  /** The last row's line break, which the estimate counts and the embed text does not hold. */
+  readonly #lastBreak: number;
+
+  constructor(options: TableRowsOptions) {
+    const { rows, sizer, header } = options;
+    this.count = rows.length;
+    this.#o = options;
+    this.#prefix = new Float64Array(rows.length + 1);
+    const line = sizer.size('\n');
+    const apart = options.estimate === 'apart';
+    const lineOf = apart ? (t: string) => sizer.size(t) + line : (t: string) => sizer.size(t + '\n');
+    for (let k = 0; k < rows.length; k++) this.#prefix[k + 1] = this.#prefix[k] + lineOf(rows[k]);
+    this.#base = (options.prefixSize ?? 0) + (header ? lineOf(header) : 0) - (apart ? line : 0);
+    this.#lastBreak = apart ? 0 : line;
+  }
+
+  /** Row i with the prefix and header lines: the smallest part that holds it. */
+  size(i: number): number {
+    return this.estimate(i, i);
+  }
+
+  estimate(a: number, b: number): number {
+    return this.#base + this.#prefix[b + 1] - this.#prefix[a];
+  }
+
+  #embed(a: number, b: number): string {
+    return (this.#o.prefix ?? '') + tablePartText(this.#o.header, this.#o.rows, a, b);
+  }
+
+  exact(a: number, b: number): number {
+    const embed = this.#o.sizer.additive ? this.estimate(a, b) - this.#lastBreak : this.#o.sizer.size(this.#embed(a, b));
+    return this.#o.textSize ? Math.max(this.#o.textSize(a, b), embed) : embed;
+  }
+
+  emit(a: number, b: number, size: number, oversized: boolean): PlannedChunk | undefined {
+    return this.#o.emit(a, b, this.#embed(a, b), size, oversized);
+  }
+}
+
+/**
+ * Exact sizes of runs of sections (blocks) from their own sizes, for sizers that declare a
+ * local cut ({@link CutAt}: tiktoken's encodings). Each block is split at its first and
+ * last cut, `f` and `l` (both strictly inside it): its size is head [start, f) + middle
+ * [f, l) + tail [l, end). A run a..b is the head of a, the middles, the joins
+ * [l_i, f_j) to the next block j with a cut (a tail, the whitespace and any blocks without
+ * a cut between, the next head: usually a few characters) and the tail of b, each split
+ * at a cut, so its size is their sum — exact, from one measure per join instead of
+ * measuring the run's text. A run that starts or ends at a block without a cut inside
+ * (no Latin letter next to a space or line break: `</div>`, a link definition) is
+ * measured on its text.
+ */
+export class JoinSums {
+  /** Sum over blocks before i of middle + join to the next block with a cut. */
+  readonly #sums: Float64Array;
+  /** Join after block i (0 where none). */
+  readonly #join: Float64Array;
+  readonly #head: Float64Array;
+  readonly #tail: Float64Array;
+  /** Block i has a cut inside. */
+  readonly #cut: Uint8Array;
+
+  constructor(text: string, parts: readonly TextSpan[], sizes: Float64Array, cutAt: CutAt, size: (s: number, e: number) => number) {
+    const n = parts.length;
+    const first = new Int32Array(n).fill(-1);
+    const last = new Int32Array(n).fill(-1);
+    this.#head = new Float64Array(n);
+    this.#tail = new Float64Array(n);
+    this.#join = new Float64Array(n);
+    this.#cut = new Uint8Array(n);
+    this.#sums = new Float64Array(n + 1);
+    for (let i = 0; i < n; i++) {
+      const { start, end } = parts[i];
+      let f = start + 1;
+      while (f < end && !cutAt(text, f)) f++;
+      if (f >= end) continue;
+      let l = end - 1;
+      while (l > f && !cutAt(text, l)) l--;
+      first[i] = f;
+      last[i] = l;
+      this.#cut[i] = 1;
+      this.#head[i] = size(start, f);
+      this.#tail[i] = size(l, end);
+    }
+    let next = -1; // the next block with a cut after i
+    const middle = new Float64Array(n);
+    for (let i = n - 1; i >= 0; i--) {
+      if (!this.#cut[i]) continue;
+      middle[i] = sizes[i] - this.#head[i] - this.#tail[i];
+      if (next >= 0) this.#join[i] = size(last[i], first[next]);
+      next = i;
+    }
+    for (let i = 0; i < n; i++) this.#sums[i + 1] = this.#sums[i] + middle[i] + this.#join[i];
+  }
+
+  /** Exact size of the text from block a's start to block b's end (a < b); undefined unless both have a cut. */
+  run(a: number, b: number): number | undefined {
+    if (!this.#cut[a] || !this.#cut[b]) return undefined;
+    return this.#head[a] + this.#sums[b + 1] - this.#sums[a] - this.#join[b] + this.#tail[b];
   }
 }

@@ -30,10 +30,6 @@ export type OverlapPolicy =
 export interface PackLevel {
   /** Number of sections. */
   readonly count: number;
-  /** Start of section i (UTF-16 code units of the packed text). */
-  start(i: number): number;
-  /** End of section i. */
-  end(i: number): number;
   /** Size of section i alone, in the budget's unit. */
   size(i: number): number;
   /** Estimated size of the run a..b (inclusive): what the run grows by. */

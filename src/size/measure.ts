@@ -31,15 +31,25 @@ export interface RangeMeasure {
   readonly calls: number;
 }
 
+/** How a measure that slices and measures remembers its answers. */
+export interface RangeMeasureOptions {
+  /**
+   * `all` (default): every range asked for, so a packer's searches pay once; `recent`:
+   * the last two only, for a caller that asks about each range about once (blocks of a
+   * megabyte document), where a memo keyed by range grows slower than linearly.
+   */
+  readonly memo?: 'all' | 'recent';
+}
+
 /**
  * The range measure of `text` in `sizer`'s unit.
  * @param text the text all ranges refer to (UTF-16 offsets).
  * @param sizer the unit; `char` and `word` sizers get the O(1) prefix-count measure.
  */
-export function rangeMeasure(text: string, sizer: Sizer): RangeMeasure {
+export function rangeMeasure(text: string, sizer: Sizer, options: RangeMeasureOptions = {}): RangeMeasure {
   if (sizer.unit === 'char') return new CharMeasure(text, sizer);
   if (sizer.unit === 'word') return new WordMeasure(text, sizer);
-  return new MemoMeasure(text, sizer);
+  return options.memo === 'recent' ? new RecentMeasure(text, sizer) : new MemoMeasure(text, sizer);
 }
 
 /** Code points: `end − start` minus the surrogate pairs inside, from checkpointed counts. */
@@ -193,9 +203,7 @@ class MemoMeasure implements RangeMeasure {
   }
 
   gap(start: number, end: number): number {
-    if (end <= start) return 0;
-    const gap = this.text.slice(start, end);
-    return this.sizer.gapSize ? this.sizer.gapSize(gap) : this.size(start, end);
+    return gapOf(this, start, end);
   }
 
   /**
@@ -213,5 +221,50 @@ class MemoMeasure implements RangeMeasure {
       }
     }
     return out;
+  }
+}
+
+/** What the whitespace in `[start, end)` adds between two joined pieces: the sizer's gapSize, else its size. */
+function gapOf(m: RangeMeasure, start: number, end: number): number {
+  if (end <= start) return 0;
+  return m.sizer.gapSize ? m.sizer.gapSize(m.text.slice(start, end)) : m.size(start, end);
+}
+
+/** Any other sizer: `size(text.slice(start, end))`, the last two answers remembered. */
+class RecentMeasure implements RangeMeasure {
+  readonly cheap = false;
+  calls = 0;
+  #s0 = -1;
+  #e0 = -1;
+  #v0 = 0;
+  #s1 = -1;
+  #e1 = -1;
+  #v1 = 0;
+  constructor(
+    readonly text: string,
+    readonly sizer: Sizer,
+  ) {}
+
+  size(start: number, end: number): number {
+    if (end <= start) return 0;
+    if (start === this.#s0 && end === this.#e0) return this.#v0;
+    if (start === this.#s1 && end === this.#e1) return this.#v1;
+    this.calls++;
+    const v = this.sizer.size(this.text.slice(start, end));
+    this.#s1 = this.#s0;
+    this.#e1 = this.#e0;
+    this.#v1 = this.#v0;
+    this.#s0 = start;
+    this.#e0 = end;
+    this.#v0 = v;
+    return v;
+  }
+
+  gap(start: number, end: number): number {
+    return gapOf(this, start, end);
+  }
+
+  sizeMany(starts: ArrayLike<number>, ends: ArrayLike<number>, count: number, out: Float64Array): Float64Array {
+    return sizeEach(this, starts, ends, count, out);
   }
 }

@@ -24,10 +24,11 @@ import { HashingEmbedder } from '../embedders/hashing-embedder.js';
 import type { Embedder } from '../embedders/types.js';
 import { documentIdOf, type ChunkCallOptions, workOf } from '../core/ids.js';
 import { Assembler, type PlannedChunk } from '../plan/assemble.js';
-import { innerUnitOptions, resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions, chunkCounters } from '../size/resolve.js';
+import { resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions, chunkCounters } from '../size/resolve.js';
 import { planWholeAsync, streamPlan, type StepResult, type StreamPlan } from '../stream/driver.js';
 import type { TextSource } from '../stream/source.js';
-import { RecursiveChunker } from './recursive.js';
+import { splitRange } from '../plan/fallback.js';
+import { rangeMeasure } from '../size/measure.js';
 import { addWork, maxWork, type Work } from '../core/work.js';
 
 /** The default `sectionSize` (tokens, or whatever the unit is): see docs/cluster-semantic.md for how it was chosen. */
@@ -169,7 +170,7 @@ class SectionScanner {
 /**
  * Cluster-semantic chunking, after Chroma's `ClusterSemanticChunker` (chunking_evaluation,
  * 2024): the text is split into pieces of at most `pieceSize` units by
- * {@link RecursiveChunker} (paragraph, line, sentence end, space, grapheme; no overlap);
+ * the recursive splitter's piece tree (paragraph, line, sentence end, space, grapheme; no overlap);
  * each piece is embedded once; with S(a, b) the cosine similarity of pieces a and b and μ
  * the mean of S over all pairs a < b of the section, a chunk of pieces [j, i] earns
  * reward(j, i) = Σ over a ≠ b in [j, i] of (S(a, b) − μ) (a one-piece chunk earns 0), and
@@ -223,7 +224,6 @@ export class ClusterSemanticChunker {
   readonly maxPieces: number;
   readonly sectionSize: number;
   readonly #resolved: ResolvedUnits;
-  readonly #splitter: RecursiveChunker;
 
   constructor(options: ClusterSemanticOptions = {}) {
     const o = resolveOptions<ClusterSemanticOptions>(CLUSTER_SEMANTIC_SCHEMA, options);
@@ -233,7 +233,6 @@ export class ClusterSemanticChunker {
     this.maxPieces = o.maxPieces;
     this.sectionSize = o.sectionSize;
     this.#resolved = resolveUnits(o);
-    this.#splitter = new RecursiveChunker({ ...innerUnitOptions(this.#resolved, options.tokenizer), chunkSize: this.pieceSize, chunkOverlap: 0 });
   }
 
   /** The stream plan of one call, counting into `work`. */
@@ -308,7 +307,7 @@ export class ClusterSemanticChunker {
   async #section(buf: string, a: number, b: number, state: RunState, out: PlannedChunk[]): Promise<void> {
     const sectionText = buf.slice(a, b);
     if (isBlank(sectionText)) return;
-    const pieces: Piece[] = this.#splitter.spans(sectionText).map((c) => ({ start: a + c.start, end: a + c.end, size: c.unitCount! }));
+    const pieces: Piece[] = splitRange(rangeMeasure(sectionText, this.#resolved.units), 0, sectionText.length, { max: this.pieceSize }).map((c) => ({ start: a + c.start, end: a + c.end, size: c.unitCount! }));
     const n = pieces.length;
     const spanSize = (j: number, i: number) => (j === i ? pieces[j].size : this.#size(buf.slice(pieces[j].start, pieces[i].end), state.work));
     let groups: Array<[number, number]>;

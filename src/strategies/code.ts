@@ -20,6 +20,7 @@ import { isBlank, requireText } from '../core/text.js';
 import { documentIdOf, type ChunkCallOptions, workOf } from '../core/ids.js';
 import { Assembler, type PlannedChunk } from '../plan/assemble.js';
 import { SpanLevel } from '../plan/levels.js';
+import { splitRange } from '../plan/fallback.js';
 import { pack, type PackLevel, type PackStats } from '../plan/pack.js';
 import {
   childItems,
@@ -36,9 +37,8 @@ import {
 } from '../segment/code.js';
 import type { CodeLanguageSpec } from '../segment/code-languages.js';
 import { rangeMeasure, type RangeMeasure } from '../size/measure.js';
-import { innerUnitOptions, resolveUnits, type ResolvedUnits, chunkCounters } from '../size/resolve.js';
+import { resolveUnits, type ResolvedUnits, chunkCounters } from '../size/resolve.js';
 import { CODE_SCHEMA, provideCodeModule, resolveCodeLanguage, tagOf, type CodeChunkerOptions, type WasmSource } from './code-schema.js';
-import { RecursiveChunker } from './recursive.js';
 import { upperBound } from '../core/search.js';
 import { addWork, type Work } from '../core/work.js';
 
@@ -375,7 +375,6 @@ export class CodeChunker {
   #rebuilding: Promise<void> | undefined;
   /** Why the last rebuild failed (the file then chunks by the recursive splitter). */
   #rebuildFailed: string | undefined;
-  readonly #recursive: Map<number, RecursiveChunker> = new Map();
   /** Why the last `chunk` call chunked by the recursive splitter instead of the syntax tree (its chunks' `metadata.fallback`), or undefined. */
   lastFallback: string | undefined;
 
@@ -537,8 +536,7 @@ export class CodeChunker {
     const measure = rangeMeasure(text, this.#resolved.units);
     const ctx = new CodeContext(this, text, measure, this.#spec, [], []);
     const budget = Math.max(1, this.chunkSize - ctx.header([]).size);
-    const recursive = this.recursive(budget);
-    const out = recursive.spans(text, 0, text.length, measure, work).map((p) => {
+    const out = splitRange(measure, 0, text.length, { max: budget }, work).map((p) => {
       const chunk = ctx.emit(p.start, p.end, [], [], [], p.oversized === true);
       chunk.metadata!.fallback = reason;
       return chunk;
@@ -559,16 +557,6 @@ export class CodeChunker {
       addWork(work, 'packSteps', packStats.steps + packStats.exact);
     }
     return out;
-  }
-
-  /** The recursive splitter for leaves, at a budget (no overlap, the chunker's units). @internal */
-  recursive(budget: number): RecursiveChunker {
-    let r = this.#recursive.get(budget);
-    if (!r) {
-      r = new RecursiveChunker({ chunkSize: budget, chunkOverlap: 0, ...innerUnitOptions(this.#resolved) });
-      this.#recursive.set(budget, r);
-    }
-    return r;
   }
 }
 
@@ -720,14 +708,6 @@ class CodeLevel implements PackLevel {
     this.count = s.count;
   }
 
-  start(i: number): number {
-    return this.s.starts[i];
-  }
-
-  end(i: number): number {
-    return this.s.ends[i];
-  }
-
   size(i: number): number {
     return this.ctx.measure.size(this.s.starts[i], this.s.ends[i]) + this.ctx.header(this.s.scopes[i]).size;
   }
@@ -776,9 +756,9 @@ class CodeLevel implements PackLevel {
       const expanded = expandItem(s.items[i], ctx.text, scope, ctx.fits, ctx.stats);
       if (expanded) return ctx.level(expanded.items, expanded.definition ? [...scope, expanded.definition] : scope);
     }
-    // a leaf: the recursive splitter's spans, at the budget left beside the header
+    // a leaf: the piece tree's spans (the fallback level), at the budget left beside the header
     const budget = Math.max(1, ctx.max - ctx.header(scope).size);
-    const spans = ctx.chunker.recursive(budget).spans(ctx.text, s.starts[i], s.ends[i], ctx.measure);
+    const spans = splitRange(ctx.measure, s.starts[i], s.ends[i], { max: budget });
     if (spans.length <= 1 && spans[0]?.start === s.starts[i] && spans[0]?.end === s.ends[i]) return undefined;
     const path = scope.map((d) => d.label);
     return new SpanLevel(

@@ -19,16 +19,16 @@
  */
 import type { Chunk, ChunkMetadata } from '../core/chunk.js';
 import { typed, type OptionsOf, type StrategySchema } from '../core/schema.js';
-import { isBlank, requireText } from '../core/text.js';
+import { requireText } from '../core/text.js';
 import type { ChunkCallOptions } from '../core/ids.js';
 import type { PlannedChunk } from '../plan/assemble.js';
-import { SpanLevel } from '../plan/levels.js';
+import { splitRange } from '../plan/fallback.js';
+import { SpanLevel, TableRowsLevel } from '../plan/levels.js';
 import { pack, type PackLevel, type PackStats } from '../plan/pack.js';
 import { LANDMARKS, outlineHtml, type DroppedRegion, type HtmlBlock, type HtmlOutline, type Landmark } from '../segment/html.js';
-import { columnLabels, labelledRow, TableRowsLevel } from '../segment/tables.js';
+import { columnLabels, labelledRow } from '../segment/tables.js';
 import { rangeMeasure, type RangeMeasure } from '../size/measure.js';
-import { innerUnitOptions, resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
-import { RecursiveChunker } from './recursive.js';
+import { UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
 import { capacitySchema, defineStrategy } from './define.js';
 import { addWork, type Work } from '../core/work.js';
 
@@ -126,7 +126,6 @@ export class HtmlChunker extends defineStrategy({
   readonly chunkOverlap: number = this.options.chunkOverlap;
   readonly drop: readonly Landmark[] = [...this.options.drop];
   readonly #drop: ReadonlySet<string> = new Set(this.drop);
-  readonly #recursive = new RecursiveChunker({ ...innerUnitOptions(this.resolved, this.options.tokenizer), chunkSize: this.chunkSize, chunkOverlap: this.chunkOverlap });
 
   /**
    * The outline of `html` the chunks are planned on: blocks, visible text, dropped
@@ -167,7 +166,7 @@ export class HtmlChunker extends defineStrategy({
   spans(html: string, work?: Work): PlannedChunk[] {
     const outline = outlineHtml(html, { drop: this.#drop });
     const measure = rangeMeasure(outline.visible, this.resolved.units);
-    const plan = new Plan(this, outline, measure, this.resolved, this.#recursive, work);
+    const plan = new Plan(this, outline, measure, this.resolved, work);
     const stats: PackStats = { steps: 0, exact: 0 };
     const planned = outline.blocks.length ? pack(plan.level(outline.blocks, true), { max: this.chunkSize }, [], stats) : [];
     attachDropped(planned, outline.dropped);
@@ -194,7 +193,6 @@ class Plan {
     readonly outline: HtmlOutline,
     readonly measure: RangeMeasure,
     readonly units: ResolvedUnits,
-    readonly recursive: RecursiveChunker,
     readonly work: Work | undefined,
   ) {}
 
@@ -257,18 +255,21 @@ class Plan {
     const header = [t.caption && t.caption.vStart >= 0 ? cellText(t.caption) : '', ...t.head.map((r) => v.slice(r.vStart, r.vEnd))].filter(Boolean).join('\n');
     const last = t.body.length - 1;
     this.operations += rows.length;
-    return new TableRowsLevel(header, rows, (s) => this.units.units.size(s), (a, b, text, size, oversized) =>
-      this.#chunk(a === 0 ? block.start : t.body[a].start, b === last ? block.end : t.body[b].end, text, block, ['table'], size, oversized, {
-        tableRows: [a + 1, b + 1],
-      }),
-    );
+    return new TableRowsLevel({
+      header,
+      rows,
+      sizer: this.units.units,
+      estimate: 'apart',
+      emit: (a, b, text, size, oversized) =>
+        this.#chunk(a === 0 ? block.start : t.body[a].start, b === last ? block.end : t.body[b].end, text, block, ['table'], size, oversized, { tableRows: [a + 1, b + 1] }),
+    });
   }
 
-  /** A block's visible text split by the recursive splitter; each piece is a chunk (flagged oversized when one grapheme is over the budget). */
+  /** A block's visible text split by the piece tree (the fallback level); each piece is a chunk (flagged oversized when one grapheme is over the budget). */
   #text(block: HtmlBlock): PackLevel | undefined {
     const { visible, map } = this.outline;
     const piece = visible.slice(block.vStart, block.vEnd);
-    const spans = this.recursive.spans(piece, 0, piece.length, rangeMeasure(piece, this.units.units), this.work);
+    const spans = splitRange(rangeMeasure(piece, this.units.units), 0, piece.length, { max: this.chunker.chunkSize, overlap: this.chunker.chunkOverlap }, this.work);
     if (spans.length === 0) return undefined;
     const starts = new Int32Array(spans.length);
     const ends = new Int32Array(spans.length);

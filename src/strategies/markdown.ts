@@ -19,16 +19,17 @@ import { isBlank, requireText, trimSpan, trimSpanWithin, type TextSpan } from '.
 import { workOf, type ChunkCallOptions } from '../core/ids.js';
 import { addWork } from '../core/work.js';
 import type { PlannedChunk } from '../plan/assemble.js';
+import { JoinSums, TableRowsLevel } from '../plan/levels.js';
 import { pack, type PackLevel } from '../plan/pack.js';
+import { columnLabels, labelledRow } from '../segment/tables.js';
 import { upperBound } from '../core/search.js';
 import { cellText, inlineText, scanMarkdown, tableCells, type MarkdownBlock, type MarkdownBlockType } from '../segment/markdown.js';
 import { rangeMeasure, type RangeMeasure } from '../size/measure.js';
-import type { CutAt, Sizer } from '../size/types.js';
-import { innerUnitOptions, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
+import { innerUnitOptions, type ResolvedUnits } from '../size/resolve.js';
 import { planSpans, type StepResult, type StreamPlan } from '../stream/driver.js';
 import type { TextSource } from '../stream/source.js';
-import { resolveFallback, type SpanSplitter } from '../compose/span-splitters.js';
-import { RecursiveChunker } from './recursive.js';
+import { coverSpans, PiecesLevel, resolveFallback, splitRange } from '../plan/fallback.js';
+import type { SpanSplitter } from '../core/splitter.js';
 import { capacitySchema, defineStrategy } from './define.js';
 
 export { markdownBlocks, type MarkdownBlock, type MarkdownBlockType } from '../segment/markdown.js';
@@ -152,11 +153,10 @@ export class MarkdownChunker extends defineStrategy({
 
   constructor(options: MarkdownOptions = {}) {
     super(options);
-    // inner chunkers measure as this one does (unit or custom sizer, encoding, tokenizer)
-    const inner = innerUnitOptions(this.resolved, this.options.tokenizer);
+    // a named fallback measures as this chunker does (unit or custom sizer, encoding, tokenizer)
     const fallback = this.options.fallback;
-    const custom = fallback === 'recursive' ? undefined : resolveFallback(fallback, { ...inner, chunkOverlap: this.chunkOverlap });
-    this.plan = new MarkdownPlan(this.chunkSize, this.chunkOverlap, this.contextualHeaders, this.resolved, inner, custom);
+    const custom = fallback === 'recursive' ? undefined : resolveFallback(fallback, { ...innerUnitOptions(this.resolved, this.options.tokenizer), chunkOverlap: this.chunkOverlap });
+    this.plan = new MarkdownPlan(this.chunkSize, this.chunkOverlap, this.contextualHeaders, this.resolved, custom);
   }
 
   /**
@@ -226,7 +226,6 @@ const SHORT_MEMO = 4096;
 
 /** The Markdown strategy as a stream plan: scan, group into sections, pack, emit. */
 class MarkdownPlan implements StreamPlan<MarkdownState> {
-  readonly #recursive = new Map<number, RecursiveChunker>();
   /** Work counted since the last reset (`chunk(text, { work })` reports it as `operations`). */
   ops = 0;
 
@@ -235,9 +234,7 @@ class MarkdownPlan implements StreamPlan<MarkdownState> {
     readonly chunkOverlap: number,
     readonly contextual: boolean,
     readonly units: ResolvedUnits,
-    /** Unit options of inner chunkers (the fallback). */
-    readonly inner: UnitOptions,
-    /** A fallback other than the built-in recursive splitter. */
+    /** A fallback other than the built-in piece tree. */
     readonly custom: SpanSplitter | undefined,
   ) {}
 
@@ -278,7 +275,8 @@ class MarkdownPlan implements StreamPlan<MarkdownState> {
         return { chunks: [], keep: 0, state };
       }
     }
-    const measure = measureOf(text, this.units.units);
+    // blocks and pieces are measured about once each: a memo of every range would only grow
+    const measure = rangeMeasure(text, this.units.units, { memo: 'recent' });
     const chunks: PlannedChunk[] = [];
     const stats = { steps: 0, exact: 0 };
     for (let i = 0; i < k; i++) pack(new BlockLevel(this, text, measure, sections[i], sections[i].blocks, 0), { max: this.chunkSize }, chunks, stats);
@@ -354,66 +352,6 @@ class MarkdownPlan implements StreamPlan<MarkdownState> {
     return v;
   }
 
-  /** The recursive splitter for a budget (one per distinct budget, as the span splitter keeps them). */
-  recursive(budget: number): RecursiveChunker {
-    let r = this.#recursive.get(budget);
-    if (!r) {
-      r = new RecursiveChunker({ ...this.inner, chunkSize: budget, chunkOverlap: Math.max(0, Math.min(this.chunkOverlap, budget - 1)) });
-      this.#recursive.set(budget, r);
-    }
-    return r;
-  }
-}
-
-/**
- * The range measure of `text`: the engine's O(1) measure for characters and words; for
- * tokens and custom sizers one that slices and measures, remembering only its last two
- * answers. Blocks and pieces are measured about once each, and the engine's memo (a Map
- * keyed by range) grows slower than linearly on megabyte inputs with a range per block.
- */
-function measureOf(text: string, sizer: Sizer): RangeMeasure {
-  return sizer.additive ? rangeMeasure(text, sizer) : new SliceMeasure(text, sizer);
-}
-
-/** See {@link measureOf}. */
-class SliceMeasure implements RangeMeasure {
-  readonly cheap = false;
-  calls = 0;
-  #s0 = -1;
-  #e0 = -1;
-  #v0 = 0;
-  #s1 = -1;
-  #e1 = -1;
-  #v1 = 0;
-  constructor(
-    readonly text: string,
-    readonly sizer: Sizer,
-  ) {}
-
-  size(start: number, end: number): number {
-    if (end <= start) return 0;
-    if (start === this.#s0 && end === this.#e0) return this.#v0;
-    if (start === this.#s1 && end === this.#e1) return this.#v1;
-    this.calls++;
-    const v = this.sizer.size(this.text.slice(start, end));
-    this.#s1 = this.#s0;
-    this.#e1 = this.#e0;
-    this.#v1 = this.#v0;
-    this.#s0 = start;
-    this.#e0 = end;
-    this.#v0 = v;
-    return v;
-  }
-
-  gap(start: number, end: number): number {
-    if (end <= start) return 0;
-    return this.sizer.gapSize ? this.sizer.gapSize(this.text.slice(start, end)) : this.size(start, end);
-  }
-
-  sizeMany(starts: ArrayLike<number>, ends: ArrayLike<number>, count: number, out: Float64Array): Float64Array {
-    for (let k = 0; k < count; k++) out[k] = this.size(starts[k], ends[k]);
-    return out;
-  }
 }
 
 /** The stack after heading `h`. */
@@ -511,14 +449,6 @@ class BlockLevel extends Sizes implements PackLevel {
     }
   }
 
-  start(i: number): number {
-    return this.#parts[i].start;
-  }
-
-  end(i: number): number {
-    return this.#parts[i].end;
-  }
-
   size(i: number): number {
     return this.#sizes[i] + this.section.prefixSize;
   }
@@ -539,7 +469,7 @@ class BlockLevel extends Sizes implements PackLevel {
     if (INDIVISIBLE.has(part.block.type)) return undefined;
     if (part.block.type === 'table') {
       const rows = part.block.rows!;
-      return rows.length >= 2 ? new TableLevel(this.plan, this.text, this.measure, this.section, part, rows) : undefined;
+      return rows.length >= 2 ? tableLevel(this, part, rows) : undefined;
     }
     if (CONTAINERS.has(part.block.type) && this.depth < MAX_DEPTH) {
       // a container with one child container covers the same text: go straight to it
@@ -550,75 +480,13 @@ class BlockLevel extends Sizes implements PackLevel {
         else break;
       }
     }
-    return new FallbackLevel(this, part);
+    return fallbackLevel(this, part);
   }
 
   emit(a: number, b: number, size: number, oversized: boolean): PlannedChunk | undefined {
     const types: MarkdownBlockType[] = [];
     for (let i = a; i <= b; i++) if (!types.includes(this.#parts[i].block.type)) types.push(this.#parts[i].block.type);
     return this.chunk(this.#parts[a].start, this.#parts[b].end, size, oversized, types);
-  }
-}
-
-/**
- * Exact sizes of runs of blocks from the blocks' own sizes, for sizers that declare a
- * local cut ({@link CutAt}: tiktoken's encodings). Each block is split at its first and
- * last cut, `f` and `l` (both strictly inside it): its size is head [start, f) + middle
- * [f, l) + tail [l, end). A run a..b is the head of a, the middles, the joins
- * [l_i, f_j) to the next block j with a cut (a tail, the whitespace and any blocks without
- * a cut between, the next head: usually a few characters) and the tail of b, each split
- * at a cut, so its size is their sum — exact, from one measure per join instead of
- * measuring the run's text. A run that starts or ends at a block without a cut inside
- * (no Latin letter next to a space or line break: `</div>`, a link definition) is
- * measured on its text.
- */
-class JoinSums {
-  /** Sum over blocks before i of middle + join to the next block with a cut. */
-  readonly #sums: Float64Array;
-  /** Join after block i (0 where none). */
-  readonly #join: Float64Array;
-  readonly #head: Float64Array;
-  readonly #tail: Float64Array;
-  /** Block i has a cut inside. */
-  readonly #cut: Uint8Array;
-
-  constructor(text: string, parts: readonly Part[], sizes: Float64Array, cutAt: CutAt, size: (s: number, e: number) => number) {
-    const n = parts.length;
-    const first = new Int32Array(n).fill(-1);
-    const last = new Int32Array(n).fill(-1);
-    this.#head = new Float64Array(n);
-    this.#tail = new Float64Array(n);
-    this.#join = new Float64Array(n);
-    this.#cut = new Uint8Array(n);
-    this.#sums = new Float64Array(n + 1);
-    for (let i = 0; i < n; i++) {
-      const { start, end } = parts[i];
-      let f = start + 1;
-      while (f < end && !cutAt(text, f)) f++;
-      if (f >= end) continue;
-      let l = end - 1;
-      while (l > f && !cutAt(text, l)) l--;
-      first[i] = f;
-      last[i] = l;
-      this.#cut[i] = 1;
-      this.#head[i] = size(start, f);
-      this.#tail[i] = size(l, end);
-    }
-    let next = -1; // the next block with a cut after i
-    const middle = new Float64Array(n);
-    for (let i = n - 1; i >= 0; i--) {
-      if (!this.#cut[i]) continue;
-      middle[i] = sizes[i] - this.#head[i] - this.#tail[i];
-      if (next >= 0) this.#join[i] = size(last[i], first[next]);
-      next = i;
-    }
-    for (let i = 0; i < n; i++) this.#sums[i + 1] = this.#sums[i] + middle[i] + this.#join[i];
-  }
-
-  /** Exact size of the text from block a's start to block b's end (a < b); undefined unless both have a cut. */
-  run(a: number, b: number): number | undefined {
-    if (!this.#cut[a] || !this.#cut[b]) return undefined;
-    return this.#head[a] + this.#sums[b + 1] - this.#sums[a] - this.#join[b] + this.#tail[b];
   }
 }
 
@@ -641,148 +509,56 @@ function coverChildren(text: string, parent: Part): Part[] {
 }
 
 /**
- * A table's body rows as a pack level: a part's text is whole source rows (the first
- * part from the table's start, so with the header lines), its embedText the header
- * lines and its rows as `Header: value | Header: value`.
+ * A table's body rows as a pack level ({@link TableRowsLevel}): a part's text is whole
+ * source rows (the first part from the table's start, so with the header lines), its
+ * embedText the section's prefix, the header lines and its rows as `Header: value |
+ * Header: value`; the budget holds for both.
  */
-class TableLevel extends Sizes implements PackLevel {
-  readonly count: number;
-  readonly #part: Part;
-  readonly #rows: readonly TextSpan[];
-  readonly #header: string;
-  readonly #headerSize: number;
-  readonly #labelled: string[];
-  readonly #rowSizes: Float64Array;
-  readonly #prefix: Float64Array;
-
-  constructor(plan: MarkdownPlan, text: string, measure: RangeMeasure, section: Section, part: Part, rows: readonly TextSpan[]) {
-    super(plan, text, measure, section);
-    const sizer = plan.units.units;
-    this.#part = part;
-    this.#rows = rows;
-    this.#header = text.slice(part.start, rows[1].start).trimEnd();
-    this.#headerSize = sizer.size(this.#header + '\n');
-    const context = { definitions: new Set<string>(), footnotes: new Set<string>() };
-    const labels = tableCells(text, rows[0]).map((c) => inlineText(text.slice(c.content.start, c.content.end), context).text);
-    const n = rows.length - 1;
-    this.count = n;
-    this.#labelled = new Array(n);
-    this.#rowSizes = new Float64Array(n);
-    this.#prefix = new Float64Array(n + 1);
-    plan.ops += rows.length;
-    for (let r = 0; r < n; r++) {
-      this.#labelled[r] = tableCells(text, rows[r + 1])
-        .map((cell, k) => `${labels[k] ?? `Column ${k + 1}`}: ${cellText(text, cell)}`)
-        .join(' | ');
-      this.#rowSizes[r] = sizer.size(this.#labelled[r] + '\n');
-      this.#prefix[r + 1] = this.#prefix[r] + this.#rowSizes[r];
-    }
-  }
-
-  start(i: number): number {
-    return i === 0 ? this.#part.start : this.#rows[i + 1].start;
-  }
-
-  end(i: number): number {
-    return i === this.count - 1 ? this.#part.end : this.#rows[i + 1].end;
-  }
-
-  size(i: number): number {
-    return this.section.prefixSize + this.#headerSize + this.#rowSizes[i];
-  }
-
-  estimate(a: number, b: number): number {
-    return this.section.prefixSize + this.#headerSize + this.#prefix[b + 1] - this.#prefix[a];
-  }
-
-  #derived(a: number, b: number): string {
-    return this.#header + '\n' + this.#labelled.slice(a, b + 1).join('\n');
-  }
-
-  exact(a: number, b: number): number {
-    const sizer = this.plan.units.units;
-    if (sizer.additive) {
-      // additive sizes of the embedText add up: header, rows, the prefix (less one line
-      // break: the rows' sizes end in one each, the joined rows do not)
-      const embed = this.section.prefixSize + this.#headerSize + this.#prefix[b + 1] - this.#prefix[a] - sizer.size('\n');
-      return Math.max(this.measure.size(this.start(a), this.end(b)), embed);
-    }
-    return this.spanSize(this.start(a), this.end(b), this.#derived(a, b));
-  }
-
-  emit(a: number, b: number, size: number, oversized: boolean): PlannedChunk {
-    return this.chunk(this.start(a), this.end(b), size, oversized, ['table'], this.#derived(a, b), [a + 1, b + 1]);
-  }
+function tableLevel(owner: BlockLevel, part: Part, rows: readonly TextSpan[]): PackLevel {
+  const { plan, text, measure, section } = owner;
+  const context = { definitions: new Set<string>(), footnotes: new Set<string>() };
+  const labels = columnLabels([tableCells(text, rows[0]).map((c) => ({ text: inlineText(text.slice(c.content.start, c.content.end), context).text, span: 1 }))]);
+  const labelled: string[] = [];
+  for (let r = 1; r < rows.length; r++) labelled.push(labelledRow(labels, tableCells(text, rows[r]).map((cell) => ({ text: cellText(text, cell), span: 1 }))));
+  plan.ops += rows.length;
+  const last = rows.length - 2;
+  const start = (i: number) => (i === 0 ? part.start : rows[i + 1].start);
+  const end = (i: number) => (i === last ? part.end : rows[i + 1].end);
+  return new TableRowsLevel({
+    header: text.slice(part.start, rows[1].start).trimEnd(),
+    rows: labelled,
+    sizer: plan.units.units,
+    prefix: section.prefix,
+    prefixSize: section.prefixSize,
+    textSize: (a, b) => measure.size(start(a), end(b)),
+    emit: (a, b, embedText, size, oversized) => owner.chunk(start(a), end(b), size, oversized, ['table'], embedText.slice(section.prefix.length), [a + 1, b + 1]),
+  });
 }
 
-/** The fallback's pieces of one block, each a chunk of its own (flagged where over the budget). */
-class FallbackLevel implements PackLevel {
-  readonly count: number;
-  readonly #owner: BlockLevel;
-  readonly #type: MarkdownBlockType;
-  readonly #spans: TextSpan[];
-  readonly #exact: Float64Array;
-
-  constructor(owner: BlockLevel, part: Part) {
-    this.#owner = owner;
-    this.#type = part.block.type;
-    const { plan, text, section } = owner;
-    const budget = Math.max(1, plan.chunkSize - section.prefixSize);
+/**
+ * The fallback's pieces of one block, each a chunk of its own (flagged where over the
+ * budget): the piece tree of the block's text, or the user's splitter's pieces with the
+ * text it skipped kept.
+ */
+function fallbackLevel(owner: BlockLevel, part: Part): PackLevel {
+  const { plan, text, section } = owner;
+  const type = part.block.type;
+  const budget = Math.max(1, plan.chunkSize - section.prefixSize);
+  const slice = text.slice(part.start, part.end);
+  let spans: TextSpan[];
+  if (!plan.custom) {
+    // the piece tree of the block's text (its own measure: its scans stay inside the block)
+    const work = { operations: 0 };
+    const pieces = splitRange(rangeMeasure(slice, plan.units.units, { memo: 'recent' }), 0, slice.length, { max: budget, overlap: Math.max(0, Math.min(plan.chunkOverlap, budget - 1)) }, work);
+    plan.ops += work.operations;
+    spans = coverSpans(text, part.start, part.end, pieces);
+  } else {
     const fits = (s: number, e: number) => owner.spanSize(s, e) <= plan.chunkSize;
-    const spans: TextSpan[] = [];
-    let covered = part.start;
-    const keep = (s: number, e: number) => {
-      if (e <= s) return;
-      // text a splitter skipped is kept rather than lost
-      if (s > covered && !isBlank(text.slice(covered, s))) spans.push(trimSpan(text, covered, s));
-      spans.push({ start: s, end: e });
-      covered = Math.max(covered, e);
-    };
-    const slice = text.slice(part.start, part.end);
-    if (!plan.custom) {
-      // the built-in recursive splitter on the block's text (its own measure: its scans stay inside the block)
-      const recursive = plan.recursive(budget);
-      const work = { operations: 0 };
-      for (const c of recursive.spans(slice, 0, slice.length, measureOf(slice, plan.units.units), work)) keep(part.start + c.start, part.start + c.end);
-      plan.ops += work.operations;
-    } else {
-      for (const s of plan.custom(slice, budget)) {
-        const span = trimSpanWithin(text, part.start + s.start, part.start + s.end, fits);
-        keep(span.start, span.end);
-      }
-    }
-    if (covered < part.end && !isBlank(text.slice(covered, part.end))) spans.push(trimSpan(text, covered, part.end));
-    this.#spans = spans.filter((s) => s.end > s.start);
-    this.count = this.#spans.length;
-    this.#exact = new Float64Array(this.count).fill(-1);
+    spans = coverSpans(text, part.start, part.end, plan.custom(slice, budget), (s, e) => trimSpanWithin(text, s, e, fits));
   }
-
-  start(i: number): number {
-    return this.#spans[i].start;
-  }
-
-  end(i: number): number {
-    return this.#spans[i].end;
-  }
-
-  size(i: number): number {
-    if (this.#exact[i] < 0) this.#exact[i] = this.#owner.spanSize(this.#spans[i].start, this.#spans[i].end);
-    return this.#exact[i];
-  }
-
-  estimate(a: number, b: number): number {
-    return a === b ? this.size(a) : Infinity;
-  }
-
-  exact(a: number, b: number): number {
-    return a === b ? this.size(a) : this.#owner.spanSize(this.#spans[a].start, this.#spans[b].end);
-  }
-
-  hardBefore(): boolean {
-    return true;
-  }
-
-  emit(a: number, b: number, size: number, oversized: boolean): PlannedChunk {
-    return this.#owner.chunk(this.#spans[a].start, this.#spans[b].end, size, oversized, [this.#type]);
-  }
+  return new PiecesLevel(
+    spans,
+    (s, e) => owner.spanSize(s, e),
+    (s, e, size, oversized) => owner.chunk(s, e, size, oversized, [type]),
+  );
 }

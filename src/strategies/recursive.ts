@@ -9,28 +9,20 @@
  * offsets. Deliberate differences are listed in `docs/recursive.md`.
  *
  * The strategy is its boundaries (`src/segment/separators.ts`) and its options schema;
- * packing is the shared packer's `langchain` policy (`src/plan/pack.ts`), chunks come
+ * the piece tree and its packing by the shared packer's `langchain` policy are the
+ * fallback level (`src/plan/fallback.ts`), chunks come
  * from the shared assembler (`src/plan/assemble.ts`).
  * @module
  */
 import { InvalidOptionError } from '../core/errors.js';
+import { isBlank } from '../core/text.js';
 import { typed, type OptionsOf, type StrategySchema } from '../core/schema.js';
-import { isBlank, isSpace, trimSpan } from '../core/text.js';
 import type { PlannedChunk } from '../plan/assemble.js';
-import { pack, type PackLevel, type PackStats } from '../plan/pack.js';
+import { splitRange } from '../plan/fallback.js';
 import { rangeMeasure, type RangeMeasure } from '../size/measure.js';
 import { capacitySchema, defineStrategy } from './define.js';
-import { addWork, type Work } from '../core/work.js';
-import {
-  DEFAULT_SEPARATORS,
-  isGraphemeSeparator,
-  LANGCHAIN_SEPARATORS,
-  SEPARATOR_KINDS,
-  SeparatorIndex,
-  type Separator,
-  type SeparatorKind,
-  type SeparatorPlacement,
-} from '../segment/separators.js';
+import type { Work } from '../core/work.js';
+import { DEFAULT_SEPARATORS, LANGCHAIN_SEPARATORS, SEPARATOR_KINDS, type Separator, type SeparatorKind, type SeparatorPlacement } from '../segment/separators.js';
 
 export { DEFAULT_SEPARATORS, LANGCHAIN_SEPARATORS, type Separator, type SeparatorKind };
 
@@ -132,165 +124,6 @@ export class RecursiveChunker extends defineStrategy({
    * @param work counters the work is added to: `operations` (pieces measured, occurrences visited, packer steps), `packSteps`.
    */
   override spans(text: string, start = 0, end = text.length, measure: RangeMeasure = rangeMeasure(text, this.resolved.units), work?: Work): PlannedChunk[] {
-    const index = new SeparatorIndex(text, this.separators, this.keepSeparator);
-    const stats: PackStats = { steps: 0, exact: 0 };
-    const tree = new PieceTree(text, index, measure, this.keepSeparator);
-    const out = pack(tree.level(start, end, 0), { max: this.chunkSize, policy: 'langchain', overlapUnits: this.chunkOverlap }, [], stats);
-    if (work) {
-      addWork(work, 'operations', index.ops + stats.steps + stats.exact + measure.calls);
-      addWork(work, 'packSteps', stats.steps + stats.exact);
-    }
-    return out;
+    return splitRange(measure, start, end, { max: this.chunkSize, overlap: this.chunkOverlap, separators: this.separators, keep: this.keepSeparator }, work);
   }
-}
-
-/** The boundary tree of one text: separator pieces, level by level, built as the packer descends. */
-class PieceTree {
-  constructor(
-    readonly text: string,
-    readonly index: SeparatorIndex,
-    readonly measure: RangeMeasure,
-    readonly keep: SeparatorPlacement,
-  ) {}
-
-  /**
-   * The pieces of [s, e) at the separator LangChain's `_splitText` picks from `level` on
-   * (grapheme clusters where none occurs: the last resort, which has no finer level).
-   */
-  level(s: number, e: number, level: number): PackLevel {
-    return new PieceLevel(this, s, e, level);
-  }
-
-  #zeros = new Float64Array(0);
-
-  /** A zero-filled array of at least `n` entries, shared by levels (read only). */
-  zeros(n: number): Float64Array {
-    if (this.#zeros.length < n) this.#zeros = new Float64Array(Math.max(n, this.#zeros.length * 2));
-    return this.#zeros;
-  }
-}
-
-/** One level of the tree: the pieces of a range at one separator. */
-class PieceLevel implements PackLevel {
-  readonly count: number;
-  readonly sums: { sizes: Float64Array; prefix: Float64Array; gapBefore: Float64Array };
-  readonly descend: ((k: number) => PackLevel | undefined) | undefined;
-  readonly #tree: PieceTree;
-  readonly #starts: Int32Array;
-  readonly #ends: Int32Array;
-  readonly #sep: number;
-
-  /**
-   * @param clusters at the last resort in tokens or words: split into grapheme clusters
-   *   themselves (a unit run's finer level) rather than into unit runs ({@link unitRuns})
-   */
-  constructor(tree: PieceTree, s: number, e: number, level: number, clusters = false) {
-    const { index, measure } = tree;
-    const seps = index.separators;
-    const sep = index.choose(level, s, e);
-    const terminal = sep === -1 || isGraphemeSeparator(seps[sep]);
-    const next = terminal ? seps.length : sep + 1;
-    const graphemes = index.pieces(sep, s, e);
-    const runs = terminal && !clusters && !measure.sizer.clusterAligned && graphemes.count > 1 ? unitRuns(measure, s, e, graphemes.ends, graphemes.count) : undefined;
-    const { starts, ends, count } = runs ?? graphemes;
-    // sizes of the raw pieces (LangChain's lengthFunction) and, without kept separators,
-    // of the separator text between pieces (mergeSplits adds it per join)
-    const sizes = measure.sizeMany(starts, ends, count, new Float64Array(count));
-    // gaps only where separators are kept in no piece; otherwise pieces tile the range
-    // (the sizer's joinSize: in words a join inside a word counts −1, `日本語。` + `中文。` is one word)
-    const joinSize = measure.sizer.additive ? measure.sizer.joinSize : undefined;
-    const gaps = tree.keep === false || joinSize ? new Float64Array(count) : tree.zeros(count);
-    if (tree.keep === false) {
-      for (let k = 1; k < count; k++) if (starts[k] > ends[k - 1]) gaps[k] = measure.size(ends[k - 1], starts[k]);
-    }
-    if (joinSize) {
-      const t = tree.text;
-      for (let k = 1; k < count; k++) if (starts[k] === ends[k - 1]) gaps[k] += joinSize(t, starts[k]);
-    }
-    const prefix = new Float64Array(count + 1);
-    let sum = 0;
-    for (let k = 0; k < count; k++) prefix[k + 1] = sum += gaps[k] + sizes[k];
-    this.count = count;
-    this.sums = { sizes, prefix, gapBefore: gaps };
-    this.#tree = tree;
-    this.#starts = starts;
-    this.#ends = ends;
-    this.#sep = sep;
-    this.descend = runs
-      ? (k) => (runs.clusters[k] > 1 ? new PieceLevel(tree, starts[k], ends[k], level, true) : undefined)
-      : terminal
-        ? undefined
-        : (k) => tree.level(starts[k], ends[k], next);
-  }
-
-  start(k: number): number {
-    return this.#starts[k];
-  }
-
-  end(k: number): number {
-    return this.#ends[k];
-  }
-
-  size(k: number): number {
-    return this.sums.sizes[k];
-  }
-
-  estimate(a: number, b: number): number {
-    const { prefix, gapBefore } = this.sums;
-    return prefix[b + 1] - prefix[a] - gapBefore[a];
-  }
-
-  /** [s, e) without whitespace at either end (String.prototype.trim's set). */
-  #trim(a: number, b: number): [number, number] {
-    const { start, end } = trimSpan(this.#tree.text, this.#starts[a], this.#ends[b]);
-    return [start, end];
-  }
-
-  exact(a: number, b: number): number {
-    const [ts, te] = this.#trim(a, b);
-    return a === b && ts === this.#starts[a] && te === this.#ends[a] ? this.sums.sizes[a] : this.#tree.measure.size(ts, te);
-  }
-
-  emit(a: number, b: number, size: number, oversized: boolean): PlannedChunk | undefined {
-    const [ts, te] = this.#trim(a, b);
-    if (ts >= te) return undefined;
-    const chunk: PlannedChunk = { start: ts, end: te, unitCount: size, metadata: { separatorLevel: this.#sep } };
-    if (oversized) chunk.oversized = true;
-    return chunk;
-  }
-}
-
-/**
- * The last resort in any unit but characters (tokens, words, a custom sizer's units):
- * the grapheme clusters of [s, e) grouped into runs that end where a unit of the whole
- * range ends at a cluster boundary (the range is segmented once), so pieces are about one
- * unit each. Each cluster as a piece, measured on its own, would count a long word's N
- * letters as N tokens though BPE merges them into about N / 8 (a 512-token budget held 64
- * tokens of `aaa…`), at one tokenizer call per cluster; in words, every letter counted
- * one word, so `'individual'` at a budget of 1 word was cut into letters. A run of several
- * clusters over the budget is split into its clusters (`clusters`: how many each run
- * holds). `ends`: the clusters' ends, ascending, the last = e.
- */
-function unitRuns(measure: RangeMeasure, s: number, e: number, ends: Int32Array, count: number): { starts: Int32Array; ends: Int32Array; count: number; clusters: Int32Array } {
-  const tokens = measure.sizer.segment(measure.text.slice(s, e));
-  const runStarts = new Int32Array(count);
-  const runEnds = new Int32Array(count);
-  const clusters = new Int32Array(count);
-  let runs = 0;
-  let start = s;
-  let first = 0; // the first cluster of the current run
-  let t = 0;
-  for (let k = 0; k < count; k++) {
-    const end = ends[k];
-    while (t < tokens.count && s + tokens.ends[t] < end) t++;
-    if (k === count - 1 || (t < tokens.count && s + tokens.ends[t] === end)) {
-      runStarts[runs] = start;
-      runEnds[runs] = end;
-      clusters[runs] = k + 1 - first;
-      runs++;
-      start = end;
-      first = k + 1;
-    }
-  }
-  return { starts: runStarts.subarray(0, runs), ends: runEnds.subarray(0, runs), count: runs, clusters: clusters.subarray(0, runs) };
 }

@@ -10,9 +10,10 @@ import { cosineMatVec, cosineNeighbours, percentile } from '../../bindings/index
 import type { Chunk } from '../core/chunk.js';
 import { HashingEmbedder } from '../embedders/hashing-embedder.js';
 import type { Embedder } from '../embedders/types.js';
-import { callOption, embedChecked } from '../core/callbacks.js';
+import { embedChecked } from '../core/callbacks.js';
 import { InvalidOptionError } from '../core/errors.js';
-import { checkSpans } from '../compose/span-splitters.js';
+import { checkedSplitter, type SpanSplitter, type SplitSpan } from '../core/splitter.js';
+import { recursiveSpanSplitter, slidingSpanSplitter, type SpanSplitterOptions } from '../plan/fallback.js';
 import { localeProblem } from '../core/options.js';
 import { OPTION_SHAPES, resolveOptions, typed, type OptionsOf, type StrategySchema } from '../core/schema.js';
 import type { StrategyDefinition } from './registry.js';
@@ -20,8 +21,6 @@ import { MAX_CHUNK_SIZE_BUDGET } from './define.js';
 import { documentIdOf, type ChunkCallOptions, workOf } from '../core/ids.js';
 import { Assembler, type PlannedChunk } from '../plan/assemble.js';
 import { isBlank, requireText } from '../core/text.js';
-import { RecursiveChunker } from './recursive.js';
-import { FixedSizeChunker } from './fixed-size.js';
 import { sentenceSpans } from '../segment/sentence-spans.js';
 import { resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions, chunkCounters } from '../size/resolve.js';
 import { addWork, type Work } from '../core/work.js';
@@ -38,20 +37,10 @@ export const BREAKPOINT_DEFAULTS: Readonly<Record<BreakpointType, number>> = {
   gradient: 95,
 };
 
-/** A span [start, end) in UTF-16 code units. */
-export interface Span {
-  start: number;
-  end: number;
-  /** Set when the piece still exceeds the budget because one unit alone does. */
-  oversized?: boolean;
-}
+/** A span [start, end) in UTF-16 code units (`oversized` when one unit alone exceeds the budget). */
+export type Span = SplitSpan;
+export type { SpanSplitter };
 
-/**
- * Splits the span [start, end) of `text` into pieces of at most `maxChunkSize` units
- * (absolute offsets into `text`, in order, covering every non-whitespace character of
- * the span). Injected into {@link SemanticChunker} to split chunks that grow too large.
- */
-export type SpanSplitter = (text: string, start: number, end: number, maxChunkSize: number) => Span[];
 
 /** The options schema of the semantic strategy. */
 export const SEMANTIC_SCHEMA = {
@@ -71,7 +60,7 @@ export const SEMANTIC_SCHEMA = {
     maxChunkSize: { type: 'integer', min: 1, default: 512, doc: 'no chunk is larger (units); a larger group is split by the recursive splitter' },
     minChunkSize: { type: 'integer', min: 0, default: 0, doc: 'a break is skipped while the chunk before it is smaller (units); a smaller piece joins its more similar neighbour' },
     locale: { type: 'string', default: 'en', doc: 'BCP 47 locale of the text for sentence segmentation (`auto`: detected from the text)', check: localeProblem, cli: { placeholder: '<tag>' } },
-    splitter: typed<SpanSplitter>()({ type: 'function', doc: 'splits a group larger than maxChunkSize: (text, start, end, maxChunkSize) => spans (default: the recursive splitter)' }),
+    splitter: typed<SpanSplitter>()({ type: 'function', doc: 'splits the text of a group larger than maxChunkSize: (text, maxChunkSize) => spans (default: the recursive splitter)' }),
     ...UNIT_OPTIONS,
   },
   check(r) {
@@ -135,7 +124,7 @@ export function breakpointThreshold(
  * with a threshold from {@link breakpointThreshold}; a chunk ends after sentence i when
  * `values[i] > threshold` (strict) — unless the chunk so far is under `minChunkSize`.
  * A last chunk under `minChunkSize` joins the one before. A chunk over `maxChunkSize`
- * is split by `splitter` (default RecursiveChunker), so no chunk exceeds maxChunkSize
+ * is split by `splitter` (default: the recursive splitter), so no chunk exceeds maxChunkSize
  * whatever the distances (except one indivisible unit, flagged `oversized`).
  *
  * Chunks are trimmed of whitespace at both ends, do not overlap, and cover every
@@ -161,7 +150,8 @@ export class SemanticChunker {
   readonly maxChunkSize: number;
   readonly locale: string;
   readonly #resolved: ResolvedUnits;
-  readonly #splitter: SpanSplitter;
+  /** Splits [start, end) of `text` into pieces of at most `max` units (offsets into `text`). */
+  readonly #splitter: (text: string, start: number, end: number, max: number) => Span[];
 
   constructor(options: SemanticOptions = {}) {
     const o = resolveOptions<SemanticOptions>(SEMANTIC_SCHEMA, options);
@@ -174,7 +164,8 @@ export class SemanticChunker {
     this.locale = o.locale;
     this.#resolved = resolveUnits(o);
     const user = o.splitter;
-    this.#splitter = user ? (text, start, end, size) => checkSpans<Span>('splitter', user, callOption('splitter', () => user(text, start, end, size)), start, end) : recursiveSplitter(options);
+    const split = user ? checkedSplitter('splitter', user) : recursiveSplitter(options);
+    this.#splitter = (text, start, end, max) => split(text.slice(start, end), max).map((p) => ({ ...p, start: start + p.start, end: start + p.end }));
   }
 
   /** Size of `text` in the chunker's unit. */
@@ -328,44 +319,27 @@ export class SemanticChunker {
   }
 }
 
-/** A {@link SpanSplitter} from a chunker made per maxChunkSize (cached), offsets shifted to the span. */
-function splitterOf(make: (maxChunkSize: number) => { spans(text: string): PlannedChunk[] }): SpanSplitter {
-  const cache = new Map<number, { spans(text: string): PlannedChunk[] }>();
-  return (text, start, end, maxChunkSize) => {
-    let chunker = cache.get(maxChunkSize);
-    if (!chunker) {
-      chunker = make(maxChunkSize);
-      cache.set(maxChunkSize, chunker);
-    }
-    return chunker.spans(text.slice(start, end)).map((c) => ({
-      start: start + c.start,
-      end: start + c.end,
-      ...(c.oversized ? { oversized: true } : {}),
-    }));
-  };
-}
-
-/** The unit options a splitter's chunker takes: the semantic chunker's unit, no overlap, no token counts. */
-function splitterUnits(options: UnitOptions, chunkSize: number) {
+/** The unit options a default splitter takes: the semantic chunker's unit, no overlap. */
+function splitterUnits(options: UnitOptions): SpanSplitterOptions {
   const { unit, encoding, tokenizer, sizer, lengthFunction } = options;
-  return { unit, encoding, tokenizer, sizer, lengthFunction, chunkSize, chunkOverlap: 0, countTokens: false };
+  return { unit, encoding, tokenizer, sizer, lengthFunction, chunkOverlap: 0 };
 }
 
 /**
- * The default {@link SpanSplitter}: {@link RecursiveChunker} with `chunkSize =
- * maxChunkSize`, no overlap, in the same unit and encoding, over the span's text, so an
- * over-long group is cut at paragraph, line, sentence and word boundaries first.
+ * The default {@link SpanSplitter}: the recursive splitter's piece tree with `chunkSize =
+ * maxChunkSize`, no overlap, in the same unit and encoding, over the group's text, so an
+ * over-long group is cut at paragraph, line and sentence ends and spaces first.
  */
 export function recursiveSplitter(options: UnitOptions = {}): SpanSplitter {
-  return splitterOf((size) => new RecursiveChunker(splitterUnits(options, size)));
+  return recursiveSpanSplitter(splitterUnits(options));
 }
 
 /**
- * A {@link SpanSplitter} by {@link FixedSizeChunker} with `chunkSize = maxChunkSize`, no
- * overlap, in the same unit and encoding, over the span's text.
+ * A {@link SpanSplitter} of fixed-size windows with `chunkSize = maxChunkSize`, no
+ * overlap, in the same unit and encoding, over the group's text.
  */
 export function fixedSizeSplitter(options: UnitOptions = {}): SpanSplitter {
-  return splitterOf((size) => new FixedSizeChunker(splitterUnits(options, size)));
+  return slidingSpanSplitter(splitterUnits(options));
 }
 
 /** The registry entry of the semantic strategy. */

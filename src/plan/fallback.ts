@@ -1,0 +1,342 @@
+/**
+ * The fallback level: the recursive splitter's piece tree, which any strategy descends
+ * into where one of its sections does not fit the budget and its own structure gives
+ * no finer cut (a long paragraph, an irregular table, a syntax leaf). No strategy builds
+ * another strategy for it: the tree is split here, on the caller's own measure.
+ *
+ * The piece tree follows LangChain's `RecursiveCharacterTextSplitter`
+ * (@langchain/textsplitters 1.0.2, `_splitText`): the pieces of a range at the coarsest
+ * separator that occurs in it, each piece over the budget split at the next separator,
+ * grapheme clusters last; the pieces are merged by the packer's `langchain` policy
+ * (`mergeSplits`). Also here: the named span splitters of the `fallback` option
+ * (`recursive`, `sliding`) and how a user's splitter's pieces become a level.
+ * Core module: no Node built-ins.
+ * @module
+ */
+import { checkedSplitter, type SpanSplitter, type SplitSpan } from '../core/splitter.js';
+import { InvalidOptionError } from '../core/errors.js';
+import { addWork, type Work } from '../core/work.js';
+import { isBlank, isSpace, trimSpan, type TextSpan } from '../core/text.js';
+import { DEFAULT_SEPARATORS, isGraphemeSeparator, SeparatorIndex, type Separator, type SeparatorPlacement } from '../segment/separators.js';
+import { rangeMeasure, type RangeMeasure } from '../size/measure.js';
+import { resolveUnits, type UnitOptions } from '../size/resolve.js';
+import type { PlannedChunk } from './assemble.js';
+import { pack, type PackLevel, type PackStats } from './pack.js';
+import { WindowPlan } from './windows.js';
+
+/** How {@link splitRange} splits. */
+export interface SplitOptions {
+  /** The budget of a piece, in the measure's unit. */
+  readonly max: number;
+  /** Units consecutive merged pieces may share. Default 0. */
+  readonly overlap?: number;
+  /** Ordered separators, coarsest first. Default {@link DEFAULT_SEPARATORS}. */
+  readonly separators?: readonly Separator[];
+  /** Where a separator goes when text is split on it. Default `'start'`. */
+  readonly keep?: SeparatorPlacement;
+}
+
+
+/**
+ * The recursive splitter's pieces of `[start, end)` of `measure.text`: the piece tree
+ * packed by the `langchain` policy within `options.max` units, each piece trimmed of
+ * whitespace at both ends, `metadata.separatorLevel` the index of the separator it was
+ * split at (−1: none occurred), `oversized` where one grapheme cluster alone is over
+ * the budget. Offsets are UTF-16 code units of `measure.text`.
+ * @param work counters the split's work is added to (for linear-time tests).
+ */
+export function splitRange(measure: RangeMeasure, start: number, end: number, options: SplitOptions, work?: Work): PlannedChunk[] {
+  const keep = options.keep ?? 'start';
+  const index = new SeparatorIndex(measure.text, options.separators ?? DEFAULT_SEPARATORS, keep);
+  const stats: PackStats = { steps: 0, exact: 0 };
+  const calls = measure.calls;
+  const tree = new PieceTree(measure.text, index, measure, keep);
+  const out = pack(tree.level(start, end, 0), { max: options.max, policy: 'langchain', overlapUnits: options.overlap ?? 0 }, [], stats);
+  if (work) {
+    // separator occurrences visited, packer steps, exact measures, sizer calls
+    addWork(work, 'operations', index.ops + stats.steps + stats.exact + measure.calls - calls);
+    addWork(work, 'packSteps', stats.steps + stats.exact);
+  }
+  return out;
+}
+
+/** The boundary tree of one text: separator pieces, level by level, built as the packer descends. */
+class PieceTree {
+  constructor(
+    readonly text: string,
+    readonly index: SeparatorIndex,
+    readonly measure: RangeMeasure,
+    readonly keep: SeparatorPlacement,
+  ) {}
+
+  /**
+   * The pieces of [s, e) at the separator LangChain's `_splitText` picks from `level` on
+   * (grapheme clusters where none occurs: the last resort, which has no finer level).
+   */
+  level(s: number, e: number, level: number): PackLevel {
+    return new PieceLevel(this, s, e, level);
+  }
+
+  #zeros = new Float64Array(0);
+
+  /** A zero-filled array of at least `n` entries, shared by levels (read only). */
+  zeros(n: number): Float64Array {
+    if (this.#zeros.length < n) this.#zeros = new Float64Array(Math.max(n, this.#zeros.length * 2));
+    return this.#zeros;
+  }
+}
+
+/** One level of the tree: the pieces of a range at one separator. */
+class PieceLevel implements PackLevel {
+  readonly count: number;
+  readonly sums: { sizes: Float64Array; prefix: Float64Array; gapBefore: Float64Array };
+  readonly descend: ((k: number) => PackLevel | undefined) | undefined;
+  readonly #tree: PieceTree;
+  readonly #starts: Int32Array;
+  readonly #ends: Int32Array;
+  readonly #sep: number;
+
+  /**
+   * @param clusters at the last resort in tokens or words: split into grapheme clusters
+   *   themselves (a unit run's finer level) rather than into unit runs ({@link unitRuns})
+   */
+  constructor(tree: PieceTree, s: number, e: number, level: number, clusters = false) {
+    const { index, measure } = tree;
+    const seps = index.separators;
+    const sep = index.choose(level, s, e);
+    const terminal = sep === -1 || isGraphemeSeparator(seps[sep]);
+    const next = terminal ? seps.length : sep + 1;
+    const graphemes = index.pieces(sep, s, e);
+    const runs = terminal && !clusters && !measure.sizer.clusterAligned && graphemes.count > 1 ? unitRuns(measure, s, e, graphemes.ends, graphemes.count) : undefined;
+    const { starts, ends, count } = runs ?? graphemes;
+    // sizes of the raw pieces (LangChain's lengthFunction) and, without kept separators,
+    // of the separator text between pieces (mergeSplits adds it per join)
+    const sizes = measure.sizeMany(starts, ends, count, new Float64Array(count));
+    // gaps only where separators are kept in no piece; otherwise pieces tile the range
+    // (the sizer's joinSize: in words a join inside a word counts −1, `日本語。` + `中文。` is one word)
+    const joinSize = measure.sizer.additive ? measure.sizer.joinSize : undefined;
+    const gaps = tree.keep === false || joinSize ? new Float64Array(count) : tree.zeros(count);
+    if (tree.keep === false) {
+      for (let k = 1; k < count; k++) if (starts[k] > ends[k - 1]) gaps[k] = measure.size(ends[k - 1], starts[k]);
+    }
+    if (joinSize) {
+      const t = tree.text;
+      for (let k = 1; k < count; k++) if (starts[k] === ends[k - 1]) gaps[k] += joinSize(t, starts[k]);
+    }
+    const prefix = new Float64Array(count + 1);
+    let sum = 0;
+    for (let k = 0; k < count; k++) prefix[k + 1] = sum += gaps[k] + sizes[k];
+    this.count = count;
+    this.sums = { sizes, prefix, gapBefore: gaps };
+    this.#tree = tree;
+    this.#starts = starts;
+    this.#ends = ends;
+    this.#sep = sep;
+    this.descend = runs
+      ? (k) => (runs.clusters[k] > 1 ? new PieceLevel(tree, starts[k], ends[k], level, true) : undefined)
+      : terminal
+        ? undefined
+        : (k) => tree.level(starts[k], ends[k], next);
+  }
+
+  size(k: number): number {
+    return this.sums.sizes[k];
+  }
+
+  estimate(a: number, b: number): number {
+    const { prefix, gapBefore } = this.sums;
+    return prefix[b + 1] - prefix[a] - gapBefore[a];
+  }
+
+  exact(a: number, b: number): number {
+    const { start, end } = trimSpan(this.#tree.text, this.#starts[a], this.#ends[b]);
+    return a === b && start === this.#starts[a] && end === this.#ends[a] ? this.sums.sizes[a] : this.#tree.measure.size(start, end);
+  }
+
+  emit(a: number, b: number, size: number, oversized: boolean): PlannedChunk | undefined {
+    const { start, end } = trimSpan(this.#tree.text, this.#starts[a], this.#ends[b]);
+    if (start >= end) return undefined;
+    const chunk: PlannedChunk = { start, end, unitCount: size, metadata: { separatorLevel: this.#sep } };
+    if (oversized) chunk.oversized = true;
+    return chunk;
+  }
+}
+
+/**
+ * The last resort in any unit but characters (tokens, words, a custom sizer's units):
+ * the grapheme clusters of [s, e) grouped into runs that end where a unit of the whole
+ * range ends at a cluster boundary (the range is segmented once), so pieces are about one
+ * unit each. Each cluster as a piece, measured on its own, would count a long word's N
+ * letters as N tokens though BPE merges them into about N / 8 (a 512-token budget held 64
+ * tokens of `aaa…`), at one tokenizer call per cluster; in words, every letter counted
+ * one word, so `'individual'` at a budget of 1 word was cut into letters. A run of several
+ * clusters over the budget is split into its clusters (`clusters`: how many each run
+ * holds). `ends`: the clusters' ends, ascending, the last = e.
+ */
+function unitRuns(measure: RangeMeasure, s: number, e: number, ends: Int32Array, count: number): { starts: Int32Array; ends: Int32Array; count: number; clusters: Int32Array } {
+  const tokens = measure.sizer.segment(measure.text.slice(s, e));
+  const runStarts = new Int32Array(count);
+  const runEnds = new Int32Array(count);
+  const clusters = new Int32Array(count);
+  let runs = 0;
+  let start = s;
+  let first = 0; // the first cluster of the current run
+  let t = 0;
+  for (let k = 0; k < count; k++) {
+    const end = ends[k];
+    while (t < tokens.count && s + tokens.ends[t] < end) t++;
+    if (k === count - 1 || (t < tokens.count && s + tokens.ends[t] === end)) {
+      runStarts[runs] = start;
+      runEnds[runs] = end;
+      clusters[runs] = k + 1 - first;
+      runs++;
+      start = end;
+      first = k + 1;
+    }
+  }
+  return { starts: runStarts.subarray(0, runs), ends: runEnds.subarray(0, runs), count: runs, clusters: clusters.subarray(0, runs) };
+}
+
+/**
+ * Pieces of a split as a level: each piece is a chunk of its own (a hard break before
+ * every one), sized by `size` on first use; one over the budget is emitted whole and
+ * flagged `oversized` by the packer.
+ */
+export class PiecesLevel implements PackLevel {
+  readonly count: number;
+  readonly #spans: readonly TextSpan[];
+  readonly #size: (start: number, end: number) => number;
+  readonly #emit: (start: number, end: number, size: number, oversized: boolean) => PlannedChunk | undefined;
+  readonly #sizes: Float64Array;
+
+  /**
+   * @param spans the pieces, in order, disjoint (UTF-16 offsets of the packed text)
+   * @param size what the budget is checked against for `[start, end)`
+   * @param emit the chunk of one piece with its size
+   */
+  constructor(
+    spans: readonly TextSpan[],
+    size: (start: number, end: number) => number,
+    emit: (start: number, end: number, size: number, oversized: boolean) => PlannedChunk | undefined,
+  ) {
+    this.count = spans.length;
+    this.#spans = spans;
+    this.#size = size;
+    this.#emit = emit;
+    this.#sizes = new Float64Array(spans.length).fill(-1);
+  }
+
+  size(i: number): number {
+    if (this.#sizes[i] < 0) this.#sizes[i] = this.#size(this.#spans[i].start, this.#spans[i].end);
+    return this.#sizes[i];
+  }
+
+  /** Runs never grow: every piece starts a chunk. */
+  estimate(a: number, b: number): number {
+    return a === b ? this.size(a) : Infinity;
+  }
+
+  exact(a: number, b: number): number {
+    return a === b ? this.size(a) : this.#size(this.#spans[a].start, this.#spans[b].end);
+  }
+
+  hardBefore(): boolean {
+    return true;
+  }
+
+  emit(a: number, b: number, size: number, oversized: boolean): PlannedChunk | undefined {
+    return this.#emit(this.#spans[a].start, this.#spans[b].end, size, oversized);
+  }
+}
+
+/**
+ * `pieces` of `text[from, to)` (offsets relative to `from`) in source offsets, each
+ * placed by `place(start, end)` (identity, or a trim), with the text a splitter skipped
+ * kept: each non-blank stretch before a placed piece or after the last, trimmed of
+ * whitespace, is a piece of its own. Empty spans are dropped.
+ */
+export function coverSpans(text: string, from: number, to: number, pieces: readonly TextSpan[], place: (start: number, end: number) => TextSpan = (start, end) => ({ start, end })): TextSpan[] {
+  const out: TextSpan[] = [];
+  let covered = from;
+  for (const p of pieces) {
+    const { start, end } = place(from + p.start, from + p.end);
+    if (end <= start) continue;
+    if (start > covered && !isBlank(text.slice(covered, start))) out.push(trimSpan(text, covered, start));
+    out.push({ start, end });
+    covered = Math.max(covered, end);
+  }
+  if (covered < to && !isBlank(text.slice(covered, to))) out.push(trimSpan(text, covered, to));
+  return out.filter((s) => s.end > s.start);
+}
+
+/** What a {@link SpanSplitterFactory} is given: the caller's unit options and overlap. */
+export interface SpanSplitterOptions extends UnitOptions {
+  /** Units shared by consecutive spans; clamped below each call's chunkSize. */
+  chunkOverlap?: number;
+}
+
+/** Builds a {@link SpanSplitter} for a unit and overlap. */
+export type SpanSplitterFactory = (options: SpanSplitterOptions) => SpanSplitter;
+
+/** `chunkOverlap` clamped below `chunkSize` (default min(64, ⌊chunkSize/8⌋)). */
+function overlapBelow(options: SpanSplitterOptions, chunkSize: number): number {
+  return Math.max(0, Math.min(options.chunkOverlap ?? Math.min(64, Math.floor(chunkSize / 8)), chunkSize - 1));
+}
+
+/** Only the offsets (and the oversized flag) of planned spans. */
+function offsets(spans: readonly PlannedChunk[]): SplitSpan[] {
+  return spans.map((c) => (c.oversized ? { start: c.start, end: c.end, oversized: true } : { start: c.start, end: c.end }));
+}
+
+/**
+ * A splitter over sliding windows (`windowSize = chunkSize`, `stride = chunkSize −
+ * chunkOverlap`, the fixed-size strategy's windows) in the caller's unit.
+ * @throws {InvalidOptionError} for an unknown unit or encoding.
+ */
+export const slidingSpanSplitter: SpanSplitterFactory = (options) => {
+  const units = resolveUnits({ ...options, countTokens: false });
+  return (text, chunkSize) => {
+    const plan = new WindowPlan(chunkSize, chunkSize - overlapBelow(options, chunkSize), units);
+    return offsets(plan.step(text, 0, plan.initial(), true).chunks);
+  };
+};
+
+/**
+ * A splitter over the piece tree ({@link splitRange}): paragraphs, lines, sentence ends,
+ * spaces, then grapheme clusters, merged up to each call's chunkSize with `chunkOverlap`
+ * (clamped below it), in the caller's unit and encoding.
+ * @throws {InvalidOptionError} for an unknown unit or encoding.
+ */
+export const recursiveSpanSplitter: SpanSplitterFactory = (options) => {
+  const units = resolveUnits({ ...options, countTokens: false });
+  return (text, chunkSize) => offsets(splitRange(rangeMeasure(text, units.units), 0, text.length, { max: chunkSize, overlap: overlapBelow(options, chunkSize) }));
+};
+
+const fallbacks = new Map<string, SpanSplitterFactory>([
+  ['recursive', recursiveSpanSplitter],
+  ['sliding', slidingSpanSplitter],
+]);
+
+/** Registers a named fallback splitter for the `fallback` option of the structure-aware chunkers. */
+export function registerFallback(name: string, factory: SpanSplitterFactory): void {
+  fallbacks.set(name, factory);
+}
+
+/** Names of the registered fallback splitters. */
+export function fallbackNames(): string[] {
+  return [...fallbacks.keys()];
+}
+
+/**
+ * Resolves the `fallback` option: a registered name or a splitter function (its output
+ * checked by {@link checkedSplitter}).
+ * @throws {InvalidOptionError} for a name that is not registered.
+ */
+export function resolveFallback(fallback: unknown, options: SpanSplitterOptions): SpanSplitter {
+  if (typeof fallback === 'function') return checkedSplitter('fallback', fallback as SpanSplitter);
+  const factory = typeof fallback === 'string' ? fallbacks.get(fallback) : undefined;
+  if (!factory) {
+    throw new InvalidOptionError('fallback', fallback, `one of ${fallbackNames().join(', ')} (registered splitters) or a function (text, chunkSize) => spans`);
+  }
+  return factory(options);
+}
