@@ -15,7 +15,7 @@ import { callOptionAsync } from '../core/callbacks.js';
 import { describe, EmbeddingError, InvalidOptionError } from '../core/errors.js';
 import { numberOption } from '../core/options.js';
 import { OPTION_SHAPES, rejectUnknownOptions, shapeProblem } from '../core/schema.js';
-import type { Chunker } from '../strategies/registry.js';
+import type { Chunker } from '../core/chunker.js';
 import { FixedSizeChunker } from '../strategies/fixed-size.js';
 import { isSpace, requireText } from '../core/text.js';
 

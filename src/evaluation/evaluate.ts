@@ -4,7 +4,7 @@
  * Node built-ins (reading files is the caller's business: see `src/node/evaluation.ts`).
  * @module
  */
-import type { Chunker } from '../strategies/registry.js';
+import type { Chunker } from '../core/chunker.js';
 import type { Embedder } from '../embedders/types.js';
 import { InvalidOptionError } from '../core/errors.js';
 import { getTokenizer } from '../size/tokens.js';

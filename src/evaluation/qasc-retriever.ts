@@ -11,7 +11,7 @@
  * @module
  */
 import { QASC_CANDIDATES_PER_RESULT, QascIndex, type QascIndexOptions } from '../retrieval/qasc-index.js';
-import type { Chunker } from '../strategies/registry.js';
+import type { Chunker } from '../core/chunker.js';
 import type { RetrievedSpan } from './metrics.js';
 import type { Corpus } from './questions.js';
 import type { Retriever } from './retrieval.js';

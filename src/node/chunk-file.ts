@@ -8,7 +8,8 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { chunkRecord, type Chunk } from '../core/chunk.js';
-import { strategies, strategyDefinition, type Chunker } from '../strategies/registry.js';
+import { strategies, strategyDefinition } from '../strategies/registry.js';
+import type { Chunker } from '../core/chunker.js';
 import { AUTO_STRATEGY } from '../strategies/file-chunkers.js';
 import { isStreamingChunker } from '../stream/index.js';
 import { UnreadableFileError } from '../cli/io.js';

@@ -13,7 +13,7 @@ import { EmbeddingRequestError, RETRY_STATUS } from '../embedders/openai.js';
 import type { Embedder } from '../embedders/types.js';
 import { utf8Length } from '../size/utf8.js';
 import { AUTO_STRATEGY, FileChunkers, type FileChunkerOptions } from '../strategies/file-chunkers.js';
-import type { Chunker } from '../strategies/registry.js';
+import type { Chunker } from '../core/chunker.js';
 import { incrementalSink, type IncrementalSink } from '../sinks/incremental.js';
 import { samePlace, type Sink, type SinkRow, type StoredChunk } from '../sinks/types.js';
 import { sinkRows } from '../sinks/write.js';

@@ -11,7 +11,7 @@ import { InvalidInputError, InvalidOptionError } from '../core/errors.js';
 import type { PlannedChunk } from '../plan/assemble.js';
 import { integerOption, requireInteger, requireOneOf } from '../core/options.js';
 import { rejectUnknownOptions, UnknownOptionError } from '../core/schema.js';
-import type { Chunker } from '../strategies/registry.js';
+import type { Chunker } from '../core/chunker.js';
 import { FixedSizeChunker } from '../strategies/fixed-size.js';
 import {
   analyzeSentences,

@@ -17,26 +17,12 @@ import { SENTENCE_SCHEMA, SentenceChunker, type SentenceChunkerOptions } from '.
 import { MARKDOWN_SCHEMA, MarkdownChunker, type MarkdownOptions } from './markdown.js';
 import { HTML_SCHEMA, HtmlChunker, type HtmlOptions } from './html.js';
 import { PARENT_CHILD_SCHEMA, ParentChildChunker, type ParentChildOptions } from '../compose/parent-child.js';
-import type { TextSource } from '../stream/source.js';
+import type { Chunker } from '../core/chunker.js';
 import { OPTION_SHAPES, resolveOptions, suggestOption, type StrategySchema } from '../core/schema.js';
 import { CODE_SCHEMA, LazyCodeChunker, type CodeChunkerOptions } from './code-schema.js';
 import { CODE_EXTENSIONS, extensionOf } from '../segment/code-languages.js';
 
-/** Anything that turns a text into chunks (synchronously or not). */
-export interface Chunker {
-  /**
-   * The chunks of `text`. `options.documentId` (default `''`) enters every chunk id
-   * (content-addressed ids: docs/architecture.md "Determinism"); pass the document's
-   * id (a file path, a database key) to make ids unique across documents.
-   */
-  chunk(text: string, options?: ChunkCallOptions): Chunk[] | Promise<Chunk[]>;
-  /**
-   * Optional streaming form: yields what `chunk(wholeText, options)` returns, as chunks
-   * are decided (see `src/stream/index.ts`, docs/streaming.md). The CLI streams files
-   * through it when present.
-   */
-  chunkStream?(source: TextSource, options?: ChunkCallOptions): AsyncIterable<Chunk>;
-}
+export type { Chunker } from '../core/chunker.js';
 
 /** Options any strategy may take; each strategy reads the ones it knows. */
 export type StrategyOptions = SlidingWindowOptions & FixedSizeOptions & Record<string, unknown>;

@@ -24,7 +24,8 @@
 import { optionProblem } from '../../src/core/schema.js';
 import { HashingEmbedder } from '../../src/embedders/hashing-embedder.js';
 import type { Embedder, TokenEmbedder, TokenEmbeddings } from '../../src/embedders/types.js';
-import { createChunker, type Chunker, type StrategyDefinition } from '../../src/strategies/registry.js';
+import { createChunker, type StrategyDefinition } from '../../src/strategies/registry.js';
+import type { Chunker } from '../../src/core/chunker.js';
 import { graphemeStats } from '../../src/segment/graphemes.js';
 import { packTotals } from '../../src/plan/pack.js';
 import { getTokenizer } from '../../src/size/tokens.js';
