@@ -15,7 +15,7 @@
  */
 import { isBlank } from '../core/text.js';
 import type { ResolvedUnits } from '../size/resolve.js';
-import type { StepResult, StreamPlan } from '../stream/driver.js';
+import type { StepResult, StreamPlan } from './stream-plan.js';
 import type { PlannedChunk } from './assemble.js';
 
 /** One planned window: units [unitStart, unitEnd), text [start, end) (stream offsets). */

@@ -10,7 +10,7 @@
  * add weight to every bundle for answers that select nothing. Core module: no Node built-in.
  * @module
  */
-import { STOPWORDS_BY_LANGUAGE } from '../embedders/stopwords.js';
+import { STOPWORDS_BY_LANGUAGE } from './stopwords.js';
 
 /** Characters of the text the detector reads (its start). */
 export const DETECT_SAMPLE = 20_000;
