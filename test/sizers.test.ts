@@ -8,19 +8,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HfTokenizer } from '../src/embedders/hf-tokenizer.js';
 import { getTiktokenTokenizer } from '../src/size/tiktoken.js';
-import {
-  FixedSizeChunker,
-  getTokenizer,
-  hfTokenizerSizer,
-  InvalidOptionError,
-  lengthFunctionSizer,
-  RecursiveChunker,
-  SentenceChunker,
-  MarkdownChunker,
-  tiktokenCut,
-  tiktokenCutAt,
-  tokenUnits,
-} from '../src/index.js';
+import { FixedSizeChunker, getTokenizer, hfTokenizerSizer, InvalidOptionError, lengthFunctionSizer, RecursiveChunker, SentenceChunker, MarkdownChunker, tokenUnits } from '../src/index.js';
+import { tiktokenCut, tiktokenCutAt } from '../src/size/safe-cuts.js';
 import fc from 'fast-check';
 import { expectInvariants } from './helpers/invariants.js';
 import { corporaDir, gloveDir, markdownDir } from './helpers/paths.js';
