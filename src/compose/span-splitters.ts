@@ -50,7 +50,7 @@ function cachedSplitter(options: SpanSplitterOptions, make: (o: SpanSplitterOpti
 }
 
 /**
- * A splitter over {@link FixedSizeChunker} windows (SPEC section 1, sliding window with
+ * A splitter over {@link FixedSizeChunker} windows (sliding windows with
  * `windowSize = chunkSize`, `stride = chunkSize − chunkOverlap`). One chunker is built
  * and kept per distinct `chunkSize`.
  */

@@ -1,6 +1,6 @@
 /**
  * Running the evaluation: chunk all corpora, build one index, retrieve the top k per
- * question and score it (SPEC section 5; Chroma's chunking report). Core module: no
+ * question and score it (Chroma's chunking report). Core module: no
  * Node built-ins (reading files is the caller's business: see `src/node/evaluation.ts`).
  * @module
  */

@@ -1,6 +1,5 @@
 /**
- * QASC in hybrid mode as a {@link Retriever} for the evaluation (SPEC section 2, last
- * paragraph): one {@link QascIndex} over all corpora, pre-chunked by a chunker; for a
+ * QASC in hybrid mode as a {@link Retriever} for the evaluation: one {@link QascIndex} over all corpora, pre-chunked by a chunker; for a
  * question, the top `candidates(k)` pre-chunks (default 4k) are the candidates and QASC
  * runs inside them; the best k QASC chunks (ranked as {@link QascIndexOptions.rank},
  * default `fused`) are the retrieved spans. QASC returns only parts of its candidates, so

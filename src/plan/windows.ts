@@ -1,6 +1,5 @@
 /**
- * Window planning over units: the sliding-window rules of SPEC section 1 ("Sliding-window
- * rules (exact)"), as a {@link StreamPlan} — the same steps plan a whole string (one
+ * Window planning over units: the exact sliding-window rules below, as a {@link StreamPlan} — the same steps plan a whole string (one
  * final step) and a stream (a step per arrival of text), so the two agree by
  * construction.
  *

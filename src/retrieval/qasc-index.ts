@@ -1,6 +1,5 @@
 /**
- * QASC's hybrid mode for scale (SPEC section 2, last paragraph; the seed's "hybride
- * architecturen"): pre-chunked documents in an in-memory vector index, the top-k chunks
+ * QASC's hybrid mode for scale: pre-chunked documents in an in-memory vector index, the top-k chunks
  * for the query, then QASC only inside those candidates.
  * @module
  */

@@ -1,8 +1,7 @@
 /**
  * Sliding-window chunking: a window of `windowSize` units moved by `stride` units.
  *
- * Source: SPEC section 1, "Sliding-window rules (exact)", from the seed articles on
- * sliding-window chunking (`seeds/000`, `002`, `003`).
+ * The exact window rules are those of `src/plan/windows.ts`.
  * @module
  */
 import type { Chunk } from '../core/chunk.js';
@@ -145,7 +144,7 @@ export class SlidingWindowChunker {
    * plus one piece in every unit: text is segmented up to the sizer's declared safe cut
    * (token units: the tiktoken rule — a text with no space or newline next to a Latin
    * letter is held until such a place or the end; a tokenizer without a declared
-   * `safeCut` holds the whole text). Source: SPEC section 1; docs/streaming.md.
+   * `safeCut` holds the whole text). See docs/streaming.md.
    * @param source a `ReadableStream<string>` or (async) iterable of string pieces of any size.
    * @param options per-call options: `documentId` enters every chunk id (default `''`).
    * @throws {InvalidInputError} when the source is not a stream/iterable or yields a non-string.
