@@ -14,7 +14,7 @@
  * @module
  */
 import { optionProblem } from '../src/core/schema.js';
-import { strategyDefinition } from '../src/strategies/registry.js';
+import { strategyDefinition } from '../src/compose/registry.js';
 import type { TokenEmbedder } from '../src/embedders/types.js';
 import { loadLateEmbedder } from '../test/helpers/golden.js';
 import { pathologicalKind } from '../test/helpers/pathological.js';

@@ -127,7 +127,7 @@ export interface WindowPlan {
 }
 
 /**
- * Plans sliding windows over `n` units (SPEC section 1): starts 0, stride, 2·stride, …;
+ * Plans sliding windows over `n` units: starts 0, stride, 2·stride, …;
  * window k is [k·stride, min(k·stride + windowSize, n)); the last window is the first
  * one that reaches n. Arguments must be validated integers ≥ 1 (n ≥ 0).
  */
@@ -224,7 +224,7 @@ export function percentile(values: F32In | Float64Array | number[], p: number): 
 }
 
 /**
- * Exponential-decay weighted mean (SPEC section 2, step 4):
+ * Exponential-decay weighted mean (QASC step 4):
  * S = Σ α_i·sim_i / Σ α_i over i in [lo, hi), α_i = exp(−λ·|i − r|).
  */
 export function decayScore(sims: F32In, lo: number, hi: number, r: number, lambda: number): number {

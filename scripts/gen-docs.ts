@@ -14,7 +14,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { optionsTable } from '../src/core/schema.js';
-import { strategies } from '../src/strategies/registry.js';
+import { strategies } from '../src/compose/registry.js';
 
 const root = join(fileURLToPath(import.meta.url), '..', '..');
 

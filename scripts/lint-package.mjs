@@ -1,3 +1,4 @@
+// `npm run lint:package` first rewrites etc/chunkwise.api.md (scripts/api-surface.ts), then:
 // `npm run lint:package`: the published package as consumers see it, offline —
 // publint (package.json fields, exports targets, file formats) and
 // @arethetypeswrong/cli (types resolve for every entry under node16 and bundler

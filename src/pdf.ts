@@ -20,7 +20,7 @@ import { DocumentError } from './core/document-error.js';
 import { firstLine, InvalidInputError, MissingDependencyError } from './core/errors.js';
 
 export { DocumentError };
-import type { Chunker } from './strategies/registry.js';
+import type { Chunker } from './core/chunker.js';
 
 /** A rectangle on one page: PDF points from the page's top-left corner (y down). */
 export interface PdfBox {

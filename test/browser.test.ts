@@ -35,6 +35,7 @@ function page(dir: string, init: string): string {
 <script type="importmap">{"imports":{"onnxruntime-web":"/ort/ort.bundle.min.mjs"}}</script>
 <script type="module">
 import * as api from ${JSON.stringify(dir + 'index.js')};
+import * as kernels from ${JSON.stringify(dir + 'kernels.js')};
 import ${JSON.stringify(dir + 'code.js')}; // chunkwise/code: the registry's code strategy uses it
 import { runWorkload } from '/harness.mjs';
 try {
@@ -48,7 +49,7 @@ try {
     embedders.onnx = await OnnxEmbedder.load(location.origin + '/model/', { backend: 'web', wasmPaths: location.origin + '/ort/' });
   }
   const code = { grammarBase: location.origin + '/grammars/', treeSitterWasm: location.origin + '/wts/tree-sitter.wasm' };
-  window.__result = await runWorkload(api, docs, embedders, { code });
+  window.__result = await runWorkload({ ...api, ...kernels }, docs, embedders, { code });
 } catch (error) {
   window.__error = String(error && error.stack || error);
 }
@@ -119,7 +120,7 @@ describe.skipIf(!run)('browser bundles in Chromium', () => {
     pages = { inline: runPage('/inline.html'), asset: runPage('/asset.html') };
     // Keep a rejected page from being reported as unhandled before its test awaits it.
     for (const p of Object.values(pages)) p.catch(() => undefined);
-    const api = await import(join(repoRoot, 'dist', 'src', 'index.js'));
+    const api = { ...(await import(join(repoRoot, 'dist', 'src', 'index.js'))), ...(await import(join(repoRoot, 'dist', 'src', 'kernels.js'))) };
     const needsModel = (api.strategyNames() as string[]).some((n) => EMBEDDING.test(n));
     if (needsModel) {
       const { runWorkload } = await import(join(repoRoot, 'test', 'runtimes', 'harness.mjs'));

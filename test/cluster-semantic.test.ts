@@ -8,19 +8,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  ClusterSemanticChunker,
-  DEFAULT_SECTION_SIZE,
-  EmbeddingError,
-  HashingEmbedder,
-  InvalidInputError,
-  InvalidOptionError,
-  createChunker,
-  getTokenizer,
-  ContentIds,
-  type Chunk,
-  type Tokenizer,
-} from '../src/index.js';
+import { ClusterSemanticChunker, EmbeddingError, HashingEmbedder, InvalidInputError, InvalidOptionError, createChunker, getTokenizer, type Chunk, type Tokenizer } from '../src/index.js';
+import { DEFAULT_SECTION_SIZE } from '../src/strategies/cluster-semantic.js';
+import { ContentIds } from '../src/core/ids.js';
 import { corporaDir } from './helpers/paths.js';
 import { rng } from './helpers/random.js';
 import { collect, splitAt } from './helpers/stream.js';

@@ -90,13 +90,14 @@ describe('Vercel edge-runtime', () => {
       .map(([lang, file]) => `import ${lang} from ${JSON.stringify(join(grammarsDir, `tree-sitter-${file}.wasm?module`))};`)
       .join('\n');
     const entry = `import * as api from 'chunkwise';
+import * as kernels from 'chunkwise/kernels';
 import 'chunkwise/code';
 import treeSitterWasm from ${JSON.stringify(join(repoRoot, 'node_modules', 'web-tree-sitter', 'tree-sitter.wasm?module'))};
 ${grammarImports}
 import { runWorkload } from ${JSON.stringify(harness)};
 const grammars = { ${Object.keys(GRAMMAR_FILES).join(', ')} };
 const code = (doc) => ({ grammar: grammars[doc.language], treeSitterWasm });
-globalThis.__run = async (docsJson) => { await api.loadTokenizer('cl100k_base'); await api.loadTokenizer('o200k_base'); return runWorkload(api, JSON.parse(docsJson), {}, { code }); };`;
+globalThis.__run = async (docsJson) => { await api.loadTokenizer('cl100k_base'); await api.loadTokenizer('o200k_base'); return runWorkload({ ...api, ...kernels }, JSON.parse(docsJson), {}, { code }); };`;
     const built = await bundleLikeDeploy(entry, ['edge-light', 'worker', 'browser'], { format: 'iife', wasmGlobal: '__CHUNKWISE_WASM__', external: TREE_SITTER_NODE });
     const code = readFileSync(built.js, 'utf8');
     const { EdgeRuntime } = await import('edge-runtime');

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createChunker, HtmlChunker, InvalidOptionError, type Chunk, type HtmlChunk } from '../src/index.js';
 import { UnknownOptionError } from '../src/core/schema.js';
-import { strategyForFile } from '../src/strategies/registry.js';
+import { strategyForFile } from '../src/compose/registry.js';
 import { columnLabels, labelledRow } from '../src/segment/tables.js';
 import { parseHtmlTree } from '../src/segment/html-tree.js';
 import { docsSitePage, LINEAR_SHAPES, navHeavyPage, salaryTablePage } from './helpers/html-pages.js';

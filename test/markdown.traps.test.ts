@@ -4,17 +4,9 @@
  * tables cut for size, exact budgets, linear time) and bad input.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  countWords,
-  getTokenizer,
-  InvalidInputError,
-  InvalidOptionError,
-  MarkdownChunker,
-  registerFallback,
-  type Chunk,
-  type MarkdownChunk,
-  type Tokenizer,
-} from '../src/index.js';
+import { getTokenizer, InvalidInputError, InvalidOptionError, MarkdownChunker, type Chunk, type MarkdownChunk, type Tokenizer } from '../src/index.js';
+import { countWords } from '../src/size/words.js';
+import { registerFallback } from '../src/plan/fallback.js';
 import { embedChunks } from '../src/node/index.js';
 import type { Embedder } from '../src/embedders/types.js';
 import { expectInvariants } from './helpers/invariants.js';

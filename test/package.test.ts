@@ -78,6 +78,8 @@ describe('npm pack --dry-run', () => {
         'dist/runtime/workerd.js',
         'dist/runtime/edge.js',
         'dist/src/onnx.js',
+        'dist/src/kernels.js',
+        'dist/node/kernels.js',
         'dist/src/evaluation/index.js',
         'dist/src/encodings/cl100k_base.js',
         'dist/node/index.js',
@@ -161,8 +163,10 @@ describe('bundles for browsers and edge runtimes', () => {
       expect.arrayContaining([
         'bundle/asset/index.js',
         'bundle/asset/onnx.js',
+        'bundle/asset/kernels.js',
         'bundle/inline/index.js',
         'bundle/inline/onnx.js',
+        'bundle/inline/kernels.js',
         'bundle/inline/encodings/cl100k_base.js',
         'runtime/edge.js',
         'runtime/workerd.js',
@@ -212,11 +216,12 @@ describe('bundles for browsers and edge runtimes', () => {
     // In a plain Node process (vitest's transform of a 3.6 MB bundle costs ~10 s).
     const script = `
       const asset = await import(${JSON.stringify(join(bundleDir, 'asset', 'index.js'))});
+      const kernels = await import(${JSON.stringify(join(bundleDir, 'asset', 'kernels.js'))});
       const { readFileSync } = await import('node:fs');
       let before;
-      try { asset.planWindows(10, 4, 3); before = 'no error'; } catch (e) { before = (e instanceof asset.WasmError) + ' ' + e.message; }
+      try { kernels.planWindows(10, 4, 3); before = 'no error'; } catch (e) { before = (e instanceof asset.WasmError) + ' ' + e.message; }
       await asset.initKernels(readFileSync(${JSON.stringify(join(bundleDir, 'asset', 'chunkwise.wasm'))}));
-      console.log(JSON.stringify({ before, after: Array.from(asset.planWindows(10, 4, 3).starts) }));`;
+      console.log(JSON.stringify({ before, after: Array.from(kernels.planWindows(10, 4, 3).starts) }));`;
     const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }));
     expect(out.before).toMatch(/^true This chunkwise bundle has no built-in WebAssembly bytes: call await initKernels\(url of chunkwise.wasm\)/);
     expect(out.after).toEqual([0, 3, 6]);

@@ -8,7 +8,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { getTokenizer, InvalidOptionError, looksLikeMarkdown, MarkdownChunker, ParentChildChunker, trimSpanWithin, type Chunk } from '../src/index.js';
+import { getTokenizer, InvalidOptionError, MarkdownChunker, ParentChildChunker, type Chunk } from '../src/index.js';
+import { looksLikeMarkdown } from '../src/compose/parent-child.js';
+import { trimSpanWithin } from '../src/core/text.js';
 import { expectInvariants, referenceTokens, type Unit } from './helpers/invariants.js';
 import { cliBin, corporaDir, markdownDir } from './helpers/paths.js';
 

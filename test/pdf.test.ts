@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { DocumentError } from '../src/core/document-error.js';
 import { chunkDocx } from '../src/docx.js';
 import { extractPdf, loadPdfJs, PdfChunker, type PdfChunk, type PdfDocumentText } from '../src/pdf.js';
-import { createChunker } from '../src/strategies/registry.js';
+import { createChunker } from '../src/compose/registry.js';
 import { cliBin, repoRoot } from './helpers/paths.js';
 
 const dir = join(repoRoot, 'test', 'fixtures', 'documents');

@@ -12,19 +12,8 @@ import { charUnits, segmentChars } from '../src/size/chars.js';
 import { wordUnits } from '../src/size/words.js';
 import { checkedSizer } from '../src/size/custom.js';
 import { utf8Length } from '../src/size/utf8.js';
-import {
-  FixedSizeChunker,
-  getTokenizer,
-  hfTokenizerSizer,
-  InvalidOptionError,
-  lengthFunctionSizer,
-  RecursiveChunker,
-  SentenceChunker,
-  MarkdownChunker,
-  tiktokenCut,
-  tiktokenCutAt,
-  tokenUnits,
-} from '../src/index.js';
+import { FixedSizeChunker, getTokenizer, hfTokenizerSizer, InvalidOptionError, lengthFunctionSizer, RecursiveChunker, SentenceChunker, MarkdownChunker, tokenUnits } from '../src/index.js';
+import { tiktokenCut, tiktokenCutAt } from '../src/size/safe-cuts.js';
 import fc from 'fast-check';
 import { expectInvariants } from './helpers/invariants.js';
 import { corporaDir, gloveDir, markdownDir } from './helpers/paths.js';

@@ -6,15 +6,8 @@ import { Tiktoken } from 'js-tiktoken/lite';
 import cl100k_base from 'js-tiktoken/ranks/cl100k_base';
 import o200k_base from 'js-tiktoken/ranks/o200k_base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  getTokenizer,
-  InvalidInputError,
-  InvalidOptionError,
-  isBlank,
-  SlidingWindowChunker,
-  type Chunk,
-  type SlidingWindowOptions,
-} from '../src/index.js';
+import { getTokenizer, InvalidInputError, InvalidOptionError, SlidingWindowChunker, type Chunk, type SlidingWindowOptions } from '../src/index.js';
+import { isBlank } from '../src/core/text.js';
 import { expectInvariants, referenceTokens, tiktokenCounter } from './helpers/invariants.js';
 
 const texts = (chunks: Chunk[]) => chunks.map((c) => c.text);

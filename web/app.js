@@ -4,6 +4,7 @@
 // WebAssembly kernels. Served by web/serve.mjs (`npm run web`).
 import * as cw from '/bundle/inline/index.js';
 import * as ev from '/bundle/inline/evaluation.js';
+import { cosineNeighbours } from '/bundle/inline/kernels.js';
 import { describeStrategy } from './options.js';
 import { alignBands, histogram, lostText, parsePastedQuestions } from './compare.js';
 import { cliSnippet, typescriptSnippet } from './snippet.js';
@@ -813,7 +814,7 @@ async function renderChart(text) {
       const sents = Array.from({ length: n }, (_, i) => text.slice(spans.starts[i], spans.ends[i]));
       const e = embedder();
       const vectors = await e.embed(sents);
-      dist = Float32Array.from(cw.cosineNeighbours(vectors, e.dimension), (s) => 1 - s);
+      dist = Float32Array.from(cosineNeighbours(vectors, e.dimension), (s) => 1 - s);
     }
     distances = { key, dist, n };
   }

@@ -1,4 +1,4 @@
-// Exponential-decay weighted aggregation (SPEC section 2, step 4, after the QASC paper):
+// Exponential-decay weighted aggregation (QASC step 4, after the QASC paper):
 // S = Σ α_i·sim_i / Σ α_i over i in [lo, hi), with α_i = exp(−λ·|i − r|).
 
 /** S for one window [lo, hi) around seed r over the f32 similarities at simPtr. */

@@ -1,4 +1,4 @@
-// Interval merging (SPEC section 2, step 5): merges half-open intervals [start, end)
+// Interval merging (QASC step 5): merges half-open intervals [start, end)
 // sorted by start; two intervals merge when the next starts at most `gap` after the
 // current one ends (gap = 0 merges overlapping and adjacent intervals).
 

@@ -1,4 +1,4 @@
-// Window planning (SPEC section 1, "Sliding-window rules (exact)").
+// Window planning: the exact sliding-window rules of src/plan/windows.ts.
 // Windows start at 0, stride, 2·stride, …; window k covers units [k·stride, k·stride + windowSize)
 // clipped to n; the last window is the first one that reaches n. With gaps allowed
 // (stride > windowSize) the same rule applies and units between windows are skipped.

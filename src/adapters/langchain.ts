@@ -6,8 +6,8 @@
  */
 import { Document } from '@langchain/core/documents';
 import { TextSplitter, type TextSplitterChunkHeaderOptions } from '@langchain/textsplitters';
-import type { StrategyOptions } from '../strategies/registry.js';
-import type { Chunker } from '../strategies/registry.js';
+import type { StrategyOptions } from '../compose/registry.js';
+import type { Chunker } from '../core/chunker.js';
 import { chunkFields, chunksOf, contentOf, resolveChunker, resolveContent, type ChunkContent, type ChunkerSource, type ChunkFields } from './shared.js';
 import { rejectUnknownOptions } from '../core/schema.js';
 import { lowerBound } from '../core/search.js';

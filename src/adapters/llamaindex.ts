@@ -9,7 +9,8 @@ import { NodeParser } from '@llamaindex/core/node-parser';
 import { MetadataMode, NodeRelationship, TextNode, type RelatedNodeInfo } from '@llamaindex/core/schema';
 import type { Chunk } from '../core/chunk.js';
 import { InvalidInputError } from '../core/errors.js';
-import type { Chunker, StrategyOptions } from '../strategies/registry.js';
+import type { StrategyOptions } from '../compose/registry.js';
+import type { Chunker } from '../core/chunker.js';
 import { chunkFields, chunksOf, contentHasHeadingPath, contentOf, resolveChunker, resolveContent, type ChunkContent, type ChunkerSource } from './shared.js';
 import { rejectUnknownOptions } from '../core/schema.js';
 

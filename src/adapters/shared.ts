@@ -6,7 +6,8 @@
  */
 import type { Chunk } from '../core/chunk.js';
 import { InvalidInputError, InvalidOptionError } from '../core/errors.js';
-import { createChunker, type Chunker, type StrategyOptions } from '../strategies/registry.js';
+import { createChunker, type StrategyOptions } from '../compose/registry.js';
+import type { Chunker } from '../core/chunker.js';
 
 /** A chunker, or the name of a registered strategy (`createChunker`'s names). */
 export type ChunkerSource = Chunker | string;

@@ -9,7 +9,7 @@ import { AUTO_STRATEGY, chunkFileRecords, FileChunkers, walkExtensions } from '.
 import { forEachFile, loadDocumentPeers } from '../node/documents.js';
 import { documentKind } from '../core/document-kinds.js';
 import { LazyCodeChunker } from '../strategies/code-schema.js';
-import type { StrategyOptions } from '../strategies/registry.js';
+import type { StrategyOptions } from '../compose/registry.js';
 import { createProgress, Output, progressWanted, sourceSizes } from './io.js';
 import { semanticOptionsFromCli } from './semantic-options.js';
 import { UsageError } from './usage-error.js';

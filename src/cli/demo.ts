@@ -10,7 +10,7 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createChunker, strategies, type StrategyOptions } from '../strategies/registry.js';
+import { createChunker, strategies, type StrategyOptions } from '../compose/registry.js';
 import { chunkRecord } from './chunk-command.js';
 import { QascIndex } from '../retrieval/qasc-index.js';
 

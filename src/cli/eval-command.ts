@@ -1,5 +1,5 @@
 /**
- * `chunkwise eval`: token-level retrieval evaluation (SPEC section 5) of one or more
+ * `chunkwise eval`: token-level retrieval evaluation (Chroma's method) of one or more
  * chunking strategies (and hybrid QASC, `qasc:size:overlap:window=…`) on corpora and a
  * questions CSV, with one embedder and one k.
  * Writes a Markdown table to stdout (or `--out`), and optionally JSON and an SVG chart.

@@ -37,7 +37,7 @@ import { addQuietOptions } from './quiet.js';
 import { runEmbed, type EmbedCommandOptions } from './embed-cli.js';
 import { UsageError } from './usage-error.js';
 import { DEFAULT_EXTENSIONS, parseExtensions } from './inputs.js';
-import { strategyNames } from '../strategies/registry.js';
+import { strategyNames } from '../compose/registry.js';
 import { addQascCommand } from './qasc-command.js';
 import { addTuneCommand } from './tune-command.js';
 import { QuestionGenerationError } from '../evaluation/question-generation.js';

@@ -1,5 +1,5 @@
 /**
- * `chunkwise qasc <file...> --query "…"`: query-adaptive chunks (QASC, SPEC section 2)
+ * `chunkwise qasc <file...> --query "…"`: query-adaptive chunks (QASC)
  * for one question over one or more files, best first, in hybrid mode (pre-chunks,
  * candidates, QASC inside them; default) or whole-document mode (QASC over each file).
  * @module

@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import { loadEmbedder } from '../node/embedders.js';
-import type { StrategyOptions } from '../strategies/registry.js';
+import type { StrategyOptions } from '../compose/registry.js';
 
 export { parseIntegerArg, parseNumberArg } from './strategy-flags.js';
 

@@ -9,7 +9,7 @@
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { cliFlag, defaultText, placeholder, type OptionSpec } from '../core/schema.js';
-import { strategies, strategyDefinition, type StrategyOptions } from '../strategies/registry.js';
+import { strategies, strategyDefinition, type StrategyOptions } from '../compose/registry.js';
 import { UsageError } from './usage-error.js';
 
 /** Parses a CLI integer; rejects anything but an optionally signed run of digits. */

@@ -2,8 +2,7 @@
  * Late chunking: embed the whole document once with a token-level model, then pool each
  * chunk's tokens.
  *
- * Source: SPEC section 1 ("late chunking"), the survey seed (`seeds/001`), and
- * Günther et al., "Late Chunking: Contextual Chunk Embeddings Using Long-Context
+ * Source: Günther et al., "Late Chunking: Contextual Chunk Embeddings Using Long-Context
  * Embedding Models" (2024), including its "long late chunking" with macro windows.
  * @module
  */
@@ -15,7 +14,8 @@ import { callOptionAsync } from '../core/callbacks.js';
 import { describe, EmbeddingError, InvalidOptionError } from '../core/errors.js';
 import { numberOption } from '../core/options.js';
 import { OPTION_SHAPES, rejectUnknownOptions, resolveOptions, shapeProblem, typed, type StrategySchema } from '../core/schema.js';
-import type { Chunker, StrategyDefinition } from '../strategies/registry.js';
+import type { Chunker } from '../core/chunker.js';
+import type { StrategyDefinition } from '../core/chunker.js';
 import { FixedSizeChunker } from '../strategies/fixed-size.js';
 import { isSpace, requireText } from '../core/text.js';
 import { addWork } from '../core/work.js';
@@ -66,7 +66,7 @@ export interface LateChunk extends Chunk {
 
 
 /**
- * Late chunking (SPEC section 1): the document goes through the token-level model once
+ * Late chunking: the document goes through the token-level model once
  * ({@link embedDocumentTokens}: one pass, or overlapping macro windows when it is longer
  * than the model's context); the `chunker` supplies spans; each chunk's vector is the
  * mean of the final-layer vectors of the content tokens that overlap its span, L2-normalised

@@ -2,16 +2,15 @@
  * Parent–child (small-to-big) chunking: large parents for the context handed to the
  * model, small children cut from each parent for retrieval; each child names its parent.
  *
- * Source: SPEC section 1 ("parent–child (small-to-big)": parents of ~1000–1500 tokens,
- * children of ~100–200 tokens, only children embedded), the seeds' survey of chunking
- * strategies (`seeds/001`).
+ * Source: the small-to-big retrieval pattern (LlamaIndex's parent–child nodes): parents
+ * of ~1000–1500 tokens, children of ~100–200 tokens, only children embedded.
  * @module
  */
 import type { Chunk } from '../core/chunk.js';
 import { InvalidOptionError } from '../core/errors.js';
 import { resolveOptions, typed, type OptionsOf, type StrategySchema } from '../core/schema.js';
 import { overlapBelow } from '../strategies/define.js';
-import type { StrategyDefinition } from '../strategies/registry.js';
+import type { StrategyDefinition } from '../core/chunker.js';
 import { documentIdOf, type ChunkCallOptions } from '../core/ids.js';
 import { Assembler, type PlannedChunk } from '../plan/assemble.js';
 import { isBlank, requireText, trimSpanWithin } from '../core/text.js';
@@ -93,7 +92,7 @@ export function looksLikeMarkdown(text: string): boolean {
  * `:parent` / `:child` so the two levels never share one. Parents of Markdown come from
  * {@link MarkdownChunker} and carry `headingPath`, which their children inherit.
  *
- * Invariants (SPEC section 4) hold on both levels: `text === source.slice(start, end)`,
+ * The chunk invariants hold on both levels: `text === source.slice(start, end)`,
  * every non-whitespace character in some parent and in some child, budgets hold on the
  * exact text (a single unit larger than the budget is flagged `oversized`).
  *

@@ -6,7 +6,7 @@
  * Core module: no Node built-ins.
  * @module
  */
-import type { Embedder } from '../embedders/types.js';
+import type { Embedder } from './embedder.js';
 import { CallbackError, ChunkwiseError, describe, EmbeddingError } from './errors.js';
 
 /** `error` as chunkwise throws it: a {@link ChunkwiseError} unchanged, anything else wrapped in a {@link CallbackError} naming `option`. */

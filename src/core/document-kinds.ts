@@ -4,7 +4,13 @@
  * built-in (the per-file picker of the library's pipeline uses it too).
  * @module
  */
-import { extensionOf } from '../segment/code-languages.js';
+
+/** The extension of a path or file name, lower case with its dot (`''` when it has none). */
+export function extensionOf(path: string): string {
+  const base = path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(dot).toLowerCase() : '';
+}
 
 /** The strategy `--strategy auto` picks for each document extension: the PDF's extracted text by recursive, the Word file's HTML by html. */
 export const DOCUMENT_STRATEGIES: Readonly<Record<string, string>> = { '.pdf': 'recursive', '.docx': 'html' };

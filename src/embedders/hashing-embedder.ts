@@ -7,7 +7,7 @@ import { hashEmbed } from '../../bindings/index.js';
 import { EmbeddingError, InvalidOptionError } from '../core/errors.js';
 import { rejectUnknownOptions } from '../core/schema.js';
 import { hashText } from '../core/chunk.js';
-import { BUILTIN_STOPWORDS } from './stopwords.js';
+import { BUILTIN_STOPWORDS } from '../segment/stopwords.js';
 import type { Embedder } from './types.js';
 
 /** Options of {@link HashingEmbedder}. */

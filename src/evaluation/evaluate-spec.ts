@@ -8,7 +8,7 @@
  */
 import type { Embedder } from '../embedders/types.js';
 import { InvalidOptionError } from '../core/errors.js';
-import { strategyDefinition } from '../strategies/registry.js';
+import { strategyDefinition } from '../compose/registry.js';
 import { resolveQascParams, type QascParams } from '../retrieval/qasc.js';
 import { evaluateChunker, evaluateRetriever, type EvaluationResult } from './evaluate.js';
 import { QascRetriever } from './qasc-retriever.js';

@@ -1,10 +1,10 @@
 /**
  * Running the evaluation: chunk all corpora, build one index, retrieve the top k per
- * question and score it (SPEC section 5; Chroma's chunking report). Core module: no
+ * question and score it (Chroma's chunking report). Core module: no
  * Node built-ins (reading files is the caller's business: see `src/node/evaluation.ts`).
  * @module
  */
-import type { Chunker } from '../strategies/registry.js';
+import type { Chunker } from '../core/chunker.js';
 import type { Embedder } from '../embedders/types.js';
 import { InvalidOptionError } from '../core/errors.js';
 import { getTokenizer, tokenEncodingOf } from '../size/tokens.js';

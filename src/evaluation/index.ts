@@ -1,7 +1,7 @@
 /**
- * `chunkwise/evaluation`: retrieval-quality evaluation (SPEC section 5): metrics,
+ * `chunkwise/evaluation`: retrieval-quality evaluation (token-level, Chroma's method): metrics,
  * questions, retrieval, running and reporting; and the QASC index for hybrid retrieval
- * over many documents (SPEC section 2). Core: no Node built-ins.
+ * over many documents. Core: no Node built-ins.
  * @module
  */
 export * from './metrics.js';

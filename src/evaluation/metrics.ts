@@ -1,7 +1,7 @@
 /**
  * Token-level retrieval metrics over character ranges, as in Chroma's report
  * "Evaluating Chunking Strategies for Retrieval" (2024) and its `chunking_evaluation`
- * package (`BaseEvaluation._scores_from_dataset_and_retrievals`); SPEC section 5.
+ * package (`BaseEvaluation._scores_from_dataset_and_retrievals`).
  *
  * All offsets are UTF-16 code units (JavaScript string indices), ranges half-open
  * `[start, end)`. Core module: no Node built-ins.
@@ -93,8 +93,8 @@ function checkRange(what: string, r: CharRange): void {
 }
 
 /**
- * Scores one question's retrieval against its reference excerpts (SPEC section 5,
- * following the report's code):
+ * Scores one question's retrieval against its reference excerpts (following the
+ * report's code):
  * - covered = |∪ (chunk ∩ reference)| over retrieved chunks of the question's corpus;
  *   chunks from other corpora cover nothing;
  * - recall = covered / referenceChars;

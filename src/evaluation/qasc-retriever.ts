@@ -1,6 +1,5 @@
 /**
- * QASC in hybrid mode as a {@link Retriever} for the evaluation (SPEC section 2, last
- * paragraph): one {@link QascIndex} over all corpora, pre-chunked by a chunker; for a
+ * QASC in hybrid mode as a {@link Retriever} for the evaluation: one {@link QascIndex} over all corpora, pre-chunked by a chunker; for a
  * question, the top `candidates(k)` pre-chunks (default 3k) are the candidates and QASC
  * runs inside them; the best k QASC chunks (ranked as {@link QascIndexOptions.rank},
  * default `fused`) are the retrieved spans. QASC returns only parts of its candidates, so
@@ -11,7 +10,7 @@
  * @module
  */
 import { QASC_CANDIDATES_PER_RESULT, QascIndex, type QascIndexOptions } from '../retrieval/qasc-index.js';
-import type { Chunker } from '../strategies/registry.js';
+import type { Chunker } from '../core/chunker.js';
 import type { RetrievedSpan } from './metrics.js';
 import type { Corpus } from './questions.js';
 import type { Retriever } from './retrieval.js';

@@ -6,7 +6,8 @@
  * @module
  */
 import { InvalidOptionError } from '../core/errors.js';
-import { createChunker, strategyDefinition, type Chunker, type StrategyOptions } from '../strategies/registry.js';
+import { createChunker, strategyDefinition, type StrategyOptions } from '../compose/registry.js';
+import type { Chunker } from '../core/chunker.js';
 
 /** A parsed strategy spec. */
 export interface StrategySpec {

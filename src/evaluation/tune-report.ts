@@ -6,7 +6,7 @@
  * @module
  */
 import { cliFlag, kebabCase } from '../core/schema.js';
-import { strategyDefinition } from '../strategies/registry.js';
+import { strategyDefinition } from '../compose/registry.js';
 import { QASC_SPEC } from './evaluate-spec.js';
 import { recallIouSvg, type ReportRow } from './report.js';
 import { parseStrategySpec } from './strategy-spec.js';

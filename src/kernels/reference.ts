@@ -39,12 +39,12 @@ function assertWindowArgs(windowSize: number, stride: number): void {
 }
 
 /**
- * Number of windows {@link planWindows} returns over `n` units (SPEC section 1,
- * "Sliding-window rules (exact)"): 0 when n ≤ 0, 1 when n ≤ windowSize, otherwise the
+ * Number of windows {@link planWindows} returns over `n` units (the exact
+ * sliding-window rules): 0 when n ≤ 0, 1 when n ≤ windowSize, otherwise the
  * index of the first window that reaches n, plus one. With gaps (stride > windowSize)
  * no window starts at or after n, so the count is also at most ⌈n / stride⌉.
  *
- * Examples (SPEC): (11, 5, 3) → 3; (9, 8, 4) → 2; (43, 20, 10) → 4.
+ * Examples: (11, 5, 3) → 3; (9, 8, 4) → 2; (43, 20, 10) → 4.
  * @param n number of units (integer ≥ 0)
  * @param windowSize units per window (integer ≥ 1)
  * @param stride distance between window starts (integer ≥ 1)
@@ -59,11 +59,11 @@ export function windowCount(n: number, windowSize: number, stride: number): numb
 }
 
 /**
- * Plans sliding windows over `n` units (SPEC section 1): window k is
+ * Plans sliding windows over `n` units: window k is
  * [k·stride, min(k·stride + windowSize, n)); the last window is the first one that
  * reaches n; no empty window is emitted. Written as the literal loop over window starts.
  *
- * Example (SPEC): (11, 5, 3) → starts [0, 3, 6], ends [5, 8, 11].
+ * Example: (11, 5, 3) → starts [0, 3, 6], ends [5, 8, 11].
  * @returns Int32Arrays `starts` and `ends` of {@link windowCount}(n, windowSize, stride) entries
  * @throws {RangeError} when windowSize or stride is below 1
  */
@@ -122,7 +122,7 @@ function cosineOf(ab: number, aa: number, bb: number): number {
 
 /**
  * out[i] = cos(M[i], v) for each row of an n × d row-major matrix M and a vector v of
- * length d (SPEC section 2, step 1: sim_i = cos(e(s_i), e(q))). A zero vector gives 0,
+ * length d (QASC step 1: sim_i = cos(e(s_i), e(q))). A zero vector gives 0,
  * never NaN. With `normalized` the inputs are taken as unit vectors (dot product only).
  * Sums in f64; the result is rounded to f32.
  * @param matrix n·d floats, row-major (n = ⌊matrix.length / d⌋)
@@ -143,7 +143,7 @@ export function cosineMatVec(matrix: Float32Array, d: number, vector: Float32Arr
 
 /**
  * out[i] = cos(M[i], M[i + 1]) for i < n − 1 over an n × d row-major matrix: each row
- * against the next (SPEC section 1, semantic chunking: distances between neighbours).
+ * against the next (semantic chunking: distances between neighbours).
  * Zero rows give 0. Sums in f64; the result is rounded to f32.
  * @returns Float32Array of max(n − 1, 0) similarities
  */
@@ -173,7 +173,7 @@ export function normalizeRows(matrix: Float32Array, d: number): void {
 
 /**
  * The p-th percentile (0 ≤ p ≤ 100) of the values with numpy's default `'linear'`
- * method, bit for bit (SPEC section 2, step 2: τ = p-th percentile of the sim_i, linear
+ * method, bit for bit (QASC step 2: τ = p-th percentile of the sim_i, linear
  * interpolation between order statistics): sort x ascending, h = (n − 1)·(p / 100),
  * k = ⌊h⌋, t = h − k; for k + 1 ≤ n − 1 the result is numpy's monotone lerp
  * x[k] + (x[k+1] − x[k])·t when t < 0.5, else x[k+1] − (x[k+1] − x[k])·(1 − t).
@@ -197,8 +197,7 @@ export function percentile(values: Float32Array | Float64Array | number[], p: nu
 }
 
 /**
- * Exponential-decay weighted mean of the similarities in one window (SPEC section 2,
- * step 4): S = Σ α_i·sim_i / Σ α_i over i in [lo, hi), α_i = exp(−λ·|i − r|). 0 when
+ * Exponential-decay weighted mean of the similarities in one window (QASC step 4): S = Σ α_i·sim_i / Σ α_i over i in [lo, hi), α_i = exp(−λ·|i − r|). 0 when
  * the window is empty (or every α underflows).
  * @param sims similarities (f32)
  * @param lo first index of the window
@@ -244,7 +243,7 @@ function ranksBelow(s: Float32Array, a: number, b: number): boolean {
 }
 
 /**
- * Indices of the k highest scores, best first (SPEC section 2, hybrid mode: top-k
+ * Indices of the k highest scores, best first (QASC's hybrid mode: top-k
  * candidates). Ties go to the lower index (−0 and +0 tie); NaN ranks after every
  * number, −Infinity included. Returns min(k, n) indices (none when k ≤ 0).
  * Keeps a sorted list of the best k seen (insertion), so it is O(n) on typical data

@@ -10,7 +10,7 @@ import { Worker } from 'node:worker_threads';
 import { DocumentError } from '../core/document-error.js';
 import { ChunkwiseError, InvalidOptionError } from '../core/errors.js';
 import { throwDocumentErrors } from './documents.js';
-import type { StrategyOptions } from '../strategies/registry.js';
+import type { StrategyOptions } from '../compose/registry.js';
 import { UnreadableFileError, type Progress } from '../cli/io.js';
 
 /** Data each worker starts with. */

@@ -8,8 +8,9 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { chunkRecord, type Chunk } from '../core/chunk.js';
-import { strategies, strategyDefinition, type Chunker } from '../strategies/registry.js';
-import { AUTO_STRATEGY } from '../strategies/file-chunkers.js';
+import { strategies, strategyDefinition } from '../compose/registry.js';
+import type { Chunker } from '../core/chunker.js';
+import { AUTO_STRATEGY } from '../compose/file-chunkers.js';
 import { isStreamingChunker } from '../stream/index.js';
 import { UnreadableFileError } from '../cli/io.js';
 import { LazyCodeChunker } from '../strategies/code-schema.js';
@@ -17,7 +18,7 @@ import { chunkDocumentFile } from './documents.js';
 import { documentKind, DOCUMENT_EXTENSIONS } from '../core/document-kinds.js';
 
 export { chunkRecord };
-export { AUTO_STRATEGY, FileChunkers, type FileChunkerOptions } from '../strategies/file-chunkers.js';
+export { AUTO_STRATEGY, FileChunkers, type FileChunkerOptions } from '../compose/file-chunkers.js';
 
 /**
  * The text of a file (or stdin for `-`) as UTF-8 decoded pieces. Decoding is WHATWG

@@ -9,7 +9,7 @@ import type { Chunk } from '../core/chunk.js';
 import { DocumentError } from '../core/document-error.js';
 import { documentKind } from '../core/document-kinds.js';
 import type { ChunkCallOptions } from '../core/ids.js';
-import type { Chunker } from '../strategies/registry.js';
+import type { Chunker } from '../core/chunker.js';
 import { cliMessage } from '../cli/errors.js';
 import { UnreadableFileError } from '../cli/io.js';
 

@@ -1,6 +1,5 @@
 /**
- * Window planning over units: the sliding-window rules of SPEC section 1 ("Sliding-window
- * rules (exact)"), as a {@link StreamPlan} — the same steps plan a whole string (one
+ * Window planning over units: the exact sliding-window rules below, as a {@link StreamPlan} — the same steps plan a whole string (one
  * final step) and a stream (a step per arrival of text), so the two agree by
  * construction.
  *
@@ -15,7 +14,7 @@
  */
 import { isBlank, isSpace } from '../core/text.js';
 import type { ResolvedUnits } from '../size/resolve.js';
-import type { StepResult, StreamPlan } from '../stream/driver.js';
+import type { StepResult, StreamPlan } from './stream-plan.js';
 import type { PlannedChunk } from './assemble.js';
 
 /** One planned window: units [unitStart, unitEnd), text [start, end) (stream offsets). */

@@ -1,6 +1,5 @@
 /**
- * QASC's hybrid mode for scale (SPEC section 2, last paragraph; the seed's "hybride
- * architecturen"): pre-chunked documents in an in-memory vector index, the top-k chunks
+ * QASC's hybrid mode for scale: pre-chunked documents in an in-memory vector index, the top-k chunks
  * for the query, then QASC only inside those candidates.
  * @module
  */
@@ -11,7 +10,7 @@ import { InvalidInputError, InvalidOptionError } from '../core/errors.js';
 import type { PlannedChunk } from '../plan/assemble.js';
 import { integerOption, requireInteger, requireOneOf } from '../core/options.js';
 import { rejectUnknownOptions, UnknownOptionError } from '../core/schema.js';
-import type { Chunker } from '../strategies/registry.js';
+import type { Chunker } from '../core/chunker.js';
 import { FixedSizeChunker } from '../strategies/fixed-size.js';
 import {
   analyzeSentences,

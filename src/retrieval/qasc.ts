@@ -1,8 +1,7 @@
 /**
  * Query-Adaptive Semantic Chunking (QASC): chunks built at query time, per query.
  *
- * Source: SPEC section 2, from the summary of the QASC paper in
- * `seeds/004_*` (Dutch): seed sentences by a percentile threshold, context
+ * Source: the QASC paper (query-adaptive semantic chunking): seed sentences by a percentile threshold, context
  * windows around them, an exponentially decaying weighted score, merging and
  * alignment to paragraph breaks. Parameter names follow the paper (p, m, λ, κ).
  * @module
@@ -40,7 +39,7 @@ export const WASM_QASC_KERNELS: QascKernels = {
   mergeIntervals: (s, e, gap) => wasm.mergeIntervals(s, e, gap),
 };
 
-/** QASC parameters, under the paper's names (SPEC section 2). */
+/** QASC parameters, under the paper's names. */
 export interface QascParams {
   /** Percentile of the sims that is the seed threshold τ (step 2). Default 75. */
   p?: number;
@@ -88,7 +87,7 @@ export interface QascThresholds {
 /** {@link QascParams} with every default filled in. */
 export type ResolvedQascParams = Required<QascParams>;
 
-/** The defaults of SPEC section 2, and chunkwise's where the paper is silent (docs/qasc.md). */
+/** The paper's defaults, and chunkwise's where the paper is silent (docs/qasc.md). */
 export const QASC_DEFAULTS: ResolvedQascParams = {
   p: 75,
   m: 1,
@@ -207,8 +206,8 @@ export interface QascStructure extends SentenceStructure {
 }
 
 /**
- * QASC steps 2–6 on the sims of one document's sentences (SPEC section 2; the choices
- * where the paper is silent are listed in docs/qasc.md):
+ * QASC steps 2–6 on the sims of one document's sentences (the choices where the paper
+ * is silent are listed in docs/qasc.md):
  * 2. τ = percentile(sims, p) (numpy linear); seeds are the i with sim_i ≥ τ (and
  *    sim_i ≥ minSimilarity).
  * 3. `fixed`: window [max(0, r − m), min(n, r + m + 1)) per seed r. `adaptive`: from
@@ -564,7 +563,7 @@ export interface QascQueryOptions extends ChunkCallOptions {
 }
 
 /**
- * QASC over whole documents (SPEC section 2): `query(document, q)` returns the chunks
+ * QASC over whole documents: `query(document, q)` returns the chunks
  * relevant to q, best first. A query-time strategy: chunks cover only what is relevant,
  * so "nothing lost" does not apply; every chunk still has `text === document.slice(start, end)`.
  * Sentence vectors of the last documents prepared are reused (see {@link prepare}).

@@ -23,7 +23,7 @@
  * no Node built-in.
  * @module
  */
-import { STOPWORDS_BY_LANGUAGE } from '../embedders/stopwords.js';
+import { STOPWORDS_BY_LANGUAGE } from './stopwords.js';
 
 /** The context rules of one language (see the module documentation). */
 export interface AbbreviationRules {

@@ -6,6 +6,7 @@
  * Core module.
  * @module
  */
+import { extensionOf } from '../core/document-kinds.js';
 
 /** A language the code strategy parses. */
 export interface CodeLanguageSpec {
@@ -53,12 +54,7 @@ export function codeLanguage(name: string): CodeLanguageSpec | undefined {
   return CODE_LANGUAGES.find((l) => l.name === name);
 }
 
-/** The extension of a path or file name, lower case with its dot (`''` when it has none). */
-export function extensionOf(path: string): string {
-  const base = path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
-  const dot = base.lastIndexOf('.');
-  return dot > 0 ? base.slice(dot).toLowerCase() : '';
-}
+export { extensionOf } from '../core/document-kinds.js';
 
 /** The language a file name's extension chooses, or undefined. */
 export function languageForPath(path: string): CodeLanguageSpec | undefined {

@@ -10,7 +10,7 @@
  * add weight to every bundle for answers that select nothing. Core module: no Node built-in.
  * @module
  */
-import { STOPWORDS_BY_LANGUAGE } from '../embedders/stopwords.js';
+import { STOPWORDS_BY_LANGUAGE } from './stopwords.js';
 
 /** Characters of the text the detector reads (its start). */
 export const DETECT_SAMPLE = 20_000;
@@ -34,8 +34,8 @@ const LATIN = /\p{Script=Latin}/u;
  *    gives each language that lists it 1/k of a vote, k the number of lists holding it
  *    ("de" is Dutch, French and Spanish). The language with the most votes wins when it
  *    has at least 2 votes and at least 1.5× the runner-up's; otherwise `und`.
- * Deterministic; linear in the sample. Measured on the seeds (Dutch, French, English),
- * the four English evaluation corpora and German text in `test/locale.test.ts`.
+ * Deterministic; linear in the sample. Measured on Dutch, French and English documents,
+ * the four English evaluation corpora and German text in `test/sentences.languages.test.ts`.
  */
 export function detectLocale(text: string): string {
   const sample = text.length > DETECT_SAMPLE ? text.slice(0, DETECT_SAMPLE) : text;

@@ -2,10 +2,8 @@
  * Tables too large for the budget, cut between rows so that no row loses its labels:
  * each body row rewritten as `Header: value | Header: value` (`Functie: Senior
  * Developer | Maximum salaris: € 45.000 | Schaal: 11`), and each part of the table the
- * header lines followed by its rows, one per line. Source: SPEC section 1 (a table too
- * large for the budget "is rewritten row by row as `Header: value | Header: value` so
- * no row loses its labels"); the seeds' survey of chunking strategies (`seeds/001`:
- * "a cell with the value € 45.000 says nothing without its row and column").
+ * header lines followed by its rows, one per line, so that no row loses its labels (a
+ * cell with the value € 45.000 says nothing without its row and column).
  *
  * Shared by the structure-aware strategies (Markdown and HTML). The parts are packed by
  * the shared packer: `TableRowsLevel` (`src/plan/levels.ts`) is the boundary level of a

@@ -17,7 +17,7 @@ import type { Chunk } from '../core/chunk.js';
 import { embedChecked } from '../core/callbacks.js';
 import { InvalidOptionError } from '../core/errors.js';
 import { OPTION_SHAPES, resolveOptions, typed, type OptionsOf, type StrategySchema } from '../core/schema.js';
-import type { StrategyDefinition } from './registry.js';
+import type { StrategyDefinition } from '../core/chunker.js';
 import { MAX_CHUNK_SIZE_BUDGET } from './define.js';
 import { isBlank, requireText } from '../core/text.js';
 import { HashingEmbedder } from '../embedders/hashing-embedder.js';

@@ -12,7 +12,7 @@ import type { Chunk } from '../core/chunk.js';
 import { InvalidOptionError, MissingDependencyError } from '../core/errors.js';
 import { importNodeHelper, isNode } from '../core/runtime.js';
 import { resolveOptions, typed, type OptionsOf, type StrategySchema } from '../core/schema.js';
-import type { StrategyDefinition } from './registry.js';
+import type { StrategyDefinition } from '../core/chunker.js';
 import { capacitySchema } from './define.js';
 import { documentIdOf, type ChunkCallOptions } from '../core/ids.js';
 import { requireText } from '../core/text.js';

@@ -17,7 +17,7 @@ import { Assembler, type PlannedChunk } from '../plan/assemble.js';
 import { chunkCounters, resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
 import { planWhole, streamPlan, type StreamPlan } from '../stream/driver.js';
 import type { TextSource } from '../stream/source.js';
-import type { StrategyDefinition } from './registry.js';
+import type { StrategyDefinition } from '../core/chunker.js';
 
 /** The default overlap of the size-and-overlap strategies: min(64, ⌊chunkSize/8⌋) units. */
 export const defaultOverlap = (r: Readonly<Record<string, unknown>>): number => Math.min(64, Math.floor((r.chunkSize as number) / 8));

@@ -1,8 +1,7 @@
 /**
  * Fixed-size chunking: chunks of `chunkSize` units overlapping by `chunkOverlap` units.
  *
- * Source: SPEC section 1 ("fixed size"), the seeds' survey of chunking strategies
- * (`seeds/001`). The same windows as {@link SlidingWindowChunker} with
+ * The same windows as {@link SlidingWindowChunker} with
  * `windowSize = chunkSize` and `stride = chunkSize − chunkOverlap`.
  * @module
  */

@@ -4,8 +4,8 @@
  * a table too large for the budget between rows with every row labelled by its header
  * cells in `embedText`.
  *
- * Source: issue 13 ("HTML"), SPEC section 1 ("structure-aware"), the seeds' survey of
- * chunking strategies (`seeds/001`: tables, the "€ 45.000" trap). Parsing:
+ * Tables keep their labels (a cell such as "€ 45.000" says nothing without its row and
+ * column). Parsing:
  * htmlparser2's tokenizer and a linear tree builder (`src/segment/html-tree.ts`; why not
  * htmlparser2's `Parser` or parse5 is said there and in docs/html.md). The strategy is
  * its boundaries (`src/segment/html.ts`: blocks, visible text, heading paths, dropped

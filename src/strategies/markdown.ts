@@ -5,8 +5,7 @@
  * a block too large for the budget is split inside (lists by items, block quotes by
  * children, anything else by the fallback splitter).
  *
- * Source: SPEC section 1 ("structure-aware (Markdown)"), the seeds' survey of chunking
- * strategies (`seeds/001`). The strategy is its boundaries — Markdown blocks from
+ * The strategy is its boundaries — Markdown blocks from
  * chunkwise's own line scanner (`src/segment/markdown.ts`), grouped into heading
  * sections — and its options schema; packing is the shared packer (`src/plan/pack.ts`,
  * greedy policy), chunks come from the shared assembler (`src/plan/assemble.ts`), and

@@ -2,8 +2,7 @@
  * Recursive chunking: split on an ordered separator list only where a piece is still
  * too large, then merge small pieces back up to the budget.
  *
- * Source: SPEC section 1 ("recursive"), the seeds' survey of chunking strategies
- * (`seeds/001`, `003`), and the algorithm of LangChain's
+ * Source: the algorithm of LangChain's
  * `RecursiveCharacterTextSplitter` (@langchain/textsplitters 1.0.2, `_splitText` and
  * `mergeSplits`), which this chunker reproduces piece for piece while tracking exact
  * offsets. Deliberate differences are listed in `docs/recursive.md`.

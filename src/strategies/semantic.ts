@@ -1,8 +1,7 @@
 /**
  * Semantic chunking: breaks where neighbouring sentences drift apart in embedding space.
  *
- * Source: SPEC section 1 ("semantic"), the survey seed (`seeds/001`), and
- * LangChain's `SemanticChunker` (langchain_experimental/text_splitter.py, after Greg
+ * Source: LangChain's `SemanticChunker` (langchain_experimental/text_splitter.py, after Greg
  * Kamradt's "5 levels of text splitting"), whose breakpoint rules are reproduced here.
  * @module
  */
@@ -16,7 +15,7 @@ import { checkedSplitter, type SpanSplitter, type SplitSpan } from '../core/spli
 import { recursiveSpanSplitter, slidingSpanSplitter, type SpanSplitterOptions } from '../plan/fallback.js';
 import { localeProblem } from '../core/options.js';
 import { OPTION_SHAPES, resolveOptions, typed, type OptionsOf, type StrategySchema } from '../core/schema.js';
-import type { StrategyDefinition } from './registry.js';
+import type { StrategyDefinition } from '../core/chunker.js';
 import { MAX_CHUNK_SIZE_BUDGET } from './define.js';
 import { documentIdOf, type ChunkCallOptions, workOf } from '../core/ids.js';
 import { Assembler, type PlannedChunk } from '../plan/assemble.js';
@@ -116,7 +115,7 @@ export function breakpointThreshold(
 }
 
 /**
- * Semantic chunking (SPEC section 1): the text is split into sentences
+ * Semantic chunking: the text is split into sentences
  * (`splitSentences`, Intl.Segmenter); each sentence, joined with `bufferSize`
  * neighbours on each side (LangChain's `combine_sentences`, joined by a space), is
  * embedded once; the cosine distance 1 − cos between each buffered sentence and the next

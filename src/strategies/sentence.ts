@@ -2,8 +2,7 @@
  * Sentence chunking: whole sentences packed up to a budget, with an optional overlap of
  * whole sentences.
  *
- * Source: SPEC section 1 ("sentence"), the seeds' survey of chunking strategies
- * (`seeds/001`, `003`); sentences from {@link splitSentences} (UAX #29 via
+ * Sentences from {@link splitSentences} (UAX #29 via
  * `Intl.Segmenter`, with false-break guards). The strategy is its boundaries (sentences,
  * and the units of a sentence too long for the budget) and its options schema; packing
  * is the shared packer's greedy policy with whole-sentence overlap (`src/plan/pack.ts`),

@@ -1,8 +1,7 @@
 /**
  * Sliding-window chunking: a window of `windowSize` units moved by `stride` units.
  *
- * Source: SPEC section 1, "Sliding-window rules (exact)", from the seed articles on
- * sliding-window chunking (`seeds/000`, `002`, `003`).
+ * The exact window rules are those of `src/plan/windows.ts`.
  * @module
  */
 import { InvalidOptionError } from '../core/errors.js';

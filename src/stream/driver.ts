@@ -9,44 +9,11 @@
  * @module
  */
 import type { Chunk } from '../core/chunk.js';
-import { Assembler, type PlannedChunk } from '../plan/assemble.js';
+import type { Assembler, PlannedChunk } from '../plan/assemble.js';
+import type { StepResult, StreamPlan } from '../plan/stream-plan.js';
 import { textPieces, type TextSource } from './source.js';
 
-/** What one step decided. */
-export interface StepResult<S> {
-  /** Chunks decided, in order, with offsets relative to the step's `text`. */
-  chunks: PlannedChunk[];
-  /**
-   * Offset in `text` before which no later chunk needs text: the driver drops it. Must
-   * not lie after the end of a chunk not yet returned. With `final`, ignored.
-   */
-  keep: number;
-  /** State for the next step. */
-  state: S;
-}
-
-/**
- * A streamable strategy's planning, as steps over the held text.
- *
- * `step(text, offset, state, final)` plans `text` — the stream from offset `offset` on,
- * as much as has arrived — and returns the chunks that no later text can change, with
- * the carried state. With `final` the text is complete and every remaining chunk is
- * returned. A strategy makes `chunk(whole)` equal to its stream by building both on
- * `step`: {@link planWhole} is `step(whole, 0, initial(), true)`.
- */
-export interface StreamPlan<S> {
-  /** The state before any text. */
-  initial(): S;
-  /** One step; asynchronous for plans that embed (semantic strategies). */
-  step(text: string, offset: number, state: S, final: boolean): StepResult<S> | Promise<StepResult<S>>;
-  /**
-   * Code units the held text must grow by before the next non-final step is worth
-   * trying, given how much is held (default: held / 2, so re-planning a long section
-   * that yields nothing stays linear overall while short held text is tried at every
-   * piece; a plan whose steps are incremental returns 0: a step per piece).
-   */
-  growth?(held: number): number;
-}
+export type { StepResult, StreamPlan } from '../plan/stream-plan.js';
 
 /** Default growth: half of what is held. */
 const defaultGrowth = (held: number): number => held >> 1;

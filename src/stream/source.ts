@@ -6,8 +6,9 @@
  */
 import { InvalidInputError } from '../core/errors.js';
 
-/** Text given piece by piece. Bytes: pipe them through `TextDecoderStream` first. */
-export type TextSource = ReadableStream<string> | AsyncIterable<string> | Iterable<string>;
+import type { TextSource } from '../core/chunker.js';
+
+export type { TextSource } from '../core/chunker.js';
 
 function isReadableStream(value: unknown): value is ReadableStream<string> {
   return typeof value === 'object' && value !== null && typeof (value as ReadableStream).getReader === 'function';

@@ -11,7 +11,7 @@ import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { toString } from 'mdast-util-to-string';
 import { frontmatter } from 'micromark-extension-frontmatter';
 import { gfm } from 'micromark-extension-gfm';
-import { trimSpan } from '../../src/index.js';
+import { trimSpan } from '../../src/core/text.js';
 import { markdownBlocks, type MarkdownBlock } from '../../src/segment/markdown.js';
 
 /** A block reduced for comparison. */

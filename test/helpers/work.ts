@@ -23,7 +23,8 @@
 import { optionProblem } from '../../src/core/schema.js';
 import { HashingEmbedder } from '../../src/embedders/hashing-embedder.js';
 import type { Embedder, TokenEmbedder, TokenEmbeddings } from '../../src/embedders/types.js';
-import { createChunker, type Chunker, type StrategyDefinition } from '../../src/strategies/registry.js';
+import { createChunker, type StrategyDefinition } from '../../src/compose/registry.js';
+import type { Chunker } from '../../src/core/chunker.js';
 import type { Work } from '../../src/core/work.js';
 import { getTokenizer } from '../../src/size/tokens.js';
 import type { SafeCut, Tokenizer } from '../../src/size/types.js';

@@ -2,7 +2,7 @@
 // every registered strategy over the given documents, plus HashingEmbedder vectors and
 // two kernels, serialised to one JSON string. The runtime tests compare that string
 // byte for byte with Node's. Plain ESM JavaScript, no imports: each runtime passes in
-// its chunkwise module (`api`), so the harness runs unchanged everywhere.
+// its chunkwise and chunkwise/kernels modules (`api`), so the harness runs unchanged everywhere.
 
 /** Options per strategy (several per strategy: units, encodings). */
 export const CASES = {
@@ -43,7 +43,8 @@ function describeError(error) {
 
 /**
  * Runs the workload.
- * @param api the chunkwise module namespace of the runtime under test
+ * @param api the `chunkwise` and `chunkwise/kernels` module namespaces of the runtime under
+ *   test, merged (`{ ...api, ...kernels }`)
  * @param docs `[{ name, text }]`
  * @param embedders `{ name: Embedder }` for the embedding strategies; HashingEmbedder is
  *   always included as `hashing`

@@ -39,7 +39,7 @@ const CODE_LANGUAGE_BY_EXT: Record<string, string> = {
 
 /** Node's output of the harness, through the package's Node entry (dist/src/index.js). */
 export async function nodeReference(docs: Doc[]): Promise<string> {
-  const api = await import(join(repoRoot, 'dist', 'src', 'index.js'));
+  const api = { ...(await import(join(repoRoot, 'dist', 'src', 'index.js'))), ...(await import(join(repoRoot, 'dist', 'src', 'kernels.js'))) };
   const { runWorkload } = await import(join(repoRoot, 'test', 'runtimes', 'harness.mjs'));
   return runWorkload(api, docs);
 }

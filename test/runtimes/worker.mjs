@@ -6,6 +6,7 @@
 // strategy: `chunkwise/code`, with web-tree-sitter's runtime and the grammars imported as
 // compiled modules too, handed over as `treeSitterWasm` and `grammar`.
 import * as api from 'chunkwise';
+import * as kernels from 'chunkwise/kernels';
 import 'chunkwise/code';
 import 'chunkwise/encodings/cl100k_base';
 import 'chunkwise/encodings/o200k_base';
@@ -31,7 +32,7 @@ export default {
   async fetch(request) {
     try {
       const docs = await request.json();
-      return new Response(await runWorkload(api, docs, {}, { code }), { headers: { 'content-type': 'application/json' } });
+      return new Response(await runWorkload({ ...api, ...kernels }, docs, {}, { code }), { headers: { 'content-type': 'application/json' } });
     } catch (error) {
       return new Response(String((error && error.stack) || error), { status: 500 });
     }

@@ -4,7 +4,8 @@
  * and `pipeline({ chunker: 'auto' })`). Core module: no Node built-in.
  * @module
  */
-import { createChunker, strategyForFile, type Chunker, type StrategyOptions } from './registry.js';
+import { createChunker, strategyForFile, type StrategyOptions } from './registry.js';
+import type { Chunker } from '../core/chunker.js';
 import { documentKind, DOCUMENT_STRATEGIES } from '../core/document-kinds.js';
 
 /** The pseudo-strategy that picks a strategy per file by its extension (`--strategy auto`). */

@@ -7,69 +7,22 @@ import type { Chunk } from '../core/chunk.js';
 import type { ChunkCallOptions } from '../core/ids.js';
 import { InvalidOptionError } from '../core/errors.js';
 import { resolveOptions, suggestOption, type StrategySchema } from '../core/schema.js';
-import { extensionOf } from '../segment/code-languages.js';
-import type { TextSource } from '../stream/source.js';
-import { SlidingWindowChunker, type SlidingWindowOptions } from './sliding-window.js';
-import { FixedSizeChunker, type FixedSizeOptions } from './fixed-size.js';
-import { SentenceChunker } from './sentence.js';
-import { RecursiveChunker } from './recursive.js';
-import { MarkdownChunker } from './markdown.js';
-import { HtmlChunker } from './html.js';
-import { PARENT_CHILD_STRATEGY } from '../compose/parent-child.js';
-import { SEMANTIC_STRATEGY } from './semantic.js';
-import { CODE_STRATEGY } from './code-schema.js';
-import { CLUSTER_SEMANTIC_STRATEGY } from './cluster-semantic.js';
-import { LATE_STRATEGY } from '../compose/late.js';
+import { extensionOf } from '../core/document-kinds.js';
+import type { Chunker, StrategyDefinition, StrategyOptions } from '../core/chunker.js';
+import { SlidingWindowChunker } from '../strategies/sliding-window.js';
+import { FixedSizeChunker } from '../strategies/fixed-size.js';
+import { SentenceChunker } from '../strategies/sentence.js';
+import { RecursiveChunker } from '../strategies/recursive.js';
+import { MarkdownChunker } from '../strategies/markdown.js';
+import { HtmlChunker } from '../strategies/html.js';
+import { PARENT_CHILD_STRATEGY } from './parent-child.js';
+import { SEMANTIC_STRATEGY } from '../strategies/semantic.js';
+import { CODE_STRATEGY } from '../strategies/code-schema.js';
+import { CLUSTER_SEMANTIC_STRATEGY } from '../strategies/cluster-semantic.js';
+import { LATE_STRATEGY } from './late.js';
 
-/** Anything that turns a text into chunks (synchronously or not). */
-export interface Chunker {
-  /**
-   * The chunks of `text`. `options.documentId` (default `''`) enters every chunk id
-   * (content-addressed ids: docs/architecture.md "Determinism"); pass the document's
-   * id (a file path, a database key) to make ids unique across documents.
-   */
-  chunk(text: string, options?: ChunkCallOptions): Chunk[] | Promise<Chunk[]>;
-  /**
-   * Optional streaming form: yields what `chunk(wholeText, options)` returns, as chunks
-   * are decided (see `src/stream/index.ts`, docs/streaming.md). The CLI streams files
-   * through it when present.
-   */
-  chunkStream?(source: TextSource, options?: ChunkCallOptions): AsyncIterable<Chunk>;
-}
 
-/** Options any strategy may take; each strategy reads the ones it knows. */
-export type StrategyOptions = SlidingWindowOptions & FixedSizeOptions & Record<string, unknown>;
-
-/** A registered strategy. */
-export interface StrategyDefinition {
-  /** Name used by the CLI's `--strategy` and in chunk metadata. */
-  name: string;
-  /** One line for `--help` and docs. */
-  description: string;
-  /**
-   * The options schema (type, range, default, doc of every option): the registry
-   * validates options with it before `create`, and the CLI flags, `--help` and the docs'
-   * option tables are generated from it.
-   */
-  schema: StrategySchema;
-  /**
-   * The options that are the budget and the overlap (for `name:size:overlap` specs and
-   * the docs): e.g. `{ size: 'chunkSize', overlap: 'chunkOverlap' }`; sliding windows
-   * give the overlap as a stride (`stride = size − overlap`).
-   */
-  budget?: { size: string; overlap?: string; overlapAsStride?: boolean };
-  /** Other names an option is accepted under (`chunkSize` for semantic's `maxChunkSize`). */
-  aliases?: Readonly<Record<string, string>>;
-  /** Options passed through to another strategy (late chunking's span strategy): not validated against `schema`. */
-  passThrough?: boolean;
-  /** The file extensions this strategy is the natural choice for (`--strategy auto`). */
-  extensions?: readonly string[];
-  /**
-   * Builds the chunker from validated options; `chunker` builds another registered
-   * strategy (late chunking's span strategy) without importing the registry.
-   */
-  create(options: StrategyOptions, chunker: (name: string, options: StrategyOptions) => Chunker): Chunker;
-}
+export type { Chunker, StrategyDefinition, StrategyOptions } from '../core/chunker.js';
 
 const registry = new Map<string, StrategyDefinition>();
 

@@ -1,0 +1,31 @@
+/**
+ * `chunkwise/kernels`: the WebAssembly kernels the strategies plan on, as typed
+ * functions over plain typed arrays or {@link WasmArray} handles already in the module's
+ * memory — window planning, interval merging, cosine similarities, percentiles,
+ * exponential-decay scores, top-k, row normalisation — and {@link WasmMatrix}, an
+ * embedding matrix kept in that memory. `initKernels` and `setKernelsModule` are also on
+ * the root entry (a page or a worker sets the module up before chunking).
+ * @module
+ */
+export {
+  getKernels,
+  initKernels,
+  setKernelsModule,
+  Kernels,
+  WasmArray,
+  planWindows,
+  windowCount,
+  mergeIntervals,
+  cosineMatVec,
+  cosineNeighbours,
+  percentile,
+  decayScore,
+  decayScores,
+  topK,
+  normalizeRows,
+  type KernelsSource,
+  type KernelsOptions,
+  type WindowPlan,
+  type MergedIntervals,
+} from '../bindings/index.js';
+export { WasmMatrix } from './retrieval/wasm-matrix.js';
