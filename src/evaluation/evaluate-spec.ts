@@ -6,6 +6,8 @@
  * retriever over fixed-size pre-chunks ({@link QascRetriever}). Core module.
  * @module
  */
+import { resolveUnits, type UnitOptions } from '../size/resolve.js';
+import { tokenEncodingOf } from '../size/tokens.js';
 import type { Embedder } from '../embedders/types.js';
 import { InvalidOptionError } from '../core/errors.js';
 import { strategyDefinition } from '../compose/registry.js';
@@ -41,7 +43,8 @@ function withEmbedder(spec: StrategySpec, embedder: Embedder): StrategySpec {
 
 /** A `qasc:` spec's options split into QASC parameters and the index's options; the pre-chunk spec. */
 function qascParts(spec: StrategySpec): { qasc: Record<string, unknown>; index: Record<string, unknown>; perResult?: number; preChunks?: string } {
-  if (spec.options.unit !== 'token') throw new InvalidOptionError('strategy', spec.spec, 'qasc pre-chunks are sized in tokens');
+  // the pre-chunks' sizer must count tokens (its name is `token:<encoding>`)
+  if (tokenEncodingOf(resolveUnits(spec.options as UnitOptions).units.name) === undefined) throw new InvalidOptionError('strategy', spec.spec, 'qasc pre-chunks are sized in tokens');
   const qasc: Record<string, unknown> = {};
   const index: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(spec.options)) {

@@ -13,20 +13,14 @@ import { InvalidOptionError, MissingDependencyError } from '../core/errors.js';
 import { importNodeHelper, isNode } from '../core/runtime.js';
 import { resolveOptions, typed, type OptionsOf, type StrategySchema } from '../core/schema.js';
 import type { StrategyDefinition } from '../core/chunker.js';
+import { tagOf, type WasmSource } from '../core/wasm-source.js';
+
+export { tagOf, type WasmSource };
 import { capacitySchema } from './define.js';
 import { documentIdOf, type ChunkCallOptions } from '../core/ids.js';
 import { requireText } from '../core/text.js';
 import { CODE_EXTENSIONS, CODE_LANGUAGE_NAMES, CODE_LANGUAGES, codeLanguage, languageForPath, type CodeLanguageSpec } from '../segment/code-languages.js';
 
-/**
- * Where a grammar (or web-tree-sitter's runtime `.wasm`) comes from: its bytes, a URL
- * (in Node also a file path), or a compiled `WebAssembly.Module` (Cloudflare Workers,
- * which compile WebAssembly only from modules imported at deploy time).
- */
-export type WasmSource = Uint8Array | ArrayBuffer | URL | string | WebAssembly.Module;
-
-/** The built-in type of a value by its tag, so that values from another realm (an edge runtime's VM) pass too. */
-export const tagOf = (v: unknown): string => Object.prototype.toString.call(v).slice(8, -1);
 const isWasmSource = (v: unknown) => typeof v === 'string' || v instanceof URL || ['Uint8Array', 'ArrayBuffer', 'WebAssembly.Module'].includes(tagOf(v));
 const wasmSourceProblem = (v: unknown) => (isWasmSource(v) ? undefined : 'must be bytes (Uint8Array, ArrayBuffer), a URL or path, or a WebAssembly.Module');
 
