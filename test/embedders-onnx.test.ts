@@ -280,7 +280,7 @@ describe('portability', () => {
   it('the core embedder files import no Node built-in (Node-only code lives in src/node/)', () => {
     const root = join(import.meta.dirname, '..');
     const files = [
-      ...['types', 'pool-spans', 'hashing-embedder', 'onnx-embedder', 'static-embedder', 'hf-tokenizer', 'safetensors', 'onnx-runtime', 'stopwords', 'index'].map(
+      ...['types', 'pool-spans', 'hashing-embedder', 'onnx-embedder', 'static-embedder', 'hf-tokenizer', 'safetensors', 'onnx-runtime', 'model-source', 'index'].map(
         (f) => join(root, 'src', 'embedders', `${f}.ts`),
       ),
       join(root, 'bindings', 'embedding.ts'),

@@ -70,12 +70,11 @@ export function buildProgram(): Command {
       outputError: (s, write) => write(`chunkwise: ${cliMessage(s)}\n`),
     });
 
-  const chunkCommand = program
-    .command('chunk')
-    .description('chunk files (or stdin for -) and write one chunk per line (JSONL) or a JSON array')
-    .argument('<files...>', 'files, directories (walked recursively) or globs to chunk; - reads stdin')
-    .addOption(strategyOption());
-  addStrategyFlags(chunkCommand)
+  // a command over files with --strategy and every strategy's flags
+  const filesCommand = (name: string, description: string, files: string) =>
+    addStrategyFlags(program.command(name).description(description).argument('<files...>', files).addOption(strategyOption()));
+  const chunkCommand = filesCommand('chunk', 'chunk files (or stdin for -) and write one chunk per line (JSONL) or a JSON array', 'files, directories (walked recursively) or globs to chunk; - reads stdin');
+  chunkCommand
     .addOption(new Option('-f, --format <format>', 'output format').choices(['jsonl', 'json']).default('jsonl'))
     .option('-o, --out <file>', 'write to a file instead of stdout')
     .option('-w, --workers <n>', 'worker threads for many files (output order stays the files\' sorted order)', parseIntegerArg, 1)
@@ -84,12 +83,8 @@ export function buildProgram(): Command {
     .action(async (files: string[], options: ChunkCommandOptions) => {
       await runChunk(files, options);
     });
-  const embedCommand = program
-    .command('embed')
-    .description('chunk files, embed every chunk, write chunks with vectors (JSONL, base64 float32) or an .npy matrix')
-    .argument('<files...>', 'files to chunk and embed; - reads stdin')
-    .addOption(strategyOption());
-  addStrategyFlags(embedCommand)
+  const embedCommand = filesCommand('embed', 'chunk files, embed every chunk, write chunks with vectors (JSONL, base64 float32) or an .npy matrix', 'files to chunk and embed; - reads stdin');
+  embedCommand
     .option('--embedder <spec>', 'hashing | hashing:<dim> | onnx:<folder> | static:<folder> | openai:<model> | transformers:<folder>', 'hashing')
     .option('--sink <spec>', 'write chunks and vectors to a vector store instead: lancedb:<dir>, pglite:<dir> or postgres://user@host:port/db[?table=name] (synced per file: unchanged chunks are kept, not embedded again; a changed file replaces its chunks)')
     .option('--table <name>', 'table of --sink (default chunks)')

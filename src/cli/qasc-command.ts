@@ -16,8 +16,8 @@ import { parsePositiveIntegerArg } from './strategy-flags.js';
 import { UsageError } from './usage-error.js';
 import { DEFAULT_EXTENSIONS, expandInputs, parseExtensions } from './inputs.js';
 
-/** Options of `chunkwise qasc`, as commander parses them. */
-export interface QascCommandOptions {
+/** Options of `chunkwise qasc`, as commander parses them: QASC's parameters (`--p`, `--m`, …) under their own names, and the command's. */
+export interface QascCommandOptions extends QascParams {
   query: string;
   topK: number;
   mode: 'hybrid' | 'whole';
@@ -30,16 +30,6 @@ export interface QascCommandOptions {
   encoding: string;
   explain?: boolean;
   format: 'text' | 'jsonl';
-  p?: number;
-  m?: number;
-  lambda?: number;
-  kappa?: number;
-  window?: 'fixed' | 'adaptive';
-  secondaryPercentile?: number;
-  maxRadius?: number;
-  alignDistance?: number;
-  maxChunkSize?: number;
-  minSimilarity?: number;
   locale: string;
   /** Extensions a directory walk picks (default .md, .txt). */
   ext?: string[];

@@ -8,7 +8,7 @@
  */
 import type { Chunk } from '../core/chunk.js';
 import { InvalidOptionError } from '../core/errors.js';
-import { resolveOptions, typed, type OptionsOf, type StrategySchema } from '../core/schema.js';
+import { cappedDefault, notAbove, resolveOptions, typed, type OptionsOf, type StrategySchema } from '../core/schema.js';
 import { overlapBelow } from '../strategies/define.js';
 import type { StrategyDefinition } from '../core/chunker.js';
 import { documentIdOf, type ChunkCallOptions } from '../core/ids.js';
@@ -19,6 +19,7 @@ import { innerUnitOptions, resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type 
 import { checkedSplitter, type SpanSplitter } from '../core/splitter.js';
 import { recursiveSpanSplitter, slidingSpanSplitter } from '../plan/fallback.js';
 
+const childWithinParent = notAbove('childSize', 'parentSize');
 const childOverlapRule = overlapBelow('childSize', 'childOverlap');
 
 /** The options schema of the parent–child strategy. */
@@ -29,8 +30,7 @@ export const PARENT_CHILD_SCHEMA = {
     childSize: {
       type: 'integer',
       min: 1,
-      default: (r: Readonly<Record<string, unknown>>) => Math.min(128, r.parentSize as number),
-      defaultDoc: 'min(128, parentSize)',
+      ...cappedDefault(128, 'parentSize'),
       doc: 'budget of a child, in units; at most parentSize',
     },
     childOverlap: {
@@ -57,9 +57,7 @@ export const PARENT_CHILD_SCHEMA = {
     ...UNIT_OPTIONS,
   },
   check(r) {
-    if ((r.childSize as number) > (r.parentSize as number)) {
-      throw new InvalidOptionError('childSize', r.childSize, `must be ≤ parentSize (${r.parentSize})`);
-    }
+    childWithinParent(r);
     childOverlapRule(r);
   },
 } as const satisfies StrategySchema;

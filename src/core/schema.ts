@@ -33,6 +33,12 @@ const EMBEDDER_MEMBERS = {
   embed: { kind: 'function', doc: 'embed(texts) → Promise<Float32Array>' },
 } as const;
 
+/** The optional members of a sizer or tokenizer that say where a stream may cut (`safeCut`, `cutAt`). */
+const CUT_MEMBERS = {
+  safeCut: { kind: 'function?', doc: 'safeCut(text, from) → offset' },
+  cutAt: { kind: 'function?', doc: 'cutAt(text, p) → boolean' },
+} as const;
+
 /**
  * The interfaces of the object options, defined once: every strategy's schema that takes
  * one of these options names its shape, so a malformed object is an InvalidOptionError at
@@ -46,8 +52,7 @@ export const OPTION_SHAPES = {
       name: { kind: 'string', doc: 'name: string' },
       size: { kind: 'function', doc: 'size(text) → number' },
       segment: { kind: 'function', doc: 'segment(text) → { starts, ends, count }' },
-      safeCut: { kind: 'function?', doc: 'safeCut(text, from) → offset' },
-      cutAt: { kind: 'function?', doc: 'cutAt(text, p) → boolean' },
+      ...CUT_MEMBERS,
       gapSize: { kind: 'function?', doc: 'gapSize(gap) → number' },
     },
   },
@@ -59,8 +64,7 @@ export const OPTION_SHAPES = {
       encodeWithOffsets: { kind: 'function', doc: 'encodeWithOffsets(text) → { ids, starts, ends }' },
       encode: { kind: 'function?', doc: 'encode(text) → Uint32Array' },
       decode: { kind: 'function?', doc: 'decode(ids) → string' },
-      safeCut: { kind: 'function?', doc: 'safeCut(text, from) → offset' },
-      cutAt: { kind: 'function?', doc: 'cutAt(text, p) → boolean' },
+      ...CUT_MEMBERS,
     },
   },
   embedder: { name: 'Embedder', members: EMBEDDER_MEMBERS },
@@ -389,4 +393,20 @@ export function optionsTable(schema: StrategySchema): string {
     rows.push(`| \`${name}\` | ${flag ? `\`${flag}${ph ? ' ' + ph : ''}\`` : 'API only'} | ${defaultText(spec)} | ${spec.doc.replace(/\|/g, '\\|')}${values} |`);
   }
   return rows.join('\n');
+}
+
+/**
+ * A rule between two options: `option` may not exceed `bound` (a piece within its chunk,
+ * a child within its parent).
+ * @returns a schema `check` that throws {@link InvalidOptionError} naming `option`.
+ */
+export function notAbove(option: string, bound: string): (r: Readonly<Record<string, unknown>>) => void {
+  return (r) => {
+    if ((r[option] as number) > (r[bound] as number)) throw new InvalidOptionError(option, r[option], `must be ≤ ${bound} (${r[bound]})`);
+  };
+}
+
+/** A default of `n` units, or the option `bound` where that is smaller: `{ default, defaultDoc }` of a schema entry. */
+export function cappedDefault(n: number, bound: string): { default: (r: Readonly<Record<string, unknown>>) => number; defaultDoc: string } {
+  return { default: (r) => Math.min(n, r[bound] as number), defaultDoc: `min(${n}, ${bound})` };
 }

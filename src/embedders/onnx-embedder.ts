@@ -3,6 +3,7 @@
  * browsers and edge runtimes.
  * @module
  */
+import { isModelUrl, localModelPath } from './model-source.js';
 import { EmbeddingError, InvalidOptionError, ModelLoadError } from '../core/errors.js';
 import { HfTokenizer } from './hf-tokenizer.js';
 import { importNodeHelper, isNode, loadOrt, type OnnxBackend, type OrtModule, type OrtSession, type OrtTensor } from './onnx-runtime.js';
@@ -239,11 +240,8 @@ export class OnnxEmbedder implements TokenEmbedder {
     }
     let bytes: OnnxModelBytes;
     let name: string;
-    if (isNode() && (source instanceof URL ? source.protocol === 'file:' : typeof source === 'string' && source.startsWith('file:'))) {
-      // Node's fetch cannot read file: URLs; read the folder instead.
-      source = (await importNodeHelper<{ fileUrlToPath(url: string | URL): string }>('model-folder')).fileUrlToPath(source as string | URL);
-    }
-    if (source instanceof URL || (typeof source === 'string' && /^[a-z][a-z0-9+.-]+:\/\//i.test(source))) {
+    source = await localModelPath(source);
+    if (isModelUrl(source)) {
       name = String(source);
       bytes = await fetchFolder(name, options);
     } else if (typeof source === 'string') {

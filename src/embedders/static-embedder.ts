@@ -2,6 +2,7 @@
  * Static (Model2Vec-style) embeddings: one vector per vocabulary token, averaged.
  * @module
  */
+import { isModelUrl, localModelPath } from './model-source.js';
 import { gatherMeanRows, kernelsWasmBytes, Kernels, type WasmArray } from '../../bindings/index.js';
 import { EmbeddingError, InvalidOptionError, ModelLoadError } from '../core/errors.js';
 import { importNodeHelper, isNode } from '../core/runtime.js';
@@ -91,11 +92,8 @@ export class StaticEmbedder implements Embedder {
     }
     let bytes: StaticModelBytes;
     let name: string;
-    if (isNode() && (source instanceof URL ? source.protocol === 'file:' : typeof source === 'string' && source.startsWith('file:'))) {
-      // Node's fetch cannot read file: URLs; read the folder instead.
-      source = (await importNodeHelper<{ fileUrlToPath(url: string | URL): string }>('model-folder')).fileUrlToPath(source as string | URL);
-    }
-    if (source instanceof URL || (typeof source === 'string' && /^[a-z][a-z0-9+.-]+:\/\//i.test(source))) {
+    source = await localModelPath(source);
+    if (isModelUrl(source)) {
       name = String(source);
       const root = name.endsWith('/') ? name : name + '/';
       const f = options.fetch ?? globalThis.fetch;

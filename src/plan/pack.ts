@@ -140,14 +140,7 @@ class Packer {
       }
       let size = this.#exact(L, a, b);
       if (size > max) {
-        let lo = a;
-        let hi = b - 1;
-        while (lo < hi) {
-          const mid = (lo + hi + 1) >> 1;
-          if (this.#exact(L, a, mid) <= max) lo = mid;
-          else hi = mid - 1;
-        }
-        b = lo;
+        b = this.#longestFitting(L, a, b - 1);
         size = this.#exact(L, a, b);
       }
       if (b <= lastEmitted) {
@@ -269,15 +262,22 @@ class Packer {
         this.#descend(L, a);
         return;
       }
-      let lo = a;
-      let hi = b - 1;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if (this.#exact(L, a, mid) <= max) lo = mid;
-        else hi = mid - 1;
-      }
-      this.#emitChecked(L, a, lo);
-      a = lo + 1;
+      const end = this.#longestFitting(L, a, b - 1);
+      this.#emitChecked(L, a, end);
+      a = end + 1;
     }
+  }
+
+  /** The last section `e` in [a, last] whose run a..e fits the budget on its exact text (binary search; `a` when none longer does). */
+  #longestFitting(L: PackLevel, a: number, last: number): number {
+    const max = this.o.max;
+    let lo = a;
+    let hi = last;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.#exact(L, a, mid) <= max) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
   }
 }

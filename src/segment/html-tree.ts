@@ -346,6 +346,11 @@ class TreeBuilder {
   /** The callbacks htmlparser2's Tokenizer calls. */
   callbacks(): ConstructorParameters<typeof Tokenizer>[1] {
     const src = this.source;
+    // comments, CDATA, declarations and processing instructions carry no text: skipped
+    const skip = (_start: number, endIndex: number) => {
+      this.ops++;
+      this.#cursor = endIndex + 1;
+    };
     return {
       onopentagname: (start, endIndex) => {
         this.#tag = this.#name(start, endIndex);
@@ -388,22 +393,10 @@ class TreeBuilder {
         this.#text(this.#cursor, endIndex, String.fromCodePoint(cp));
         this.#cursor = endIndex;
       },
-      oncomment: (_start, endIndex) => {
-        this.ops++;
-        this.#cursor = endIndex + 1;
-      },
-      oncdata: (_start, endIndex) => {
-        this.ops++;
-        this.#cursor = endIndex + 1;
-      },
-      ondeclaration: (_start, endIndex) => {
-        this.ops++;
-        this.#cursor = endIndex + 1;
-      },
-      onprocessinginstruction: (_start, endIndex) => {
-        this.ops++;
-        this.#cursor = endIndex + 1;
-      },
+      oncomment: skip,
+      oncdata: skip,
+      ondeclaration: skip,
+      onprocessinginstruction: skip,
       onend: () => {
         this.#closeTo(1);
       },

@@ -42,15 +42,7 @@ function checkOffset(text: string, offset: number): void {
  * @throws {InvalidInputError} when the offset is not an integer in [0, text.length].
  */
 export function utf16ToUtf8Offset(text: string, offset: number): number {
-  checkOffset(text, offset);
-  let bytes = 0;
-  for (let i = 0; i < offset; ) {
-    const ch = utf8CharAt(text, i);
-    if (i + ch.width > offset) break;
-    bytes += ch.bytes;
-    i += ch.width;
-  }
-  return bytes;
+  return sumBefore(text, offset, (bytes) => bytes);
 }
 
 /**
@@ -58,15 +50,20 @@ export function utf16ToUtf8Offset(text: string, offset: number): number {
  * @throws {InvalidInputError} when the offset is not an integer in [0, text.length].
  */
 export function utf16ToCodePointOffset(text: string, offset: number): number {
+  return sumBefore(text, offset, () => 1);
+}
+
+/** Σ `weight(UTF-8 bytes)` over the code points that end at or before `offset` (a surrogate pair cut by it counts nothing). */
+function sumBefore(text: string, offset: number, weight: (bytes: number) => number): number {
   checkOffset(text, offset);
-  let cps = 0;
+  let sum = 0;
   for (let i = 0; i < offset; ) {
     const ch = utf8CharAt(text, i);
     if (i + ch.width > offset) break;
-    cps++;
+    sum += weight(ch.bytes);
     i += ch.width;
   }
-  return cps;
+  return sum;
 }
 
 /**

@@ -14,7 +14,7 @@ import { InvalidOptionError } from '../core/errors.js';
 import { checkedSplitter, type SpanSplitter, type SplitSpan } from '../core/splitter.js';
 import { recursiveSpanSplitter, slidingSpanSplitter, type SpanSplitterOptions } from '../plan/fallback.js';
 import { localeProblem } from '../core/options.js';
-import { OPTION_SHAPES, resolveOptions, typed, type OptionsOf, type StrategySchema } from '../core/schema.js';
+import { notAbove, OPTION_SHAPES, resolveOptions, typed, type OptionsOf, type StrategySchema } from '../core/schema.js';
 import type { StrategyDefinition } from '../core/chunker.js';
 import { MAX_CHUNK_SIZE_BUDGET } from './define.js';
 import { documentIdOf, type ChunkCallOptions, workOf } from '../core/ids.js';
@@ -62,11 +62,7 @@ export const SEMANTIC_SCHEMA = {
     splitter: typed<SpanSplitter>()({ type: 'function', doc: 'splits the text of a group larger than maxChunkSize: (text, maxChunkSize) => spans (default: the recursive splitter)' }),
     ...UNIT_OPTIONS,
   },
-  check(r) {
-    if ((r.minChunkSize as number) > (r.maxChunkSize as number)) {
-      throw new InvalidOptionError('minChunkSize', r.minChunkSize, `must be ≤ maxChunkSize (${r.maxChunkSize})`);
-    }
-  },
+  check: notAbove('minChunkSize', 'maxChunkSize'),
 } as const satisfies StrategySchema;
 
 /** Options of {@link SemanticChunker} (sizes in `unit`s, tokens by default): read from {@link SEMANTIC_SCHEMA}. */
