@@ -49,7 +49,7 @@ describe('web page helpers (Node)', () => {
     expect(byName.unit.cli).toBe('--unit');
     expect(d.page).toEqual({ chunkSize: 256, chunkOverlap: 32 });
     // every registered strategy is described by its schema (the page has no table of its own)
-    const { strategies } = await import(join(repoRoot, 'dist', 'src', 'strategies', 'registry.js'));
+    const { strategies } = await import(join(repoRoot, 'dist', 'src', 'compose', 'registry.js'));
     for (const def of strategies()) expect(describeStrategy(def).described, def.name).toBe(true);
     const late = describeStrategy(strategies().find((s: Any) => s.name === 'late'));
     expect([late.embedder, late.options.map((f: Any) => f.name)]).toEqual(['optional', ['spans', 'macroOverlap']]);
