@@ -8,7 +8,7 @@ import type { ChunkCallOptions } from '../core/ids.js';
 import { InvalidOptionError } from '../core/errors.js';
 import { resolveOptions, suggestOption, type StrategySchema } from '../core/schema.js';
 import { extensionOf } from '../core/document-kinds.js';
-import type { Chunker, StrategyDefinition, StrategyOptions } from '../core/chunker.js';
+import { checkStrategyDefinition, type Chunker, type StrategyDefinition, type StrategyOptions } from '../core/chunker.js';
 import { SlidingWindowChunker } from '../strategies/sliding-window.js';
 import { FixedSizeChunker } from '../strategies/fixed-size.js';
 import { SentenceChunker } from '../strategies/sentence.js';
@@ -26,8 +26,12 @@ export type { Chunker, StrategyDefinition, StrategyOptions } from '../core/chunk
 
 const registry = new Map<string, StrategyDefinition>();
 
-/** Adds (or replaces) a strategy in the registry. */
+/**
+ * Adds (or replaces: a definition of the same name wins) a strategy in the registry.
+ * @throws {InvalidOptionError} for a malformed definition, naming the field (see {@link checkStrategyDefinition}).
+ */
 export function registerStrategy(definition: StrategyDefinition): void {
+  checkStrategyDefinition(definition, true);
   registry.set(definition.name, definition);
 }
 

@@ -4,6 +4,7 @@
  */
 import type { Chunk } from './chunk.js';
 import type { ChunkCallOptions } from './ids.js';
+import { InvalidOptionError } from './errors.js';
 import type { StrategySchema } from './schema.js';
 
 /** Text given piece by piece. Bytes: pipe them through `TextDecoderStream` first. */
@@ -58,3 +59,35 @@ export interface StrategyDefinition {
    */
   create(options: StrategyOptions, chunker: (name: string, options: StrategyOptions) => Chunker): Chunker;
 }
+
+/** The fields a strategy definition may have (`defineStrategy`'s spec adds `stream` and `spans`). */
+const DEFINITION_KEYS = new Set(['name', 'description', 'schema', 'budget', 'aliases', 'passThrough', 'extensions', 'create']);
+
+/**
+ * Checks a strategy definition before it is registered or defined: a non-empty `name`, a
+ * `schema` with `options`, a `create` function (where `needsCreate`), `extensions` an
+ * array of strings starting with `.`, `budget` options the schema has, and no key it does
+ * not know (`extra` names the ones a caller adds).
+ * @throws {InvalidOptionError} naming the first bad field (`definition.name`, …).
+ */
+export function checkStrategyDefinition(d: unknown, needsCreate: boolean, extra: readonly string[] = []): void {
+  const bad = (field: string, value: unknown, expected: string) => new InvalidOptionError(`definition.${field}`, value, expected);
+  if (d === null || typeof d !== 'object') throw new InvalidOptionError('definition', d, 'an object with name, schema and create');
+  const def = d as Record<string, unknown>;
+  for (const key of Object.keys(def)) if (!DEFINITION_KEYS.has(key) && !extra.includes(key)) throw bad(key, def[key], `no such field (fields: ${[...DEFINITION_KEYS, ...extra].join(', ')})`);
+  if (typeof def.name !== 'string' || !/^[a-z0-9][a-z0-9._-]*$/i.test(def.name)) throw bad('name', def.name, 'a non-empty name of letters, digits, ".", "_" or "-"');
+  const schema = def.schema as { options?: unknown } | undefined;
+  if (schema === null || typeof schema !== 'object' || schema.options === null || typeof schema.options !== 'object') throw bad('schema', schema, 'an options schema ({ name, options })');
+  if (needsCreate && typeof def.create !== 'function') throw bad('create', def.create, 'a function (options) => chunker');
+  if (def.extensions !== undefined && (!Array.isArray(def.extensions) || def.extensions.some((e) => typeof e !== 'string' || !e.startsWith('.')))) {
+    throw bad('extensions', def.extensions, 'an array of extensions such as [".json"]');
+  }
+  const budget = def.budget as Record<string, unknown> | undefined;
+  if (budget !== undefined) {
+    for (const key of ['size', 'overlap'] as const) {
+      const name = budget?.[key];
+      if ((key === 'size' || name !== undefined) && (typeof name !== 'string' || !(name in (schema.options as object)))) throw bad(`budget.${key}`, name, 'the name of an option of the schema');
+    }
+  }
+}
+

@@ -17,7 +17,9 @@ import { Assembler, type PlannedChunk } from '../plan/assemble.js';
 import { chunkCounters, resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from '../size/resolve.js';
 import { planWhole, streamPlan, type StreamPlan } from '../stream/driver.js';
 import type { TextSource } from '../stream/source.js';
-import type { StrategyDefinition } from '../core/chunker.js';
+import { checkStrategyDefinition, type StrategyDefinition } from '../core/chunker.js';
+import { callOption } from '../core/callbacks.js';
+import { checkSpans } from '../core/splitter.js';
 
 /** The default overlap of the size-and-overlap strategies: min(64, ⌊chunkSize/8⌋) units. */
 export const defaultOverlap = (r: Readonly<Record<string, unknown>>): number => Math.min(64, Math.floor((r.chunkSize as number) / 8));
@@ -128,6 +130,8 @@ export function defineStrategy<const S extends StrategySchema>(
 ): (new (options?: OptionsOf<S>) => Shell<S>) & StrategyStatics<S>;
 export function defineStrategy<const S extends StrategySchema>(spec: StrategySpec<S>): (abstract new (options?: OptionsOf<S>) => Shell<S>) & StrategyStatics<S>;
 export function defineStrategy<const S extends StrategySchema>(spec: StrategySpec<S>): unknown {
+  checkStrategyDefinition(spec, false, ['stream', 'spans']);
+  if (spec.spans !== undefined && typeof spec.spans !== 'function') throw new InvalidOptionError('definition.spans', spec.spans, 'a function (text, chunker) => spans, e.g. packLevels(levels)');
   const { schema, stream, spans, create, ...entry } = spec;
   // the capacity block's budget unless the spec names another
   const budget = entry.budget ?? ('chunkSize' in schema.options ? { size: 'chunkSize', ...('chunkOverlap' in schema.options ? { overlap: 'chunkOverlap' } : {}) } : undefined);
@@ -145,7 +149,8 @@ export function defineStrategy<const S extends StrategySchema>(spec: StrategySpe
   }
   if (spans) {
     Defined.prototype.spans = function (this: Shell<S>, text: string): PlannedChunk[] {
-      return spans(text, { options: this.options, units: this.resolved });
+      // the definition's boundaries, checked: exact offsets in [0, text.length], in order; a throw is a CallbackError
+      return checkSpans('spans', spans, callOption('spans', () => spans(text, { options: this.options, units: this.resolved })), 0, text.length);
     };
   }
   return Defined;
@@ -162,6 +167,9 @@ export abstract class Shell<S extends StrategySchema> {
   readonly #strategy: string;
 
   constructor(schema: S, strategy: string, options: unknown) {
+    if (typeof (this as { spans?: unknown }).spans !== 'function') {
+      throw new InvalidOptionError('definition.spans', undefined, `boundaries for strategy ${strategy}: spans in its definition, a subclass's spans(text), or a plan with stream: true`);
+    }
     this.options = resolveOptions<ResolvedOf<S>>(schema, options) as ResolvedOf<S>;
     this.#strategy = strategy;
     this.resolved = resolveUnits(this.options as UnitOptions);
