@@ -59,6 +59,16 @@ describe('CLI behaviour', () => {
     expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l).text)).toEqual(['one two', 'two three']);
   });
 
+  it('binary bytes on stdin are refused as a named binary file is: exit 1, one line, nothing written', () => {
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]);
+    for (const command of ['chunk', 'embed']) {
+      const r = spawnSync(process.execPath, [cliBin, command, '-'], { input: png, encoding: 'utf8' });
+      expect(r.status, command).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe('chunkwise: cannot read -: a binary file, not text (a NUL byte at offset 8)\n');
+    }
+  });
+
   it('writes a JSON array to --out', () => {
     const out = join(mkdtempSync(join(tmpdir(), 'chunkwise-')), 'chunks.json');
     const r = run(['chunk', '-', '--unit', 'char', '--strategy', 'sliding', '--window-size', '4', '--stride', '2', '--format', 'json', '--out', out], 'abcdefg');

@@ -243,7 +243,8 @@ describe('chunkwise tune', () => {
       [[], /give --questions FILE.csv, or --generate N/],
       [['--questions', questionsFile, '--generate', '2'], /--questions or --generate, not both/],
       [['--questions', questionsFile, '--chat-model', 'm'], /go with --generate/],
-      [['--questions', questionsFile, '--strategies', 'nope', '--sizes', '100', '--overlaps', '0'], /no configuration|one of/],
+      [['--questions', questionsFile, '--strategies', 'nope', '--sizes', '100', '--overlaps', '0'], /--strategies: unknown strategy "nope" \(strategies: sliding, .*qasc\)/],
+      [['--questions', questionsFile, '--strategies', 'fixed,nope'], /--strategies: unknown strategy "nope"/],
     ];
     for (const [args, message] of cases) {
       const r = await cli('tune', corpusFile, ...args);

@@ -83,7 +83,7 @@ export function buildProgram(): Command {
     .action(async (files: string[], options: ChunkCommandOptions) => {
       await runChunk(files, options);
     });
-  const embedCommand = filesCommand('embed', 'chunk files, embed every chunk, write chunks with vectors (JSONL, base64 float32) or an .npy matrix', 'files to chunk and embed; - reads stdin');
+  const embedCommand = filesCommand('embed', 'chunk files, embed every chunk, write chunks with vectors (JSONL, base64 float32) or an .npy matrix', 'files, directories (walked recursively) or globs to chunk and embed; - reads stdin');
   embedCommand
     .option('--embedder <spec>', 'hashing | hashing:<dim> | onnx:<folder> | static:<folder> | openai:<model> | transformers:<folder>', 'hashing')
     .option('--sink <spec>', 'write chunks and vectors to a vector store instead: lancedb:<dir>, pglite:<dir> or postgres://user@host:port/db[?table=name] (synced per file: unchanged chunks are kept, not embedded again; a changed file replaces its chunks)')

@@ -7,6 +7,7 @@
  * N questions per corpus first (written to `DIR/questions.csv` with `--out`).
  * @module
  */
+import { strategyDefinition, strategyNames } from '../compose/registry.js';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
@@ -62,6 +63,12 @@ function listOf<T>(flag: string, parse: (item: string) => T): (value: string) =>
   };
 }
 
+/** A strategy `tune` can search: a registered one, or `qasc` (hybrid QASC). */
+function strategyName(s: string): string {
+  if (s !== 'qasc' && strategyDefinition(s) === undefined) throw new UsageError(`--strategies: unknown strategy ${JSON.stringify(s)} (strategies: ${[...strategyNames(), 'qasc'].join(', ')})`);
+  return s;
+}
+
 const integer = (flag: string) => (s: string) => {
   if (!/^\d+$/.test(s) || Number(s) < 1) throw new UsageError(`${flag}: expected integers ≥ 1, got ${JSON.stringify(s)}`);
   return Number(s);
@@ -77,7 +84,7 @@ export function addTuneCommand(program: Command): Command {
     .addOption(new Option('--budget <duration>', 'time budget: no configuration is started that would end past it (e.g. 90s, 5m, 1h; a bare number is seconds)').argParser(parseDuration).default(TUNE_BUDGET_MS, '5m'))
     .option('--embedder <spec>', 'hashing | hashing:<dim> | onnx:<folder> | static:<folder> | openai:<model> | transformers:<folder>', 'hashing')
     .option('-k, --top-k <n>', 'chunks retrieved per question', parsePositiveIntegerArg, 5)
-    .option('--strategies <list>', `strategies searched (comma-separated; qasc is hybrid QASC) [default: ${TUNE_STRATEGIES.join(',')}]`, listOf('--strategies', (s) => s))
+    .option('--strategies <list>', `strategies searched (comma-separated; qasc is hybrid QASC) [default: ${TUNE_STRATEGIES.join(',')}]`, listOf('--strategies', strategyName))
     .option('--sizes <list>', `chunk sizes in tokens [default: ${TUNE_SIZES.join(',')}]`, listOf('--sizes', integer('--sizes')))
     .option('--overlaps <list>', `overlaps in percent of the size, each in [0, 100) [default: ${TUNE_OVERLAPS.join(',')}]`, listOf('--overlaps', (s) => {
       const n = Number(s);

@@ -21,7 +21,8 @@ export class InvalidOptionError extends ChunkwiseError {
   readonly option: string;
   readonly value: unknown;
   constructor(option: string, value: unknown, requirement: string) {
-    super(`Invalid option ${option}: ${describe(value)} (${requirement})`);
+    // an option that is missing reads "none given", not "undefined"
+    super(`Invalid option ${option}: ${value === undefined ? 'none given' : describe(value)} (${requirement})`);
     this.option = option;
     this.value = value;
   }

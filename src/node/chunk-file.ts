@@ -13,6 +13,7 @@ import type { Chunker } from '../core/chunker.js';
 import { AUTO_STRATEGY } from '../compose/file-chunkers.js';
 import { isStreamingChunker } from '../stream/index.js';
 import { UnreadableFileError } from '../cli/io.js';
+import { binaryReason, SNIFF_BYTES } from '../cli/inputs.js';
 import { LazyCodeChunker } from '../strategies/code-schema.js';
 import { chunkDocumentFile } from './documents.js';
 import { documentKind, DOCUMENT_EXTENSIONS } from '../core/document-kinds.js';
@@ -39,17 +40,31 @@ export async function* filePieces(name: string, blockBytes = 1 << 20, onBytes?: 
     }
     input = createReadStream(name, { highWaterMark: blockBytes });
   }
+  // stdin is sniffed as a named file is: its first block must look like text
+  let sniff = name === '-';
   try {
     for await (const block of input) {
+      if (sniff) {
+        sniff = false;
+        const reason = binaryReason(block.subarray(0, SNIFF_BYTES), block.length < SNIFF_BYTES);
+        if (reason !== undefined) throw new BinaryInputError(reason);
+      }
       onBytes?.(block.length);
       const text = decoder.decode(block, { stream: true });
       if (text.length > 0) yield text;
     }
   } catch (cause) {
-    throw new UnreadableFileError(name, cause);
+    throw new UnreadableFileError(name, cause instanceof BinaryInputError ? cause.message : cause);
   }
   const rest = decoder.decode();
   if (rest.length > 0) yield rest;
+}
+
+/** Standard input that is not text (its first block has a NUL byte, or is mostly invalid UTF-8). */
+class BinaryInputError extends Error {
+  constructor(reason: string) {
+    super(`a binary file, not text (${reason})`);
+  }
 }
 
 /**
