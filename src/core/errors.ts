@@ -21,8 +21,7 @@ export class InvalidOptionError extends ChunkwiseError {
   readonly option: string;
   readonly value: unknown;
   constructor(option: string, value: unknown, requirement: string) {
-    // an option that is missing reads "none given", not "undefined"
-    super(`Invalid option ${option}: ${value === undefined ? 'none given' : describe(value)} (${requirement})`);
+    super(`Invalid option ${option}: ${describe(value)} (${requirement})`);
     this.option = option;
     this.value = value;
   }
