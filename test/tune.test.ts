@@ -245,6 +245,7 @@ describe('chunkwise tune', () => {
       [['--questions', questionsFile, '--chat-model', 'm'], /go with --generate/],
       [['--questions', questionsFile, '--strategies', 'nope', '--sizes', '100', '--overlaps', '0'], /--strategies: unknown strategy "nope" \(strategies: sliding, .*qasc\)/],
       [['--questions', questionsFile, '--strategies', 'fixed,nope'], /--strategies: unknown strategy "nope"/],
+      [['--questions', questionsFile, '--out', questionsFile], /--out takes a directory .*questions\.csv is a file/],
     ];
     for (const [args, message] of cases) {
       const r = await cli('tune', corpusFile, ...args);

@@ -8,7 +8,7 @@
  * @module
  */
 import { strategyDefinition, strategyNames } from '../compose/registry.js';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
 import { generateQuestions, questionsCsv } from '../evaluation/question-generation.js';
@@ -130,6 +130,8 @@ export async function runTune(corporaArgs: string[], o: TuneCommandOptions): Pro
   const show = !o.quiet && o.progress !== false;
   const corpora = await readCorpora(await expandInputs(corporaArgs));
   if (o.out) {
+    const existing = await stat(o.out).catch(() => undefined);
+    if (existing && !existing.isDirectory()) throw new UsageError(`--out takes a directory (tune writes tune.json, front.svg and report.md into it); ${o.out} is a file`);
     try {
       await mkdir(o.out, { recursive: true });
     } catch (cause) {
