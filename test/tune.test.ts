@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { HashingEmbedder, InvalidOptionError } from '../src/index.js';
+import { capacitySchema, defineStrategy, HashingEmbedder, InvalidInputError, InvalidOptionError, packLevels, registerStrategy } from '../src/index.js';
 import {
   configurationForms,
   evaluateSpec,
@@ -16,6 +16,7 @@ import {
   recommendIndex,
   tune,
   tuneGrid,
+  tuneMarkdown,
   TUNE_JSON_FORMAT,
   type Corpus,
   type EvalQuestion,
@@ -171,6 +172,20 @@ describe('tune()', () => {
     expect(result.skipped.map((s) => s.spec)).toEqual(['fixed:300:0', 'fixed:400:0']);
     expect(result.skipped[0].reason).toBe('estimated 10.0 s, 5.0 s of the budget left');
     expect(result.elapsedMs).toBeLessThanOrEqual(25_000);
+  });
+
+  it('a configuration that throws is reported as failed and the search goes on', async () => {
+    const schema = capacitySchema('tune-probe', {}, { overlap: false });
+    const spans = packLevels(() => {
+      throw new Error('no boundaries for this text');
+    });
+    registerStrategy(defineStrategy({ name: 'tune-probe', description: 'throws on every text', schema, spans }).definition);
+    const result = await tune([speech], questions, { embedder, strategies: ['tune-probe', 'fixed'], sizes: [100], overlaps: [0] });
+    expect(result.rows.map((r) => r.spec)).toEqual(['fixed:100:0']);
+    expect(result.failed.map((f) => f.spec)).toEqual(['tune-probe:100:0']);
+    expect(result.failed[0].reason).toMatch(/spans/);
+    expect(tuneMarkdown(result, 'hashing')).toMatch(/Failed \(1, left out of the front\):\n  tune-probe:100:0: /);
+    await expect(tune([speech], questions, { embedder, strategies: ['tune-probe'], sizes: [100], overlaps: [0] })).rejects.toThrow(InvalidInputError);
   });
 
   it('rejects a bad budget and tolerance', async () => {

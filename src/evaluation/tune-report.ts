@@ -119,6 +119,9 @@ export function tuneMarkdown(result: TuneResult, embedder: string): string {
   if (result.skipped.length) {
     lines.push('', `Skipped for the budget (${result.skipped.length}): ${result.skipped.map((s) => s.spec).join(', ')}`);
   }
+  if (result.failed.length) {
+    lines.push('', `Failed (${result.failed.length}, left out of the front):`, ...result.failed.map((f) => `  ${f.spec}: ${f.reason}`));
+  }
   return lines.join('\n');
 }
 
@@ -154,6 +157,7 @@ export function tuneJson(result: TuneResult, embedder: string): string {
       })),
       skipped: result.skipped,
       notApplicable: result.notApplicable,
+      failed: result.failed,
     },
     null,
     2,

@@ -7,7 +7,7 @@
  * @module
  */
 import type { Embedder } from '../embedders/types.js';
-import { InvalidDatasetError, InvalidInputError, InvalidOptionError } from '../core/errors.js';
+import { CallbackError, InvalidDatasetError, InvalidInputError, InvalidOptionError } from '../core/errors.js';
 import { pairedBootstrap, type BootstrapOptions, type PairedDifference } from './bootstrap.js';
 import { checkSpec, evaluateSpec, QASC_SPEC } from './evaluate-spec.js';
 import type { EvaluationResult } from './evaluate.js';
@@ -73,9 +73,9 @@ export interface TuneProgress {
   done: number;
   /** Configurations in the grid. */
   total: number;
-  /** The configuration starting (`phase: 'start'`), finished, or skipped. */
+  /** The configuration starting (`phase: 'start'`), finished, skipped for the budget, or failed. */
   spec: string;
-  phase: 'start' | 'done' | 'skipped';
+  phase: 'start' | 'done' | 'skipped' | 'failed';
 }
 
 /** One evaluated configuration. */
@@ -138,6 +138,12 @@ export interface TuneResult {
   skipped: SkippedConfiguration[];
   /** Grid combinations a strategy does not take (e.g. an overlap for sentence). */
   notApplicable: SkippedConfiguration[];
+  /**
+   * Configurations that started and threw a chunking error (an option or input the strategy
+   * refuses on these corpora, or a registered strategy's callback throwing), with its message;
+   * the search goes on without them. Errors of the embedder or the questions still end the search.
+   */
+  failed: SkippedConfiguration[];
   k: number;
   questions: number;
   corpora: number;
@@ -296,6 +302,7 @@ export async function tune(corpora: readonly Corpus[], questions: readonly EvalQ
   const { specs, notApplicable } = tuneGrid(options);
   const rows: TuneRow[] = [];
   const skipped: SkippedConfiguration[] = [];
+  const failed: SkippedConfiguration[] = [];
   const longest = new Map<string, number>();
   let longestAny = 0;
   let done = 0;
@@ -310,13 +317,22 @@ export async function tune(corpora: readonly Corpus[], questions: readonly EvalQ
     }
     const t0 = now();
     options.onConfiguration?.({ done, total: specs.length, spec: spec.spec, phase: 'start' });
-    const result = await evaluateSpec(spec, corpora, questions, options.embedder, { k, onProgress: options.onEmbedding });
+    let result: EvaluationResult;
+    try {
+      result = await evaluateSpec(spec, corpora, questions, options.embedder, { k, onProgress: options.onEmbedding });
+    } catch (error) {
+      if (!(error instanceof InvalidOptionError || error instanceof InvalidInputError || error instanceof CallbackError)) throw error;
+      failed.push({ spec: spec.spec, reason: error.message });
+      options.onConfiguration?.({ done: ++done, total: specs.length, spec: spec.spec, phase: 'failed' });
+      continue;
+    }
     const ms = now() - t0;
     longest.set(family(spec), Math.max(ms, longest.get(family(spec)) ?? 0));
     longestAny = Math.max(longestAny, ms);
     rows.push({ spec: spec.spec, strategy: spec.name, size: spec.size!, overlap: spec.overlap ?? 0, result, seconds: ms / 1000 });
     options.onConfiguration?.({ done: ++done, total: specs.length, spec: spec.spec, phase: 'done' });
   }
+  if (rows.length === 0 && failed.length > 0 && skipped.length === 0) throw new InvalidInputError(`a grid with at least one configuration that runs on these corpora (every one failed; ${failed[0].spec}: ${failed[0].reason})`, failed[0].spec);
   if (rows.length === 0) throw new InvalidInputError(`a budget that lets at least one configuration run (${budgetMs} ms allowed none of ${specs.length})`, budgetMs);
   const means = rows.map((r) => ({ recall: r.result.overall.recall.mean, iou: r.result.overall.iou.mean }));
   const front = paretoFront(means).map((i) => ({
@@ -330,6 +346,7 @@ export async function tune(corpora: readonly Corpus[], questions: readonly EvalQ
     recommendation: recommendation(rows, tolerance, bootstrap),
     skipped,
     notApplicable,
+    failed,
     k,
     questions: questions.length,
     corpora: corpora.length,
