@@ -86,6 +86,8 @@ describe('the shape of an object option is checked at construction', () => {
     }
     expect(() => new RecursiveChunker({ sizer: charSizer({ segment: 'chars' }) })).toThrow(/sizer.*Sizer: wrong type of segment \(segment\(text\) → \{ starts, ends, count \}\)/);
     expect(() => new RecursiveChunker({ sizer: charSizer({ gapSize: 0 }) })).toThrow(/wrong type of gapSize/);
+    expect(() => new RecursiveChunker({ sizer: charSizer({ additive: 'yes' }) })).toThrow(/wrong type of additive \(additive: boolean\)/);
+    expect(() => new RecursiveChunker({ sizer: charSizer({ joinSize: -1 }) })).toThrow(/wrong type of joinSize/);
   });
 
   it('a tokenizer, an embedder, a token embedder, a splitter, a childSplitter and a lengthFunction of the wrong shape', () => {

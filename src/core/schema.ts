@@ -15,7 +15,7 @@ export type OptionType = 'integer' | 'number' | 'boolean' | 'string' | 'enum' | 
  * What a member of an object option must be: a method, an integer ≥ 1, a string, or (with
  * `?`) a method that may be absent.
  */
-export type MemberKind = 'function' | 'function?' | 'count' | 'string';
+export type MemberKind = 'function' | 'function?' | 'boolean?' | 'count' | 'string';
 
 /**
  * The interface an `object` option must implement (a `Sizer`, a `Tokenizer`, an
@@ -54,6 +54,11 @@ export const OPTION_SHAPES = {
       segment: { kind: 'function', doc: 'segment(text) → { starts, ends, count }' },
       ...CUT_MEMBERS,
       gapSize: { kind: 'function?', doc: 'gapSize(gap) → number' },
+      additive: { kind: 'boolean?', doc: 'additive: boolean' },
+      blankUnits: { kind: 'boolean?', doc: 'blankUnits: boolean' },
+      clusterAligned: { kind: 'boolean?', doc: 'clusterAligned: boolean' },
+      joinSize: { kind: 'function?', doc: 'joinSize(text, p) → number' },
+      singleCodeUnits: { kind: 'function?', doc: 'singleCodeUnits(text, from, to) → boolean' },
     },
   },
   tokenizer: {
@@ -86,6 +91,7 @@ export function shapeProblem(shape: OptionShape, value: unknown): string | undef
     const ok =
       kind === 'function' ? typeof m === 'function'
       : kind === 'function?' ? m === undefined || typeof m === 'function'
+      : kind === 'boolean?' ? m === undefined || typeof m === 'boolean'
       : kind === 'count' ? typeof m === 'number' && Number.isInteger(m) && m >= 1
       : typeof m === 'string';
     if (!ok) return `must be a ${shape.name}: ${m === undefined ? 'it has no' : 'wrong type of'} ${member} (${doc})`;
