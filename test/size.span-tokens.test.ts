@@ -54,7 +54,7 @@ describe('spanTokenCounts (worked examples)', () => {
     expect(Array.from(p.counts.subarray(0, p.count))).toEqual([1, 2, 3, 4]);
     // so the pieces up to 4 hold 3 tokens, but the chunk "a   " alone holds 2
     expect(t.count('a   ')).toBe(2);
-    expect(Array.from(spanTokenCounts(t, 'a   1', [{ start: 0, end: 4 }, { start: 0, end: 5 }], true)!)).toEqual([2, 4]);
+    expect(Array.from(spanTokenCounts(t, 'a   1', [{ start: 0, end: 4 }, { start: 0, end: 5 }], { always: true })!)).toEqual([2, 4]);
   });
 
   it('sums the pieces between the cuts and counts the edges alone', () => {
@@ -62,19 +62,19 @@ describe('spanTokenCounts (worked examples)', () => {
     const text = 'The quick brown fox jumps over the lazy dog.';
     // "uick brown fox ju": the edges "uick" and " ju" are counted on their own
     const spans = [{ start: 5, end: 22 }, { start: 0, end: text.length }, { start: 4, end: 19 }, { start: 10, end: 10 }];
-    expect(Array.from(spanTokenCounts(t, text, spans, true)!)).toEqual(exactCounts(t, text, spans));
+    expect(Array.from(spanTokenCounts(t, text, spans, { always: true })!)).toEqual(exactCounts(t, text, spans));
     expect(exactCounts(t, text, spans)).toEqual([t.count('uick brown fox ju'), 10, 3, 0]);
   });
 
   it('skips spans that carry a tokenCount (−1) and declines where counting one by one costs less', () => {
     const t = tokenizer('cl100k_base');
     const text = 'one two three four five six seven';
-    expect(Array.from(spanTokenCounts(t, text, [{ start: 0, end: 7, tokenCount: 9 }, { start: 4, end: 13 }], true)!)).toEqual([-1, 2]);
+    expect(Array.from(spanTokenCounts(t, text, [{ start: 0, end: 7, tokenCount: 9 }, { start: 4, end: 13 }], { always: true })!)).toEqual([-1, 2]);
     // two chunks side by side: one by one is cheaper
     expect(spanTokenCounts(t, text, [{ start: 0, end: 13 }, { start: 13, end: text.length }])).toBeUndefined();
     // a tokenizer without the per-piece capability: always one by one
     const plain: Tokenizer = { encoding: 'x', encode: t.encode.bind(t), count: t.count.bind(t), encodeWithOffsets: t.encodeWithOffsets.bind(t), decode: t.decode.bind(t) };
-    expect(spanTokenCounts(plain, text, [{ start: 0, end: 13 }, { start: 4, end: 20 }], true)).toBeUndefined();
+    expect(spanTokenCounts(plain, text, [{ start: 0, end: 13 }, { start: 4, end: 20 }], { always: true })).toBeUndefined();
   });
 });
 
@@ -84,12 +84,12 @@ describe.each(ENCODINGS)('%s: one pass equals the tokenizer on every span (prope
   it('spanTokenCounts equals count(text.slice(start, end)) for arbitrary spans, and for spans from and to every pre-token boundary', () => {
     fc.assert(
       fc.property(caseArb, ({ text, spans }) => {
-        expect(Array.from(spanTokenCounts(t, text, spans, true)!)).toEqual(exactCounts(t, text, spans));
+        expect(Array.from(spanTokenCounts(t, text, spans, { always: true })!)).toEqual(exactCounts(t, text, spans));
         // the whole text's boundaries are where a shortcut would go wrong: every prefix, suffix and run between two
         const p = t.pieceCounts(text);
         const cuts = [0, ...Array.from(p.ends.subarray(0, p.count))];
         const edges = cuts.flatMap((c, i) => [{ start: 0, end: c }, { start: c, end: text.length }, { start: c, end: cuts[Math.min(cuts.length - 1, i + 2)] }]);
-        expect(Array.from(spanTokenCounts(t, text, edges, true)!)).toEqual(exactCounts(t, text, edges));
+        expect(Array.from(spanTokenCounts(t, text, edges, { always: true })!)).toEqual(exactCounts(t, text, edges));
       }),
       { numRuns: 400 },
     );
@@ -122,8 +122,15 @@ describe.each(ENCODINGS)('%s: one pass equals the tokenizer on every span (prope
     try {
       fc.assert(
         fc.property(caseArb, ({ text, spans }) => {
-          expect(Array.from(spanTokenCounts(t, text, spans, true)!)).toEqual(exactCounts(t, text, spans));
+          expect(Array.from(spanTokenCounts(t, text, spans, { always: true })!)).toEqual(exactCounts(t, text, spans));
           expect(Array.from(t.countEach([text, text.slice(1), '']))).toEqual([t.count(text), t.count(text.slice(1)), 0]);
+        }),
+        { numRuns: 200 },
+      );
+      // and where the spans are counted window by window (tables of 50 code units at most)
+      fc.assert(
+        fc.property(caseArb, ({ text, spans }) => {
+          expect(Array.from(spanTokenCounts(t, text, spans, { always: true, window: 50 })!)).toEqual(exactCounts(t, text, spans));
         }),
         { numRuns: 200 },
       );
@@ -151,7 +158,7 @@ describe('every chunk of every golden case', () => {
         const recorded = run.chunks.map((row) => row[3]);
         const where = `${strategy} ${run.input} ${run.setting} ${unit}`;
         expect(recorded, where).toEqual(exactCounts(t, text, spans));
-        expect(Array.from(spanTokenCounts(t, text, spans, true)!), where).toEqual(recorded);
+        expect(Array.from(spanTokenCounts(t, text, spans, { always: true })!), where).toEqual(recorded);
         checked += spans.length;
       }
     }

@@ -19,7 +19,7 @@
  * spaces.) A span without a cut inside is counted whole.
  * @module
  */
-import type { Tokenizer } from './types.js';
+import type { CutAt, Tokenizer } from './types.js';
 
 /** A span of a text, `[start, end)` in UTF-16 code units; one with a `tokenCount` already is skipped. */
 export interface CountedSpan {
@@ -27,6 +27,9 @@ export interface CountedSpan {
   readonly end: number;
   readonly tokenCount?: number;
 }
+
+/** Code units one table covers at most: the spans of a longer text are counted window by window, so the table stays within a few megabytes. */
+const TABLE_UNITS = 1 << 20;
 
 /**
  * Whether one table over `range` code units beats counting `spans` spans of `covered` code
@@ -40,6 +43,14 @@ function tablePays(covered: number, range: number, spans: number): boolean {
   return spans >= 2 && 3 * covered > 4 * range + 190 * spans;
 }
 
+/** Options of {@link spanTokenCounts}, for tests and benchmarks. */
+export interface SpanCountOptions {
+  /** Build the table even where counting the spans one by one costs less. */
+  always?: boolean;
+  /** Code units one table covers at most (default 2^20). */
+  window?: number;
+}
+
 /**
  * Tokens of `text.slice(s.start, s.end)` for every span `s` (−1 for a span that has a
  * `tokenCount` already), equal to `tokenizer.count` of each span's text — or undefined
@@ -47,17 +58,20 @@ function tablePays(covered: number, range: number, spans: number): boolean {
  * {@link tablePays}; unless `always`), or the tokenizer declares no
  * {@link Tokenizer.pieceCounts} or {@link Tokenizer.cutAt}.
  *
- * The table covers `[min start, max end)` of the spans once (a piece end and a running
- * count, two `Int32Array`s with one entry per pre-token, and an index of one entry per 16
- * code units, all dropped when the call returns); the edges it does not give are counted
- * together ({@link Tokenizer.countEach} where declared).
+ * The table covers `[min start, max end)` of consecutive spans once, up to 2^20 code units
+ * at a time (a piece end and a running count, two `Int32Array`s with one entry per
+ * pre-token, and an index of one entry per 16 code units, all dropped when the window is
+ * done); the edges it does not give are counted together ({@link Tokenizer.countEach}
+ * where declared).
  * @param tokenizer the tokenizer of `tokenCount`.
  * @param text the text the spans' offsets refer to.
  * @param spans spans in any order, `0 ≤ start ≤ end ≤ text.length`.
- * @param always build the table whatever it costs (tests, benchmarks).
+ * @param options `always`: build the table whatever it costs; `window`: the code units a
+ *   table covers at most (default 2^20) — both for tests and benchmarks.
  * @returns one count per span, in the order given.
  */
-export function spanTokenCounts(tokenizer: Tokenizer, text: string, spans: readonly CountedSpan[], always = false): Int32Array | undefined {
+export function spanTokenCounts(tokenizer: Tokenizer, text: string, spans: readonly CountedSpan[], options: SpanCountOptions = {}): Int32Array | undefined {
+  const window = options.window ?? TABLE_UNITS;
   let lo = text.length;
   let hi = 0;
   let covered = 0;
@@ -70,9 +84,42 @@ export function spanTokenCounts(tokenizer: Tokenizer, text: string, spans: reado
     if (s.end > hi) hi = s.end;
   }
   const cutAt = tokenizer.cutAt;
-  if (!cutAt || !tokenizer.pieceCounts || todo === 0 || !(always || tablePays(covered, hi - lo, todo))) return undefined;
-  const table = tokenizer.pieceCounts(text.slice(lo, hi));
+  const pieces = tokenizer.pieceCounts?.bind(tokenizer);
+  if (!cutAt || !pieces || todo === 0 || !(options.always || tablePays(covered, hi - lo, todo))) return undefined;
   const out = new Int32Array(spans.length).fill(-1);
+  // windows of consecutive spans whose range stays within `window` (a longer span is a window alone)
+  for (let from = 0; from < spans.length; ) {
+    let wlo = Infinity;
+    let whi = -Infinity;
+    let to = from;
+    for (; to < spans.length; to++) {
+      const s = spans[to];
+      if (s.tokenCount !== undefined) continue;
+      const nlo = Math.min(wlo, s.start);
+      const nhi = Math.max(whi, s.end);
+      if (nhi - nlo > window && whi >= wlo) break;
+      wlo = nlo;
+      whi = nhi;
+    }
+    if (whi >= wlo) countWindow(tokenizer, cutAt, pieces(text.slice(wlo, whi)), text, spans, from, to, wlo, whi, out);
+    from = to;
+  }
+  return out;
+}
+
+/** Writes `out[k]` for the spans `from ≤ k < to` without a `tokenCount`, which lie in `[lo, hi)`, from `table`, the pieces of `text.slice(lo, hi)`. */
+function countWindow(
+  tokenizer: Tokenizer,
+  cutAt: CutAt,
+  table: { ends: Int32Array; counts: Int32Array; count: number },
+  text: string,
+  spans: readonly CountedSpan[],
+  from: number,
+  to: number,
+  lo: number,
+  hi: number,
+  out: Int32Array,
+): void {
   const { ends, counts, count: pieces } = table;
   // first[j]: the first piece ending at or after offset j·16 of the table's text, so a
   // boundary is found in a step or two (spans come in text order, but need not)
@@ -92,12 +139,12 @@ export function spanTokenCounts(tokenizer: Tokenizer, text: string, spans: reado
   // the edges no table boundary gives, counted together afterwards: edge i adds to out[owner[i]]
   const edges: string[] = [];
   const owner: number[] = [];
-  const exact = (k: number, from: number, to: number): void => {
-    if (from === to) return;
-    edges.push(text.slice(from, to));
+  const exact = (k: number, s: number, e: number): void => {
+    if (s === e) return;
+    edges.push(text.slice(s, e));
     owner.push(k);
   };
-  for (let k = 0; k < spans.length; k++) {
+  for (let k = from; k < to; k++) {
     const { start, end, tokenCount } = spans[k];
     if (tokenCount !== undefined) continue;
     let c1 = start + 1;
@@ -121,5 +168,4 @@ export function spanTokenCounts(tokenizer: Tokenizer, text: string, spans: reado
   }
   const edgeCounts = tokenizer.countEach ? tokenizer.countEach(edges) : edges.map((t) => tokenizer.count(t));
   for (let i = 0; i < edges.length; i++) out[owner[i]] += edgeCounts[i];
-  return out;
 }
