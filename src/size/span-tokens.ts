@@ -33,14 +33,20 @@ const TABLE_UNITS = 1 << 20;
 
 /**
  * Whether one table over `range` code units beats counting `spans` spans of `covered` code
- * units in all one by one. Measured with cl100k_base (bench/peers.bench.ts, prose): the
- * table costs about 1.2 passes over the range plus, per span, its edges and look-ups (the
- * time of about 105 code units counted); counting a span costs its length (a little less
- * where spans overlap: the module caches repeated pieces) plus a call (about 47). So the
- * table pays only where spans overlap a good deal: sliding windows, not 1000/200 chunks.
+ * units in all one by one. Measured with cl100k_base on prose (the first 200,000
+ * characters of finance.md; sliding windows of 128…2048 characters and 128…512 words at
+ * strides of ½ to ⅛ of the window, fixed and recursive chunks of 128…8192, and 1000/200):
+ * a span counted alone costs about its length plus a call (about 70 code units' worth),
+ * the table about 1.2 passes over the range plus, per span, its edges and look-ups (about
+ * 160), so it pays where `covered > 1.2 · range + 95 · spans`; with a margin for noise
+ * (spans at half a window's stride of 512 characters or 128 words come out even), from
+ * `1.6 · range + 200 · spans`. Sliding windows of 2048 characters or 512 words at half a
+ * window's stride take it (about 10 % faster), and narrower strides (up to 4× faster at an
+ * eighth); fixed and recursive chunks, 1000/200 included, do not (there it would cost
+ * 10–30 % more).
  */
 function tablePays(covered: number, range: number, spans: number): boolean {
-  return spans >= 2 && 3 * covered > 4 * range + 190 * spans;
+  return spans >= 2 && 5 * covered > 8 * range + 1000 * spans;
 }
 
 /** Options of {@link spanTokenCounts}, for tests and benchmarks. */
