@@ -280,6 +280,9 @@ async function fixedRows(out: string[], verdicts: Verdict[]): Promise<void> {
 
 const SIZES = [128, 512, 2048, 8192] as const;
 const UNITS = ['char', 'word', 'token'] as const;
+/** `PEERS_ONLY=recursive,fixed,perByte` runs only those parts; `PEERS_UNITS=char,word` only those units of the cost-per-byte part. */
+const ONLY = process.env.PEERS_ONLY?.split(',');
+const ONLY_UNITS = process.env.PEERS_UNITS?.split(',');
 
 /** MB/s over chunk sizes 128…8192 per strategy and unit (defaults otherwise); max/min within 1.5×. */
 async function perByteRows(out: string[], verdicts: Verdict[]): Promise<void> {
@@ -298,6 +301,7 @@ async function perByteRows(out: string[], verdicts: Verdict[]): Promise<void> {
   for (const [name, text, make] of strategies) {
     const bytes = utf8Bytes(text);
     for (const unit of UNITS) {
+      if (ONLY_UNITS && !ONLY_UNITS.includes(unit)) continue;
       const tasks = SIZES.map((size) => {
         const c = make(unit, size);
         return { name: `${size}`, fn: () => c.chunk(text), bytes };
@@ -325,6 +329,7 @@ export async function runPeersBench(): Promise<string> {
   const details: string[] = [];
   const loadAtStart = load();
   for (const part of [tokenizerRows, recursiveRows, markdownRows, htmlRows, codeRows, fixedRows, perByteRows]) {
+    if (ONLY && !ONLY.includes(part.name.replace(/Rows$/, ''))) continue;
     process.stderr.write(`peers: ${part.name}…\n`);
     await part(details, verdicts);
   }

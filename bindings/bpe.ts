@@ -41,6 +41,7 @@ export interface BpeExports {
   scratchTop(): number;
   run(len: number, mode: number): number;
   pieces(len: number): number;
+  pieceCounts(len: number, base16: number, baseCount: number, segments: number): number;
   tokenBytesPtr(): number;
   tokenOffsetsPtr(): number;
   tokenLengthsPtr(): number;
@@ -373,6 +374,112 @@ export class BpeEncoder {
       } else o += this.#encoder.encodeInto(this.#specialById.get(id)!, out.subarray(o)).written;
     }
     return this.#decoder.decode(out.subarray(0, o));
+  }
+
+  /**
+   * The pre-tokens (split-pattern pieces) of `text` with their token counts: piece i ends
+   * at UTF-16 offset `ends[i]` (the last at `text.length`), and pieces 0…i hold `counts[i]`
+   * tokens (so `counts[count − 1] === count(text)`). The arrays may be longer than
+   * `count`; they hold one entry per piece (at most one per code unit).
+   * @throws {InvalidInputError} when `text` is not a string.
+   */
+  pieceCounts(text: string): { ends: Int32Array; counts: Int32Array; count: number } {
+    if (typeof text !== 'string') throw new InvalidInputError('text must be a string', text);
+    const ex = this.#load();
+    const n = text.length;
+    let ends = new Int32Array(Math.min(n, 16 + (n >> 2)));
+    let counts = new Int32Array(ends.length);
+    let k = 0;
+    let tokens = 0;
+    try {
+      for (let from = 0; from < n; ) {
+        const cut = n - from <= BpeEncoder.pieceUnits ? n : safeCut(text, from + BpeEncoder.pieceUnits);
+        const m = this.#pieceRun(ex, text.substring(from, cut), from, tokens, undefined);
+        if (k + m > ends.length) {
+          const size = Math.min(n, Math.max(ends.length * 2, k + m));
+          const e = new Int32Array(size);
+          e.set(ends.subarray(0, k));
+          ends = e;
+          const c = new Int32Array(size);
+          c.set(counts.subarray(0, k));
+          counts = c;
+        }
+        const out = this.#mem(ex).buffer;
+        ends.set(new Int32Array(out, ex.idsPtr(), m), k);
+        counts.set(new Int32Array(out, ex.endsPtr(), m), k);
+        k += m;
+        if (k > 0) tokens = counts[k - 1];
+        from = cut;
+      }
+    } finally {
+      this.#afterCall(ex);
+    }
+    return { ends, counts, count: k };
+  }
+
+  /**
+   * Token counts of many texts, each tokenised on its own (`counts[i] === count(texts[i])`),
+   * the short ones together in one module call per 64 Ki code units.
+   * @throws {InvalidInputError} when an element is not a string.
+   */
+  countEach(texts: readonly string[]): Int32Array {
+    const out = new Int32Array(texts.length);
+    const ex = this.#load();
+    const batch: string[] = [];
+    const at: number[] = [];
+    const segEnds: number[] = [];
+    let units = 0;
+    const flush = (): void => {
+      if (batch.length === 0) return;
+      const m = this.#pieceRun(ex, batch.join(''), 0, 0, segEnds);
+      const mem = this.#mem(ex).buffer;
+      const ends = new Int32Array(mem, ex.idsPtr(), m);
+      const counts = new Int32Array(mem, ex.endsPtr(), m);
+      let i = 0;
+      let before = 0;
+      for (let j = 0; j < batch.length; j++) {
+        if (batch[j].length === 0) continue;
+        while (ends[i] < segEnds[j]) i++;
+        out[at[j]] = counts[i] - before;
+        before = counts[i];
+      }
+      batch.length = at.length = segEnds.length = 0;
+      units = 0;
+    };
+    try {
+      for (let j = 0; j < texts.length; j++) {
+        const t = texts[j];
+        if (typeof t !== 'string') throw new InvalidInputError(`texts must be strings (element ${j})`, t);
+        const last = t.charCodeAt(t.length - 1);
+        // long texts alone; a text ending in a high surrogate too (joined, it would pair with the next)
+        if (t.length > 4096 || (last >= 0xd800 && last <= 0xdbff)) {
+          out[j] = this.#run(t, 0).count;
+          continue;
+        }
+        if (units + t.length > BpeEncoder.pieceUnits) flush();
+        units += t.length;
+        batch.push(t);
+        at.push(j);
+        segEnds.push(units);
+      }
+      flush();
+    } finally {
+      this.#afterCall(ex);
+    }
+    return out;
+  }
+
+  /**
+   * Runs the module's per-piece mode over `text` (UTF-16 offsets from `base16`, counts from
+   * `baseCount`), or over the texts ending at `segEnds` (UTF-16 offsets into `text`), each alone.
+   */
+  #pieceRun(ex: BpeExports, text: string, base16: number, baseCount: number, segEnds: readonly number[] | undefined): number {
+    const segs = segEnds?.length ?? 0;
+    const input = ex.ensureScratch(text.length * 3 + segs * 4 + 8);
+    const mem = this.#mem(ex);
+    const { written } = this.#encoder.encodeInto(text, mem.subarray(input, input + text.length * 3));
+    if (segEnds) new Int32Array(mem.buffer, (input + written + 3) & ~3, segs).set(segEnds);
+    return ex.pieceCounts(written, base16, baseCount, segs);
   }
 
   /** Bytes of linear memory the instance holds now (0 after it was dropped). */

@@ -692,3 +692,55 @@ export function pieces(len: i32): i32 {
   }
   return n;
 }
+
+/**
+ * Pre-tokens with their token counts: tokenises `len` bytes of UTF-8 at inputPtr() as
+ * run(len, 0) does and writes, per pre-token (split-pattern piece) i, `base16` plus its
+ * end as a UTF-16 offset from the input's start at idsPtr(), and `baseCount` plus the
+ * tokens of pieces 0…i at endsPtr() (both i32). With `segments` > 0 the input is that
+ * many texts one after another, each tokenised on its own (the split pattern sees each
+ * one's end as the end of text), whose UTF-16 ends from the input's start follow the
+ * input as i32s at inputPtr() + len rounded up to 4. Returns the number of pieces.
+ */
+export function pieceCounts(len: i32, base16: i32, baseCount: i32, segments: i32): i32 {
+  mode = 0;
+  nOut = baseCount;
+  const inEnd = inBuf + <usize>len;
+  const segEnds = (inEnd + 3) & ~(<usize>3);
+  let p = inBuf;
+  let n: usize = 0;
+  let u = base16;
+  const last = segments > 0 ? segments : 1;
+  for (let j = 0; j < last; j++) {
+    let end = inEnd;
+    if (segments > 0) {
+      // the segment's byte end: walk its characters up to its UTF-16 end
+      const to = base16 + load<i32>(segEnds + (<usize>j << 2));
+      end = p;
+      let v = u;
+      while (v < to && end < inEnd) {
+        const x = <u32>load<u8>(end);
+        end += x < 0x80 ? 1 : x < 0xe0 ? 2 : x < 0xf0 ? 3 : 4;
+        v += x >= 0xf0 ? 2 : 1;
+      }
+    }
+    while (p < end) {
+      const e = pattern == 0 ? pieceEndCl(p, end) : pieceEndO200k(p, end);
+      encodePiece(p, e);
+      // UTF-16 units: one per byte that starts a character (not 10xxxxxx), one more per
+      // four-byte lead (11110xxx), eight bytes at a time (the input has 16 spare bytes after it)
+      for (; p < e; p += 8) {
+        const x = load<u64>(p);
+        const k = e - p;
+        const m: u64 = k >= 8 ? 0x8080808080808080 : 0x8080808080808080 & (<u64>-1 >> (<u64>(8 - k) << 3));
+        if ((x & m) == 0) u += k >= 8 ? 8 : <i32>k; // ASCII
+        else u += <i32>popcnt((~x | (x << 1)) & m) + <i32>popcnt(x & (x << 1) & (x << 2) & (x << 3) & m);
+      }
+      p = e;
+      store<i32>(idsBuf + (n << 2), u);
+      store<i32>(endsBuf + (n << 2), nOut);
+      n++;
+    }
+  }
+  return <i32>n;
+}

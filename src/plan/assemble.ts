@@ -45,6 +45,12 @@ export interface AssemblerConfig {
   /** A chunk's `tokenCount` from its text and unit count, for spans planned without `tokenCount`. Absent: −1. */
   tokenCount?: (text: string, unitCount: number) => number;
   /**
+   * The `tokenCount`s of the spans of one `add` call together, −1 for a span that has its
+   * own, one per span in order (one tokenizer pass over the text instead of one per
+   * chunk), or undefined where {@link tokenCount} is to count each chunk instead.
+   */
+  tokenCounts?: (text: string, spans: readonly PlannedChunk[]) => ArrayLike<number> | undefined;
+  /**
    * `measure` (default): `metadata.overlap` is what a chunk shares with the chunks before
    * it. `none`: always 0 (ranked results, which are not in text order).
    */
@@ -67,6 +73,7 @@ export class Assembler {
   readonly #unitName: string;
   readonly #size: ((text: string) => number) | undefined;
   readonly #tokenCount: ((text: string, unitCount: number) => number) | undefined;
+  readonly #tokenCounts: ((text: string, spans: readonly PlannedChunk[]) => ArrayLike<number> | undefined) | undefined;
   readonly #measureOverlap: boolean;
   readonly #ids: ContentIds;
   /** Chunks made so far (the next chunk's index). */
@@ -79,6 +86,7 @@ export class Assembler {
     this.#unitName = config.unitName;
     this.#size = config.size;
     this.#tokenCount = config.tokenCount;
+    this.#tokenCounts = config.tokenCounts;
     this.#measureOverlap = config.overlap !== 'none';
     this.#ids = new ContentIds(config.documentId ?? '');
   }
@@ -92,6 +100,7 @@ export class Assembler {
     if (spans.length === 0) return out;
     const size = this.#size;
     const tokens = this.#tokenCount;
+    const counted = this.#tokenCounts?.(text, spans);
     for (let k = 0; k < spans.length; k++) {
       const s = spans[k];
       const chunkText = text.slice(s.start, s.end);
@@ -115,7 +124,7 @@ export class Assembler {
         text: chunkText,
         start,
         end,
-        tokenCount: s.tokenCount ?? (tokens ? tokens(chunkText, unitCount) : -1),
+        tokenCount: s.tokenCount ?? (counted ? counted[k] : tokens ? tokens(chunkText, unitCount) : -1),
         metadata,
       };
       if (s.embedText !== undefined) chunk.embedText = s.embedText;

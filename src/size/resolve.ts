@@ -10,6 +10,7 @@ import { isBlank } from '../core/text.js';
 import { ENCODINGS, getUnits, UNIT_KINDS } from './index.js';
 import { getTokenizer, tokenUnits } from './tokens.js';
 import { checkedSizer, lengthFunctionSizer } from './custom.js';
+import { spanTokenCounts, type CountedSpan } from './span-tokens.js';
 import type { Sizer, Tokenizer, UnitKind, UnitSpans } from './types.js';
 
 /** The unit options every unit-measuring strategy's schema ends with. */
@@ -82,12 +83,30 @@ export function tokenCounter(r: ResolvedUnits): ((text: string, unitCount: numbe
 }
 
 /**
- * What the assembler counts a chunk with (`new Assembler({ strategy, ...chunkCounters(r) })`):
- * `metadata.unit` is the sizer's name, `unitCount` its size, `tokenCount` {@link tokenCounter}'s.
+ * How the `tokenCount`s of all the chunks planned on one text are found at once where the
+ * units are not the tokenizer's and `countTokens` asks for them: {@link spanTokenCounts}
+ * (one tokenizer pass over the text, exact at each chunk's edges, where that costs less
+ * than counting the chunks one by one); undefined otherwise.
  */
-export function chunkCounters(r: ResolvedUnits): { unitName: string; size: (text: string) => number; tokenCount: ((text: string, unitCount: number) => number) | undefined } {
+export function spanTokenCounter(r: ResolvedUnits): ((text: string, spans: readonly CountedSpan[]) => Int32Array | undefined) | undefined {
+  const tokenizer = r.tokenizer;
+  if (r.unit === 'token' || !r.countTokens || !tokenizer) return undefined;
+  return (text, spans) => spanTokenCounts(tokenizer, text, spans);
+}
+
+/**
+ * What the assembler counts a chunk with (`new Assembler({ strategy, ...chunkCounters(r) })`):
+ * `metadata.unit` is the sizer's name, `unitCount` its size, `tokenCount` {@link spanTokenCounter}'s
+ * for a text's chunks together, else {@link tokenCounter}'s.
+ */
+export function chunkCounters(r: ResolvedUnits): {
+  unitName: string;
+  size: (text: string) => number;
+  tokenCount: ((text: string, unitCount: number) => number) | undefined;
+  tokenCounts: ((text: string, spans: readonly CountedSpan[]) => Int32Array | undefined) | undefined;
+} {
   const sizer = r.units;
-  return { unitName: sizer.name, size: (text) => sizer.size(text), tokenCount: tokenCounter(r) };
+  return { unitName: sizer.name, size: (text) => sizer.size(text), tokenCount: tokenCounter(r), tokenCounts: spanTokenCounter(r) };
 }
 
 /**

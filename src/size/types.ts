@@ -125,4 +125,14 @@ export interface Tokenizer {
   readonly safeCut?: SafeCut;
   /** Declared capability: the local form of {@link safeCut} ({@link CutAt} `tiktokenCutAt`). */
   readonly cutAt?: CutAt;
+  /**
+   * Declared capability of a tokenizer that pre-tokenizes text into pieces and encodes
+   * each piece alone (tiktoken's encodings), with {@link cutAt}: piece i of `text` ends at
+   * UTF-16 offset `ends[i]` and pieces 0…i hold `counts[i]` tokens, for i < `count` (the
+   * arrays may be longer). Chunkers count many overlapping chunks of one text from it
+   * in one pass (`spanTokenCounts`).
+   */
+  pieceCounts?(text: string): { ends: Int32Array; counts: Int32Array; count: number };
+  /** Declared where counting many short texts at once is cheaper than one by one: `count` of each text, in order. */
+  countEach?(texts: readonly string[]): ArrayLike<number>;
 }

@@ -79,6 +79,25 @@ export class WasmBpeTokenizer implements Tokenizer {
   }
 
   /**
+   * Token counts of many texts, each on its own (`count(texts[i])`), the short ones in one
+   * module call together.
+   * @throws {InvalidInputError} when an element is not a string.
+   */
+  countEach(texts: readonly string[]): Int32Array {
+    return this.#bpe.countEach(texts);
+  }
+
+  /**
+   * The pre-tokens of `text` (pieces of the encoding's split pattern) with running token
+   * counts: piece i ends at UTF-16 offset `ends[i]`, and pieces 0…i hold `counts[i]` tokens,
+   * for i < `count` (the arrays may be longer; one entry per piece, at most `text.length`).
+   * @throws {InvalidInputError} when `text` is not a string.
+   */
+  pieceCounts(text: string): { ends: Int32Array; counts: Int32Array; count: number } {
+    return this.#bpe.pieceCounts(text);
+  }
+
+  /**
    * Token ids with their UTF-16 spans: token i covers `text.slice(starts[i], ends[i])`.
    * Spans are consecutive (`starts[i] === ends[i - 1]`, `starts[0] === 0`, the last end is
    * `text.length`). Where a token ends inside a character (a multi-byte UTF-8 sequence),
