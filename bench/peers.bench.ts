@@ -19,7 +19,8 @@
  * - cost per byte: fixed, sliding, recursive and Markdown in every unit at chunk sizes 128,
  *   512, 2048 and 8192 (MB/s and max/min).
  *
- * Run: `npm run bench -- peers` (`--quick` halves the rounds).
+ * Run: `npm run bench -- peers` (`--quick` halves the rounds). `PEERS_ONLY=markdownRows,perByteRows`
+ * runs only the named parts; `PEERS_STRATEGIES=markdown` only those strategies of the cost-per-byte rows.
  * @module
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -292,6 +293,8 @@ async function perByteRows(out: string[], verdicts: Verdict[]): Promise<void> {
     ['recursive', prose, (unit, size) => new RecursiveChunker({ unit, chunkSize: size })],
     ['markdown', markdown, (unit, size) => new MarkdownChunker({ unit, chunkSize: size })],
   ];
+  const only = process.env.PEERS_STRATEGIES?.split(',');
+  if (only) strategies.splice(0, strategies.length, ...strategies.filter(([name]) => only.includes(name)));
   const lines = ['| strategy | unit | ' + SIZES.map((s) => `MB/s at ${s}`).join(' | ') + ' | max/min | target ≤ 1.5× | load |', '|---|---|' + SIZES.map(() => '---:|').join('') + '---:|---|---:|'];
   let worst = 0;
   let fails = 0;
@@ -324,7 +327,9 @@ export async function runPeersBench(): Promise<string> {
   const verdicts: Verdict[] = [];
   const details: string[] = [];
   const loadAtStart = load();
+  const only = process.env.PEERS_ONLY?.split(',');
   for (const part of [tokenizerRows, recursiveRows, markdownRows, htmlRows, codeRows, fixedRows, perByteRows]) {
+    if (only && !only.includes(part.name)) continue;
     process.stderr.write(`peers: ${part.name}…\n`);
     await part(details, verdicts);
   }
