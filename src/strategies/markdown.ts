@@ -27,7 +27,7 @@ import { rangeMeasure, type RangeMeasure } from '../size/measure.js';
 import { innerUnitOptions, type ResolvedUnits } from '../size/resolve.js';
 import { planSpans, type StepResult, type StreamPlan } from '../stream/driver.js';
 import type { TextSource } from '../stream/source.js';
-import { coverSpans, PiecesLevel, resolveFallback, splitRange } from '../plan/fallback.js';
+import { coverSpans, PiecesLevel, RangeSplitter, resolveFallback } from '../plan/fallback.js';
 import type { SpanSplitter } from '../core/splitter.js';
 import { capacitySchema, defineStrategy } from './define.js';
 
@@ -279,6 +279,7 @@ class MarkdownPlan implements StreamPlan<MarkdownState> {
     const chunks: PlannedChunk[] = [];
     const stats = { steps: 0, exact: 0 };
     for (let i = 0; i < k; i++) pack(new BlockLevel(this, text, measure, sections[i], sections[i].blocks, 0), { max: this.chunkSize }, chunks, stats);
+    this.#splitter = undefined; // (it holds the text)
     this.ops += scan.steps + stats.steps + stats.exact + measure.calls;
     if (final) return { chunks, keep: 0, state };
     let stack = state.stack;
@@ -335,6 +336,14 @@ class MarkdownPlan implements StreamPlan<MarkdownState> {
       merged.push(s);
     }
     return merged;
+  }
+
+  #splitter: RangeSplitter | undefined;
+
+  /** The fallback's splitter over the text `measure` measures (one per step: the blocks of a text share its separator index). */
+  splitter(measure: RangeMeasure): RangeSplitter {
+    if (this.#splitter?.measure !== measure) this.#splitter = new RangeSplitter(measure);
+    return this.#splitter;
   }
 
   /** Sizes of short texts (gaps, block heads and tails, joins), which repeat: one sizer call each. */
@@ -543,17 +552,22 @@ function fallbackLevel(owner: BlockLevel, part: Part): PackLevel {
   const { plan, text, section } = owner;
   const type = part.block.type;
   const budget = Math.max(1, plan.chunkSize - section.prefixSize);
-  const slice = text.slice(part.start, part.end);
   let spans: TextSpan[];
   if (!plan.custom) {
-    // the piece tree of the block's text (its own measure: its scans stay inside the block)
+    // the piece tree of the block's range, on the step's measure and separator index (the
+    // blocks of a text share one index: no setup and no scans per block)
     const work = { operations: 0 };
-    const pieces = splitRange(rangeMeasure(slice, plan.units.units, { memo: 'recent' }), 0, slice.length, { max: budget, overlap: Math.max(0, Math.min(plan.chunkOverlap, budget - 1)) }, work);
+    const pieces = plan.splitter(owner.measure).split(part.start, part.end, { max: budget, overlap: Math.max(0, Math.min(plan.chunkOverlap, budget - 1)) }, work);
     plan.ops += work.operations;
-    spans = coverSpans(text, part.start, part.end, pieces);
+    spans = coverSpans(
+      text,
+      part.start,
+      part.end,
+      pieces.map((p) => ({ start: p.start - part.start, end: p.end - part.start })),
+    );
   } else {
     const fits = (s: number, e: number) => owner.spanSize(s, e) <= plan.chunkSize;
-    spans = coverSpans(text, part.start, part.end, plan.custom(slice, budget), (s, e) => trimSpanWithin(text, s, e, fits));
+    spans = coverSpans(text, part.start, part.end, plan.custom(text.slice(part.start, part.end), budget), (s, e) => trimSpanWithin(text, s, e, fits));
   }
   return new PiecesLevel(
     spans,
