@@ -169,6 +169,7 @@ class TreeBuilder {
   #inScope(tag: string, scope: readonly string[]): number {
     const at = this.#top(tag);
     if (at < 0) return -1;
+    if (at === this.stack.length - 1) return at; // the current element: nothing lies above it
     for (const b of scope) if (b !== tag && this.#top(b) > at) return -1;
     return at;
   }
@@ -332,14 +333,22 @@ class TreeBuilder {
   /** Lower-case names seen so far, by their source spelling (most documents use a few dozen). */
   readonly #names = new Map<string, string>();
 
+  /** The last spelling seen per (length, first and last code unit): most names are found here without a slice. */
+  readonly #spellings = new Map<number, { raw: string; name: string }>();
+
   /** The lower-case tag or attribute name at `[start, end)`. */
   #name(start: number, end: number): string {
-    const raw = this.source.slice(start, end);
+    const src = this.source;
+    const key = (end - start) * 4294967296 + src.charCodeAt(start) * 65536 + src.charCodeAt(end - 1);
+    const seen = this.#spellings.get(key);
+    if (seen !== undefined && src.startsWith(seen.raw, start)) return seen.name;
+    const raw = src.slice(start, end);
     let name = this.#names.get(raw);
     if (name === undefined) {
       name = raw.toLowerCase();
       if (this.#names.size < 4096) this.#names.set(raw, name);
     }
+    if (this.#spellings.size < 4096 || seen !== undefined) this.#spellings.set(key, { raw, name });
     return name;
   }
 
