@@ -416,7 +416,10 @@ interface Part {
  */
 class BlockLevel extends Sizes implements PackLevel {
   readonly count: number;
-  readonly #parts: Part[];
+  /** The covered spans: the blocks themselves at the top, else the parts of a split container. */
+  readonly #parts: readonly TextSpan[];
+  /** The source block of each part. */
+  readonly #blocks: readonly MarkdownBlock[];
   readonly #sizes: Float64Array;
   readonly #prefix: Float64Array;
   readonly #gaps: Float64Array;
@@ -432,10 +435,11 @@ class BlockLevel extends Sizes implements PackLevel {
     readonly depth: number,
   ) {
     super(plan, text, measure, section);
-    const parts: Part[] = (blocks as (MarkdownBlock | Part)[]).map((b) => ('block' in b ? b : { start: b.start, end: b.end, block: b }));
+    const parts: readonly TextSpan[] = blocks;
     const n = parts.length;
     this.count = n;
     this.#parts = parts;
+    this.#blocks = n > 0 && 'block' in blocks[0] ? (blocks as Part[]).map((p) => p.block) : (blocks as readonly MarkdownBlock[]);
     this.#sizes = new Float64Array(n);
     this.#prefix = new Float64Array(n + 1);
     this.#gaps = new Float64Array(n);
@@ -473,7 +477,7 @@ class BlockLevel extends Sizes implements PackLevel {
   }
 
   descend(i: number): PackLevel | undefined {
-    let part = this.#parts[i];
+    let part: Part = { start: this.#parts[i].start, end: this.#parts[i].end, block: this.#blocks[i] };
     if (INDIVISIBLE.has(part.block.type)) return undefined;
     if (part.block.type === 'table') {
       const rows = part.block.rows!;
@@ -493,7 +497,7 @@ class BlockLevel extends Sizes implements PackLevel {
 
   emit(a: number, b: number, size: number, oversized: boolean): PlannedChunk | undefined {
     const types: MarkdownBlockType[] = [];
-    for (let i = a; i <= b; i++) if (!types.includes(this.#parts[i].block.type)) types.push(this.#parts[i].block.type);
+    for (let i = a; i <= b; i++) if (!types.includes(this.#blocks[i].type)) types.push(this.#blocks[i].type);
     return this.chunk(this.#parts[a].start, this.#parts[b].end, size, oversized, types);
   }
 }
