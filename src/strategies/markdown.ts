@@ -22,7 +22,7 @@ import { JoinSums, TableRowsLevel } from '../plan/levels.js';
 import { pack, type PackLevel } from '../plan/pack.js';
 import { columnLabels, labelledRow } from '../segment/tables.js';
 import { upperBound } from '../core/search.js';
-import { cellText, inlineText, scanMarkdown, tableCells, type MarkdownBlock, type MarkdownBlockType } from '../segment/markdown.js';
+import { inlineText, rowCellTexts, scanMarkdown, tableCells, type MarkdownBlock, type MarkdownBlockType } from '../segment/markdown.js';
 import { rangeMeasure, type RangeMeasure } from '../size/measure.js';
 import { innerUnitOptions, type ResolvedUnits } from '../size/resolve.js';
 import { planSpans, type StepResult, type StreamPlan } from '../stream/driver.js';
@@ -531,7 +531,7 @@ function tableLevel(owner: BlockLevel, part: Part, rows: readonly TextSpan[]): P
   const context = { definitions: new Set<string>(), footnotes: new Set<string>() };
   const labels = columnLabels([tableCells(text, rows[0]).map((c) => ({ text: inlineText(text.slice(c.content.start, c.content.end), context).text, span: 1 }))]);
   const labelled: string[] = [];
-  for (let r = 1; r < rows.length; r++) labelled.push(labelledRow(labels, tableCells(text, rows[r]).map((cell) => ({ text: cellText(text, cell), span: 1 }))));
+  for (let r = 1; r < rows.length; r++) labelled.push(labelledRow(labels, rowCellTexts(text, rows[r])));
   plan.ops += rows.length;
   const last = rows.length - 2;
   const start = (i: number) => (i === 0 ? part.start : rows[i + 1].start);
