@@ -322,8 +322,8 @@ class TreeBuilder {
     this.stack.push(el);
   }
 
-  /** An end tag `</tag>` whose name ends at `endIndex`. */
-  #close(tag: string, flags: number, endIndex: number): void {
+  /** An end tag `</tag>` whose name ends at `endIndex`; returns the offset after its `>` (the source's end if none). */
+  #close(tag: string, flags: number, endIndex: number): number {
     this.ops++;
     let end = this.source.charCodeAt(endIndex) === 62 ? endIndex + 1 : this.source.indexOf('>', endIndex) + 1;
     if (end <= 0) end = this.source.length;
@@ -335,9 +335,9 @@ class TreeBuilder {
         this.#tagStart = this.#cursor;
         this.#openElement(end - 1, false);
       }
-      return;
+      return end;
     }
-    if (tag === 'html' || tag === 'body') return; // content after </body> is still the body's
+    if (tag === 'html' || tag === 'body') return end; // content after </body> is still the body's
     let at: number;
     if (flags & T_HEADING) at = this.#highest(HEADINGS, SCOPE);
     else if (tag === 'li') at = this.#inScope(tag, LIST_SCOPE);
@@ -346,6 +346,7 @@ class TreeBuilder {
     else if (flags & T_SCOPE || tag === 'tr' || tag === 'thead' || tag === 'tbody' || tag === 'tfoot') at = this.#inScope(tag, TABLE_SCOPE);
     else at = this.#inScope(tag, SCOPE);
     if (at > 0) this.#closeTo(at, end);
+    return end;
   }
 
   #text(start: number, end: number, decoded: string | undefined): void {
@@ -437,9 +438,7 @@ class TreeBuilder {
       },
       onclosetag: (start, endIndex) => {
         const tag = this.#tagName(start, endIndex);
-        this.#close(tag.name, tag.flags, endIndex);
-        const gt = src.indexOf('>', endIndex);
-        this.#cursor = gt < 0 ? src.length : gt + 1;
+        this.#cursor = this.#close(tag.name, tag.flags, endIndex);
       },
       ontext: (start, endIndex) => {
         this.#text(start, endIndex, undefined);
