@@ -19,7 +19,9 @@
  * - cost per byte: fixed, sliding, recursive and Markdown in every unit at chunk sizes 128,
  *   512, 2048 and 8192 (MB/s and max/min).
  *
- * Run: `npm run bench -- peers` (`--quick` halves the rounds).
+ * Run: `npm run bench -- peers` (`--quick` halves the rounds). `PEERS_ONLY=markdown,perByte`
+ * runs only the named parts; `PEERS_STRATEGIES=markdown` and `PEERS_UNITS=char` only those strategies
+ * and units of the cost-per-byte rows.
  * @module
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -280,7 +282,7 @@ async function fixedRows(out: string[], verdicts: Verdict[]): Promise<void> {
 
 const SIZES = [128, 512, 2048, 8192] as const;
 const UNITS = ['char', 'word', 'token'] as const;
-/** `PEERS_ONLY=recursive,fixed,perByte` runs only those parts; `PEERS_UNITS=char,word` only those units of the cost-per-byte part. */
+/** `PEERS_ONLY=recursive,fixed,perByte` (or the full names, `recursiveRows`) runs only those parts; `PEERS_UNITS=char,word` only those units of the cost-per-byte part. */
 const ONLY = process.env.PEERS_ONLY?.split(',');
 const ONLY_UNITS = process.env.PEERS_UNITS?.split(',');
 
@@ -295,6 +297,8 @@ async function perByteRows(out: string[], verdicts: Verdict[]): Promise<void> {
     ['recursive', prose, (unit, size) => new RecursiveChunker({ unit, chunkSize: size })],
     ['markdown', markdown, (unit, size) => new MarkdownChunker({ unit, chunkSize: size })],
   ];
+  const only = process.env.PEERS_STRATEGIES?.split(',');
+  if (only) strategies.splice(0, strategies.length, ...strategies.filter(([name]) => only.includes(name)));
   const lines = ['| strategy | unit | ' + SIZES.map((s) => `MB/s at ${s}`).join(' | ') + ' | max/min | target ≤ 1.5× | load |', '|---|---|' + SIZES.map(() => '---:|').join('') + '---:|---|---:|'];
   let worst = 0;
   let fails = 0;
@@ -329,7 +333,7 @@ export async function runPeersBench(): Promise<string> {
   const details: string[] = [];
   const loadAtStart = load();
   for (const part of [tokenizerRows, recursiveRows, markdownRows, htmlRows, codeRows, fixedRows, perByteRows]) {
-    if (ONLY && !ONLY.includes(part.name.replace(/Rows$/, ''))) continue;
+    if (ONLY && !ONLY.includes(part.name) && !ONLY.includes(part.name.replace(/Rows$/, ''))) continue;
     process.stderr.write(`peers: ${part.name}…\n`);
     await part(details, verdicts);
   }

@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidOptionError } from '../src/core/errors.js';
-import { coverSpans, PiecesLevel, recursiveSpanSplitter, resolveFallback, slidingSpanSplitter, splitRange } from '../src/plan/fallback.js';
+import { coverSpans, PiecesLevel, RangeSplitter, recursiveSpanSplitter, resolveFallback, slidingSpanSplitter, splitRange } from '../src/plan/fallback.js';
 import { pack } from '../src/plan/pack.js';
 import { rangeMeasure } from '../src/size/measure.js';
 import { resolveUnits } from '../src/size/resolve.js';
@@ -50,6 +51,35 @@ describe('splitRange: the piece tree packed by the langchain policy', () => {
       const got = recursiveSpanSplitter({ unit: 'char', chunkOverlap: 2 })(text, chunkSize).map((s) => [s.start, s.end]);
       expect(got).toEqual(expected);
     }
+  });
+});
+
+describe('RangeSplitter: the blocks of one text on one separator index', () => {
+  // blocks as the structure-aware chunkers hand them over: trimmed, one or more line breaks apart
+  const word = fc.stringMatching(/^[a-z]{1,9}[.!?,)"]{0,2}$/);
+  const line = fc.array(word, { minLength: 1, maxLength: 12 }).map((ws) => ws.join(' '));
+  const block = fc.array(line, { minLength: 1, maxLength: 5 }).chain((ls) => fc.constantFrom('\n', '\r\n', '\n\n').map((br) => ls.join(br)));
+  const doc = fc.array(fc.tuple(block, fc.constantFrom('\n', '\n\n', '\r\n\r\n', '\n\n\n')), { minLength: 1, maxLength: 8 });
+
+  it('gives each block the pieces splitRange gives the block alone', () => {
+    fc.assert(
+      fc.property(doc, fc.integer({ min: 1, max: 60 }), fc.integer({ min: 0, max: 10 }), fc.constantFrom('char', 'word', 'token'), (parts, max, overlap, unit) => {
+        const units = resolveUnits({ unit: unit as 'char' }).units;
+        let text = '';
+        const blocks: [number, number][] = [];
+        for (const [b, gap] of parts) {
+          blocks.push([text.length, text.length + b.length]);
+          text += b + gap;
+        }
+        const shared = new RangeSplitter(rangeMeasure(text, units));
+        const o = { max, overlap: Math.min(overlap, max - 1) };
+        for (const [s, e] of blocks) {
+          const alone = splitRange(rangeMeasure(text.slice(s, e), units), 0, e - s, o).map((c) => [s + c.start, s + c.end, c.unitCount]);
+          expect(shared.split(s, e, o).map((c) => [c.start, c.end, c.unitCount])).toEqual(alone);
+        }
+      }),
+      { numRuns: 150 },
+    );
   });
 });
 

@@ -46,18 +46,42 @@ export interface SplitOptions {
  * @param work counters the split's work is added to (for linear-time tests).
  */
 export function splitRange(measure: RangeMeasure, start: number, end: number, options: SplitOptions, work?: Work): PlannedChunk[] {
-  const keep = options.keep ?? 'start';
-  const index = new SeparatorIndex(measure.text, options.separators ?? DEFAULT_SEPARATORS, keep);
-  const stats: PackStats = { steps: 0, exact: 0 };
-  const calls = measure.calls;
-  const tree = new PieceTree(measure.text, index, measure, keep);
-  const out = pack(tree.level(start, end, 0), { max: options.max, policy: 'langchain', overlapUnits: options.overlap ?? 0 }, [], stats);
-  if (work) {
-    // separator occurrences visited, packer steps, exact measures, sizer calls
-    addWork(work, 'operations', index.ops + stats.steps + stats.exact + measure.calls - calls);
-    addWork(work, 'packSteps', stats.steps + stats.exact);
+  return new RangeSplitter(measure, options).split(start, end, options, work);
+}
+
+/**
+ * {@link splitRange} over many ranges of one measured text: the separator index (each
+ * separator's occurrences, found as far as a range needs them) is made once and shared,
+ * so splitting the blocks of a document one by one costs their length, not a new index
+ * and new scans per block. The pieces of a range are the same as {@link splitRange}'s.
+ */
+export class RangeSplitter {
+  readonly #index: SeparatorIndex;
+  readonly #tree: PieceTree;
+
+  /** @param options the separators and their placement (the budget and overlap are per call) */
+  constructor(
+    readonly measure: RangeMeasure,
+    options: Pick<SplitOptions, 'separators' | 'keep'> = {},
+  ) {
+    const keep = options.keep ?? 'start';
+    this.#index = new SeparatorIndex(measure.text, options.separators ?? DEFAULT_SEPARATORS, keep);
+    this.#tree = new PieceTree(measure.text, this.#index, measure, keep);
   }
-  return out;
+
+  /** The pieces of `[start, end)` within `options.max` units (see {@link splitRange}). */
+  split(start: number, end: number, options: Pick<SplitOptions, 'max' | 'overlap'>, work?: Work): PlannedChunk[] {
+    const stats: PackStats = { steps: 0, exact: 0 };
+    const calls = this.measure.calls;
+    const ops = this.#index.ops;
+    const out = pack(this.#tree.level(start, end, 0), { max: options.max, policy: 'langchain', overlapUnits: options.overlap ?? 0 }, [], stats);
+    if (work) {
+      // separator occurrences visited, packer steps, exact measures, sizer calls
+      addWork(work, 'operations', this.#index.ops - ops + stats.steps + stats.exact + this.measure.calls - calls);
+      addWork(work, 'packSteps', stats.steps + stats.exact);
+    }
+    return out;
+  }
 }
 
 /** The boundary tree of one text: separator pieces, level by level, built as the packer descends. */

@@ -107,9 +107,42 @@ const SCOPE_SET = new Set(SCOPE);
 const KEPT_ATTRS = new Set(['role', 'hidden', 'aria-label', 'title', 'colspan', 'open', 'style']);
 const DISPLAY_NONE = /(?:^|;)\s*display\s*:\s*none\s*(?:!important\s*)?(?:;|$)/i;
 
-/** Whether an element is never rendered: by tag, `hidden`, `style="display: none"`, or a `dialog` that is not open. */
-function isSkipped(tag: string, attrs: Record<string, string> | undefined): boolean {
-  if (SKIPPED_TAGS.has(tag)) return true;
+/** What the tree builder asks of a tag name, as bits: looked up once per distinct spelling of a document. */
+const T_BLOCK = 1;
+const T_SKIPPED = 2;
+const T_VOID = 4;
+const T_CLOSES_P = 8;
+const T_HEADING = 16;
+const T_SECTIONING = 32;
+const T_LAYOUT = 64;
+const T_HEAD_CONTENT = 128;
+const T_SCOPE = 256;
+
+/** The {@link T_BLOCK}… bits of lower-case tag name `tag`. */
+function tagFlags(tag: string): number {
+  return (
+    (BLOCK_TAGS.has(tag) ? T_BLOCK : 0) |
+    (SKIPPED_TAGS.has(tag) ? T_SKIPPED : 0) |
+    (VOID_TAGS.has(tag) ? T_VOID : 0) |
+    (CLOSES_P.has(tag) ? T_CLOSES_P : 0) |
+    (HEADING_SET.has(tag) ? T_HEADING : 0) |
+    (SECTIONING.has(tag) ? T_SECTIONING : 0) |
+    (LAYOUT_MARKERS.has(tag) ? T_LAYOUT : 0) |
+    (HEAD_CONTENT.has(tag) ? T_HEAD_CONTENT : 0) |
+    (SCOPE_SET.has(tag) ? T_SCOPE : 0)
+  );
+}
+
+/** A spelling of a name seen in the source: its lower-case name and, for a tag, its flags (−1 until asked). */
+interface Spelling {
+  raw: string;
+  name: string;
+  flags: number;
+}
+
+/** Whether an element is never rendered: by tag (`flags`: its {@link tagFlags}), `hidden`, `style="display: none"`, or a `dialog` that is not open. */
+function isSkipped(tag: string, flags: number, attrs: Record<string, string> | undefined): boolean {
+  if (flags & T_SKIPPED) return true;
   if (!attrs) return tag === 'dialog';
   if (attrs.hidden !== undefined) return true;
   if (attrs.style !== undefined && DISPLAY_NONE.test(attrs.style)) return true;
@@ -145,6 +178,7 @@ class TreeBuilder {
   /** End of the last event (where a character reference starts). */
   #cursor = 0;
   #tag = '';
+  #tagFlags = 0;
   #tagStart = 0;
   #attrs: Record<string, string> | undefined;
   #attrName = '';
@@ -169,6 +203,7 @@ class TreeBuilder {
   #inScope(tag: string, scope: readonly string[]): number {
     const at = this.#top(tag);
     if (at < 0) return -1;
+    if (at === this.stack.length - 1) return at; // the current element: nothing lies above it
     for (const b of scope) if (b !== tag && this.#top(b) > at) return -1;
     return at;
   }
@@ -195,10 +230,10 @@ class TreeBuilder {
   }
 
   /** The implied end tags a start tag `tag` causes. */
-  #implyCloses(tag: string): void {
+  #implyCloses(tag: string, flags: number): void {
     const head = this.#top('head');
-    if (head >= 0 && !HEAD_CONTENT.has(tag)) this.#closeTo(head);
-    if (CLOSES_P.has(tag)) {
+    if (head >= 0 && !(flags & T_HEAD_CONTENT)) this.#closeTo(head);
+    if (flags & T_CLOSES_P) {
       const p = this.#inScope('p', BUTTON_SCOPE);
       if (p >= 0) this.#closeTo(p);
     }
@@ -249,66 +284,69 @@ class TreeBuilder {
         break;
       }
       default:
-        if (HEADING_SET.has(tag) && HEADING_SET.has(this.stack[this.stack.length - 1].tag)) this.#closeTo(this.stack.length - 1);
+        if (flags & T_HEADING && HEADING_SET.has(this.stack[this.stack.length - 1].tag)) this.#closeTo(this.stack.length - 1);
     }
   }
 
   /** A start tag, after its attributes; `selfClosing` for `<x/>` (honoured in SVG and MathML only). */
   #openElement(endIndex: number, selfClosing: boolean): void {
     const tag = this.#tag;
+    const flags = this.#tagFlags;
     const attrs = this.#attrs;
     this.#attrs = undefined;
     this.ops++;
     if ((tag === 'html' || tag === 'body') && this.#top(tag) >= 0) return; // a second <html> or <body>
     if (tag === 'head' && this.#top('body') >= 0) return;
-    this.#implyCloses(tag);
+    this.#implyCloses(tag, flags);
     const parent = this.stack[this.stack.length - 1];
     const inSkipped = this.#skipDepth > 0;
-    const el = element(tag, this.#tagStart, endIndex + 1, attrs, inSkipped || isSkipped(tag, attrs));
+    const el = element(tag, this.#tagStart, endIndex + 1, attrs, inSkipped || isSkipped(tag, flags, attrs));
     if (!inSkipped) parent.children.push(el);
     if (parent.end < el.startTagEnd) parent.end = el.startTagEnd;
-    if (!inSkipped && !el.skipped && BLOCK_TAGS.has(tag)) markBlock(this.stack);
-    if (!inSkipped && HEADING_SET.has(tag) && this.#sectioning.length) this.stack[this.#sectioning[this.#sectioning.length - 1]].hasHeading = true;
-    if (!inSkipped && LAYOUT_MARKERS.has(tag)) {
+    if (!inSkipped && !el.skipped && flags & T_BLOCK) markBlock(this.stack);
+    if (!inSkipped && flags & T_HEADING && this.#sectioning.length) this.stack[this.#sectioning[this.#sectioning.length - 1]].hasHeading = true;
+    if (!inSkipped && flags & T_LAYOUT) {
       const cell = Math.max(this.#top('td'), this.#top('th'));
       if (cell > 0) this.stack[cell].holdsLayout = true;
     }
-    if (VOID_TAGS.has(tag) || (selfClosing && this.#foreign > 0)) {
+    if (flags & T_VOID || (selfClosing && this.#foreign > 0)) {
       el.end = el.startTagEnd;
       return;
     }
     let positions = this.#open.get(tag);
     if (!positions) this.#open.set(tag, (positions = []));
     positions.push(this.stack.length);
-    if (SECTIONING.has(tag)) this.#sectioning.push(this.stack.length);
+    if (flags & T_SECTIONING) this.#sectioning.push(this.stack.length);
     if (tag === 'svg' || tag === 'math') this.#foreign++;
     if (el.skipped || inSkipped) this.#skipDepth++;
     this.stack.push(el);
   }
 
-  /** An end tag `</tag>` whose name ends at `endIndex`. */
-  #close(tag: string, endIndex: number): void {
+  /** An end tag `</tag>` whose name ends at `endIndex`; returns the offset after its `>` (the source's end if none). */
+  #close(tag: string, flags: number, endIndex: number): number {
     this.ops++;
     let end = this.source.charCodeAt(endIndex) === 62 ? endIndex + 1 : this.source.indexOf('>', endIndex) + 1;
     if (end <= 0) end = this.source.length;
-    if (VOID_TAGS.has(tag)) {
+    if (flags & T_VOID) {
       if (tag === 'br') {
         // </br> is a <br>
         this.#tag = 'br';
+        this.#tagFlags = flags;
         this.#tagStart = this.#cursor;
         this.#openElement(end - 1, false);
       }
-      return;
+      return end;
     }
-    if (tag === 'html' || tag === 'body') return; // content after </body> is still the body's
+    if (tag === 'html' || tag === 'body') return end; // content after </body> is still the body's
     let at: number;
-    if (HEADING_SET.has(tag)) at = this.#highest(HEADINGS, SCOPE);
+    if (flags & T_HEADING) at = this.#highest(HEADINGS, SCOPE);
     else if (tag === 'li') at = this.#inScope(tag, LIST_SCOPE);
     else if (tag === 'dd' || tag === 'dt') at = this.#inScope(tag, DL_SCOPE);
     else if (tag === 'p') at = this.#inScope(tag, BUTTON_SCOPE);
-    else if (SCOPE_SET.has(tag) || tag === 'tr' || tag === 'thead' || tag === 'tbody' || tag === 'tfoot') at = this.#inScope(tag, TABLE_SCOPE);
+    else if (flags & T_SCOPE || tag === 'tr' || tag === 'thead' || tag === 'tbody' || tag === 'tfoot') at = this.#inScope(tag, TABLE_SCOPE);
     else at = this.#inScope(tag, SCOPE);
     if (at > 0) this.#closeTo(at, end);
+    return end;
   }
 
   #text(start: number, end: number, decoded: string | undefined): void {
@@ -332,15 +370,31 @@ class TreeBuilder {
   /** Lower-case names seen so far, by their source spelling (most documents use a few dozen). */
   readonly #names = new Map<string, string>();
 
-  /** The lower-case tag or attribute name at `[start, end)`. */
-  #name(start: number, end: number): string {
-    const raw = this.source.slice(start, end);
+  /** The last spelling seen per (length, first and last code unit): most names are found here without a slice. */
+  readonly #spellings = new Map<number, Spelling>();
+
+  /** The spelling of the tag or attribute name at `[start, end)`. */
+  #spelling(start: number, end: number): Spelling {
+    const src = this.source;
+    const key = (end - start) * 4294967296 + src.charCodeAt(start) * 65536 + src.charCodeAt(end - 1);
+    const seen = this.#spellings.get(key);
+    if (seen !== undefined && src.startsWith(seen.raw, start)) return seen;
+    const raw = src.slice(start, end);
     let name = this.#names.get(raw);
     if (name === undefined) {
       name = raw.toLowerCase();
       if (this.#names.size < 4096) this.#names.set(raw, name);
     }
-    return name;
+    const spelling: Spelling = { raw, name, flags: -1 };
+    if (this.#spellings.size < 4096 || seen !== undefined) this.#spellings.set(key, spelling);
+    return spelling;
+  }
+
+  /** The tag name at `[start, end)` and its {@link tagFlags}. */
+  #tagName(start: number, end: number): Spelling {
+    const spelling = this.#spelling(start, end);
+    if (spelling.flags < 0) spelling.flags = tagFlags(spelling.name);
+    return spelling;
   }
 
   /** The callbacks htmlparser2's Tokenizer calls. */
@@ -353,11 +407,13 @@ class TreeBuilder {
     };
     return {
       onopentagname: (start, endIndex) => {
-        this.#tag = this.#name(start, endIndex);
+        const tag = this.#tagName(start, endIndex);
+        this.#tag = tag.name;
+        this.#tagFlags = tag.flags;
         this.#tagStart = start - 1;
       },
       onattribname: (start, endIndex) => {
-        this.#attrName = this.#name(start, endIndex);
+        this.#attrName = this.#spelling(start, endIndex).name;
         this.#attrValue = '';
       },
       onattribdata: (start, endIndex) => {
@@ -381,9 +437,8 @@ class TreeBuilder {
         this.#cursor = endIndex + 1;
       },
       onclosetag: (start, endIndex) => {
-        this.#close(this.#name(start, endIndex), endIndex);
-        const gt = src.indexOf('>', endIndex);
-        this.#cursor = gt < 0 ? src.length : gt + 1;
+        const tag = this.#tagName(start, endIndex);
+        this.#cursor = this.#close(tag.name, tag.flags, endIndex);
       },
       ontext: (start, endIndex) => {
         this.#text(start, endIndex, undefined);

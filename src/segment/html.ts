@@ -365,8 +365,13 @@ class Walker {
         while (i < e && isSpace(src.charCodeAt(i))) i++;
         continue;
       }
+      // words joined by single spaces render as they are written: one slice, one map segment
       let j = i + 1;
-      while (j < e && !isSpace(src.charCodeAt(j))) j++;
+      for (;;) {
+        while (j < e && !isSpace(src.charCodeAt(j))) j++;
+        if (j + 1 < e && src.charCodeAt(j) === 32 && !isSpace(src.charCodeAt(j + 1))) j += 2;
+        else break;
+      }
       this.#append(src.slice(i, j), i, j - i);
       i = j;
     }

@@ -164,9 +164,9 @@ class InlineParser {
   readonly #budget: number;
   /** Backtick runs by length: positions, and a cursor per length. */
   #ticks: Map<number, number[]> | undefined;
-  readonly #tickCursor = new Map<number, number>();
+  #tickCursor: Map<number, number> | undefined;
   /** Per terminator string: a position from which it does not occur (or -1: not known). */
-  readonly #absent = new Map<string, number>();
+  #absent: Map<string, number> | undefined;
 
   constructor(
     readonly s: string,
@@ -321,22 +321,23 @@ class InlineParser {
     }
     const list = this.#ticks.get(len);
     if (!list) return -1;
-    let k = this.#tickCursor.get(len) ?? 0;
+    const cursors = (this.#tickCursor ??= new Map());
+    let k = cursors.get(len) ?? 0;
     while (k < list.length && list[k] < from) {
       this.#step();
       k++;
     }
-    this.#tickCursor.set(len, k);
+    cursors.set(len, k);
     return k < list.length ? list[k] : -1;
   }
 
   /** First occurrence of `needle` at or after `from`, remembering where there is none. */
   #find(needle: string, from: number): number {
-    const none = this.#absent.get(needle);
+    const none = this.#absent?.get(needle);
     if (none !== undefined && from >= none) return -1;
     const at = this.s.indexOf(needle, from);
     this.#step((at < 0 ? this.s.length : at) - from);
-    if (at < 0) this.#absent.set(needle, from);
+    if (at < 0) (this.#absent ??= new Map()).set(needle, from);
     return at;
   }
 
@@ -847,6 +848,11 @@ class InlineParser {
     for (let d = bottom ? bottom.next : this.#first(); d; d = d.next) {
       this.#step();
       runs.push(d);
+    }
+    if (runs.length === 0) {
+      // no delimiter runs: nothing to match (the common case: text without emphasis)
+      while (this.#delims && this.#delims !== bottom) this.#remove(this.#delims);
+      return;
     }
     const strikeFirst = inLink || this.#firstKind === 126;
     const isFirst = (d: Delim) => (d.ch === 126) === strikeFirst;

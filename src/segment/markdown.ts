@@ -138,25 +138,37 @@ export interface TableCell extends TextSpan {
  * divide cells; a leading pipe opens the first cell, a trailing one closes the last.
  */
 export function tableCells(text: string, row: TextSpan): TableCell[] {
+  const cells: TableCell[] = [];
+  eachCell(text, row, (start, end, cs, ce) => cells.push({ start, end, content: { start: cs, end: ce } }));
+  return cells;
+}
+
+/** The {@link cellText} of each of the {@link tableCells} of `row`, without the cell objects. */
+export function rowCellTexts(text: string, row: TextSpan): string[] {
+  const texts: string[] = [];
+  eachCell(text, row, (start, end) => texts.push(cellText(text, { start, end })));
+  return texts;
+}
+
+/** Calls `fn` with each cell of `row`: its span and its content's (see {@link tableCells}). */
+function eachCell(text: string, row: TextSpan, fn: (start: number, end: number, contentStart: number, contentEnd: number) => void): void {
   const pipes: number[] = [];
   for (let i = row.start; i < row.end; i++) {
     const c = text.charCodeAt(i);
     if (c === 92) i++;
     else if (c === 124) pipes.push(i);
   }
-  const starts = pipes.length && pipes[0] === row.start ? pipes.slice() : [row.start, ...pipes];
+  const starts = pipes.length && pipes[0] === row.start ? pipes : [row.start, ...pipes];
   const last = starts[starts.length - 1];
   const trailing = starts.length > 1 && last !== row.start && isBlankRange(text, last + 1, row.end);
   if (trailing) starts.pop();
-  const cells: TableCell[] = [];
   for (let k = 0; k < starts.length; k++) {
     const start = starts[k];
     const end = k + 1 < starts.length ? starts[k + 1] : row.end;
     const cs = text.charCodeAt(start) === 124 ? start + 1 : start;
     const ce = k + 1 < starts.length ? end : trailing ? last : end;
-    cells.push({ start, end, content: { start: cs, end: Math.max(cs, ce) } });
+    fn(start, end, cs, Math.max(cs, ce));
   }
-  return cells;
 }
 
 /** A table cell's text: its span without the pipes and the whitespace around them (trimmed). */

@@ -40,18 +40,20 @@ export function columnLabels(headerRows: readonly (readonly HeaderCell[])[]): st
  * One row with its labels: `Label: value` per cell joined by ` | `; a value in a column
  * without a label stands alone, an empty cell is left out.
  * @param labels the column labels ({@link columnLabels})
- * @param cells the row's cells (text and column span), in order
+ * @param cells the row's cells (text and column span; a string is a cell of one column), in order
  */
-export function labelledRow(labels: readonly string[], cells: readonly HeaderCell[]): string {
-  const out: string[] = [];
+export function labelledRow(labels: readonly string[], cells: readonly (HeaderCell | string)[]): string {
+  let out = '';
   let col = 0;
   for (const cell of cells) {
     const label = labels[col];
-    col += Math.max(1, cell.span);
-    if (!cell.text) continue;
-    out.push(label ? `${label}: ${cell.text}` : cell.text);
+    const text = typeof cell === 'string' ? cell : cell.text;
+    col += typeof cell === 'string' ? 1 : Math.max(1, cell.span);
+    if (!text) continue;
+    if (out) out += ' | ';
+    out += label ? `${label}: ${text}` : text;
   }
-  return out.join(' | ');
+  return out;
 }
 
 /** The text of a part: the header lines, then rows a..b, one per line. */

@@ -22,7 +22,7 @@ import { typed, type OptionsOf, type StrategySchema } from '../core/schema.js';
 import { requireText } from '../core/text.js';
 import type { ChunkCallOptions } from '../core/ids.js';
 import type { PlannedChunk } from '../plan/assemble.js';
-import { splitRange } from '../plan/fallback.js';
+import { RangeSplitter } from '../plan/fallback.js';
 import { SpanLevel, TableRowsLevel } from '../plan/levels.js';
 import { pack, type PackLevel, type PackStats } from '../plan/pack.js';
 import { LANDMARKS, outlineHtml, type DroppedRegion, type HtmlBlock, type HtmlOutline, type Landmark } from '../segment/html.js';
@@ -187,6 +187,7 @@ class Plan {
   /** The last emitted source span (pieces that map to the same span are dropped). */
   #lastStart = -1;
   #lastEnd = -1;
+  #splitter: RangeSplitter | undefined;
 
   constructor(
     readonly chunker: HtmlChunker,
@@ -268,14 +269,15 @@ class Plan {
   /** A block's visible text split by the piece tree (the fallback level); each piece is a chunk (flagged oversized when one grapheme is over the budget). */
   #text(block: HtmlBlock): PackLevel | undefined {
     const { visible, map } = this.outline;
-    const piece = visible.slice(block.vStart, block.vEnd);
-    const spans = splitRange(rangeMeasure(piece, this.units.units), 0, piece.length, { max: this.chunker.chunkSize, overlap: this.chunker.chunkOverlap }, this.work);
+    // the blocks of a document share one splitter over the visible text (one separator index)
+    this.#splitter ??= new RangeSplitter(this.measure);
+    const spans = this.#splitter.split(block.vStart, block.vEnd, { max: this.chunker.chunkSize, overlap: this.chunker.chunkOverlap }, this.work);
     if (spans.length === 0) return undefined;
     const starts = new Int32Array(spans.length);
     const ends = new Int32Array(spans.length);
     for (let k = 0; k < spans.length; k++) {
-      starts[k] = block.vStart + spans[k].start;
-      ends[k] = block.vStart + spans[k].end;
+      starts[k] = spans[k].start;
+      ends[k] = spans[k].end;
     }
     return new SpanLevel(this.measure, starts, ends, {
       gaps: 'none',

@@ -22,12 +22,12 @@ import { JoinSums, TableRowsLevel } from '../plan/levels.js';
 import { pack, type PackLevel } from '../plan/pack.js';
 import { columnLabels, labelledRow } from '../segment/tables.js';
 import { upperBound } from '../core/search.js';
-import { cellText, inlineText, scanMarkdown, tableCells, type MarkdownBlock, type MarkdownBlockType } from '../segment/markdown.js';
+import { inlineText, rowCellTexts, scanMarkdown, tableCells, type MarkdownBlock, type MarkdownBlockType } from '../segment/markdown.js';
 import { rangeMeasure, type RangeMeasure } from '../size/measure.js';
 import { innerUnitOptions, type ResolvedUnits } from '../size/resolve.js';
 import { planSpans, type StepResult, type StreamPlan } from '../stream/driver.js';
 import type { TextSource } from '../stream/source.js';
-import { coverSpans, PiecesLevel, resolveFallback, splitRange } from '../plan/fallback.js';
+import { coverSpans, PiecesLevel, RangeSplitter, resolveFallback } from '../plan/fallback.js';
 import type { SpanSplitter } from '../core/splitter.js';
 import { capacitySchema, defineStrategy } from './define.js';
 
@@ -279,6 +279,7 @@ class MarkdownPlan implements StreamPlan<MarkdownState> {
     const chunks: PlannedChunk[] = [];
     const stats = { steps: 0, exact: 0 };
     for (let i = 0; i < k; i++) pack(new BlockLevel(this, text, measure, sections[i], sections[i].blocks, 0), { max: this.chunkSize }, chunks, stats);
+    this.#splitter = undefined; // (it holds the text)
     this.ops += scan.steps + stats.steps + stats.exact + measure.calls;
     if (final) return { chunks, keep: 0, state };
     let stack = state.stack;
@@ -335,6 +336,14 @@ class MarkdownPlan implements StreamPlan<MarkdownState> {
       merged.push(s);
     }
     return merged;
+  }
+
+  #splitter: RangeSplitter | undefined;
+
+  /** The fallback's splitter over the text `measure` measures (one per step: the blocks of a text share its separator index). */
+  splitter(measure: RangeMeasure): RangeSplitter {
+    if (this.#splitter?.measure !== measure) this.#splitter = new RangeSplitter(measure);
+    return this.#splitter;
   }
 
   /** Sizes of short texts (gaps, block heads and tails, joins), which repeat: one sizer call each. */
@@ -407,7 +416,10 @@ interface Part {
  */
 class BlockLevel extends Sizes implements PackLevel {
   readonly count: number;
-  readonly #parts: Part[];
+  /** The covered spans: the blocks themselves at the top, else the parts of a split container. */
+  readonly #parts: readonly TextSpan[];
+  /** The source block of each part. */
+  readonly #blocks: readonly MarkdownBlock[];
   readonly #sizes: Float64Array;
   readonly #prefix: Float64Array;
   readonly #gaps: Float64Array;
@@ -423,10 +435,11 @@ class BlockLevel extends Sizes implements PackLevel {
     readonly depth: number,
   ) {
     super(plan, text, measure, section);
-    const parts: Part[] = (blocks as (MarkdownBlock | Part)[]).map((b) => ('block' in b ? b : { start: b.start, end: b.end, block: b }));
+    const parts: readonly TextSpan[] = blocks;
     const n = parts.length;
     this.count = n;
     this.#parts = parts;
+    this.#blocks = n > 0 && 'block' in blocks[0] ? (blocks as Part[]).map((p) => p.block) : (blocks as readonly MarkdownBlock[]);
     this.#sizes = new Float64Array(n);
     this.#prefix = new Float64Array(n + 1);
     this.#gaps = new Float64Array(n);
@@ -464,7 +477,7 @@ class BlockLevel extends Sizes implements PackLevel {
   }
 
   descend(i: number): PackLevel | undefined {
-    let part = this.#parts[i];
+    let part: Part = { start: this.#parts[i].start, end: this.#parts[i].end, block: this.#blocks[i] };
     if (INDIVISIBLE.has(part.block.type)) return undefined;
     if (part.block.type === 'table') {
       const rows = part.block.rows!;
@@ -484,7 +497,7 @@ class BlockLevel extends Sizes implements PackLevel {
 
   emit(a: number, b: number, size: number, oversized: boolean): PlannedChunk | undefined {
     const types: MarkdownBlockType[] = [];
-    for (let i = a; i <= b; i++) if (!types.includes(this.#parts[i].block.type)) types.push(this.#parts[i].block.type);
+    for (let i = a; i <= b; i++) if (!types.includes(this.#blocks[i].type)) types.push(this.#blocks[i].type);
     return this.chunk(this.#parts[a].start, this.#parts[b].end, size, oversized, types);
   }
 }
@@ -518,7 +531,7 @@ function tableLevel(owner: BlockLevel, part: Part, rows: readonly TextSpan[]): P
   const context = { definitions: new Set<string>(), footnotes: new Set<string>() };
   const labels = columnLabels([tableCells(text, rows[0]).map((c) => ({ text: inlineText(text.slice(c.content.start, c.content.end), context).text, span: 1 }))]);
   const labelled: string[] = [];
-  for (let r = 1; r < rows.length; r++) labelled.push(labelledRow(labels, tableCells(text, rows[r]).map((cell) => ({ text: cellText(text, cell), span: 1 }))));
+  for (let r = 1; r < rows.length; r++) labelled.push(labelledRow(labels, rowCellTexts(text, rows[r])));
   plan.ops += rows.length;
   const last = rows.length - 2;
   const start = (i: number) => (i === 0 ? part.start : rows[i + 1].start);
@@ -543,17 +556,22 @@ function fallbackLevel(owner: BlockLevel, part: Part): PackLevel {
   const { plan, text, section } = owner;
   const type = part.block.type;
   const budget = Math.max(1, plan.chunkSize - section.prefixSize);
-  const slice = text.slice(part.start, part.end);
   let spans: TextSpan[];
   if (!plan.custom) {
-    // the piece tree of the block's text (its own measure: its scans stay inside the block)
+    // the piece tree of the block's range, on the step's measure and separator index (the
+    // blocks of a text share one index: no setup and no scans per block)
     const work = { operations: 0 };
-    const pieces = splitRange(rangeMeasure(slice, plan.units.units, { memo: 'recent' }), 0, slice.length, { max: budget, overlap: Math.max(0, Math.min(plan.chunkOverlap, budget - 1)) }, work);
+    const pieces = plan.splitter(owner.measure).split(part.start, part.end, { max: budget, overlap: Math.max(0, Math.min(plan.chunkOverlap, budget - 1)) }, work);
     plan.ops += work.operations;
-    spans = coverSpans(text, part.start, part.end, pieces);
+    spans = coverSpans(
+      text,
+      part.start,
+      part.end,
+      pieces.map((p) => ({ start: p.start - part.start, end: p.end - part.start })),
+    );
   } else {
     const fits = (s: number, e: number) => owner.spanSize(s, e) <= plan.chunkSize;
-    spans = coverSpans(text, part.start, part.end, plan.custom(slice, budget), (s, e) => trimSpanWithin(text, s, e, fits));
+    spans = coverSpans(text, part.start, part.end, plan.custom(text.slice(part.start, part.end), budget), (s, e) => trimSpanWithin(text, s, e, fits));
   }
   return new PiecesLevel(
     spans,
