@@ -310,7 +310,7 @@ async function perByteRows(out: string[], verdicts: Verdict[]): Promise<void> {
         const c = make(unit, size);
         return { name: `${size}`, fn: () => c.chunk(text), bytes };
       });
-      const rows = await runInterleaved(tasks, { rounds: Math.max(3, ROUNDS - 4), reps: 1, warmup: 1 });
+      const rows = await runInterleaved(tasks, { rounds: ROUNDS, reps: 1, warmup: 3, warmupMs: 150 });
       const mbs = rows.map((r) => r.mbPerSec!);
       const ratio = Math.max(...mbs) / Math.min(...mbs);
       worst = Math.max(worst, ratio);
