@@ -19,7 +19,8 @@
  * - cost per byte: fixed, sliding, recursive and Markdown in every unit at chunk sizes 128,
  *   512, 2048 and 8192 (MB/s and max/min).
  *
- * Run: `npm run bench -- peers` (`--quick` halves the rounds).
+ * Run: `npm run bench -- peers` (`--quick` halves the rounds). `PEERS_ROWS=tokenizer,fixed`
+ * runs only the parts whose function name contains one of the words (a focused run).
  * @module
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -324,7 +325,9 @@ export async function runPeersBench(): Promise<string> {
   const verdicts: Verdict[] = [];
   const details: string[] = [];
   const loadAtStart = load();
+  const only = process.env.PEERS_ROWS?.split(',').filter(Boolean) ?? [];
   for (const part of [tokenizerRows, recursiveRows, markdownRows, htmlRows, codeRows, fixedRows, perByteRows]) {
+    if (only.length > 0 && !only.some((w) => part.name.includes(w))) continue;
     process.stderr.write(`peers: ${part.name}…\n`);
     await part(details, verdicts);
   }

@@ -244,6 +244,35 @@ describe('WASM BPE tokenizer', () => {
         checkText(encoding, 'word '.repeat(14000) + 'ab'.repeat(2000) + ' end', true);
       });
 
+      it('gives js-tiktoken ids when more distinct short pieces pass than its piece map holds', () => {
+        // 30 000 distinct words of 2–16 letters (many of more than three tokens), each seen
+        // twice in one text and again in a second call: entries are found, added, and the
+        // map is emptied when full
+        const rnd = mulberry32(23);
+        const letters = 'bcdfghjklmnpqrstvwxzaeiouyBCDFGHJKLMNPQRSTVWXZ';
+        const words = new Set<string>();
+        while (words.size < 30_000) {
+          let w = ' ';
+          const n = 2 + Math.floor(rnd() * 15);
+          for (let i = 0; i < n; i++) w += letters[Math.floor(rnd() * letters.length)];
+          words.add(w);
+        }
+        const list = [...words];
+        const text = list.join('') + list.slice(0, 10_000).join('');
+        const tok = getWasmBpeTokenizer(encoding);
+        const expected = reference(encoding).encode(text, [], []);
+        for (let round = 0; round < 2; round++) {
+          const ids = tok.encode(text);
+          if (ids.length !== expected.length || ids.some((x, i) => x !== expected[i])) throw new Error(`ids differ (round ${round})`);
+          expect(tok.count(text)).toBe(expected.length);
+        }
+        const sample = list.slice(0, 1000).join('');
+        const { ids, ends } = tok.encodeWithOffsets(sample);
+        expect(Array.from(ids)).toEqual(reference(encoding).encode(sample, [], []));
+        expect(ends[ends.length - 1]).toBe(sample.length);
+        checkSpansAgainstBytes(encoding, sample);
+      });
+
       it('encodes special-token strings and contractions as ordinary text', () => {
         checkText(encoding, "<|endoftext|>It's <|fim_prefix|>THEY'LL we'Ve I'M you'D <|endofprompt|>");
         const tok = getWasmBpeTokenizer(encoding);

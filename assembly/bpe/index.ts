@@ -445,8 +445,8 @@ function initCache(): void {
   if (cache == 0) {
     cache = bump(<usize>CACHE_SETS * CACHE_SLOT * 2);
     memory.fill(cache, 0, <usize>CACHE_SETS * CACHE_SLOT * 2);
-    hot = bump(<usize>HOT_SETS << 6);
-    memory.fill(hot, 0, <usize>HOT_SETS << 6);
+    pieceCache = bump(<usize>32 << PIECE_LOG);
+    memory.fill(pieceCache, 0, <usize>32 << PIECE_LOG);
   }
 }
 
@@ -586,36 +586,101 @@ function heapPop(H: usize, n: usize): usize {
   return last;
 }
 
-// A direct-mapped cache of the rank-table lookups of whole pieces of up to HOT_BYTES
-// bytes, in front of the rank table (megabytes, so a lookup there mostly misses the CPU
-// caches; text repeats its words): entry = first 8 bytes | next 8 bytes |
-// (rank + 1) << 32 | length, rank + 1 = 0 for a piece that is not one token.
-const HOT_SETS: u32 = 16384;
-const HOT_BYTES: usize = 16;
-let hot: usize = 0;
+// A map of whole pieces of up to PIECE_BYTES bytes (nearly every piece of ordinary text)
+// to their tokens, in front of everything else (text repeats its words; the rank table
+// is megabytes and a probe there mostly misses the CPU caches). Open addressing with
+// linear probing over 32-byte entries; when it is PIECE_FULL full it is emptied. Entry =
+// the piece's first 8 bytes | its next 8 bytes (zero past its end) | length u8 (0: a free
+// entry) | token count u8 (PIECE_MANY: more than PIECE_TOKENS tokens, merged through the
+// merge cache) | the end of its first two tokens u8 × 2 (bytes from the piece's start) |
+// ranks u32 × 3.
+const PIECE_LOG: u32 = 15;
+const PIECE_MASK: usize = (<usize>1 << PIECE_LOG) - 1;
+const PIECE_FULL: u32 = (3 << PIECE_LOG) >> 2;
+const PIECE_BYTES: usize = 16;
+const PIECE_TOKENS: u32 = 3;
+const PIECE_MANY: u32 = 0xff;
+let pieceCache: usize = 0;
+let pieceCount: u32 = 0;
 
-/** Rank of the n ≤ HOT_BYTES bytes at p with hash h (through the cache), or NO_RANK. */
 // @ts-ignore: decorator
 @inline
-function lookupHot(p: usize, n: usize, h: u32): u32 {
-  // two ways per set, in one 64-byte cache line; a new entry goes first, the first moves second
-  const set = hot + (<usize>((h >> 5) & (HOT_SETS - 1)) << 6);
-  const w0 = load<u64>(p);
-  const w1 = load<u64>(p + 8);
-  // bytes past the piece masked off (the input buffer has 16 spare bytes after it)
-  const k0 = n >= 8 ? w0 : w0 & (<u64>-1 >> (<u64>(8 - n) << 3));
-  const k1 = n >= 16 ? w1 : n <= 8 ? 0 : w1 & (<u64>-1 >> (<u64>(16 - n) << 3));
-  const meta0 = load<u64>(set + 16);
-  if (<u32>meta0 == <u32>n && load<u64>(set) == k0 && load<u64>(set + 8) == k1) return <u32>(meta0 >> 32) - 1;
-  const meta1 = load<u64>(set + 48);
-  if (<u32>meta1 == <u32>n && load<u64>(set + 32) == k0 && load<u64>(set + 40) == k1) return <u32>(meta1 >> 32) - 1;
-  const r = lookupHashed(p, n, h);
-  memory.copy(set + 32, set, 32);
-  // a miss is kept too (rank + 1 = 0): the piece goes to the merge (and its cache) at once
-  store<u64>(set, k0);
-  store<u64>(set + 8, k1);
-  store<u64>(set + 16, ((<u64>r + 1) << 32) | <u64>n);
-  return r;
+function maskBytes(n: usize): u64 {
+  // the low n bytes of a word (n ≤ 8)
+  return <u64>-1 >> (<u64>(8 - n) << 3);
+}
+
+/** Emits the tokens of a cached entry (k ≤ PIECE_TOKENS) for the piece [ps, ps + n). */
+// @ts-ignore: decorator
+@inline
+function emitEntry(e: usize, ps: usize, n: usize, k: u32): void {
+  if (mode == 0) {
+    nOut += <i32>k;
+  } else if (mode == 1) {
+    // three stores whatever k: the ids buffer has spare room past its end
+    const o = idsBuf + (<usize>nOut << 2);
+    store<u32>(o, load<u32>(e + 20));
+    store<u32>(o + 4, load<u32>(e + 24));
+    store<u32>(o + 8, load<u32>(e + 28));
+    nOut += <i32>k;
+  } else {
+    if (k > 1) emit(load<u32>(e + 20), ps + <usize>load<u8>(e + 18));
+    if (k > 2) emit(load<u32>(e + 24), ps + <usize>load<u8>(e + 19));
+    emit(load<u32>(e + 20 + ((<usize>k - 1) << 2)), ps + n);
+  }
+}
+
+/** Encodes a piece of 2 ≤ n ≤ PIECE_BYTES bytes through the piece map. */
+function encodeShort(ps: usize, n: usize): void {
+  const k0 = load<u64>(ps) & (n >= 8 ? <u64>-1 : maskBytes(n));
+  const k1 = n <= 8 ? 0 : load<u64>(ps + 8) & (n >= 16 ? <u64>-1 : maskBytes(n - 8));
+  const h = (k0 ^ (k1 * 0x9e3779b97f4a7c15) ^ <u64>n) * 0xbf58476d1ce4e5b9;
+  let i = <usize>(h >> (64 - PIECE_LOG));
+  let e: usize = 0;
+  while (true) {
+    e = pieceCache + (i << 5);
+    const len = <usize>load<u8>(e + 16);
+    if (len == 0) break;
+    if (len == n && load<u64>(e) == k0 && load<u64>(e + 8) == k1) {
+      const k = <u32>load<u8>(e + 17);
+      if (k != PIECE_MANY) emitEntry(e, ps, n, k);
+      else mergeSmallCached(ps, n, hashBytes(ps, n));
+      return;
+    }
+    i = (i + 1) & PIECE_MASK;
+  }
+  // not there: the rank table, else the merge; the result is added
+  if (pieceCount >= PIECE_FULL) {
+    memory.fill(pieceCache, 0, <usize>32 << PIECE_LOG);
+    pieceCount = 0;
+    e = pieceCache + (<usize>(h >> (64 - PIECE_LOG)) << 5);
+  }
+  pieceCount++;
+  store<u64>(e, k0);
+  store<u64>(e + 8, k1);
+  store<u8>(e + 16, <u8>n);
+  const r = n == 2 ? rank2(ps) : lookupHashed(ps, n, hashBytes(ps, n));
+  if (r != NO_RANK) {
+    store<u8>(e + 17, 1);
+    store<u32>(e + 20, r);
+    emit(r, ps + n);
+    return;
+  }
+  const m = mergeSmall(ps, n);
+  const S = mergeBuf;
+  const T = S + ((n + 2) << 3);
+  const k = <u32>(m - 1);
+  if (k > PIECE_TOKENS) {
+    store<u8>(e + 17, <u8>PIECE_MANY);
+    for (let i: usize = 0; i < <usize>k; i++) emit(load<u32>(T + (i << 2)), ps + load<u32>(S + ((i + 1) << 2)));
+    return;
+  }
+  store<u8>(e + 17, <u8>k);
+  for (let i: usize = 0; i < <usize>k; i++) {
+    store<u32>(e + 20 + (i << 2), load<u32>(T + (i << 2)));
+    if (i < 2) store<u8>(e + 18 + i, <u8>load<u32>(S + ((i + 1) << 2)));
+  }
+  emitEntry(e, ps, n, k);
 }
 
 // @ts-ignore: decorator
@@ -626,17 +691,12 @@ function encodePiece(ps: usize, pe: usize): void {
     emit(load<u32>(byteRank + (<usize>load<u8>(ps) << 2)), pe);
     return;
   }
-  if (n == 2) {
-    const r = rank2(ps);
-    if (r != NO_RANK) {
-      emit(r, pe);
-      return;
-    }
-    mergeSmallCached(ps, n, hashBytes(ps, n));
+  if (n <= PIECE_BYTES) {
+    encodeShort(ps, n);
     return;
   }
   const h = hashBytes(ps, n);
-  const r = n <= HOT_BYTES ? lookupHot(ps, n, h) : lookupHashed(ps, n, h);
+  const r = lookupHashed(ps, n, h);
   if (r != NO_RANK) {
     emit(r, pe);
     return;
