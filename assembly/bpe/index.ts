@@ -63,9 +63,29 @@ const S_LOW: u32 = (1 << C_LL) | (1 << C_LO) | (1 << C_M); // [\p{Ll}\p{Lm}\p{Lo
 let stage1: usize = 0; // u8[0x1100]: block of each 256 code points
 let stage2: usize = 0; // u8[blocks * 256]: category of each code point
 
+// The category bit of each byte for the ASCII fast path: 1 << category for ASCII,
+// B_HIGH for a byte of a multi-byte character.
+const B_OTHER: u32 = 1;
+const B_UP: u32 = 1 << C_LU;
+const B_LOW: u32 = 1 << C_LL;
+const B_LETTER: u32 = B_UP | B_LOW;
+const B_N: u32 = 1 << C_N;
+const B_SPACE: u32 = 1 << 6;
+const B_HIGH: u32 = 1 << 8;
+let byteClass: usize = 0; // u16[256]
+
 export function setUnicodeTables(s1: usize, s2: usize): void {
   stage1 = s1;
   stage2 = s2;
+  byteClass = bump(512);
+  for (let b: usize = 0; b < 256; b++) store<u16>(byteClass + (b << 1), <u16>(b < 0x80 ? <u32>1 << <u32>load<u8>(stage2 + b) : B_HIGH));
+}
+
+/** The category bit of the byte at p (B_HIGH for any byte ≥ 0x80). */
+// @ts-ignore: decorator
+@inline
+function classAt(p: usize): u32 {
+  return <u32>load<u16>(byteClass + (<usize>load<u8>(p) << 1));
 }
 
 let clen: usize = 1; // byte length of the character catAt last read
@@ -179,6 +199,85 @@ function whitespaceEnd(p: usize, end: usize): usize {
   if (r == end) return r; // \s+(?!\S) at the end of the text
   if (lastStart > p) return lastStart; // \s+(?!\S): all but the last whitespace character
   return r; // \s+
+}
+
+/**
+ * End of the piece starting at p where the piece and the characters that decide its end
+ * are ASCII, for cl100k_base (`o200k` false) or o200k_base: letters after an optional
+ * prefix (and o200k_base's case rule and contraction suffix), cl100k_base's contractions,
+ * digits, punctuation. 0 where the general scanner must decide (whitespace, line feeds,
+ * any byte ≥ 0x80 met on the way).
+ */
+// @ts-ignore: decorator
+@inline
+function asciiPieceEnd(p: usize, end: usize, o200k: bool): usize {
+  const b = <u32>load<u8>(p);
+  const c0 = classAt(p);
+  let q = p;
+  if ((c0 & B_LETTER) == 0) {
+    if ((c0 & (B_OTHER | B_SPACE)) == 0) {
+      if ((c0 & B_N) == 0) return 0; // a line feed or a byte ≥ 0x80
+      // \p{N}{1,3}
+      let r = p + 1;
+      for (let k = 0; k < 2 && r < end; k++) {
+        const c = classAt(r);
+        if (c & B_HIGH) return 0;
+        if ((c & B_N) == 0) break;
+        r++;
+      }
+      return r;
+    }
+    if (!o200k && b == 0x27) {
+      const r = contraction(p, end);
+      if (r != p) return r;
+    }
+    if (p + 1 >= end) return 0;
+    const c1 = classAt(p + 1);
+    if (c1 & B_LETTER) q = p + 1; // a prefix, then letters
+    else {
+      // ` ?[^\s\p{L}\p{N}]+` then `[\r\n]*` (o200k_base: `[\r\n/]*`)
+      let r: usize;
+      if (c0 & B_OTHER) r = p + 1;
+      else if (b == 0x20 && (c1 & B_OTHER) != 0) r = p + 2;
+      else return 0;
+      while (r < end) {
+        const c = classAt(r);
+        if (c & B_HIGH) return 0;
+        if ((c & B_OTHER) == 0) break;
+        r++;
+      }
+      while (r < end) {
+        const x = load<u8>(r);
+        if (x != 0x0a && x != 0x0d && (!o200k || x != 0x2f)) break;
+        r++;
+      }
+      return r;
+    }
+  }
+  let u = q;
+  if (o200k) {
+    // [A-Z]* then [a-z]* (at least one letter), then a contraction
+    while (u < end && classAt(u) == B_UP) u++;
+    u = asciiLetterRun(u, end, true);
+    while (u < end && classAt(u) == B_LOW) u++;
+  } else {
+    u = asciiLetterRun(q + 1, end, false);
+    while (u < end && (classAt(u) & B_LETTER) != 0) u++;
+  }
+  if (u < end) {
+    if (classAt(u) & B_HIGH) return 0;
+    if (o200k && load<u8>(u) == 0x27) u = contraction(u, end);
+  }
+  return u;
+}
+
+/** End of the piece starting at p (before `end`), for cl100k_base or o200k_base. */
+// @ts-ignore: decorator
+@inline
+function pieceEnd(p: usize, end: usize, o200k: bool): usize {
+  const e = asciiPieceEnd(p, end, o200k);
+  if (e != 0) return e;
+  return o200k ? pieceEndO200k(p, end) : pieceEndCl(p, end);
 }
 
 /** cl100k_base: end of the piece starting at p. */
@@ -725,13 +824,13 @@ export function run(len: i32, runMode: i32): i32 {
   let p = inBuf;
   if (pattern == 0) {
     while (p < end) {
-      const e = pieceEndCl(p, end);
+      const e = pieceEnd(p, end, false);
       encodePiece(p, e);
       p = e;
     }
   } else {
     while (p < end) {
-      const e = pieceEndO200k(p, end);
+      const e = pieceEnd(p, end, true);
       encodePiece(p, e);
       p = e;
     }
@@ -745,7 +844,7 @@ export function pieces(len: i32): i32 {
   let p = inBuf;
   let n = 0;
   while (p < end) {
-    const e = pattern == 0 ? pieceEndCl(p, end) : pieceEndO200k(p, end);
+    const e = pattern == 0 ? pieceEnd(p, end, false) : pieceEnd(p, end, true);
     store<u32>(idsBuf + (<usize>n << 2), <u32>(e - inBuf));
     n++;
     p = e;
