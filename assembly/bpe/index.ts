@@ -709,13 +709,13 @@ function maskBytes(n: usize): u64 {
   return <u64>-1 >> (<u64>(8 - n) << 3);
 }
 
-/** Emits the tokens of a cached entry (k ≤ PIECE_TOKENS) for the piece [ps, ps + n). */
+/** Emits the tokens of a cached entry (k ≤ PIECE_TOKENS) for the piece [ps, ps + n), in mode m. */
 // @ts-ignore: decorator
 @inline
-function emitEntry(e: usize, ps: usize, n: usize, k: u32): void {
-  if (mode == 0) {
+function emitEntry(e: usize, ps: usize, n: usize, k: u32, m: i32): void {
+  if (m == 0) {
     nOut += <i32>k;
-  } else if (mode == 1) {
+  } else if (m == 1) {
     // three stores whatever k: the ids buffer has spare room past its end
     const o = idsBuf + (<usize>nOut << 2);
     store<u32>(o, load<u32>(e + 20));
@@ -729,36 +729,45 @@ function emitEntry(e: usize, ps: usize, n: usize, k: u32): void {
   }
 }
 
-/** Encodes a piece of 2 ≤ n ≤ PIECE_BYTES bytes through the piece map. */
-function encodeShort(ps: usize, n: usize): void {
+/** Encodes a piece of 1 ≤ n ≤ PIECE_BYTES bytes through the piece map, in mode m. */
+// @ts-ignore: decorator
+@inline
+function encodeShort(ps: usize, n: usize, m: i32): void {
   const k0 = load<u64>(ps) & (n >= 8 ? <u64>-1 : maskBytes(n));
   const k1 = n <= 8 ? 0 : load<u64>(ps + 8) & (n >= 16 ? <u64>-1 : maskBytes(n - 8));
   const h = (k0 ^ (k1 * 0x9e3779b97f4a7c15) ^ <u64>n) * 0xbf58476d1ce4e5b9;
   let i = <usize>(h >> (64 - PIECE_LOG));
-  let e: usize = 0;
   while (true) {
-    e = pieceCache + (i << 5);
+    const e = pieceCache + (i << 5);
     const len = <usize>load<u8>(e + 16);
     if (len == 0) break;
     if (len == n && load<u64>(e) == k0 && load<u64>(e + 8) == k1) {
       const k = <u32>load<u8>(e + 17);
-      if (k != PIECE_MANY) emitEntry(e, ps, n, k);
+      if (k != PIECE_MANY) emitEntry(e, ps, n, k, m);
       else mergeSmallCached(ps, n, hashBytes(ps, n));
       return;
     }
     i = (i + 1) & PIECE_MASK;
   }
-  // not there: the rank table, else the merge; the result is added
+  addPiece(ps, n, k0, k1, i, <usize>(h >> (64 - PIECE_LOG)));
+}
+
+/**
+ * Encodes a piece the piece map lacks (the rank table, else the merge) and adds it at the
+ * free entry `i`, or at `home` after emptying the map when it is full.
+ */
+function addPiece(ps: usize, n: usize, k0: u64, k1: u64, i: usize, home: usize): void {
   if (pieceCount >= PIECE_FULL) {
     memory.fill(pieceCache, 0, <usize>32 << PIECE_LOG);
     pieceCount = 0;
-    e = pieceCache + (<usize>(h >> (64 - PIECE_LOG)) << 5);
+    i = home;
   }
   pieceCount++;
+  const e = pieceCache + (i << 5);
   store<u64>(e, k0);
   store<u64>(e + 8, k1);
   store<u8>(e + 16, <u8>n);
-  const r = n == 2 ? rank2(ps) : lookupHashed(ps, n, hashBytes(ps, n));
+  const r = n == 1 ? load<u32>(byteRank + (<usize>load<u8>(ps) << 2)) : n == 2 ? rank2(ps) : lookupHashed(ps, n, hashBytes(ps, n));
   if (r != NO_RANK) {
     store<u8>(e + 17, 1);
     store<u32>(e + 20, r);
@@ -771,37 +780,51 @@ function encodeShort(ps: usize, n: usize): void {
   const k = <u32>(m - 1);
   if (k > PIECE_TOKENS) {
     store<u8>(e + 17, <u8>PIECE_MANY);
-    for (let i: usize = 0; i < <usize>k; i++) emit(load<u32>(T + (i << 2)), ps + load<u32>(S + ((i + 1) << 2)));
+    for (let j: usize = 0; j < <usize>k; j++) emit(load<u32>(T + (j << 2)), ps + load<u32>(S + ((j + 1) << 2)));
     return;
   }
   store<u8>(e + 17, <u8>k);
-  for (let i: usize = 0; i < <usize>k; i++) {
-    store<u32>(e + 20 + (i << 2), load<u32>(T + (i << 2)));
-    if (i < 2) store<u8>(e + 18 + i, <u8>load<u32>(S + ((i + 1) << 2)));
+  for (let j: usize = 0; j < <usize>k; j++) {
+    store<u32>(e + 20 + (j << 2), load<u32>(T + (j << 2)));
+    if (j < 2) store<u8>(e + 18 + j, <u8>load<u32>(S + ((j + 1) << 2)));
   }
-  emitEntry(e, ps, n, k);
+  for (let j: usize = 0; j < <usize>k; j++) emit(load<u32>(T + (j << 2)), ps + load<u32>(S + ((j + 1) << 2)));
 }
 
+/** Encodes the piece [ps, pe) in mode m. */
 // @ts-ignore: decorator
 @inline
-function encodePiece(ps: usize, pe: usize): void {
+function encodePiece(ps: usize, pe: usize, m: i32): void {
   const n = pe - ps;
-  if (n == 1) {
-    emit(load<u32>(byteRank + (<usize>load<u8>(ps) << 2)), pe);
-    return;
-  }
   if (n <= PIECE_BYTES) {
-    encodeShort(ps, n);
+    encodeShort(ps, n, m);
     return;
   }
+  encodeLong(ps, n);
+}
+
+/** Encodes a piece of more than PIECE_BYTES bytes. */
+function encodeLong(ps: usize, n: usize): void {
   const h = hashBytes(ps, n);
   const r = lookupHashed(ps, n, h);
   if (r != NO_RANK) {
-    emit(r, pe);
+    emit(r, ps + n);
     return;
   }
   if (n <= SMALL) mergeSmallCached(ps, n, h);
   else mergeHeap(ps, n);
+}
+
+/** Splits [inBuf, end) and encodes each piece, in mode m. */
+// @ts-ignore: decorator
+@inline
+function runPieces(end: usize, o200k: bool, m: i32): void {
+  let p = inBuf;
+  while (p < end) {
+    const e = pieceEnd(p, end, o200k);
+    encodePiece(p, e, m);
+    p = e;
+  }
 }
 
 let pattern: i32 = 0; // 0 cl100k_base, 1 o200k_base
@@ -821,19 +844,15 @@ export function run(len: i32, runMode: i32): i32 {
   curByte = inBuf;
   cur16 = 0;
   const end = inBuf + <usize>len;
-  let p = inBuf;
+  // one loop per pattern and mode, so that neither is tested per piece
   if (pattern == 0) {
-    while (p < end) {
-      const e = pieceEnd(p, end, false);
-      encodePiece(p, e);
-      p = e;
-    }
+    if (runMode == 0) runPieces(end, false, 0);
+    else if (runMode == 1) runPieces(end, false, 1);
+    else runPieces(end, false, 2);
   } else {
-    while (p < end) {
-      const e = pieceEnd(p, end, true);
-      encodePiece(p, e);
-      p = e;
-    }
+    if (runMode == 0) runPieces(end, true, 0);
+    else if (runMode == 1) runPieces(end, true, 1);
+    else runPieces(end, true, 2);
   }
   return nOut;
 }
