@@ -160,6 +160,14 @@ function safeCut(text: string, from: number): number {
   return n;
 }
 
+/**
+ * The first `count` elements of `a`: a view when they fill at least three quarters of it
+ * (the usual case: the guess of the token count was close), else a copy that frees the rest.
+ */
+function fitted<T extends Uint32Array | Int32Array>(a: T, count: number): T {
+  return (count * 4 >= a.length * 3 ? a.subarray(0, count) : a.slice(0, count)) as T;
+}
+
 interface RunResult {
   count: number;
   ids?: Uint32Array;
@@ -316,7 +324,7 @@ export class BpeEncoder {
         count += k;
         from = cut;
       }
-      return { count, ids: ids?.slice(0, count), ends: ends?.slice(0, count) };
+      return { count, ids: ids && fitted(ids, count), ends: ends && fitted(ends, count) };
     } finally {
       this.#afterCall(ex);
     }
