@@ -183,7 +183,7 @@ export class BpeEncoder {
   /**
    * Linear memory (bytes) an instance may keep after a call; above it the instance is
    * dropped and rebuilt on the next call. An instance holds about 9.2 MB (cl100k_base)
-   * or 15.1 MB (o200k_base) with its tables, its two piece caches (3 MB) and usual buffers.
+   * or 15.1 MB (o200k_base) with its tables, its piece maps and merge cache (3 MB) and usual buffers.
    */
   static retainBytes = 64 * 1024 * 1024;
   /**

@@ -8,12 +8,15 @@
 //      reads ids at idsPtr() and UTF-16 token ends at endsPtr().
 //
 // Pre-tokenisation reproduces the encodings' split patterns (as JavaScript's RegExp with
-// the u flag runs them in js-tiktoken) by hand over UTF-8 with a category table; each
-// piece is then looked up whole (through a cache of recent lookups: the rank table is
-// megabytes, and a probe there mostly misses the CPU caches), or merged with tiktoken's
-// algorithm (repeatedly merge the adjacent pair whose concatenation has the lowest rank,
-// leftmost first; merged pieces are cached too): the quadratic form for short pieces, a
-// heap with lazy deletion for long ones. ASCII letter runs are scanned eight bytes at a time.
+// the u flag runs them in js-tiktoken) by hand over UTF-8: an ASCII fast path over a byte
+// class table decides most pieces, the general scanner (a category table per code point)
+// the rest. Each piece of up to 16 bytes is then looked up in a map of recent pieces to
+// their tokens (a 16-byte-entry map for pieces of up to 8 bytes, a 32-byte one for the
+// others); a piece it lacks, or a longer one, is looked up whole in the rank table, else
+// merged with tiktoken's algorithm (repeatedly merge the adjacent pair whose concatenation
+// has the lowest rank, leftmost first; merged pieces of up to 48 bytes are cached too):
+// the quadratic form for short pieces, a heap with lazy deletion for long ones. ASCII
+// letter runs are scanned sixteen bytes at a time (wasm SIMD).
 import { bump, bumpTop, bumpReset, ensureMemory } from './memory';
 import { lookup, lookupHashed, hashBytes, byteRank, pairRank, NO_RANK, tokLen, tokBytes, tokOff, rankCount } from './ranks';
 
@@ -555,6 +558,8 @@ function initCache(): void {
     memory.fill(cache, 0, <usize>CACHE_SETS * CACHE_SLOT * 2);
     pieceCache = bump(<usize>32 << PIECE_LOG);
     memory.fill(pieceCache, 0, <usize>32 << PIECE_LOG);
+    tiny = bump(<usize>16 << TINY_LOG);
+    memory.fill(tiny, 0, <usize>16 << TINY_LOG);
   }
 }
 
@@ -702,7 +707,7 @@ function heapPop(H: usize, n: usize): usize {
 // entry) | token count u8 (PIECE_MANY: more than PIECE_TOKENS tokens, merged through the
 // merge cache) | the end of its first two tokens u8 × 2 (bytes from the piece's start) |
 // ranks u32 × 3.
-const PIECE_LOG: u32 = 15;
+const PIECE_LOG: u32 = 14;
 const PIECE_MASK: usize = (<usize>1 << PIECE_LOG) - 1;
 const PIECE_FULL: u32 = (3 << PIECE_LOG) >> 2;
 const PIECE_BYTES: usize = 16;
@@ -800,11 +805,102 @@ function addPiece(ps: usize, n: usize, k0: u64, k1: u64, i: usize, home: usize):
   for (let j: usize = 0; j < <usize>k; j++) emit(load<u32>(T + (j << 2)), ps + load<u32>(S + ((j + 1) << 2)));
 }
 
+// The same for pieces of up to 8 bytes (five in six pieces of ordinary text), in entries
+// of 16 bytes so that the commonest pieces share few cache lines: the piece's bytes (zero
+// past its end) | length (bits 0–3; 0: a free entry) | token count (bits 4–5; 0: more
+// than three tokens, merged through the merge cache) | three 18-bit ranks (bits 6, 24,
+// 42). Used when every rank fits in 18 bits (both encodings: under 2^18 ranks).
+const TINY_LOG: u32 = 15;
+const TINY_MASK: usize = (<usize>1 << TINY_LOG) - 1;
+const TINY_FULL: u32 = (3 << TINY_LOG) >> 2;
+const TINY_RANK_BITS: u32 = 18;
+let tiny: usize = 0;
+let tinyCount: u32 = 0;
+
+/** Emits the tokens of a tiny-map entry `meta` (k of 1 to 3 tokens) for the piece [ps, ps + n), in mode m. */
+// @ts-ignore: decorator
+@inline
+function emitTiny(meta: u64, ps: usize, n: usize, k: u32, m: i32): void {
+  const r0 = <u32>(meta >> 6) & 0x3ffff;
+  if (m == 0) {
+    nOut += <i32>k;
+  } else if (m == 1) {
+    // three stores whatever k: the ids buffer has spare room past its end
+    const o = idsBuf + (<usize>nOut << 2);
+    store<u32>(o, r0);
+    store<u32>(o + 4, <u32>(meta >> 24) & 0x3ffff);
+    store<u32>(o + 8, <u32>(meta >> 42) & 0x3ffff);
+    nOut += <i32>k;
+  } else {
+    let e = ps;
+    for (let j: u32 = 0; j < k; j++) {
+      const r = <u32>(meta >> (6 + 18 * j)) & 0x3ffff;
+      e = j + 1 == k ? ps + n : e + <usize>load<u32>(tokLen + (<usize>r << 2));
+      emit(r, e);
+    }
+  }
+}
+
+/** Encodes a piece of 1 ≤ n ≤ 8 bytes through the tiny map, in mode m. */
+// @ts-ignore: decorator
+@inline
+function encodeTiny(ps: usize, n: usize, m: i32): void {
+  const k0 = load<u64>(ps) & maskBytes(n);
+  const h = (k0 ^ <u64>n) * 0xbf58476d1ce4e5b9;
+  let i = <usize>(h >> (64 - TINY_LOG));
+  while (true) {
+    const e = tiny + (i << 4);
+    const meta = load<u64>(e + 8);
+    if (meta == 0) break;
+    if (load<u64>(e) == k0 && <usize>(meta & 0xf) == n) {
+      const k = <u32>(meta >> 4) & 3;
+      if (k != 0) emitTiny(meta, ps, n, k, m);
+      else mergeSmallCached(ps, n, hashBytes(ps, n));
+      return;
+    }
+    i = (i + 1) & TINY_MASK;
+  }
+  addTiny(ps, n, k0, i, <usize>(h >> (64 - TINY_LOG)));
+}
+
+/** {@link addPiece} for the tiny map: entry `i`, or `home` after emptying the map when it is full. */
+function addTiny(ps: usize, n: usize, k0: u64, i: usize, home: usize): void {
+  if (tinyCount >= TINY_FULL) {
+    memory.fill(tiny, 0, <usize>16 << TINY_LOG);
+    tinyCount = 0;
+    i = home;
+  }
+  tinyCount++;
+  const e = tiny + (i << 4);
+  store<u64>(e, k0);
+  const r = n == 1 ? load<u32>(byteRank + (<usize>load<u8>(ps) << 2)) : n == 2 ? rank2(ps) : lookupHashed(ps, n, hashBytes(ps, n));
+  if (r != NO_RANK) {
+    store<u64>(e + 8, <u64>n | (1 << 4) | (<u64>r << 6));
+    emit(r, ps + n);
+    return;
+  }
+  const mm = mergeSmall(ps, n);
+  const S = mergeBuf;
+  const T = S + ((n + 2) << 3);
+  const k = <u32>(mm - 1);
+  let meta = <u64>n;
+  if (k <= 3) {
+    meta |= <u64>k << 4;
+    for (let j: usize = 0; j < <usize>k; j++) meta |= <u64>load<u32>(T + (j << 2)) << (6 + 18 * <u64>j);
+  }
+  store<u64>(e + 8, meta);
+  for (let j: usize = 0; j < <usize>k; j++) emit(load<u32>(T + (j << 2)), ps + load<u32>(S + ((j + 1) << 2)));
+}
+
 /** Encodes the piece [ps, pe) in mode m. */
 // @ts-ignore: decorator
 @inline
 function encodePiece(ps: usize, pe: usize, m: i32): void {
   const n = pe - ps;
+  if (n <= 8 && rankCount <= 1 << TINY_RANK_BITS) {
+    encodeTiny(ps, n, m);
+    return;
+  }
   if (n <= PIECE_BYTES) {
     encodeShort(ps, n, m);
     return;
