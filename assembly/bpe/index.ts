@@ -920,6 +920,20 @@ function encodeLong(ps: usize, n: usize): void {
   else mergeHeap(ps, n);
 }
 
+/**
+ * Number of tokens of the piece [ps, pe) (one piece as pieceEnd splits the text), through
+ * the piece maps like run's count mode; sets the mode to count only. The entry point for
+ * a caller that needs counts per piece.
+ */
+// @ts-ignore: decorator
+@inline
+function countPiece(ps: usize, pe: usize): i32 {
+  mode = 0;
+  const before = nOut;
+  encodePiece(ps, pe, 0);
+  return nOut - before;
+}
+
 /** Splits [inBuf, end) and encodes each piece, in mode m. */
 // @ts-ignore: decorator
 @inline
