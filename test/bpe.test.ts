@@ -206,6 +206,39 @@ describe('WASM BPE tokenizer', () => {
         }
       });
 
+      it('gives js-tiktoken ids through TextEncoder too (runtimes without Buffer)', () => {
+        expect(BpeEncoder.useBuffer).toBe(true); // Node: the UTF-16 path is the default one
+        BpeEncoder.useBuffer = false;
+        try {
+          fc.assert(
+            fc.property(unicodeText(), (text) => checkText(encoding, text)),
+            { numRuns: 500 },
+          );
+        } finally {
+          BpeEncoder.useBuffer = true;
+        }
+      });
+
+      it('gives js-tiktoken ids on ASCII runs mixed with any code units (the UTF-16 path converts sixteen ASCII units at once)', () => {
+        const unit = fc.oneof(
+          fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)),
+          fc.integer({ min: 0x80, max: 0x7ff }).map((c) => String.fromCharCode(c)),
+          fc.integer({ min: 0x800, max: 0xffff }).map((c) => String.fromCharCode(c)), // lone surrogates included
+          fc.integer({ min: 0x10000, max: 0x10ffff }).map((c) => String.fromCodePoint(c)),
+        );
+        const text = fc
+          .array(fc.oneof({ weight: 3, arbitrary: fc.string({ minLength: 10, maxLength: 40 }) }, { weight: 1, arbitrary: fc.array(unit, { minLength: 1, maxLength: 3 }).map((u) => u.join('')) }), { maxLength: 12 })
+          .map((parts) => parts.join(''));
+        const bpe = new BpeEncoder(RANKS[encoding]);
+        fc.assert(
+          fc.property(text, (t) => {
+            expect(Array.from(bpe.pieceEnds(t))).toEqual(regexPieceEnds(encoding, t));
+            checkText(encoding, t);
+          }),
+          { numRuns: 300 },
+        );
+      });
+
       it('maps token byte ends to UTF-16 offsets exactly (moved forward inside a character)', () => {
         fc.assert(
           fc.property(unicodeText(), (text) => checkSpansAgainstBytes(encoding, text)),

@@ -404,6 +404,7 @@ function pieceEndO200k(p: usize, end: usize): usize {
 let scratchBase: usize = 0;
 let inCap: usize = 0;
 let inBuf: usize = 0;
+let utf16Buf: usize = 0;
 let idsBuf: usize = 0;
 let endsBuf: usize = 0;
 let mergeBuf: usize = 0; // last region: grows in place
@@ -421,6 +422,7 @@ export function ensureScratch(bytes: usize): usize {
   bumpReset(scratchBase);
   inCap = cap;
   inBuf = bump(cap + 16);
+  utf16Buf = bump(cap); // UTF-16 input of up to cap / 3 code units, for fromUtf16
   idsBuf = bump(cap << 2);
   endsBuf = bump(cap << 2);
   mergeBuf = bumpTop();
@@ -440,6 +442,69 @@ function ensureMerge(n: usize): void {
 
 export function inputPtr(): usize {
   return inBuf;
+}
+
+/** Where fromUtf16 reads UTF-16 (little-endian) code units from. */
+export function utf16Ptr(): usize {
+  return utf16Buf;
+}
+
+/**
+ * Converts `units` UTF-16 code units at utf16Ptr() to UTF-8 at inputPtr(), as the WHATWG
+ * TextEncoder does (a lone surrogate becomes U+FFFD); returns the bytes written. Units
+ * must be at most the `bytes` of the last ensureScratch over 3. Sixteen ASCII units are
+ * narrowed at once (wasm SIMD).
+ */
+export function fromUtf16(units: i32): i32 {
+  let s = utf16Buf;
+  const se = utf16Buf + (<usize>units << 1);
+  let o = inBuf;
+  const high = i16x8.splat(<i16>0xff80);
+  while (s < se) {
+    if (s + 32 <= se) {
+      const a = v128.load(s);
+      const b = v128.load(s + 16);
+      if (!v128.any_true(v128.and(v128.or(a, b), high))) {
+        v128.store(o, i8x16.narrow_i16x8_u(a, b)); // the input buffer has spare bytes past its end
+        s += 32;
+        o += 16;
+        continue;
+      }
+    }
+    const c = <u32>load<u16>(s);
+    s += 2;
+    if (c < 0x80) {
+      store<u8>(o, <u8>c);
+      o += 1;
+    } else if (c < 0x800) {
+      store<u8>(o, <u8>(0xc0 | (c >> 6)));
+      store<u8>(o + 1, <u8>(0x80 | (c & 0x3f)));
+      o += 2;
+    } else if (c < 0xd800 || c > 0xdfff) {
+      store<u8>(o, <u8>(0xe0 | (c >> 12)));
+      store<u8>(o + 1, <u8>(0x80 | ((c >> 6) & 0x3f)));
+      store<u8>(o + 2, <u8>(0x80 | (c & 0x3f)));
+      o += 3;
+    } else {
+      const d = s < se ? <u32>load<u16>(s) : 0;
+      if (c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff) {
+        const cp = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+        store<u8>(o, <u8>(0xf0 | (cp >> 18)));
+        store<u8>(o + 1, <u8>(0x80 | ((cp >> 12) & 0x3f)));
+        store<u8>(o + 2, <u8>(0x80 | ((cp >> 6) & 0x3f)));
+        store<u8>(o + 3, <u8>(0x80 | (cp & 0x3f)));
+        s += 2;
+        o += 4;
+      } else {
+        // a lone surrogate: U+FFFD
+        store<u8>(o, 0xef);
+        store<u8>(o + 1, 0xbf);
+        store<u8>(o + 2, 0xbd);
+        o += 3;
+      }
+    }
+  }
+  return <i32>(o - inBuf);
 }
 export function idsPtr(): usize {
   return idsBuf;
