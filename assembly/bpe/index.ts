@@ -831,6 +831,13 @@ function encodeShort(ps: usize, n: usize, m: i32): void {
   addPiece(ps, n, k0, k1, i, <usize>(h >> (64 - PIECE_LOG)));
 }
 
+/** Rank of the whole piece of n bytes at ps (the direct tables for one and two bytes), or NO_RANK. */
+// @ts-ignore: decorator
+@inline
+function wholeRank(ps: usize, n: usize): u32 {
+  return n == 1 ? load<u32>(byteRank + (<usize>load<u8>(ps) << 2)) : n == 2 ? rank2(ps) : lookupHashed(ps, n, hashBytes(ps, n));
+}
+
 /**
  * Encodes a piece the piece map lacks (the rank table, else the merge) and adds it at the
  * free entry `i`, or at `home` after emptying the map when it is full.
@@ -846,7 +853,7 @@ function addPiece(ps: usize, n: usize, k0: u64, k1: u64, i: usize, home: usize):
   store<u64>(e, k0);
   store<u64>(e + 8, k1);
   store<u8>(e + 16, <u8>n);
-  const r = n == 1 ? load<u32>(byteRank + (<usize>load<u8>(ps) << 2)) : n == 2 ? rank2(ps) : lookupHashed(ps, n, hashBytes(ps, n));
+  const r = wholeRank(ps, n);
   if (r != NO_RANK) {
     store<u8>(e + 17, 1);
     store<u32>(e + 20, r);
@@ -938,7 +945,7 @@ function addTiny(ps: usize, n: usize, k0: u64, i: usize, home: usize): void {
   tinyCount++;
   const e = tiny + (i << 4);
   store<u64>(e, k0);
-  const r = n == 1 ? load<u32>(byteRank + (<usize>load<u8>(ps) << 2)) : n == 2 ? rank2(ps) : lookupHashed(ps, n, hashBytes(ps, n));
+  const r = wholeRank(ps, n);
   if (r != NO_RANK) {
     store<u64>(e + 8, <u64>n | (1 << 4) | (<u64>r << 6));
     emit(r, ps + n);
