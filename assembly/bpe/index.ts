@@ -74,6 +74,7 @@ const B_LOW: u32 = 1 << C_LL;
 const B_LETTER: u32 = B_UP | B_LOW;
 const B_N: u32 = 1 << C_N;
 const B_SPACE: u32 = 1 << 6;
+const B_NL: u32 = 1 << C_NL;
 const B_HIGH: u32 = 1 << 8;
 let byteClass: usize = 0; // u16[256]
 
@@ -251,7 +252,8 @@ function asciiPieceEnd(p: usize, end: usize, o200k: bool): usize {
       let r: usize;
       if (c0 & B_OTHER) r = p + 1;
       else if (b == 0x20 && (c1 & B_OTHER) != 0) r = p + 2;
-      else return 0;
+      // whitespace before a digit (or a tab before punctuation): `\s+` of one character
+      else return (c1 & (B_SPACE | B_NL | B_HIGH)) == 0 ? p + 1 : 0;
       while (r < end) {
         const c = classAt(r);
         if (c & B_HIGH) return 0;
