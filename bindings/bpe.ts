@@ -199,11 +199,14 @@ export class BpeEncoder {
    */
   static pieceUnits = 1 << 16;
   /**
-   * Hand text to the module as UTF-16 through Node's `Buffer` (where the runtime has one),
-   * converted to UTF-8 there: an order of magnitude faster than `TextEncoder.encodeInto`
-   * on ASCII, and the same bytes. Elsewhere, or when false, `encodeInto` is used.
+   * Hand text to the module as UTF-16 through Node's `Buffer`, converted to UTF-8 there:
+   * an order of magnitude faster than `TextEncoder.encodeInto` on ASCII, and the same
+   * bytes. True in Node (a `Buffer` global and `process.versions.node`); elsewhere, or
+   * when set to false, `encodeInto` is used.
    */
-  static useBuffer = typeof (globalThis as { Buffer?: unknown }).Buffer === 'function';
+  static useBuffer =
+    typeof (globalThis as { Buffer?: unknown }).Buffer === 'function' &&
+    typeof (globalThis as { process?: { versions?: { node?: unknown } } }).process?.versions?.node === 'string';
 
   readonly #table: Uint8Array;
   readonly #pattern: number;
