@@ -36,6 +36,8 @@ export interface BpeExports {
   setPattern(kind: number): void;
   ensureScratch(bytes: number): number;
   inputPtr(): number;
+  utf16Ptr(): number;
+  fromUtf16(units: number): number;
   idsPtr(): number;
   endsPtr(): number;
   scratchTop(): number;
@@ -161,6 +163,19 @@ function safeCut(text: string, from: number): number {
   return n;
 }
 
+/**
+ * The first `count` elements of `a`: a view when they fill at least three quarters of it
+ * (the usual case: the guess of the token count was close), else a copy that frees the rest.
+ */
+function fitted<T extends Uint32Array | Int32Array>(a: T, count: number): T {
+  return (count * 4 >= a.length * 3 ? a.subarray(0, count) : a.slice(0, count)) as T;
+}
+
+/** The part of Node's `Buffer` used here (no import: the type is local). */
+interface NodeBufferLike {
+  write(text: string, offset: number, length: number, encoding: 'utf16le'): number;
+}
+
 interface RunResult {
   count: number;
   ids?: Uint32Array;
@@ -176,7 +191,7 @@ export class BpeEncoder {
   /**
    * Linear memory (bytes) an instance may keep after a call; above it the instance is
    * dropped and rebuilt on the next call. An instance holds about 9.2 MB (cl100k_base)
-   * or 15.1 MB (o200k_base) with its tables, its two piece caches (3 MB) and usual buffers.
+   * or 15.1 MB (o200k_base) with its tables, its piece maps and merge cache (3 MB) and usual buffers.
    */
   static retainBytes = 64 * 1024 * 1024;
   /**
@@ -184,6 +199,15 @@ export class BpeEncoder {
    * extends to the next safe cut). Tests lower it to exercise the cuts.
    */
   static pieceUnits = 1 << 16;
+  /**
+   * Hand text to the module as UTF-16 through Node's `Buffer`, converted to UTF-8 there:
+   * an order of magnitude faster than `TextEncoder.encodeInto` on ASCII, and the same
+   * bytes. True in Node (a `Buffer` global and `process.versions.node`); elsewhere, or
+   * when set to false, `encodeInto` is used.
+   */
+  static useBuffer =
+    typeof (globalThis as { Buffer?: unknown }).Buffer === 'function' &&
+    typeof (globalThis as { process?: { versions?: { node?: unknown } } }).process?.versions?.node === 'string';
 
   readonly #table: Uint8Array;
   readonly #pattern: number;
@@ -193,6 +217,7 @@ export class BpeEncoder {
   #ex: BpeExports | undefined;
   #buffer: ArrayBuffer | undefined;
   #u8: Uint8Array = new Uint8Array(0);
+  #nodeBuffer: NodeBufferLike | undefined;
   #vocab = 0;
 
   /**
@@ -255,8 +280,19 @@ export class BpeEncoder {
     if (this.#buffer !== ex.memory.buffer) {
       this.#buffer = ex.memory.buffer as ArrayBuffer;
       this.#u8 = new Uint8Array(this.#buffer);
+      this.#nodeBuffer = undefined;
     }
     return this.#u8;
+  }
+
+  /** A Node `Buffer` over the module's memory (rebuilt when the memory grew). */
+  #buf(ex: BpeExports): NodeBufferLike {
+    this.#mem(ex);
+    if (!this.#nodeBuffer) {
+      const B = (globalThis as unknown as { Buffer: { from(a: ArrayBuffer): NodeBufferLike } }).Buffer;
+      this.#nodeBuffer = B.from(this.#buffer!);
+    }
+    return this.#nodeBuffer;
   }
 
   #afterCall(ex: BpeExports): void {
@@ -267,12 +303,19 @@ export class BpeEncoder {
     }
   }
 
+  /** Writes `text` as UTF-8 at the module's input; returns its length in bytes. */
+  #write(ex: BpeExports, text: string): number {
+    const input = ex.ensureScratch(text.length * 3);
+    if (BpeEncoder.useBuffer) {
+      this.#buf(ex).write(text, ex.utf16Ptr(), text.length * 2, 'utf16le');
+      return ex.fromUtf16(text.length);
+    }
+    return this.#encoder.encodeInto(text, this.#mem(ex).subarray(input, input + text.length * 3)).written;
+  }
+
   /** Runs the module over one piece of text; returns the token count (and fills outputs). */
   #runPiece(ex: BpeExports, text: string, mode: number): number {
-    const input = ex.ensureScratch(text.length * 3);
-    const mem = this.#mem(ex);
-    const { written } = this.#encoder.encodeInto(text, mem.subarray(input, input + text.length * 3));
-    return ex.run(written, mode);
+    return ex.run(this.#write(ex, text), mode);
   }
 
   #run(text: string, mode: number): RunResult {
@@ -317,7 +360,7 @@ export class BpeEncoder {
         count += k;
         from = cut;
       }
-      return { count, ids: ids?.slice(0, count), ends: ends?.slice(0, count) };
+      return { count, ids: ids && fitted(ids, count), ends: ends && fitted(ends, count) };
     } finally {
       this.#afterCall(ex);
     }
@@ -490,9 +533,7 @@ export class BpeEncoder {
   /** The split pattern's pieces as UTF-8 byte end offsets (for tests). */
   pieceEnds(text: string): Uint32Array {
     const ex = this.#load();
-    const input = ex.ensureScratch(text.length * 3);
-    const { written } = this.#encoder.encodeInto(text, this.#mem(ex).subarray(input, input + text.length * 3));
-    const k = ex.pieces(written);
+    const k = ex.pieces(this.#write(ex, text));
     return new Uint32Array(this.#mem(ex).buffer, ex.idsPtr(), k).slice();
   }
 }

@@ -206,6 +206,39 @@ describe('WASM BPE tokenizer', () => {
         }
       });
 
+      it('gives js-tiktoken ids through TextEncoder too (runtimes without Buffer)', () => {
+        expect(BpeEncoder.useBuffer).toBe(true); // Node: the UTF-16 path is the default one
+        BpeEncoder.useBuffer = false;
+        try {
+          fc.assert(
+            fc.property(unicodeText(), (text) => checkText(encoding, text)),
+            { numRuns: 500 },
+          );
+        } finally {
+          BpeEncoder.useBuffer = true;
+        }
+      });
+
+      it('gives js-tiktoken ids on ASCII runs mixed with any code units (the UTF-16 path converts sixteen ASCII units at once)', () => {
+        const unit = fc.oneof(
+          fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)),
+          fc.integer({ min: 0x80, max: 0x7ff }).map((c) => String.fromCharCode(c)),
+          fc.integer({ min: 0x800, max: 0xffff }).map((c) => String.fromCharCode(c)), // lone surrogates included
+          fc.integer({ min: 0x10000, max: 0x10ffff }).map((c) => String.fromCodePoint(c)),
+        );
+        const text = fc
+          .array(fc.oneof({ weight: 3, arbitrary: fc.string({ minLength: 10, maxLength: 40 }) }, { weight: 1, arbitrary: fc.array(unit, { minLength: 1, maxLength: 3 }).map((u) => u.join('')) }), { maxLength: 12 })
+          .map((parts) => parts.join(''));
+        const bpe = new BpeEncoder(RANKS[encoding]);
+        fc.assert(
+          fc.property(text, (t) => {
+            expect(Array.from(bpe.pieceEnds(t))).toEqual(regexPieceEnds(encoding, t));
+            checkText(encoding, t);
+          }),
+          { numRuns: 300 },
+        );
+      });
+
       it('maps token byte ends to UTF-16 offsets exactly (moved forward inside a character)', () => {
         fc.assert(
           fc.property(unicodeText(), (text) => checkSpansAgainstBytes(encoding, text)),
@@ -242,6 +275,39 @@ describe('WASM BPE tokenizer', () => {
         checkText(encoding, 'QmFzZTY0IGJsb2I9ZGF0YQ+/x7'.repeat(2800), true);
         // a 4 000-byte letter run among short pieces
         checkText(encoding, 'word '.repeat(14000) + 'ab'.repeat(2000) + ' end', true);
+      });
+
+      it('gives js-tiktoken ids when more distinct short pieces pass than its piece maps hold', () => {
+        // 28 000 distinct pieces of up to 8 bytes and 14 000 of 9–16 bytes (many of more
+        // than three tokens), some seen twice in one text, and again in a second call:
+        // entries are found, added, and both maps are emptied when full
+        const rnd = mulberry32(23);
+        const words = (count: number, min: number, max: number, letters: string) => {
+          const set = new Set<string>();
+          while (set.size < count) {
+            let w = ' ';
+            const n = min + Math.floor(rnd() * (max - min + 1));
+            for (let i = 0; i < n; i++) w += letters[Math.floor(rnd() * letters.length)];
+            set.add(w);
+          }
+          return [...set];
+        };
+        // (lower case only in the long ones: o200k_base splits a word before a capital)
+        const short = words(28_000, 1, 7, 'bcdfghjklmnpqrstvwxzaeiouyBCDFGHJKLMNPQRSTVWXZ');
+        const long = words(14_000, 8, 15, 'bcdfghjklmnpqrstvwxzaeiouy');
+        const list = short.flatMap((w, i) => (i < long.length ? [w, long[i]] : [w]));
+        const text = list.join('') + list.slice(0, 8_000).join('');
+        const tok = getWasmBpeTokenizer(encoding);
+        const expected = reference(encoding).encode(text, [], []);
+        for (let round = 0; round < 2; round++) {
+          const ids = tok.encode(text);
+          if (ids.length !== expected.length || ids.some((x, i) => x !== expected[i])) throw new Error(`ids differ (round ${round})`);
+          expect(tok.count(text)).toBe(expected.length);
+        }
+        const sample = list.slice(0, 1000).join('');
+        const { ids } = tok.encodeWithOffsets(sample);
+        expect(Array.from(ids)).toEqual(reference(encoding).encode(sample, [], []));
+        checkSpansAgainstBytes(encoding, sample);
       });
 
       it('encodes special-token strings and contractions as ordinary text', () => {

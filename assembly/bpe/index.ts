@@ -8,12 +8,15 @@
 //      reads ids at idsPtr() and UTF-16 token ends at endsPtr().
 //
 // Pre-tokenisation reproduces the encodings' split patterns (as JavaScript's RegExp with
-// the u flag runs them in js-tiktoken) by hand over UTF-8 with a category table; each
-// piece is then looked up whole (through a cache of recent lookups: the rank table is
-// megabytes, and a probe there mostly misses the CPU caches), or merged with tiktoken's
-// algorithm (repeatedly merge the adjacent pair whose concatenation has the lowest rank,
-// leftmost first; merged pieces are cached too): the quadratic form for short pieces, a
-// heap with lazy deletion for long ones. ASCII letter runs are scanned eight bytes at a time.
+// the u flag runs them in js-tiktoken) by hand over UTF-8: an ASCII fast path over a byte
+// class table decides most pieces, the general scanner (a category table per code point)
+// the rest. Each piece of up to 16 bytes is then looked up in a map of recent pieces to
+// their tokens (a 16-byte-entry map for pieces of up to 8 bytes, a 32-byte one for the
+// others); a piece it lacks, or a longer one, is looked up whole in the rank table, else
+// merged with tiktoken's algorithm (repeatedly merge the adjacent pair whose concatenation
+// has the lowest rank, leftmost first; merged pieces of up to 48 bytes are cached too):
+// the quadratic form for short pieces, a heap with lazy deletion for long ones. ASCII
+// letter runs are scanned sixteen bytes at a time (wasm SIMD).
 import { bump, bumpTop, bumpReset, ensureMemory } from './memory';
 import { lookup, lookupHashed, hashBytes, byteRank, pairRank, NO_RANK, tokLen, tokBytes, tokOff, rankCount } from './ranks';
 
@@ -63,9 +66,30 @@ const S_LOW: u32 = (1 << C_LL) | (1 << C_LO) | (1 << C_M); // [\p{Ll}\p{Lm}\p{Lo
 let stage1: usize = 0; // u8[0x1100]: block of each 256 code points
 let stage2: usize = 0; // u8[blocks * 256]: category of each code point
 
+// The category bit of each byte for the ASCII fast path: 1 << category for ASCII,
+// B_HIGH for a byte of a multi-byte character.
+const B_OTHER: u32 = 1;
+const B_UP: u32 = 1 << C_LU;
+const B_LOW: u32 = 1 << C_LL;
+const B_LETTER: u32 = B_UP | B_LOW;
+const B_N: u32 = 1 << C_N;
+const B_SPACE: u32 = 1 << 6;
+const B_NL: u32 = 1 << C_NL;
+const B_HIGH: u32 = 1 << 8;
+let byteClass: usize = 0; // u16[256]
+
 export function setUnicodeTables(s1: usize, s2: usize): void {
   stage1 = s1;
   stage2 = s2;
+  byteClass = bump(512);
+  for (let b: usize = 0; b < 256; b++) store<u16>(byteClass + (b << 1), <u16>(b < 0x80 ? <u32>1 << <u32>load<u8>(stage2 + b) : B_HIGH));
+}
+
+/** The category bit of the byte at p (B_HIGH for any byte ≥ 0x80). */
+// @ts-ignore: decorator
+@inline
+function classAt(p: usize): u32 {
+  return <u32>load<u16>(byteClass + (<usize>load<u8>(p) << 1));
 }
 
 let clen: usize = 1; // byte length of the character catAt last read
@@ -122,13 +146,22 @@ function optContraction(p: usize, end: usize): usize {
 }
 
 /**
- * End of the run of ASCII letters (`lowerOnly`: of a–z) starting at p, eight bytes at a
- * time (SWAR), reading whole words inside [p, end) only: stops at the first other byte,
- * or where fewer than eight bytes are left.
+ * End of the run of ASCII letters (`lowerOnly`: of a–z) starting at p, sixteen bytes at a
+ * time (wasm SIMD), then eight (SWAR), reading whole vectors and words inside [p, end)
+ * only: stops at the first other byte, or where fewer than eight bytes are left.
  */
 // @ts-ignore: decorator
 @inline
 function asciiLetterRun(p: usize, end: usize, lowerOnly: bool): usize {
+  while (p + 16 <= end) {
+    const v = v128.load(p);
+    const y = lowerOnly ? v : v128.or(v, i8x16.splat(0x20));
+    // a letter: y - 'a' < 26 as unsigned bytes (bytes ≥ 0x80 give ≥ 0x1f)
+    const isLetter = i8x16.lt_u(i8x16.sub(y, i8x16.splat(0x61)), i8x16.splat(26));
+    const others = ~i8x16.bitmask(isLetter) & 0xffff;
+    if (others != 0) return p + <usize>ctz(others);
+    p += 16;
+  }
   while (p + 8 <= end) {
     const x = load<u64>(p);
     const y = (lowerOnly ? x : x | 0x2020202020202020) & 0x7f7f7f7f7f7f7f7f;
@@ -179,6 +212,86 @@ function whitespaceEnd(p: usize, end: usize): usize {
   if (r == end) return r; // \s+(?!\S) at the end of the text
   if (lastStart > p) return lastStart; // \s+(?!\S): all but the last whitespace character
   return r; // \s+
+}
+
+/**
+ * End of the piece starting at p where the piece and the characters that decide its end
+ * are ASCII, for cl100k_base (`o200k` false) or o200k_base: letters after an optional
+ * prefix (and o200k_base's case rule and contraction suffix), cl100k_base's contractions,
+ * digits, punctuation. 0 where the general scanner must decide (whitespace, line feeds,
+ * any byte ≥ 0x80 met on the way).
+ */
+// @ts-ignore: decorator
+@inline
+function asciiPieceEnd(p: usize, end: usize, o200k: bool): usize {
+  const b = <u32>load<u8>(p);
+  const c0 = classAt(p);
+  let q = p;
+  if ((c0 & B_LETTER) == 0) {
+    if ((c0 & (B_OTHER | B_SPACE)) == 0) {
+      if ((c0 & B_N) == 0) return 0; // a line feed or a byte ≥ 0x80
+      // \p{N}{1,3}
+      let r = p + 1;
+      for (let k = 0; k < 2 && r < end; k++) {
+        const c = classAt(r);
+        if (c & B_HIGH) return 0;
+        if ((c & B_N) == 0) break;
+        r++;
+      }
+      return r;
+    }
+    if (!o200k && b == 0x27) {
+      const r = contraction(p, end);
+      if (r != p) return r;
+    }
+    if (p + 1 >= end) return 0;
+    const c1 = classAt(p + 1);
+    if (c1 & B_LETTER) q = p + 1; // a prefix, then letters
+    else {
+      // ` ?[^\s\p{L}\p{N}]+` then `[\r\n]*` (o200k_base: `[\r\n/]*`)
+      let r: usize;
+      if (c0 & B_OTHER) r = p + 1;
+      else if (b == 0x20 && (c1 & B_OTHER) != 0) r = p + 2;
+      // whitespace before a digit (or a tab before punctuation): `\s+` of one character
+      else return (c1 & (B_SPACE | B_NL | B_HIGH)) == 0 ? p + 1 : 0;
+      while (r < end) {
+        const c = classAt(r);
+        if (c & B_HIGH) return 0;
+        if ((c & B_OTHER) == 0) break;
+        r++;
+      }
+      while (r < end) {
+        const x = load<u8>(r);
+        if (x != 0x0a && x != 0x0d && (!o200k || x != 0x2f)) break;
+        r++;
+      }
+      return r;
+    }
+  }
+  let u = q;
+  if (o200k) {
+    // [A-Z]* then [a-z]* (at least one letter), then a contraction
+    while (u < end && classAt(u) == B_UP) u++;
+    u = asciiLetterRun(u, end, true);
+    while (u < end && classAt(u) == B_LOW) u++;
+  } else {
+    u = asciiLetterRun(q + 1, end, false);
+    while (u < end && (classAt(u) & B_LETTER) != 0) u++;
+  }
+  if (u < end) {
+    if (classAt(u) & B_HIGH) return 0;
+    if (o200k && load<u8>(u) == 0x27) u = contraction(u, end);
+  }
+  return u;
+}
+
+/** End of the piece starting at p (before `end`), for cl100k_base or o200k_base. */
+// @ts-ignore: decorator
+@inline
+function pieceEnd(p: usize, end: usize, o200k: bool): usize {
+  const e = asciiPieceEnd(p, end, o200k);
+  if (e != 0) return e;
+  return o200k ? pieceEndO200k(p, end) : pieceEndCl(p, end);
 }
 
 /** cl100k_base: end of the piece starting at p. */
@@ -293,6 +406,7 @@ function pieceEndO200k(p: usize, end: usize): usize {
 let scratchBase: usize = 0;
 let inCap: usize = 0;
 let inBuf: usize = 0;
+let utf16Buf: usize = 0;
 let idsBuf: usize = 0;
 let endsBuf: usize = 0;
 let mergeBuf: usize = 0; // last region: grows in place
@@ -310,6 +424,7 @@ export function ensureScratch(bytes: usize): usize {
   bumpReset(scratchBase);
   inCap = cap;
   inBuf = bump(cap + 16);
+  utf16Buf = bump(cap); // UTF-16 input of up to cap / 3 code units, for fromUtf16
   idsBuf = bump(cap << 2);
   endsBuf = bump(cap << 2);
   mergeBuf = bumpTop();
@@ -329,6 +444,69 @@ function ensureMerge(n: usize): void {
 
 export function inputPtr(): usize {
   return inBuf;
+}
+
+/** Where fromUtf16 reads UTF-16 (little-endian) code units from. */
+export function utf16Ptr(): usize {
+  return utf16Buf;
+}
+
+/**
+ * Converts `units` UTF-16 code units at utf16Ptr() to UTF-8 at inputPtr(), as the WHATWG
+ * TextEncoder does (a lone surrogate becomes U+FFFD); returns the bytes written. Units
+ * must be at most the `bytes` of the last ensureScratch over 3. Sixteen ASCII units are
+ * narrowed at once (wasm SIMD).
+ */
+export function fromUtf16(units: i32): i32 {
+  let s = utf16Buf;
+  const se = utf16Buf + (<usize>units << 1);
+  let o = inBuf;
+  const high = i16x8.splat(<i16>0xff80);
+  while (s < se) {
+    if (s + 32 <= se) {
+      const a = v128.load(s);
+      const b = v128.load(s + 16);
+      if (!v128.any_true(v128.and(v128.or(a, b), high))) {
+        v128.store(o, i8x16.narrow_i16x8_u(a, b)); // the input buffer has spare bytes past its end
+        s += 32;
+        o += 16;
+        continue;
+      }
+    }
+    const c = <u32>load<u16>(s);
+    s += 2;
+    if (c < 0x80) {
+      store<u8>(o, <u8>c);
+      o += 1;
+    } else if (c < 0x800) {
+      store<u8>(o, <u8>(0xc0 | (c >> 6)));
+      store<u8>(o + 1, <u8>(0x80 | (c & 0x3f)));
+      o += 2;
+    } else if (c < 0xd800 || c > 0xdfff) {
+      store<u8>(o, <u8>(0xe0 | (c >> 12)));
+      store<u8>(o + 1, <u8>(0x80 | ((c >> 6) & 0x3f)));
+      store<u8>(o + 2, <u8>(0x80 | (c & 0x3f)));
+      o += 3;
+    } else {
+      const d = s < se ? <u32>load<u16>(s) : 0;
+      if (c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff) {
+        const cp = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+        store<u8>(o, <u8>(0xf0 | (cp >> 18)));
+        store<u8>(o + 1, <u8>(0x80 | ((cp >> 12) & 0x3f)));
+        store<u8>(o + 2, <u8>(0x80 | ((cp >> 6) & 0x3f)));
+        store<u8>(o + 3, <u8>(0x80 | (cp & 0x3f)));
+        s += 2;
+        o += 4;
+      } else {
+        // a lone surrogate: U+FFFD
+        store<u8>(o, 0xef);
+        store<u8>(o + 1, 0xbf);
+        store<u8>(o + 2, 0xbd);
+        o += 3;
+      }
+    }
+  }
+  return <i32>(o - inBuf);
 }
 export function idsPtr(): usize {
   return idsBuf;
@@ -445,8 +623,10 @@ function initCache(): void {
   if (cache == 0) {
     cache = bump(<usize>CACHE_SETS * CACHE_SLOT * 2);
     memory.fill(cache, 0, <usize>CACHE_SETS * CACHE_SLOT * 2);
-    hot = bump(<usize>HOT_SETS << 6);
-    memory.fill(hot, 0, <usize>HOT_SETS << 6);
+    pieceCache = bump(<usize>32 << PIECE_LOG);
+    memory.fill(pieceCache, 0, <usize>32 << PIECE_LOG);
+    tiny = bump(<usize>16 << TINY_LOG);
+    memory.fill(tiny, 0, <usize>16 << TINY_LOG);
   }
 }
 
@@ -586,63 +766,244 @@ function heapPop(H: usize, n: usize): usize {
   return last;
 }
 
-// A direct-mapped cache of the rank-table lookups of whole pieces of up to HOT_BYTES
-// bytes, in front of the rank table (megabytes, so a lookup there mostly misses the CPU
-// caches; text repeats its words): entry = first 8 bytes | next 8 bytes |
-// (rank + 1) << 32 | length, rank + 1 = 0 for a piece that is not one token.
-const HOT_SETS: u32 = 16384;
-const HOT_BYTES: usize = 16;
-let hot: usize = 0;
+// A map of whole pieces of up to PIECE_BYTES bytes (nearly every piece of ordinary text)
+// to their tokens, in front of everything else (text repeats its words; the rank table
+// is megabytes and a probe there mostly misses the CPU caches). Open addressing with
+// linear probing over 32-byte entries; when it is PIECE_FULL full it is emptied. Entry =
+// the piece's first 8 bytes | its next 8 bytes (zero past its end) | length u8 (0: a free
+// entry) | token count u8 (PIECE_MANY: more than PIECE_TOKENS tokens, merged through the
+// merge cache) | the end of its first two tokens u8 × 2 (bytes from the piece's start) |
+// ranks u32 × 3.
+const PIECE_LOG: u32 = 14;
+const PIECE_MASK: usize = (<usize>1 << PIECE_LOG) - 1;
+const PIECE_FULL: u32 = (3 << PIECE_LOG) >> 2;
+const PIECE_BYTES: usize = 16;
+const PIECE_TOKENS: u32 = 3;
+const PIECE_MANY: u32 = 0xff;
+let pieceCache: usize = 0;
+let pieceCount: u32 = 0;
 
-/** Rank of the n ≤ HOT_BYTES bytes at p with hash h (through the cache), or NO_RANK. */
 // @ts-ignore: decorator
 @inline
-function lookupHot(p: usize, n: usize, h: u32): u32 {
-  // two ways per set, in one 64-byte cache line; a new entry goes first, the first moves second
-  const set = hot + (<usize>((h >> 5) & (HOT_SETS - 1)) << 6);
-  const w0 = load<u64>(p);
-  const w1 = load<u64>(p + 8);
-  // bytes past the piece masked off (the input buffer has 16 spare bytes after it)
-  const k0 = n >= 8 ? w0 : w0 & (<u64>-1 >> (<u64>(8 - n) << 3));
-  const k1 = n >= 16 ? w1 : n <= 8 ? 0 : w1 & (<u64>-1 >> (<u64>(16 - n) << 3));
-  const meta0 = load<u64>(set + 16);
-  if (<u32>meta0 == <u32>n && load<u64>(set) == k0 && load<u64>(set + 8) == k1) return <u32>(meta0 >> 32) - 1;
-  const meta1 = load<u64>(set + 48);
-  if (<u32>meta1 == <u32>n && load<u64>(set + 32) == k0 && load<u64>(set + 40) == k1) return <u32>(meta1 >> 32) - 1;
-  const r = lookupHashed(p, n, h);
-  memory.copy(set + 32, set, 32);
-  // a miss is kept too (rank + 1 = 0): the piece goes to the merge (and its cache) at once
-  store<u64>(set, k0);
-  store<u64>(set + 8, k1);
-  store<u64>(set + 16, ((<u64>r + 1) << 32) | <u64>n);
-  return r;
+function maskBytes(n: usize): u64 {
+  // the low n bytes of a word (n ≤ 8)
+  return <u64>-1 >> (<u64>(8 - n) << 3);
 }
 
+/** Emits the tokens of a cached entry (k ≤ PIECE_TOKENS) for the piece [ps, ps + n), in mode m. */
 // @ts-ignore: decorator
 @inline
-function encodePiece(ps: usize, pe: usize): void {
-  const n = pe - ps;
-  if (n == 1) {
-    emit(load<u32>(byteRank + (<usize>load<u8>(ps) << 2)), pe);
-    return;
+function emitEntry(e: usize, ps: usize, n: usize, k: u32, m: i32): void {
+  if (m == 0) {
+    nOut += <i32>k;
+  } else if (m == 1) {
+    // three stores whatever k: the ids buffer has spare room past its end
+    const o = idsBuf + (<usize>nOut << 2);
+    store<u32>(o, load<u32>(e + 20));
+    store<u32>(o + 4, load<u32>(e + 24));
+    store<u32>(o + 8, load<u32>(e + 28));
+    nOut += <i32>k;
+  } else {
+    if (k > 1) emit(load<u32>(e + 20), ps + <usize>load<u8>(e + 18));
+    if (k > 2) emit(load<u32>(e + 24), ps + <usize>load<u8>(e + 19));
+    emit(load<u32>(e + 20 + ((<usize>k - 1) << 2)), ps + n);
   }
-  if (n == 2) {
-    const r = rank2(ps);
-    if (r != NO_RANK) {
-      emit(r, pe);
+}
+
+/** Encodes a piece of 1 ≤ n ≤ PIECE_BYTES bytes through the piece map, in mode m. */
+// @ts-ignore: decorator
+@inline
+function encodeShort(ps: usize, n: usize, m: i32): void {
+  const k0 = load<u64>(ps) & (n >= 8 ? <u64>-1 : maskBytes(n));
+  const k1 = n <= 8 ? 0 : load<u64>(ps + 8) & (n >= 16 ? <u64>-1 : maskBytes(n - 8));
+  const h = (k0 ^ (k1 * 0x9e3779b97f4a7c15) ^ <u64>n) * 0xbf58476d1ce4e5b9;
+  let i = <usize>(h >> (64 - PIECE_LOG));
+  while (true) {
+    const e = pieceCache + (i << 5);
+    const len = <usize>load<u8>(e + 16);
+    if (len == 0) break;
+    if (len == n && load<u64>(e) == k0 && load<u64>(e + 8) == k1) {
+      const k = <u32>load<u8>(e + 17);
+      if (k != PIECE_MANY) emitEntry(e, ps, n, k, m);
+      else mergeSmallCached(ps, n, hashBytes(ps, n));
       return;
     }
-    mergeSmallCached(ps, n, hashBytes(ps, n));
+    i = (i + 1) & PIECE_MASK;
+  }
+  addPiece(ps, n, k0, k1, i, <usize>(h >> (64 - PIECE_LOG)));
+}
+
+/** Rank of the whole piece of n bytes at ps (the direct tables for one and two bytes), or NO_RANK. */
+// @ts-ignore: decorator
+@inline
+function wholeRank(ps: usize, n: usize): u32 {
+  return n == 1 ? load<u32>(byteRank + (<usize>load<u8>(ps) << 2)) : n == 2 ? rank2(ps) : lookupHashed(ps, n, hashBytes(ps, n));
+}
+
+/**
+ * Encodes a piece the piece map lacks (the rank table, else the merge) and adds it at the
+ * free entry `i`, or at `home` after emptying the map when it is full.
+ */
+function addPiece(ps: usize, n: usize, k0: u64, k1: u64, i: usize, home: usize): void {
+  if (pieceCount >= PIECE_FULL) {
+    memory.fill(pieceCache, 0, <usize>32 << PIECE_LOG);
+    pieceCount = 0;
+    i = home;
+  }
+  pieceCount++;
+  const e = pieceCache + (i << 5);
+  store<u64>(e, k0);
+  store<u64>(e + 8, k1);
+  store<u8>(e + 16, <u8>n);
+  const r = wholeRank(ps, n);
+  if (r != NO_RANK) {
+    store<u8>(e + 17, 1);
+    store<u32>(e + 20, r);
+    emit(r, ps + n);
     return;
   }
-  const h = hashBytes(ps, n);
-  const r = n <= HOT_BYTES ? lookupHot(ps, n, h) : lookupHashed(ps, n, h);
+  const m = mergeSmall(ps, n);
+  const S = mergeBuf;
+  const T = S + ((n + 2) << 3);
+  const k = <u32>(m - 1);
+  if (k > PIECE_TOKENS) {
+    store<u8>(e + 17, <u8>PIECE_MANY);
+    for (let j: usize = 0; j < <usize>k; j++) emit(load<u32>(T + (j << 2)), ps + load<u32>(S + ((j + 1) << 2)));
+    return;
+  }
+  store<u8>(e + 17, <u8>k);
+  for (let j: usize = 0; j < <usize>k; j++) {
+    store<u32>(e + 20 + (j << 2), load<u32>(T + (j << 2)));
+    if (j < 2) store<u8>(e + 18 + j, <u8>load<u32>(S + ((j + 1) << 2)));
+  }
+  for (let j: usize = 0; j < <usize>k; j++) emit(load<u32>(T + (j << 2)), ps + load<u32>(S + ((j + 1) << 2)));
+}
+
+// The same for pieces of up to 8 bytes (five in six pieces of ordinary text), in entries
+// of 16 bytes so that the commonest pieces share few cache lines: the piece's bytes (zero
+// past its end) | length (bits 0–3; 0: a free entry) | token count (bits 4–5; 0: more
+// than three tokens, merged through the merge cache) | three 18-bit ranks (bits 6, 24,
+// 42). Used when every rank fits in 18 bits (both encodings: under 2^18 ranks).
+const TINY_LOG: u32 = 15;
+const TINY_MASK: usize = (<usize>1 << TINY_LOG) - 1;
+const TINY_FULL: u32 = (3 << TINY_LOG) >> 2;
+const TINY_RANK_BITS: u32 = 18;
+let tiny: usize = 0;
+let tinyCount: u32 = 0;
+
+/** Emits the tokens of a tiny-map entry `meta` (k of 1 to 3 tokens) for the piece [ps, ps + n), in mode m. */
+// @ts-ignore: decorator
+@inline
+function emitTiny(meta: u64, ps: usize, n: usize, k: u32, m: i32): void {
+  const r0 = <u32>(meta >> 6) & 0x3ffff;
+  if (m == 0) {
+    nOut += <i32>k;
+  } else if (m == 1) {
+    // three stores whatever k: the ids buffer has spare room past its end
+    const o = idsBuf + (<usize>nOut << 2);
+    store<u32>(o, r0);
+    store<u32>(o + 4, <u32>(meta >> 24) & 0x3ffff);
+    store<u32>(o + 8, <u32>(meta >> 42) & 0x3ffff);
+    nOut += <i32>k;
+  } else {
+    let e = ps;
+    for (let j: u32 = 0; j < k; j++) {
+      const r = <u32>(meta >> (6 + 18 * j)) & 0x3ffff;
+      e = j + 1 == k ? ps + n : e + <usize>load<u32>(tokLen + (<usize>r << 2));
+      emit(r, e);
+    }
+  }
+}
+
+/** Encodes a piece of 1 ≤ n ≤ 8 bytes through the tiny map, in mode m. */
+// @ts-ignore: decorator
+@inline
+function encodeTiny(ps: usize, n: usize, m: i32): void {
+  const k0 = load<u64>(ps) & maskBytes(n);
+  const h = (k0 ^ <u64>n) * 0xbf58476d1ce4e5b9;
+  let i = <usize>(h >> (64 - TINY_LOG));
+  while (true) {
+    const e = tiny + (i << 4);
+    const meta = load<u64>(e + 8);
+    if (meta == 0) break;
+    if (load<u64>(e) == k0 && <usize>(meta & 0xf) == n) {
+      const k = <u32>(meta >> 4) & 3;
+      if (k != 0) emitTiny(meta, ps, n, k, m);
+      else mergeSmallCached(ps, n, hashBytes(ps, n));
+      return;
+    }
+    i = (i + 1) & TINY_MASK;
+  }
+  addTiny(ps, n, k0, i, <usize>(h >> (64 - TINY_LOG)));
+}
+
+/** {@link addPiece} for the tiny map: entry `i`, or `home` after emptying the map when it is full. */
+function addTiny(ps: usize, n: usize, k0: u64, i: usize, home: usize): void {
+  if (tinyCount >= TINY_FULL) {
+    memory.fill(tiny, 0, <usize>16 << TINY_LOG);
+    tinyCount = 0;
+    i = home;
+  }
+  tinyCount++;
+  const e = tiny + (i << 4);
+  store<u64>(e, k0);
+  const r = wholeRank(ps, n);
   if (r != NO_RANK) {
-    emit(r, pe);
+    store<u64>(e + 8, <u64>n | (1 << 4) | (<u64>r << 6));
+    emit(r, ps + n);
+    return;
+  }
+  const mm = mergeSmall(ps, n);
+  const S = mergeBuf;
+  const T = S + ((n + 2) << 3);
+  const k = <u32>(mm - 1);
+  let meta = <u64>n;
+  if (k <= 3) {
+    meta |= <u64>k << 4;
+    for (let j: usize = 0; j < <usize>k; j++) meta |= <u64>load<u32>(T + (j << 2)) << (6 + 18 * <u64>j);
+  }
+  store<u64>(e + 8, meta);
+  for (let j: usize = 0; j < <usize>k; j++) emit(load<u32>(T + (j << 2)), ps + load<u32>(S + ((j + 1) << 2)));
+}
+
+/** Encodes the piece [ps, pe) in mode m. */
+// @ts-ignore: decorator
+@inline
+function encodePiece(ps: usize, pe: usize, m: i32): void {
+  const n = pe - ps;
+  if (n <= 8 && rankCount <= 1 << TINY_RANK_BITS) {
+    encodeTiny(ps, n, m);
+    return;
+  }
+  if (n <= PIECE_BYTES) {
+    encodeShort(ps, n, m);
+    return;
+  }
+  encodeLong(ps, n);
+}
+
+/** Encodes a piece of more than PIECE_BYTES bytes. */
+function encodeLong(ps: usize, n: usize): void {
+  const h = hashBytes(ps, n);
+  const r = lookupHashed(ps, n, h);
+  if (r != NO_RANK) {
+    emit(r, ps + n);
     return;
   }
   if (n <= SMALL) mergeSmallCached(ps, n, h);
   else mergeHeap(ps, n);
+}
+
+/** Splits [inBuf, end) and encodes each piece, in mode m. */
+// @ts-ignore: decorator
+@inline
+function runPieces(end: usize, o200k: bool, m: i32): void {
+  let p = inBuf;
+  while (p < end) {
+    const e = pieceEnd(p, end, o200k);
+    encodePiece(p, e, m);
+    p = e;
+  }
 }
 
 let pattern: i32 = 0; // 0 cl100k_base, 1 o200k_base
@@ -662,19 +1023,15 @@ export function run(len: i32, runMode: i32): i32 {
   curByte = inBuf;
   cur16 = 0;
   const end = inBuf + <usize>len;
-  let p = inBuf;
+  // one loop per pattern and mode, so that neither is tested per piece
   if (pattern == 0) {
-    while (p < end) {
-      const e = pieceEndCl(p, end);
-      encodePiece(p, e);
-      p = e;
-    }
+    if (runMode == 0) runPieces(end, false, 0);
+    else if (runMode == 1) runPieces(end, false, 1);
+    else runPieces(end, false, 2);
   } else {
-    while (p < end) {
-      const e = pieceEndO200k(p, end);
-      encodePiece(p, e);
-      p = e;
-    }
+    if (runMode == 0) runPieces(end, true, 0);
+    else if (runMode == 1) runPieces(end, true, 1);
+    else runPieces(end, true, 2);
   }
   return nOut;
 }
@@ -685,7 +1042,7 @@ export function pieces(len: i32): i32 {
   let p = inBuf;
   let n = 0;
   while (p < end) {
-    const e = pattern == 0 ? pieceEndCl(p, end) : pieceEndO200k(p, end);
+    const e = pattern == 0 ? pieceEnd(p, end, false) : pieceEnd(p, end, true);
     store<u32>(idsBuf + (<usize>n << 2), <u32>(e - inBuf));
     n++;
     p = e;
@@ -725,8 +1082,8 @@ export function pieceCounts(len: i32, base16: i32, baseCount: i32, segments: i32
       }
     }
     while (p < end) {
-      const e = pattern == 0 ? pieceEndCl(p, end) : pieceEndO200k(p, end);
-      encodePiece(p, e);
+      const e = pattern == 0 ? pieceEnd(p, end, false) : pieceEnd(p, end, true);
+      encodePiece(p, e, 0);
       // UTF-16 units: one per byte that starts a character (not 10xxxxxx), one more per
       // four-byte lead (11110xxx), eight bytes at a time (the input has 16 spare bytes after it)
       for (; p < e; p += 8) {
