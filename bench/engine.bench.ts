@@ -2,7 +2,7 @@
  * The engine redesign against the code before it (issue 11: "token-unit strategies no
  * slower than today"): the same strategies, options and text, the previous release built
  * from git (commit 1ec6a38, the last before the engine) and this checkout, interleaved in
- * one process (`runInterleaved`: median CPU time per call, rotating order).
+ * one process (`runInterleaved`: median CPU time per call, shuffled order).
  *
  * The previous build is made by hand (it is not a dependency) and named by CHUNKWISE_BASE:
  *   git worktree add <dir> 1ec6a38 && (cd <dir> && npm ci)

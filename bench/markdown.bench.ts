@@ -1,7 +1,7 @@
 /**
  * Markdown chunking throughput against LangChain's `MarkdownTextSplitter` (chunkSize 1000
  * characters, its default length function) on the same text, interleaved in one run
- * (`runInterleaved`: rotating order, median CPU time per call; the machine is shared):
+ * (`runInterleaved`: shuffled order, median CPU time per call; the machine is shared):
  * - chunkwise `MarkdownChunker` at 1000 characters (`countTokens: false`: LangChain counts
  *   none; once more with token counts) and at 400 tokens (cl100k_base, WASM BPE);
  * - inputs: the four Rust-book chapters in eval/markdown, each chunked on its own,

@@ -1,6 +1,6 @@
 /**
  * chunkwise against its peers on the defaults, every row in one process, each row's
- * tasks interleaved (`runInterleaved`: rotating order, median CPU time per call), so the
+ * tasks interleaved (`runInterleaved`: shuffled order, median CPU time per call), so the
  * ratios of a row share one load. Each row names its target and says PASS or FAIL; the
  * load average is printed beside every row (the machine is shared: compare ratios, not
  * absolute figures).
@@ -338,7 +338,7 @@ export async function runPeersBench(): Promise<string> {
     await part(details, verdicts);
   }
   const summary = [
-    `Every row in one process; a row's tasks interleaved (${ROUNDS} rounds, rotating order), figures are ratios of median CPU time per call. Load average (1 min) ${loadAtStart.toFixed(1)} at the start, ${load().toFixed(1)} at the end, ${os.cpus().length} cores.`,
+    `Every row in one process; a row's tasks interleaved (${ROUNDS} rounds, shuffled order), figures are ratios of median CPU time per call. Load average (1 min) ${loadAtStart.toFixed(1)} at the start, ${load().toFixed(1)} at the end, ${os.cpus().length} cores.`,
     '',
     '| work (defaults unless said) | chunkwise vs peer | target | result | load |',
     '|---|---|---|---|---:|',

@@ -22,7 +22,7 @@ export async function runRecursiveBench(): Promise<string> {
   const text = corpusText(['finance', 'pubmed', 'state_of_the_union', 'wikitexts']);
   const bytes = utf8Bytes(text);
   const out: string[] = [
-    `Input: the four corpora joined, ${(bytes / 1e6).toFixed(2)} MB; budgets in characters. Tasks interleaved (15 rounds × 2 calls, rotating order); "mean ms" is the median CPU time per call, ratios are of those.`,
+    `Input: the four corpora joined, ${(bytes / 1e6).toFixed(2)} MB; budgets in characters. Tasks interleaved (15 rounds × 2 calls, shuffled order); "mean ms" is the median CPU time per call, ratios are of those.`,
   ];
   for (const [chunkSize, chunkOverlap] of [
     [1000, 200],

@@ -75,7 +75,7 @@ export function utf8Bytes(text: string): number {
 
 /**
  * Runs tasks interleaved: `rounds` rounds, each running every task `reps` times in a
- * rotating order, timing each with both the wall clock and the process's CPU time. On a
+ * shuffled order (the same shuffles every run), timing each with both the wall clock and the process's CPU time. On a
  * shared machine the load changes from second to second; interleaving puts every task
  * under the same load, and the median of CPU time per call is the steadiest figure.
  * Ratios in the table are of the median CPU times. Each task first runs `warmup` times
@@ -90,9 +90,23 @@ export async function runInterleaved(tasks: BenchTask[], options: { rounds?: num
     for (let i = 0; i < (options.warmup ?? 2) || performance.now() - t0 < (options.warmupMs ?? 0); i++) await t.fn();
   }
   const cpu: number[][] = tasks.map(() => []);
+  // a new order every round (seeded): a rotation keeps each task's neighbours, so one task
+  // would always pay for the garbage its predecessor left behind
+  let seed = 0x9e3779b9;
+  const random = () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const order = tasks.map((_, i) => i);
   for (let r = 0; r < rounds; r++) {
+    for (let k = order.length - 1; k > 0; k--) {
+      const j = Math.floor(random() * (k + 1));
+      [order[k], order[j]] = [order[j], order[k]];
+    }
     for (let k = 0; k < tasks.length; k++) {
-      const i = (k + r) % tasks.length;
+      const i = order[k];
       const c0 = process.cpuUsage();
       for (let j = 0; j < reps; j++) await tasks[i].fn();
       const c = process.cpuUsage(c0);
