@@ -33,20 +33,18 @@ const TABLE_UNITS = 1 << 20;
 
 /**
  * Whether one table over `range` code units beats counting `spans` spans of `covered` code
- * units in all one by one. Measured with cl100k_base on prose (the first 200,000
- * characters of finance.md; sliding windows of 128…2048 characters and 128…512 words at
- * strides of ½ to ⅛ of the window, fixed and recursive chunks of 128…8192, and 1000/200):
- * a span counted alone costs about its length plus a call (about 70 code units' worth),
- * the table about 1.2 passes over the range plus, per span, its edges and look-ups (about
- * 160), so it pays where `covered > 1.2 · range + 95 · spans`; with a margin for noise
- * (spans at half a window's stride of 512 characters or 128 words come out even), from
- * `1.6 · range + 200 · spans`. Sliding windows of 2048 characters or 512 words at half a
- * window's stride take it (about 10 % faster), and narrower strides (up to 4× faster at an
- * eighth); fixed and recursive chunks, 1000/200 included, do not (there it would cost
- * 10–30 % more).
+ * units in all one by one. Measured with cl100k_base on the four eval corpora joined
+ * (1.41 M code units), medians of 15 warm calls: a whole count takes 4–6 ms; counting the
+ * spans one by one costs about 3.3 ns per code unit covered plus 0.45 µs per span, the
+ * table about 5.7 ns per code unit of the range plus 0.9 µs per span. With a margin for
+ * the noise, it pays from `covered > 2.5 · range + 150 · spans`: sliding windows at a
+ * third of a window's stride or less (2048 at 680: 17.8 → 13.2 ms; at 512: 21.7 → 14.9;
+ * at 256: 40.9 → 16.5; 512 words at 128: 21.7 → 13.2); not at the default stride of half
+ * a window (2048: 8.9 one by one, 11.3 by table), not for windows of 128 at 32 (38 → 49:
+ * the edges of many short spans), nor fixed and recursive chunks (1000/200: 7.3 → 12.6).
  */
 function tablePays(covered: number, range: number, spans: number): boolean {
-  return spans >= 2 && 5 * covered > 8 * range + 1000 * spans;
+  return spans >= 2 && 2 * covered > 5 * range + 300 * spans;
 }
 
 /** Options of {@link spanTokenCounts}, for tests and benchmarks. */
