@@ -172,6 +172,9 @@ function fitted<T extends Uint32Array | Int32Array>(a: T, count: number): T {
 }
 
 /** The part of Node's `Buffer` used here (no import: the type is local). */
+/** Code units up to which a text is written into the module's memory by a JavaScript loop (then converted to UTF-8 there). */
+const SHORT_UNITS = 128;
+
 interface NodeBufferLike {
   write(text: string, offset: number, length: number, encoding: 'utf16le'): number;
 }
@@ -202,7 +205,7 @@ export class BpeEncoder {
   /**
    * Hand text to the module as UTF-16 through Node's `Buffer`, converted to UTF-8 there:
    * an order of magnitude faster than `TextEncoder.encodeInto` on ASCII, and the same
-   * bytes. True in Node (a `Buffer` global and `process.versions.node`); elsewhere, or
+   * bytes. True in Node (a `Buffer` global and a Node version in `process`); elsewhere, or
    * when set to false, `encodeInto` is used.
    */
   static useBuffer =
@@ -217,6 +220,7 @@ export class BpeEncoder {
   #ex: BpeExports | undefined;
   #buffer: ArrayBuffer | undefined;
   #u8: Uint8Array = new Uint8Array(0);
+  #u16: Uint16Array = new Uint16Array(0);
   #nodeBuffer: NodeBufferLike | undefined;
   #vocab = 0;
 
@@ -277,9 +281,12 @@ export class BpeEncoder {
   }
 
   #mem(ex: BpeExports): Uint8Array {
-    if (this.#buffer !== ex.memory.buffer) {
+    // growing the memory detaches its old buffer (byteLength 0): only then is
+    // `memory.buffer` (a call into the engine) read again
+    if (this.#buffer === undefined || this.#buffer.byteLength === 0) {
       this.#buffer = ex.memory.buffer as ArrayBuffer;
       this.#u8 = new Uint8Array(this.#buffer);
+      this.#u16 = new Uint16Array(this.#buffer);
       this.#nodeBuffer = undefined;
     }
     return this.#u8;
@@ -296,6 +303,8 @@ export class BpeEncoder {
   }
 
   #afterCall(ex: BpeExports): void {
+    const held = this.#buffer;
+    if (held !== undefined && held.byteLength !== 0 && held.byteLength <= BpeEncoder.retainBytes) return;
     if (ex.memory.buffer.byteLength > BpeEncoder.retainBytes) {
       this.#ex = undefined;
       this.#buffer = undefined;
@@ -305,10 +314,19 @@ export class BpeEncoder {
 
   /** Writes `text` as UTF-8 at the module's input; returns its length in bytes. */
   #write(ex: BpeExports, text: string): number {
-    const input = ex.ensureScratch(text.length * 3);
+    const n = text.length;
+    const input = ex.ensureScratch(n * 3);
+    if (n <= SHORT_UNITS) {
+      // a short text's code units are stored from JavaScript: cheaper than a call to Node's Buffer write
+      this.#mem(ex);
+      const u16 = this.#u16;
+      const at = ex.utf16Ptr() >>> 1;
+      for (let i = 0; i < n; i++) u16[at + i] = text.charCodeAt(i);
+      return ex.fromUtf16(n);
+    }
     if (BpeEncoder.useBuffer) {
-      this.#buf(ex).write(text, ex.utf16Ptr(), text.length * 2, 'utf16le');
-      return ex.fromUtf16(text.length);
+      this.#buf(ex).write(text, ex.utf16Ptr(), n * 2, 'utf16le');
+      return ex.fromUtf16(n);
     }
     return this.#encoder.encodeInto(text, this.#mem(ex).subarray(input, input + text.length * 3)).written;
   }
