@@ -19,7 +19,8 @@
  * - cost per byte: fixed, sliding, recursive and Markdown in every unit at chunk sizes 128,
  *   512, 2048 and 8192 (MB/s and max/min).
  *
- * Run: `npm run bench -- peers` (`--quick` halves the rounds).
+ * Run: `npm run bench -- peers` (`--quick` halves the rounds; `PEERS_ONLY=code,fixed` runs only
+ * those parts, `PEERS_STRATEGIES=fixed,sliding` only those cost-per-byte rows).
  * @module
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -295,7 +296,10 @@ async function perByteRows(out: string[], verdicts: Verdict[]): Promise<void> {
   const lines = ['| strategy | unit | ' + SIZES.map((s) => `MB/s at ${s}`).join(' | ') + ' | max/min | target ≤ 1.5× | load |', '|---|---|' + SIZES.map(() => '---:|').join('') + '---:|---|---:|'];
   let worst = 0;
   let fails = 0;
+  // PEERS_STRATEGIES=fixed,sliding limits the cost-per-byte rows to those strategies
+  const picked = process.env.PEERS_STRATEGIES?.split(',').filter(Boolean);
   for (const [name, text, make] of strategies) {
+    if (picked && !picked.includes(name)) continue;
     const bytes = utf8Bytes(text);
     for (const unit of UNITS) {
       const tasks = SIZES.map((size) => {
@@ -324,7 +328,10 @@ export async function runPeersBench(): Promise<string> {
   const verdicts: Verdict[] = [];
   const details: string[] = [];
   const loadAtStart = load();
+  // PEERS_ONLY=code,fixed runs only the parts whose name starts with one of the words
+  const only = process.env.PEERS_ONLY?.split(',').filter(Boolean);
   for (const part of [tokenizerRows, recursiveRows, markdownRows, htmlRows, codeRows, fixedRows, perByteRows]) {
+    if (only && !only.some((w) => part.name.startsWith(w))) continue;
     process.stderr.write(`peers: ${part.name}…\n`);
     await part(details, verdicts);
   }
