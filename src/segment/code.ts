@@ -56,6 +56,77 @@ export function childrenOf(node: SyntaxNode): ArrayLike<SyntaxNode> {
   return node.children as ArrayLike<SyntaxNode>;
 }
 
+/**
+ * A syntax node that reads each of its fields from tree-sitter once: web-tree-sitter's
+ * getters (`type`, `endIndex`, `isNamed`, `childForFieldName`) each copy the node into
+ * the WebAssembly memory and call across, and the boundaries read the same fields of a
+ * node several times (an item's span, whether it is a comment, a definition, named).
+ * Its children and field children are memo nodes too, read once per node.
+ */
+export class MemoNode implements SyntaxNode {
+  readonly startIndex: number;
+  readonly #node: SyntaxNode;
+  #type: string | undefined;
+  #end = -1;
+  /** 0 unread, 1 named, 2 anonymous. */
+  #named = 0;
+  #children: (MemoNode | null)[] | undefined;
+  #fields: Map<string, MemoNode | null> | undefined;
+  /** The definition this node is, by the kind of the definition enclosing it ({@link definitionOf}'s memo). */
+  definitions: Map<string, SyntaxDefinition | undefined> | undefined;
+
+  constructor(node: SyntaxNode) {
+    this.#node = node;
+    this.startIndex = node.startIndex;
+  }
+
+  get type(): string {
+    return (this.#type ??= this.#node.type);
+  }
+  get endIndex(): number {
+    if (this.#end < 0) this.#end = this.#node.endIndex;
+    return this.#end;
+  }
+  get isNamed(): boolean {
+    if (this.#named === 0) this.#named = this.#node.isNamed ? 1 : 2;
+    return this.#named === 1;
+  }
+  get isError(): boolean {
+    return this.#node.isError;
+  }
+  get isMissing(): boolean {
+    return this.#node.isMissing;
+  }
+  get hasError(): boolean {
+    return this.#node.hasError;
+  }
+  get childCount(): number {
+    return this.#children ? this.#children.length : this.#node.childCount;
+  }
+  get children(): (MemoNode | null)[] {
+    if (this.#children) return this.#children;
+    const kids = this.#node.children;
+    const out = new Array<MemoNode | null>(kids.length);
+    for (let k = 0; k < kids.length; k++) {
+      const c = kids[k];
+      out[k] = c ? new MemoNode(c) : null;
+    }
+    return (this.#children = out);
+  }
+  child(index: number): MemoNode | null {
+    return this.children[index] ?? null;
+  }
+  childForFieldName(name: string): MemoNode | null {
+    const fields = (this.#fields ??= new Map());
+    let c = fields.get(name);
+    if (c === undefined) {
+      const n = this.#node.childForFieldName(name);
+      fields.set(name, (c = n ? new MemoNode(n) : null));
+    }
+    return c;
+  }
+}
+
 /** A named definition: what symbol paths are made of. */
 export interface SyntaxDefinition {
   /** `function`, `method`, `class`, `interface`, `struct`, `enum`, `trait`, `impl`, `module`, `namespace`, `type`, … */
@@ -193,6 +264,17 @@ function definition(kind: string, nameNode: SyntaxNode, bodyOwner: SyntaxNode, s
  * @param scope the enclosing definitions (a function inside a class is a method).
  */
 export function definitionOf(node: SyntaxNode, text: string, scope: SyntaxScope = []): SyntaxDefinition | undefined {
+  if (!(node instanceof MemoNode)) return readDefinition(node, text, scope);
+  // the kind depends on the enclosing definition's kind only (a function in a class is a method)
+  const outer = scope.length ? scope[scope.length - 1].kind : '';
+  const memo = (node.definitions ??= new Map());
+  if (memo.has(outer)) return memo.get(outer);
+  const def = readDefinition(node, text, scope);
+  memo.set(outer, def);
+  return def;
+}
+
+function readDefinition(node: SyntaxNode, text: string, scope: SyntaxScope): SyntaxDefinition | undefined {
   let n: SyntaxNode | null = node;
   for (let depth = 0; n && depth < 4; depth++) {
     if (!n.isNamed) return undefined; // a keyword token (`class`, `module`, `function`)

@@ -25,6 +25,7 @@ import { pack, type PackLevel, type PackStats } from '../plan/pack.js';
 import {
   childItems,
   expandItem,
+  MemoNode,
   syntaxDefinitions,
   syntaxErrorSpans,
   syntaxSections,
@@ -232,7 +233,7 @@ export class CodeChunker {
     this.lastFallback = undefined;
     if (isBlank(text)) return [];
     const work = workOf(options);
-    const planned = this.#withTree(text, (root) => this.#plan(text, root, work), (reason) => this.#fallback(text, reason, work));
+    const planned = this.#withTree(text, (root) => this.#plan(text, new MemoNode(root), work), (reason) => this.#fallback(text, reason, work));
     return new Assembler({ strategy: 'code', ...chunkCounters(this.#resolved), documentId: documentIdOf(options) }).add(text, planned);
   }
 
@@ -243,7 +244,7 @@ export class CodeChunker {
    */
   definitions(text: string): SyntaxDefinition[] {
     requireText(text);
-    return this.#withTree(text, (root) => syntaxDefinitions(root, text), () => []);
+    return this.#withTree(text, (root) => syntaxDefinitions(new MemoNode(root), text), () => []);
   }
 
   /** True when tree-sitter reports a syntax error anywhere in `text`, or gives the parse up (see {@link chunk}). */
@@ -461,6 +462,15 @@ class CodeContext {
 
 /** Offsets where lines start (after `\n`, `\r\n` or a lone `\r`). */
 function lineStarts(text: string): Int32Array {
+  if (text.indexOf('\r') < 0) {
+    // only `\n`: found by indexOf, counted before they are stored
+    let count = 1;
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) count++;
+    const out = new Int32Array(count);
+    let k = 1;
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) out[k++] = i + 1;
+    return out;
+  }
   const out = [0];
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
