@@ -34,6 +34,17 @@ export interface SplitOptions {
   readonly separators?: readonly Separator[];
   /** Where a separator goes when text is split on it. Default `'start'`. */
   readonly keep?: SeparatorPlacement;
+  /**
+   * The separator index to read occurrences from, for a caller that splits many ranges
+   * of one text (the leaves of a syntax tree): it must index `measure.text` with these
+   * `separators` and `keep` (see {@link separatorIndex}). Default a new one per call.
+   */
+  readonly index?: SeparatorIndex;
+}
+
+/** The separator index {@link splitRange} builds for `text` and `options`, to be passed back as `options.index` on the ranges of one text. */
+export function separatorIndex(text: string, options: Pick<SplitOptions, 'separators' | 'keep'> = {}): SeparatorIndex {
+  return new SeparatorIndex(text, options.separators ?? DEFAULT_SEPARATORS, options.keep ?? 'start');
 }
 
 
@@ -47,14 +58,15 @@ export interface SplitOptions {
  */
 export function splitRange(measure: RangeMeasure, start: number, end: number, options: SplitOptions, work?: Work): PlannedChunk[] {
   const keep = options.keep ?? 'start';
-  const index = new SeparatorIndex(measure.text, options.separators ?? DEFAULT_SEPARATORS, keep);
+  const index = options.index ?? separatorIndex(measure.text, options);
+  const ops = index.ops;
   const stats: PackStats = { steps: 0, exact: 0 };
   const calls = measure.calls;
   const tree = new PieceTree(measure.text, index, measure, keep);
   const out = pack(tree.level(start, end, 0), { max: options.max, policy: 'langchain', overlapUnits: options.overlap ?? 0 }, [], stats);
   if (work) {
     // separator occurrences visited, packer steps, exact measures, sizer calls
-    addWork(work, 'operations', index.ops + stats.steps + stats.exact + measure.calls - calls);
+    addWork(work, 'operations', index.ops - ops + stats.steps + stats.exact + measure.calls - calls);
     addWork(work, 'packSteps', stats.steps + stats.exact);
   }
   return out;

@@ -71,7 +71,9 @@ export class MemoNode implements SyntaxNode {
   /** 0 unread, 1 named, 2 anonymous. */
   #named = 0;
   #children: (MemoNode | null)[] | undefined;
-  #fields: Map<string, MemoNode | null> | undefined;
+  /** Field names read so far and their children (a node is asked for one to three). */
+  #fieldNames: string[] | undefined;
+  #fieldNodes: (MemoNode | null)[] | undefined;
   /** The definition this node is, by the kind of the definition enclosing it ({@link definitionOf}'s memo). */
   definitions: Map<string, SyntaxDefinition | undefined> | undefined;
 
@@ -117,12 +119,14 @@ export class MemoNode implements SyntaxNode {
     return this.children[index] ?? null;
   }
   childForFieldName(name: string): MemoNode | null {
-    const fields = (this.#fields ??= new Map());
-    let c = fields.get(name);
-    if (c === undefined) {
-      const n = this.#node.childForFieldName(name);
-      fields.set(name, (c = n ? new MemoNode(n) : null));
-    }
+    const names = (this.#fieldNames ??= []);
+    const nodes = (this.#fieldNodes ??= []);
+    const k = names.indexOf(name);
+    if (k >= 0) return nodes[k];
+    const n = this.#node.childForFieldName(name);
+    const c = n ? new MemoNode(n) : null;
+    names.push(name);
+    nodes.push(c);
     return c;
   }
 }
@@ -391,16 +395,6 @@ export interface SyntaxStats {
 export function childItems(node: SyntaxNode, text: string, stats?: SyntaxStats, from = node.startIndex, to = node.endIndex): SyntaxItem[] {
   const items: SyntaxItem[] = [];
   let pending: SyntaxNode[] = [];
-  const flush = () => {
-    items.push(...nodeItems(text, pending));
-    pending = [];
-  };
-  const raw = (s: number, e: number) => {
-    const t = trimSpan(text, s, e);
-    if (t.start >= t.end) return;
-    flush();
-    items.push({ start: t.start, end: t.end, node: null, attach: null });
-  };
   let cursor = from;
   const kids = childrenOf(node);
   const n = kids.length;
@@ -413,7 +407,7 @@ export function childItems(node: SyntaxNode, text: string, stats?: SyntaxStats, 
     if (s < cursor) {
       // out of order or overlapping (error recovery, heredocs): the previous item and this one become one raw run
       if (e > cursor) {
-        flush();
+        pending = flushItems(items, text, pending);
         const last = items[items.length - 1];
         if (last) {
           last.end = e;
@@ -424,21 +418,41 @@ export function childItems(node: SyntaxNode, text: string, stats?: SyntaxStats, 
       }
       continue;
     }
-    raw(cursor, s);
+    pending = rawItem(items, text, pending, cursor, s);
     const last = items[items.length - 1];
-    if (isComment(c.type) && pending.length === 0 && last?.node && last.end === cursor && !hasLineBreak(text, cursor, s, stats)) {
+    const type = c.type;
+    if (isComment(type) && pending.length === 0 && last?.node && last.end === cursor && !hasLineBreak(text, cursor, s, stats)) {
       (last.trail ??= []).push(c); // a comment at the end of the item's last line
       last.end = e;
-    } else if (isAttachable(c.type)) pending.push(c);
+    } else if (isAttachable(type)) pending.push(c);
     else if (pending.length) {
       items.push({ start: trimSpan(text, pending[0].startIndex, pending[0].endIndex).start, end: e, node: c, attach: pending });
       pending = [];
     } else items.push({ start: s, end: e, node: c, attach: null });
     cursor = e;
   }
-  flush();
-  raw(cursor, to);
+  pending = flushItems(items, text, pending);
+  rawItem(items, text, pending, cursor, to);
   return items;
+}
+
+/** Appends the items of the `pending` attachable nodes (comments, decorators that attached to nothing); returns the list to collect the next ones in. */
+function flushItems(items: SyntaxItem[], text: string, pending: SyntaxNode[]): SyntaxNode[] {
+  if (pending.length === 0) return pending;
+  for (let k = 0; k < pending.length; k++) {
+    const a = pending[k];
+    items.push({ ...trimSpan(text, a.startIndex, a.endIndex), node: a, attach: null });
+  }
+  return [];
+}
+
+/** Appends [s, e) of `text` trimmed, when not blank, as a raw item (after the pending nodes' items); returns the pending list to go on with. */
+function rawItem(items: SyntaxItem[], text: string, pending: SyntaxNode[], s: number, e: number): SyntaxNode[] {
+  const t = trimSpan(text, s, e);
+  if (t.start >= t.end) return pending;
+  const rest = flushItems(items, text, pending);
+  items.push({ start: t.start, end: t.end, node: null, attach: null });
+  return rest;
 }
 
 /** The sections of one level, ready for a packer. */

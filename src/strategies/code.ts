@@ -20,7 +20,8 @@ import { isBlank, requireText } from '../core/text.js';
 import { documentIdOf, type ChunkCallOptions, workOf } from '../core/ids.js';
 import { Assembler, type PlannedChunk } from '../plan/assemble.js';
 import { SpanLevel } from '../plan/levels.js';
-import { splitRange } from '../plan/fallback.js';
+import { separatorIndex, splitRange } from '../plan/fallback.js';
+import type { SeparatorIndex } from '../segment/separators.js';
 import { pack, type PackLevel, type PackStats } from '../plan/pack.js';
 import {
   childItems,
@@ -346,6 +347,8 @@ class CodeContext {
   readonly max: number;
   readonly fits: (start: number, end: number, scope: SyntaxScope) => boolean;
   readonly #headers = new Map<SyntaxScope, Header>();
+  /** The separators of the text, for splitting its leaves (built on the first). */
+  separators: SeparatorIndex | undefined;
   readonly #imports: string[];
   readonly #errors: number[];
   #lineStarts: Int32Array | undefined;
@@ -541,7 +544,7 @@ class CodeLevel implements PackLevel {
     }
     // a leaf: the piece tree's spans (the fallback level), at the budget left beside the header
     const budget = Math.max(1, ctx.max - ctx.header(scope).size);
-    const spans = splitRange(ctx.measure, s.starts[i], s.ends[i], { max: budget });
+    const spans = splitRange(ctx.measure, s.starts[i], s.ends[i], { max: budget, index: (ctx.separators ??= separatorIndex(ctx.text)) });
     if (spans.length <= 1 && spans[0]?.start === s.starts[i] && spans[0]?.end === s.ends[i]) return undefined;
     const path = scope.map((d) => d.label);
     return new SpanLevel(
