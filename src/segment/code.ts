@@ -213,29 +213,33 @@ function oneLine(s: string, max = 200): string {
   return t.length > max ? t.slice(0, max - 1) + '…' : t;
 }
 
+/** The text of a name node, one line. */
+function nameText(n: SyntaxNode, text: string): string {
+  return oneLine(text.slice(n.startIndex, n.endIndex), 120);
+}
+
 /** The defined name of a definition node. */
 function nameOf(node: SyntaxNode, text: string): string {
-  const slice = (n: SyntaxNode) => oneLine(text.slice(n.startIndex, n.endIndex), 120);
   const name = node.childForFieldName('name') ?? node.childForFieldName('property');
-  if (name) return slice(name);
+  if (name) return nameText(name, text);
   if (node.type === 'impl_item') {
     const type = node.childForFieldName('type');
     const trait = node.childForFieldName('trait');
-    if (type) return trait ? `${slice(trait)} for ${slice(type)}` : slice(type);
+    if (type) return trait ? `${nameText(trait, text)} for ${nameText(type, text)}` : nameText(type, text);
   }
   if (node.type === 'type_declaration') {
     const kids = childrenOf(node);
     for (let k = 0; k < kids.length; k++) {
       const spec = kids[k];
       const n = spec.childForFieldName('name');
-      if (n) return slice(n);
+      if (n) return nameText(n, text);
     }
   }
   // C and C++: the name is at the bottom of the declarator chain (pointer, function, reference declarators)
   let d = node.childForFieldName('declarator');
   for (let depth = 0; d && depth < 16; depth++) {
     const inner = d.childForFieldName('declarator');
-    if (!inner) return slice(d);
+    if (!inner) return nameText(d, text);
     d = inner;
   }
   return '(anonymous)';
@@ -441,7 +445,7 @@ function flushItems(items: SyntaxItem[], text: string, pending: SyntaxNode[]): S
   if (pending.length === 0) return pending;
   for (let k = 0; k < pending.length; k++) {
     const a = pending[k];
-    items.push({ ...trimSpan(text, a.startIndex, a.endIndex), node: a, attach: null });
+    items.push(nodeItem(text, a));
   }
   return [];
 }
@@ -479,7 +483,16 @@ export type FitsBudget = (start: number, end: number, scope: SyntaxScope) => boo
 
 /** Items of single nodes (attached comments and decorators), spans without whitespace at the ends. */
 function nodeItems(text: string, nodes: SyntaxNode[] | null | undefined): SyntaxItem[] {
-  return nodes ? nodes.map((a) => ({ ...trimSpan(text, a.startIndex, a.endIndex), node: a, attach: null })) : [];
+  if (!nodes) return [];
+  const out = new Array<SyntaxItem>(nodes.length);
+  for (let k = 0; k < nodes.length; k++) out[k] = nodeItem(text, nodes[k]);
+  return out;
+}
+
+/** The item of one node alone: its span without whitespace at the ends. */
+function nodeItem(text: string, node: SyntaxNode): SyntaxItem {
+  const t = trimSpan(text, node.startIndex, node.endIndex);
+  return { start: t.start, end: t.end, node, attach: null };
 }
 
 /**
@@ -499,12 +512,11 @@ export function expandItem(
   const attached = nodeItems(text, item.attach);
   const trailing = nodeItems(text, item.trail);
   const span = trimSpan(text, node.startIndex, node.endIndex);
-  const whole = (): SyntaxItem => ({ ...span, node, attach: null });
   if ((attached.length || trailing.length) && fits(span.start, span.end, scope)) {
-    return { items: [...attached, whole(), ...trailing], definition: undefined };
+    return { items: [...attached, { start: span.start, end: span.end, node, attach: null }, ...trailing], definition: undefined };
   }
   if (node.childCount === 0) {
-    return attached.length || trailing.length ? { items: [...attached, whole(), ...trailing], definition: undefined } : null;
+    return attached.length || trailing.length ? { items: [...attached, { start: span.start, end: span.end, node, attach: null }, ...trailing], definition: undefined } : null;
   }
   const def = definitionOf(node, text, scope);
   return { items: [...attached, ...openBody(node, childItems(node, text, stats), text, stats), ...trailing], definition: def };
