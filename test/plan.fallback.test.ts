@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidOptionError } from '../src/core/errors.js';
-import { coverSpans, PiecesLevel, recursiveSpanSplitter, resolveFallback, slidingSpanSplitter, splitRange } from '../src/plan/fallback.js';
+import fc from 'fast-check';
+import { coverSpans, PiecesLevel, recursiveSpanSplitter, resolveFallback, separatorIndex, slidingSpanSplitter, splitRange } from '../src/plan/fallback.js';
 import { pack } from '../src/plan/pack.js';
 import { rangeMeasure } from '../src/size/measure.js';
 import { resolveUnits } from '../src/size/resolve.js';
@@ -17,6 +18,25 @@ describe('splitRange: the piece tree packed by the langchain policy', () => {
     // the first piece came from the paragraph separator (index 0), the others from the space (index 3)
     expect(spans.map((s) => s.metadata?.separatorLevel)).toEqual([0, 3, 3]);
     expect(spans.map((s) => s.unitCount)).toEqual([9, 11, 7]);
+  });
+
+  it('one separator index shared by many ranges of a text gives each the pieces a fresh index gives (ranges in order, backwards, overlapping)', () => {
+    const word = fc.constantFrom('a', 'bb', 'ccc dd', 'e.', 'f! ', '\n', '\n\n', '\r\n', ' ', '😀', 'x\u0301');
+    fc.assert(
+      fc.property(fc.array(word, { minLength: 1, maxLength: 60 }), fc.array(fc.tuple(fc.nat(), fc.nat()), { minLength: 1, maxLength: 8 }), fc.integer({ min: 1, max: 12 }), (words, ranges, max) => {
+        const text = words.join('');
+        const m = rangeMeasure(text, chars);
+        const index = separatorIndex(text);
+        for (const [x, y] of ranges) {
+          const s = Math.min(x, y) % (text.length + 1);
+          const e = Math.min(text.length, s + (Math.max(x, y) % 40));
+          const shared = splitRange(m, s, e, { max, index });
+          const fresh = splitRange(m, s, e, { max });
+          expect(shared).toEqual(fresh);
+        }
+      }),
+      { numRuns: 150 },
+    );
   });
 
   it('splits only the range asked for, in offsets of the whole text', () => {
