@@ -285,9 +285,11 @@ export function definitionOf(node: SyntaxNode, text: string, scope: SyntaxScope 
 function readDefinition(node: SyntaxNode, text: string, scope: SyntaxScope): SyntaxDefinition | undefined {
   let n: SyntaxNode | null = node;
   for (let depth = 0; n && depth < 4; depth++) {
-    if (!n.isNamed) return undefined; // a keyword token (`class`, `module`, `function`)
     const type = n.type;
     const kind = DEFINITION_KINDS[type];
+    // only a type that can be a definition is checked for a keyword token (`class`, `module`, `function`): one call less per node
+    const candidate = kind || type === 'lexical_declaration' || type === 'variable_declaration' || type === 'public_field_definition' || type === 'field_definition' || WRAPPERS.has(type);
+    if (!candidate || !n.isNamed) return undefined;
     if (kind) {
       if (NEEDS_BODY.has(type) && !n.childForFieldName('body')) return undefined;
       return definition(kind, n, n, n, text, scope);
@@ -574,7 +576,8 @@ export function syntaxSections(items: SyntaxItem[], text: string, scope: SyntaxS
   let fence = NONE;
   let lastFrame: Frame | undefined; // the frame that placed the last section
   const push = (item: SyntaxItem, sc: SyntaxScope, leaf: boolean, frame: Frame) => {
-    const anonymous = item.node !== null && item.attach === null && !item.trail && !item.node.isNamed;
+    // a token (`}`, `;`, `end`) alone: read only where it matters (after an opened definition, in a frame's head)
+    const anonymous = (fence === HARD_NAMED || frame.head) && item.node !== null && item.attach === null && !item.trail && !item.node.isNamed;
     out.starts.push(item.start);
     out.ends.push(item.end);
     out.hard.push(out.count > 0 && (fence === HARD_ANY || (fence === HARD_NAMED && !anonymous)));
