@@ -167,6 +167,17 @@ describe('worked examples', () => {
     expect(await defs('greeter.rb')).toEqual(['module Greeting', 'class Greeter', 'method initialize', 'method greet', 'method languages']);
     expect(await defs('Orders.cs')).toEqual(['namespace Shop', 'class Order', 'method Add', 'method AddLine', 'record Customer']);
   });
+
+  it('definitions are plain data: their signatures read after the syntax tree is gone (and another file parsed)', async () => {
+    const chunker = await CodeChunker.create({ language: 'typescript' });
+    const defs = chunker.definitions('export class Box<T> {\n  get(key: string,\n      fallback: T): T {\n    return fallback;\n  }\n}\n');
+    chunker.chunk('function other(): void {}\n'.repeat(50));
+    expect(JSON.parse(JSON.stringify(defs))).toEqual([
+      { kind: 'class', name: 'Box', label: 'class Box', signature: 'class Box<T>', start: 7, end: 91 },
+      { kind: 'method', name: 'get', label: 'method get', signature: 'get(key: string, fallback: T): T', start: 24, end: 89 },
+    ]);
+    expect(defs.every((d) => Object.getOwnPropertyDescriptor(d, 'signature')?.value !== undefined)).toBe(true);
+  });
 });
 
 /** Chunkers by unit and budget (char budgets ×4). */

@@ -257,12 +257,18 @@ function definition(kind: string, nameNode: SyntaxNode, bodyOwner: SyntaxNode, s
   const outer = scope.length ? scope[scope.length - 1].kind : '';
   const k = kind === 'function' && CLASS_LIKE.has(outer) ? 'method' : kind;
   const name = nameOf(nameNode, text);
+  const { start, end } = trimSpan(text, span.startIndex, span.endIndex);
+  // the signature only context headers and definitions() read: found on first use (while the tree lives: syntaxDefinitions copies it out)
+  let signature: string | undefined;
   return {
     kind: k,
     name,
     label: `${k} ${name}`,
-    signature: signatureOf(span, bodyOwner.childForFieldName('body'), text),
-    ...trimSpan(text, span.startIndex, span.endIndex),
+    get signature(): string {
+      return (signature ??= signatureOf(span, bodyOwner.childForFieldName('body'), text));
+    },
+    start,
+    end,
   };
 }
 
@@ -649,7 +655,8 @@ export function syntaxDefinitions(root: SyntaxNode, text: string): SyntaxDefinit
     const kids = childrenOf(node);
     for (let k = kids.length - 1; k >= 0; k--) stack.push({ node: kids[k], scope: sc });
   }
-  return out;
+  // plain copies: each signature read now, while the tree it is read from lives
+  return out.map((d) => ({ ...d }));
 }
 
 /**
