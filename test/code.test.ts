@@ -14,6 +14,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { CODE_LANGUAGES, CodeChunker, languageForPath } from '../src/code.js';
 import { createChunker, GrammarLoadError, InvalidOptionError, type Chunk } from '../src/index.js';
 import { expectInvariants, measure, type Unit } from './helpers/invariants.js';
+import { definitionOf, MemoNode, type SyntaxNode } from '../src/segment/code.js';
 import { repoRoot } from './helpers/paths.js';
 
 const SLOW = 240_000;
@@ -57,6 +58,60 @@ describe('grammars', () => {
     ]);
     expect(pick('README.md')).toBeUndefined();
     expect(pick('Makefile')).toBeUndefined();
+  });
+});
+
+describe('memo nodes', () => {
+  /** A node of the SyntaxNode shape whose every read is counted in `reads` (what a web-tree-sitter getter costs: a call into WebAssembly). */
+  function fakeNode(reads: Record<string, number>, type: string, start: number, end: number, named: boolean, kids: SyntaxNode[] = [], fields: Record<string, SyntaxNode> = {}): SyntaxNode {
+    const read = <T>(key: string, v: T): T => {
+      reads[key] = (reads[key] ?? 0) + 1;
+      return v;
+    };
+    return {
+      startIndex: start,
+      get type() { return read('type', type); },
+      get endIndex() { return read('endIndex', end); },
+      get isNamed() { return read('isNamed', named); },
+      get isError() { return read('isError', false); },
+      get isMissing() { return read('isMissing', false); },
+      get hasError() { return read('hasError', false); },
+      get childCount() { return read('childCount', kids.length); },
+      get children() { return read('children', kids); },
+      child: (k: number) => read('child', kids[k] ?? null),
+      childForFieldName: (name: string) => read('field', fields[name] ?? null),
+    };
+  }
+
+  it('read each field of the node they wrap once, give the values it gives, and wrap its children and field children', () => {
+    const text = 'function add(a, b) { return a + b; }';
+    const reads: Record<string, number> = {};
+    const name = fakeNode(reads, 'identifier', 9, 12, true);
+    const body = fakeNode(reads, 'statement_block', 19, 36, true);
+    const keyword = fakeNode(reads, 'function', 0, 8, false);
+    const fn = fakeNode(reads, 'function_declaration', 0, 36, true, [keyword, name, fakeNode(reads, 'formal_parameters', 12, 18, true), body], { name, body });
+    const root = new MemoNode(fakeNode(reads, 'program', 0, 36, true, [fn]));
+    for (let pass = 0; pass < 3; pass++) {
+      const kids = root.children;
+      expect(kids.length).toBe(1);
+      const f = kids[0]!;
+      expect([f.type, f.startIndex, f.endIndex, f.isNamed, f.childCount]).toEqual(['function_declaration', 0, 36, true, 4]);
+      expect(f.children.map((c) => [c!.type, c!.startIndex, c!.endIndex, c!.isNamed])).toEqual([
+        ['function', 0, 8, false],
+        ['identifier', 9, 12, true],
+        ['formal_parameters', 12, 18, true],
+        ['statement_block', 19, 36, true],
+      ]);
+      expect(f.childForFieldName('name')?.endIndex).toBe(12);
+      expect(f.childForFieldName('declarator')).toBeNull();
+      expect(definitionOf(f, text)).toMatchObject({ kind: 'function', name: 'add', label: 'function add', signature: 'function add(a, b)', start: 0, end: 36 });
+    }
+    // three passes, and definitionOf reading fields besides: each node's fields crossed once
+    expect(reads.children).toBe(2); // the root's and the function's
+    expect(reads.type).toBe(5); // the function and its four children (the root's is never asked)
+    expect(reads.field).toBe(3); // name, body, declarator: one each, a miss remembered too
+    expect(reads.endIndex).toBeLessThanOrEqual(6);
+    expect(reads.isNamed).toBeLessThanOrEqual(6);
   });
 });
 
@@ -111,6 +166,17 @@ describe('worked examples', () => {
     expect(await defs('cache.go')).toEqual(['type Cache', 'type entry', 'function New', 'method Get', 'method Set']);
     expect(await defs('greeter.rb')).toEqual(['module Greeting', 'class Greeter', 'method initialize', 'method greet', 'method languages']);
     expect(await defs('Orders.cs')).toEqual(['namespace Shop', 'class Order', 'method Add', 'method AddLine', 'record Customer']);
+  });
+
+  it('definitions are plain data: their signatures read after the syntax tree is gone (and another file parsed)', async () => {
+    const chunker = await CodeChunker.create({ language: 'typescript' });
+    const defs = chunker.definitions('export class Box<T> {\n  get(key: string,\n      fallback: T): T {\n    return fallback;\n  }\n}\n');
+    chunker.chunk('function other(): void {}\n'.repeat(50));
+    expect(JSON.parse(JSON.stringify(defs))).toEqual([
+      { kind: 'class', name: 'Box', label: 'class Box', signature: 'class Box<T>', start: 7, end: 91 },
+      { kind: 'method', name: 'get', label: 'method get', signature: 'get(key: string, fallback: T): T', start: 24, end: 89 },
+    ]);
+    expect(defs.every((d) => Object.getOwnPropertyDescriptor(d, 'signature')?.value !== undefined)).toBe(true);
   });
 });
 

@@ -20,6 +20,25 @@ describe('splitRange: the piece tree packed by the langchain policy', () => {
     expect(spans.map((s) => s.unitCount)).toEqual([9, 11, 7]);
   });
 
+  it('one RangeSplitter shared by many ranges of a text gives each the pieces a fresh split gives (ranges in order, backwards, overlapping)', () => {
+    const word = fc.constantFrom('a', 'bb', 'ccc dd', 'e.', 'f! ', '\n', '\n\n', '\r\n', ' ', '😀', 'x\u0301');
+    fc.assert(
+      fc.property(fc.array(word, { minLength: 1, maxLength: 60 }), fc.array(fc.tuple(fc.nat(), fc.nat()), { minLength: 1, maxLength: 8 }), fc.integer({ min: 1, max: 12 }), (words, ranges, max) => {
+        const text = words.join('');
+        const m = rangeMeasure(text, chars);
+        const splitter = new RangeSplitter(m);
+        for (const [x, y] of ranges) {
+          const s = Math.min(x, y) % (text.length + 1);
+          const e = Math.min(text.length, s + (Math.max(x, y) % 40));
+          const shared = splitter.split(s, e, { max });
+          const fresh = splitRange(m, s, e, { max });
+          expect(shared).toEqual(fresh);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
   it('splits only the range asked for, in offsets of the whole text', () => {
     const text = 'skip me|aaa bbb ccc|and me';
     const spans = splitRange(rangeMeasure(text, chars), 8, 19, { max: 7 });

@@ -102,28 +102,32 @@ function finish(h: Lanes): string {
 }
 
 /**
- * Counts per 53-bit key (an exact integer in a double): open addressing with linear
- * probing over typed arrays, so counting a chunk allocates nothing (a `Map` with
- * non-Smi keys boxes each key and hashes it through the heap number). It starts at 8
- * slots (a fallback splitter assembles a few chunks per call) and doubles when half full.
+ * Counts per 53-bit key, given as its high 32 bits and low 21 bits: open addressing with
+ * linear probing over typed arrays of 32-bit integers, so counting a chunk allocates
+ * nothing and no step converts a double (a `Map` with non-Smi keys boxes each key and
+ * hashes it through the heap number). It starts at 8 slots (a fallback splitter
+ * assembles a few chunks per call) and doubles when half full.
  */
 class KeyCounts {
-  #keys = new Float64Array(8);
+  #hi = new Int32Array(8);
+  #lo = new Int32Array(8);
   /** The count of the key in the same slot; 0 marks an empty slot. */
   #counts = new Int32Array(8);
   #size = 0;
 
-  /**
-   * The count of `key` so far, then one more. The slot is the key's low bits (ToUint32):
-   * the keys are hash states, mixed in every bit.
-   */
-  next(key: number): number {
+  /** The slot a key starts probing at: both halves mixed (the keys are hash states, mixed in every bit). */
+  static #slot(hi: number, lo: number, mask: number): number {
+    return (hi ^ Math.imul(lo, 0x9e3779b1)) & mask;
+  }
+
+  /** The count of the key (`hi`, `lo`) so far, then one more. */
+  next(hi: number, lo: number): number {
     let mask = this.#counts.length - 1;
-    let i = (key >>> 0) & mask;
+    let i = KeyCounts.#slot(hi, lo, mask);
     for (;;) {
       const c = this.#counts[i];
       if (c === 0) break;
-      if (this.#keys[i] === key) {
+      if (this.#hi[i] === hi && this.#lo[i] === lo) {
         this.#counts[i] = c + 1;
         return c;
       }
@@ -132,26 +136,31 @@ class KeyCounts {
     if ((this.#size + 1) * 2 > this.#counts.length) {
       this.#grow();
       mask = this.#counts.length - 1;
-      i = (key >>> 0) & mask;
+      i = KeyCounts.#slot(hi, lo, mask);
       while (this.#counts[i] !== 0) i = (i + 1) & mask;
     }
-    this.#keys[i] = key;
+    this.#hi[i] = hi;
+    this.#lo[i] = lo;
     this.#counts[i] = 1;
     this.#size++;
     return 0;
   }
 
   #grow(): void {
-    const keys = this.#keys;
+    const his = this.#hi;
+    const los = this.#lo;
     const counts = this.#counts;
-    this.#keys = new Float64Array(keys.length * 2);
-    this.#counts = new Int32Array(counts.length * 2);
-    const mask = this.#counts.length - 1;
+    const n = counts.length * 2;
+    this.#hi = new Int32Array(n);
+    this.#lo = new Int32Array(n);
+    this.#counts = new Int32Array(n);
+    const mask = n - 1;
     for (let j = 0; j < counts.length; j++) {
       if (counts[j] === 0) continue;
-      let i = (keys[j] >>> 0) & mask;
+      let i = KeyCounts.#slot(his[j], los[j], mask);
       while (this.#counts[i] !== 0) i = (i + 1) & mask;
-      this.#keys[i] = keys[j];
+      this.#hi[i] = his[j];
+      this.#lo[i] = los[j];
       this.#counts[i] = counts[j];
     }
   }
@@ -192,8 +201,8 @@ export class ContentIds {
       mixInt(h, 1);
       mixText(h, embedText);
     }
-    // 53 bits of the pre-ordinal state key the count (exact in a double)
-    const ordinal = this.#seen.next((h.a >>> 0) * 2097152 + (h.b >>> 11));
+    // 53 bits of the pre-ordinal state key the count: all of lane a, the high 21 bits of lane b
+    const ordinal = this.#seen.next(h.a | 0, h.b >>> 11);
     mixInt(h, ordinal);
     return finish(h);
   }

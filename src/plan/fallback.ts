@@ -17,7 +17,7 @@ import { checkedSplitter, type SpanSplitter, type SplitSpan } from '../core/spli
 import { InvalidOptionError } from '../core/errors.js';
 import { addWork, type Work } from '../core/work.js';
 import { isBlank, isSpace, trimSpan, type TextSpan } from '../core/text.js';
-import { DEFAULT_SEPARATORS, isGraphemeSeparator, SeparatorIndex, type Separator, type SeparatorPlacement } from '../segment/separators.js';
+import { DEFAULT_SEPARATORS, isGraphemeSeparator, SeparatorIndex, type PieceScratch, type Separator, type SeparatorPlacement } from '../segment/separators.js';
 import { rangeMeasure, type RangeMeasure } from '../size/measure.js';
 import { resolveUnits, type UnitOptions } from '../size/resolve.js';
 import type { PlannedChunk } from './assemble.js';
@@ -35,7 +35,6 @@ export interface SplitOptions {
   /** Where a separator goes when text is split on it. Default `'start'`. */
   readonly keep?: SeparatorPlacement;
 }
-
 
 /**
  * The recursive splitter's pieces of `[start, end)` of `measure.text`: the piece tree
@@ -86,6 +85,13 @@ export class RangeSplitter {
 
 /** The boundary tree of one text: separator pieces, level by level, built as the packer descends. */
 class PieceTree {
+  /**
+   * Arrays of the levels, one set per depth of descent: the packer finishes a level's
+   * descents before it asks for the next one, so only one level per depth is in use at a
+   * time, and a new level reuses its depth's arrays instead of allocating five.
+   */
+  readonly #scratch: LevelArrays[] = [];
+
   constructor(
     readonly text: string,
     readonly index: SeparatorIndex,
@@ -96,50 +102,71 @@ class PieceTree {
   /**
    * The pieces of [s, e) at the separator LangChain's `_splitText` picks from `level` on
    * (grapheme clusters where none occurs: the last resort, which has no finer level).
+   * @param depth how many levels lie above it (0: the range given to {@link splitRange}).
    */
-  level(s: number, e: number, level: number): PackLevel {
-    return new PieceLevel(this, s, e, level);
+  level(s: number, e: number, level: number, depth = 0, clusters = false): PackLevel {
+    return new PieceLevel(this, s, e, level, depth, clusters);
   }
 
-  #zeros = new Float64Array(0);
-
-  /** A zero-filled array of at least `n` entries, shared by levels (read only). */
-  zeros(n: number): Float64Array {
-    if (this.#zeros.length < n) this.#zeros = new Float64Array(Math.max(n, this.#zeros.length * 2));
-    return this.#zeros;
+  /** The arrays of depth `depth`, the sizes, gaps and prefix sums of at least `n` pieces (their contents are the caller's to fill; the pieces' arrays grow as they are filled). */
+  arrays(depth: number, n: number): LevelArrays {
+    let a = this.#scratch[depth];
+    if (!a) this.#scratch[depth] = a = { pieces: { starts: new Int32Array(16), ends: new Int32Array(16) }, sizes: new Float64Array(16), gaps: new Float64Array(16), prefix: new Float64Array(16) };
+    if (a.prefix.length < n + 1) {
+      const m = Math.max(n + 1, 2 * a.prefix.length);
+      a.sizes = new Float64Array(m);
+      a.gaps = new Float64Array(m);
+      a.prefix = new Float64Array(m);
+    }
+    return a;
   }
+}
+
+/** The arrays one level of a {@link PieceTree} fills: its pieces, their sizes, the gaps before them, the prefix sums. */
+interface LevelArrays {
+  pieces: PieceScratch;
+  sizes: Float64Array;
+  gaps: Float64Array;
+  prefix: Float64Array;
 }
 
 /** One level of the tree: the pieces of a range at one separator. */
 class PieceLevel implements PackLevel {
   readonly count: number;
   readonly sums: { sizes: Float64Array; prefix: Float64Array; gapBefore: Float64Array };
-  readonly descend: ((k: number) => PackLevel | undefined) | undefined;
   readonly #tree: PieceTree;
   readonly #starts: Int32Array;
   readonly #ends: Int32Array;
   readonly #sep: number;
+  readonly #level: number;
+  readonly #depth: number;
+  /** The separator after this level's (its pieces' finer level), or −1 at the last resort. */
+  readonly #next: number;
+  /** At the last resort in a unit other than characters: clusters per unit run. */
+  readonly #clusters: Int32Array | undefined;
 
   /**
+   * @param depth levels above this one (its arrays are that depth's: see {@link PieceTree.arrays})
    * @param clusters at the last resort in tokens or words: split into grapheme clusters
    *   themselves (a unit run's finer level) rather than into unit runs ({@link unitRuns})
    */
-  constructor(tree: PieceTree, s: number, e: number, level: number, clusters = false) {
+  constructor(tree: PieceTree, s: number, e: number, level: number, depth: number, clusters: boolean) {
     const { index, measure } = tree;
     const seps = index.separators;
     const sep = index.choose(level, s, e);
     const terminal = sep === -1 || isGraphemeSeparator(seps[sep]);
-    const next = terminal ? seps.length : sep + 1;
-    const graphemes = index.pieces(sep, s, e);
+    const graphemes = index.pieces(sep, s, e, tree.arrays(depth, 0).pieces);
     const runs = terminal && !clusters && !measure.sizer.clusterAligned && graphemes.count > 1 ? unitRuns(measure, s, e, graphemes.ends, graphemes.count) : undefined;
     const { starts, ends, count } = runs ?? graphemes;
+    const scratch = tree.arrays(depth, count);
     // sizes of the raw pieces (LangChain's lengthFunction) and, without kept separators,
     // of the separator text between pieces (mergeSplits adds it per join)
-    const sizes = measure.sizeMany(starts, ends, count, new Float64Array(count));
+    const sizes = measure.sizeMany(starts, ends, count, scratch.sizes);
     // gaps only where separators are kept in no piece; otherwise pieces tile the range
     // (the sizer's joinSize: in words a join inside a word counts −1, `日本語。` + `中文。` is one word)
     const joinSize = measure.sizer.additive ? measure.sizer.joinSize : undefined;
-    const gaps = tree.keep === false || joinSize ? new Float64Array(count) : tree.zeros(count);
+    const gaps = scratch.gaps;
+    gaps.fill(0, 0, count);
     if (tree.keep === false) {
       for (let k = 1; k < count; k++) if (starts[k] > ends[k - 1]) gaps[k] = measure.size(ends[k - 1], starts[k]);
     }
@@ -147,8 +174,9 @@ class PieceLevel implements PackLevel {
       const t = tree.text;
       for (let k = 1; k < count; k++) if (starts[k] === ends[k - 1]) gaps[k] += joinSize(t, starts[k]);
     }
-    const prefix = new Float64Array(count + 1);
+    const prefix = scratch.prefix;
     let sum = 0;
+    prefix[0] = 0;
     for (let k = 0; k < count; k++) prefix[k + 1] = sum += gaps[k] + sizes[k];
     this.count = count;
     this.sums = { sizes, prefix, gapBefore: gaps };
@@ -156,11 +184,17 @@ class PieceLevel implements PackLevel {
     this.#starts = starts;
     this.#ends = ends;
     this.#sep = sep;
-    this.descend = runs
-      ? (k) => (runs.clusters[k] > 1 ? new PieceLevel(tree, starts[k], ends[k], level, true) : undefined)
-      : terminal
-        ? undefined
-        : (k) => tree.level(starts[k], ends[k], next);
+    this.#level = level;
+    this.#depth = depth;
+    this.#next = terminal ? -1 : sep + 1;
+    this.#clusters = runs?.clusters;
+  }
+
+  /** The finer level of piece k: the next separator's pieces, a unit run's clusters, or none at the last resort. */
+  descend(k: number): PackLevel | undefined {
+    const tree = this.#tree;
+    if (this.#clusters) return this.#clusters[k] > 1 ? tree.level(this.#starts[k], this.#ends[k], this.#level, this.#depth + 1, true) : undefined;
+    return this.#next < 0 ? undefined : tree.level(this.#starts[k], this.#ends[k], this.#next, this.#depth + 1);
   }
 
   size(k: number): number {

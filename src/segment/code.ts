@@ -56,6 +56,81 @@ export function childrenOf(node: SyntaxNode): ArrayLike<SyntaxNode> {
   return node.children as ArrayLike<SyntaxNode>;
 }
 
+/**
+ * A syntax node that reads each of its fields from tree-sitter once: web-tree-sitter's
+ * getters (`type`, `endIndex`, `isNamed`, `childForFieldName`) each copy the node into
+ * the WebAssembly memory and call across, and the boundaries read the same fields of a
+ * node several times (an item's span, whether it is a comment, a definition, named).
+ * Its children and field children are memo nodes too, read once per node.
+ */
+export class MemoNode implements SyntaxNode {
+  readonly startIndex: number;
+  readonly #node: SyntaxNode;
+  #type: string | undefined;
+  #end = -1;
+  /** 0 unread, 1 named, 2 anonymous. */
+  #named = 0;
+  #children: (MemoNode | null)[] | undefined;
+  /** Field names read so far and their children (a node is asked for one to three). */
+  #fieldNames: string[] | undefined;
+  #fieldNodes: (MemoNode | null)[] | undefined;
+  /** The definition this node is, by the kind of the definition enclosing it ({@link definitionOf}'s memo). */
+  definitions: Map<string, SyntaxDefinition | undefined> | undefined;
+
+  constructor(node: SyntaxNode) {
+    this.#node = node;
+    this.startIndex = node.startIndex;
+  }
+
+  get type(): string {
+    return (this.#type ??= this.#node.type);
+  }
+  get endIndex(): number {
+    if (this.#end < 0) this.#end = this.#node.endIndex;
+    return this.#end;
+  }
+  get isNamed(): boolean {
+    if (this.#named === 0) this.#named = this.#node.isNamed ? 1 : 2;
+    return this.#named === 1;
+  }
+  get isError(): boolean {
+    return this.#node.isError;
+  }
+  get isMissing(): boolean {
+    return this.#node.isMissing;
+  }
+  get hasError(): boolean {
+    return this.#node.hasError;
+  }
+  get childCount(): number {
+    return this.#children ? this.#children.length : this.#node.childCount;
+  }
+  get children(): (MemoNode | null)[] {
+    if (this.#children) return this.#children;
+    const kids = this.#node.children;
+    const out = new Array<MemoNode | null>(kids.length);
+    for (let k = 0; k < kids.length; k++) {
+      const c = kids[k];
+      out[k] = c ? new MemoNode(c) : null;
+    }
+    return (this.#children = out);
+  }
+  child(index: number): MemoNode | null {
+    return this.children[index] ?? null;
+  }
+  childForFieldName(name: string): MemoNode | null {
+    const names = (this.#fieldNames ??= []);
+    const nodes = (this.#fieldNodes ??= []);
+    const k = names.indexOf(name);
+    if (k >= 0) return nodes[k];
+    const n = this.#node.childForFieldName(name);
+    const c = n ? new MemoNode(n) : null;
+    names.push(name);
+    nodes.push(c);
+    return c;
+  }
+}
+
 /** A named definition: what symbol paths are made of. */
 export interface SyntaxDefinition {
   /** `function`, `method`, `class`, `interface`, `struct`, `enum`, `trait`, `impl`, `module`, `namespace`, `type`, … */
@@ -138,29 +213,33 @@ function oneLine(s: string, max = 200): string {
   return t.length > max ? t.slice(0, max - 1) + '…' : t;
 }
 
+/** The text of a name node, one line. */
+function nameText(n: SyntaxNode, text: string): string {
+  return oneLine(text.slice(n.startIndex, n.endIndex), 120);
+}
+
 /** The defined name of a definition node. */
 function nameOf(node: SyntaxNode, text: string): string {
-  const slice = (n: SyntaxNode) => oneLine(text.slice(n.startIndex, n.endIndex), 120);
   const name = node.childForFieldName('name') ?? node.childForFieldName('property');
-  if (name) return slice(name);
+  if (name) return nameText(name, text);
   if (node.type === 'impl_item') {
     const type = node.childForFieldName('type');
     const trait = node.childForFieldName('trait');
-    if (type) return trait ? `${slice(trait)} for ${slice(type)}` : slice(type);
+    if (type) return trait ? `${nameText(trait, text)} for ${nameText(type, text)}` : nameText(type, text);
   }
   if (node.type === 'type_declaration') {
     const kids = childrenOf(node);
     for (let k = 0; k < kids.length; k++) {
       const spec = kids[k];
       const n = spec.childForFieldName('name');
-      if (n) return slice(n);
+      if (n) return nameText(n, text);
     }
   }
   // C and C++: the name is at the bottom of the declarator chain (pointer, function, reference declarators)
   let d = node.childForFieldName('declarator');
   for (let depth = 0; d && depth < 16; depth++) {
     const inner = d.childForFieldName('declarator');
-    if (!inner) return slice(d);
+    if (!inner) return nameText(d, text);
     d = inner;
   }
   return '(anonymous)';
@@ -178,12 +257,18 @@ function definition(kind: string, nameNode: SyntaxNode, bodyOwner: SyntaxNode, s
   const outer = scope.length ? scope[scope.length - 1].kind : '';
   const k = kind === 'function' && CLASS_LIKE.has(outer) ? 'method' : kind;
   const name = nameOf(nameNode, text);
+  const { start, end } = trimSpan(text, span.startIndex, span.endIndex);
+  // the signature only context headers and definitions() read: found on first use (while the tree lives: syntaxDefinitions copies it out)
+  let signature: string | undefined;
   return {
     kind: k,
     name,
     label: `${k} ${name}`,
-    signature: signatureOf(span, bodyOwner.childForFieldName('body'), text),
-    ...trimSpan(text, span.startIndex, span.endIndex),
+    get signature(): string {
+      return (signature ??= signatureOf(span, bodyOwner.childForFieldName('body'), text));
+    },
+    start,
+    end,
   };
 }
 
@@ -193,11 +278,24 @@ function definition(kind: string, nameNode: SyntaxNode, bodyOwner: SyntaxNode, s
  * @param scope the enclosing definitions (a function inside a class is a method).
  */
 export function definitionOf(node: SyntaxNode, text: string, scope: SyntaxScope = []): SyntaxDefinition | undefined {
+  if (!(node instanceof MemoNode)) return readDefinition(node, text, scope);
+  // the kind depends on the enclosing definition's kind only (a function in a class is a method)
+  const outer = scope.length ? scope[scope.length - 1].kind : '';
+  const memo = (node.definitions ??= new Map());
+  if (memo.has(outer)) return memo.get(outer);
+  const def = readDefinition(node, text, scope);
+  memo.set(outer, def);
+  return def;
+}
+
+function readDefinition(node: SyntaxNode, text: string, scope: SyntaxScope): SyntaxDefinition | undefined {
   let n: SyntaxNode | null = node;
   for (let depth = 0; n && depth < 4; depth++) {
-    if (!n.isNamed) return undefined; // a keyword token (`class`, `module`, `function`)
     const type = n.type;
     const kind = DEFINITION_KINDS[type];
+    // only a type that can be a definition is checked for a keyword token (`class`, `module`, `function`): one call less per node
+    const candidate = kind || type === 'lexical_declaration' || type === 'variable_declaration' || type === 'public_field_definition' || type === 'field_definition' || WRAPPERS.has(type);
+    if (!candidate || !n.isNamed) return undefined;
     if (kind) {
       if (NEEDS_BODY.has(type) && !n.childForFieldName('body')) return undefined;
       return definition(kind, n, n, n, text, scope);
@@ -309,16 +407,6 @@ export interface SyntaxStats {
 export function childItems(node: SyntaxNode, text: string, stats?: SyntaxStats, from = node.startIndex, to = node.endIndex): SyntaxItem[] {
   const items: SyntaxItem[] = [];
   let pending: SyntaxNode[] = [];
-  const flush = () => {
-    items.push(...nodeItems(text, pending));
-    pending = [];
-  };
-  const raw = (s: number, e: number) => {
-    const t = trimSpan(text, s, e);
-    if (t.start >= t.end) return;
-    flush();
-    items.push({ start: t.start, end: t.end, node: null, attach: null });
-  };
   let cursor = from;
   const kids = childrenOf(node);
   const n = kids.length;
@@ -331,7 +419,7 @@ export function childItems(node: SyntaxNode, text: string, stats?: SyntaxStats, 
     if (s < cursor) {
       // out of order or overlapping (error recovery, heredocs): the previous item and this one become one raw run
       if (e > cursor) {
-        flush();
+        pending = flushItems(items, text, pending);
         const last = items[items.length - 1];
         if (last) {
           last.end = e;
@@ -342,21 +430,41 @@ export function childItems(node: SyntaxNode, text: string, stats?: SyntaxStats, 
       }
       continue;
     }
-    raw(cursor, s);
+    pending = rawItem(items, text, pending, cursor, s);
     const last = items[items.length - 1];
-    if (isComment(c.type) && pending.length === 0 && last?.node && last.end === cursor && !hasLineBreak(text, cursor, s, stats)) {
+    const type = c.type;
+    if (isComment(type) && pending.length === 0 && last?.node && last.end === cursor && !hasLineBreak(text, cursor, s, stats)) {
       (last.trail ??= []).push(c); // a comment at the end of the item's last line
       last.end = e;
-    } else if (isAttachable(c.type)) pending.push(c);
+    } else if (isAttachable(type)) pending.push(c);
     else if (pending.length) {
       items.push({ start: trimSpan(text, pending[0].startIndex, pending[0].endIndex).start, end: e, node: c, attach: pending });
       pending = [];
     } else items.push({ start: s, end: e, node: c, attach: null });
     cursor = e;
   }
-  flush();
-  raw(cursor, to);
+  pending = flushItems(items, text, pending);
+  rawItem(items, text, pending, cursor, to);
   return items;
+}
+
+/** Appends the items of the `pending` attachable nodes (comments, decorators that attached to nothing); returns the list to collect the next ones in. */
+function flushItems(items: SyntaxItem[], text: string, pending: SyntaxNode[]): SyntaxNode[] {
+  if (pending.length === 0) return pending;
+  for (let k = 0; k < pending.length; k++) {
+    const a = pending[k];
+    items.push(nodeItem(text, a));
+  }
+  return [];
+}
+
+/** Appends [s, e) of `text` trimmed, when not blank, as a raw item (after the pending nodes' items); returns the pending list to go on with. */
+function rawItem(items: SyntaxItem[], text: string, pending: SyntaxNode[], s: number, e: number): SyntaxNode[] {
+  const t = trimSpan(text, s, e);
+  if (t.start >= t.end) return pending;
+  const rest = flushItems(items, text, pending);
+  items.push({ start: t.start, end: t.end, node: null, attach: null });
+  return rest;
 }
 
 /** The sections of one level, ready for a packer. */
@@ -383,7 +491,16 @@ export type FitsBudget = (start: number, end: number, scope: SyntaxScope) => boo
 
 /** Items of single nodes (attached comments and decorators), spans without whitespace at the ends. */
 function nodeItems(text: string, nodes: SyntaxNode[] | null | undefined): SyntaxItem[] {
-  return nodes ? nodes.map((a) => ({ ...trimSpan(text, a.startIndex, a.endIndex), node: a, attach: null })) : [];
+  if (!nodes) return [];
+  const out = new Array<SyntaxItem>(nodes.length);
+  for (let k = 0; k < nodes.length; k++) out[k] = nodeItem(text, nodes[k]);
+  return out;
+}
+
+/** The item of one node alone: its span without whitespace at the ends. */
+function nodeItem(text: string, node: SyntaxNode): SyntaxItem {
+  const t = trimSpan(text, node.startIndex, node.endIndex);
+  return { start: t.start, end: t.end, node, attach: null };
 }
 
 /**
@@ -403,12 +520,11 @@ export function expandItem(
   const attached = nodeItems(text, item.attach);
   const trailing = nodeItems(text, item.trail);
   const span = trimSpan(text, node.startIndex, node.endIndex);
-  const whole = (): SyntaxItem => ({ ...span, node, attach: null });
   if ((attached.length || trailing.length) && fits(span.start, span.end, scope)) {
-    return { items: [...attached, whole(), ...trailing], definition: undefined };
+    return { items: [...attached, { start: span.start, end: span.end, node, attach: null }, ...trailing], definition: undefined };
   }
   if (node.childCount === 0) {
-    return attached.length || trailing.length ? { items: [...attached, whole(), ...trailing], definition: undefined } : null;
+    return attached.length || trailing.length ? { items: [...attached, { start: span.start, end: span.end, node, attach: null }, ...trailing], definition: undefined } : null;
   }
   const def = definitionOf(node, text, scope);
   return { items: [...attached, ...openBody(node, childItems(node, text, stats), text, stats), ...trailing], definition: def };
@@ -466,7 +582,8 @@ export function syntaxSections(items: SyntaxItem[], text: string, scope: SyntaxS
   let fence = NONE;
   let lastFrame: Frame | undefined; // the frame that placed the last section
   const push = (item: SyntaxItem, sc: SyntaxScope, leaf: boolean, frame: Frame) => {
-    const anonymous = item.node !== null && item.attach === null && !item.trail && !item.node.isNamed;
+    // a token (`}`, `;`, `end`) alone: read only where it matters (after an opened definition, in a frame's head)
+    const anonymous = (fence === HARD_NAMED || frame.head) && item.node !== null && item.attach === null && !item.trail && !item.node.isNamed;
     out.starts.push(item.start);
     out.ends.push(item.end);
     out.hard.push(out.count > 0 && (fence === HARD_ANY || (fence === HARD_NAMED && !anonymous)));
@@ -538,7 +655,8 @@ export function syntaxDefinitions(root: SyntaxNode, text: string): SyntaxDefinit
     const kids = childrenOf(node);
     for (let k = kids.length - 1; k >= 0; k--) stack.push({ node: kids[k], scope: sc });
   }
-  return out;
+  // plain copies: each signature read now, while the tree it is read from lives
+  return out.map((d) => ({ ...d }));
 }
 
 /**

@@ -65,6 +65,12 @@ export interface Pieces {
   count: number;
 }
 
+/** Arrays {@link SeparatorIndex.pieces} may write pieces into (replaced by larger ones where they are too short), instead of allocating two per call. */
+export interface PieceScratch {
+  starts: Int32Array;
+  ends: Int32Array;
+}
+
 /** Length of the line break starting at `p` (2 for `\r\n`, 1 for `\n` or `\r`), else 0. */
 function lineBreakAt(text: string, p: number): number {
   const c = text.charCodeAt(p);
@@ -319,8 +325,11 @@ export class SeparatorIndex {
     return -1;
   }
 
-  /** Pieces of [s, e) split on separator `i` (-1 or the grapheme kind: grapheme clusters). */
-  pieces(i: number, s: number, e: number): Pieces {
+  /**
+   * Pieces of [s, e) split on separator `i` (-1 or the grapheme kind: grapheme clusters).
+   * @param scratch where the pieces of a separator go (grown as needed); default new arrays.
+   */
+  pieces(i: number, s: number, e: number, scratch?: PieceScratch): Pieces {
     if (i < 0 || isGraphemeSeparator(this.separators[i])) {
       const b = graphemeBounds(this.text, s, e);
       this.ops += b.length;
@@ -334,14 +343,22 @@ export class SeparatorIndex {
     let last = first;
     while (last < f.count && f.pos[last] < e) last++;
     // at most one piece per occurrence, plus the last
-    const starts = new Int32Array(last - first + 1);
-    const ends = new Int32Array(last - first + 1);
+    const most = last - first + 1;
+    let starts: Int32Array;
+    let ends: Int32Array;
+    if (!scratch) {
+      starts = new Int32Array(most);
+      ends = new Int32Array(most);
+    } else {
+      if (scratch.starts.length < most) {
+        const m = Math.max(most, 2 * scratch.starts.length);
+        scratch.starts = new Int32Array(m);
+        scratch.ends = new Int32Array(m);
+      }
+      starts = scratch.starts;
+      ends = scratch.ends;
+    }
     let count = 0;
-    const push = (a: number, b: number): void => {
-      starts[count] = a;
-      ends[count] = b;
-      count++;
-    };
     const keep = this.placement;
     let cursor = s;
     for (let k = first; k < last; k++) {
@@ -352,23 +369,31 @@ export class SeparatorIndex {
       if (keep === 'start') {
         // lookahead split: every occurrence after the start is a cut (overlapping ones too)
         if (p > cursor) {
-          push(cursor, p);
+          starts[count] = cursor;
+          ends[count++] = p;
           cursor = p;
         }
       } else {
         if (p < cursor) continue; // non-overlapping matches, as String.split
         if (keep === 'end') {
           if (q > cursor && q < e) {
-            push(cursor, q);
+            starts[count] = cursor;
+            ends[count++] = q;
             cursor = q;
           }
         } else {
-          if (p > cursor) push(cursor, p);
+          if (p > cursor) {
+            starts[count] = cursor;
+            ends[count++] = p;
+          }
           cursor = q;
         }
       }
     }
-    if (cursor < e) push(cursor, e);
+    if (cursor < e) {
+      starts[count] = cursor;
+      ends[count++] = e;
+    }
     return { starts, ends, count };
   }
 }

@@ -20,11 +20,12 @@ import { isBlank, requireText } from '../core/text.js';
 import { documentIdOf, type ChunkCallOptions, workOf } from '../core/ids.js';
 import { Assembler, type PlannedChunk } from '../plan/assemble.js';
 import { SpanLevel } from '../plan/levels.js';
-import { splitRange } from '../plan/fallback.js';
+import { RangeSplitter, splitRange } from '../plan/fallback.js';
 import { pack, type PackLevel, type PackStats } from '../plan/pack.js';
 import {
   childItems,
   expandItem,
+  MemoNode,
   syntaxDefinitions,
   syntaxErrorSpans,
   syntaxSections,
@@ -232,7 +233,7 @@ export class CodeChunker {
     this.lastFallback = undefined;
     if (isBlank(text)) return [];
     const work = workOf(options);
-    const planned = this.#withTree(text, (root) => this.#plan(text, root, work), (reason) => this.#fallback(text, reason, work));
+    const planned = this.#withTree(text, (root) => this.#plan(text, new MemoNode(root), work), (reason) => this.#fallback(text, reason, work));
     return new Assembler({ strategy: 'code', ...chunkCounters(this.#resolved), documentId: documentIdOf(options) }).add(text, planned);
   }
 
@@ -243,7 +244,7 @@ export class CodeChunker {
    */
   definitions(text: string): SyntaxDefinition[] {
     requireText(text);
-    return this.#withTree(text, (root) => syntaxDefinitions(root, text), () => []);
+    return this.#withTree(text, (root) => syntaxDefinitions(new MemoNode(root), text), () => []);
   }
 
   /** True when tree-sitter reports a syntax error anywhere in `text`, or gives the parse up (see {@link chunk}). */
@@ -345,6 +346,8 @@ class CodeContext {
   readonly max: number;
   readonly fits: (start: number, end: number, scope: SyntaxScope) => boolean;
   readonly #headers = new Map<SyntaxScope, Header>();
+  /** The splitter of the text's leaves over the budget (one separator index, built on the first). */
+  splitter: RangeSplitter | undefined;
   readonly #imports: string[];
   readonly #errors: number[];
   #lineStarts: Int32Array | undefined;
@@ -461,6 +464,15 @@ class CodeContext {
 
 /** Offsets where lines start (after `\n`, `\r\n` or a lone `\r`). */
 function lineStarts(text: string): Int32Array {
+  if (text.indexOf('\r') < 0) {
+    // only `\n`: found by indexOf, counted before they are stored
+    let count = 1;
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) count++;
+    const out = new Int32Array(count);
+    let k = 1;
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) out[k++] = i + 1;
+    return out;
+  }
   const out = [0];
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -531,7 +543,7 @@ class CodeLevel implements PackLevel {
     }
     // a leaf: the piece tree's spans (the fallback level), at the budget left beside the header
     const budget = Math.max(1, ctx.max - ctx.header(scope).size);
-    const spans = splitRange(ctx.measure, s.starts[i], s.ends[i], { max: budget });
+    const spans = (ctx.splitter ??= new RangeSplitter(ctx.measure)).split(s.starts[i], s.ends[i], { max: budget });
     if (spans.length <= 1 && spans[0]?.start === s.starts[i] && spans[0]?.end === s.ends[i]) return undefined;
     const path = scope.map((d) => d.label);
     return new SpanLevel(
