@@ -38,6 +38,7 @@ export interface BpeExports {
   inputPtr(): number;
   utf16Ptr(): number;
   fromUtf16(units: number): number;
+  countUtf16Range(at: number, units: number): number;
   idsPtr(): number;
   endsPtr(): number;
   scratchTop(): number;
@@ -476,6 +477,71 @@ export class BpeEncoder {
       this.#afterCall(ex);
     }
     return { ends, counts, count: k };
+  }
+
+  /**
+   * Token counts of many spans of one text: `counts[k] === count(text.slice(spans[k].start,
+   * spans[k].end))`. The text's code units are copied into the module once per window of
+   * consecutive spans within 64 Ki code units (a longer span is counted alone), and each
+   * span is converted and counted there, so a chunk costs one module call, not a copy of
+   * its text (overlapping chunks are copied once).
+   * @param spans `[start, end)` in UTF-16 code units, any order (windows follow the order given).
+   * @throws {InvalidInputError} when `text` is not a string or a span is not
+   *   `0 ≤ start ≤ end ≤ text.length` in integers.
+   */
+  countSpans(text: string, spans: readonly { readonly start: number; readonly end: number }[]): Int32Array {
+    if (typeof text !== 'string') throw new InvalidInputError('text must be a string', text);
+    const out = new Int32Array(spans.length);
+    const n = text.length;
+    for (let k = 0; k < spans.length; k++) {
+      const { start, end } = spans[k];
+      if (!(Number.isInteger(start) && Number.isInteger(end) && start >= 0 && start <= end && end <= n)) {
+        throw new InvalidInputError(`spans must be [start, end) with 0 ≤ start ≤ end ≤ ${n} (span ${k})`, spans[k]);
+      }
+    }
+    const ex = this.#load();
+    const window = BpeEncoder.pieceUnits;
+    try {
+      for (let k = 0; k < spans.length; ) {
+        // a window: the consecutive spans whose range stays within `window` code units
+        let lo = spans[k].start;
+        let hi = spans[k].end;
+        let to = k + 1;
+        for (; to < spans.length; to++) {
+          const lo2 = Math.min(lo, spans[to].start);
+          const hi2 = Math.max(hi, spans[to].end);
+          if (hi2 - lo2 > window) break;
+          lo = lo2;
+          hi = hi2;
+        }
+        if (hi - lo > window) {
+          out[k] = this.#run(text.slice(lo, hi), 0).count; // one span longer than a window
+          k = to;
+          continue;
+        }
+        ex.ensureScratch((hi - lo) * 3);
+        this.#writeUtf16(ex, text, lo, hi);
+        for (; k < to; k++) {
+          const { start, end } = spans[k];
+          out[k] = end === start ? 0 : ex.countUtf16Range(start - lo, end - start);
+        }
+      }
+    } finally {
+      this.#afterCall(ex);
+    }
+    return out;
+  }
+
+  /** Stores code units [from, to) of `text` at the module's UTF-16 input (after ensureScratch for (to − from) · 3 bytes). */
+  #writeUtf16(ex: BpeExports, text: string, from: number, to: number): void {
+    if (BpeEncoder.useBuffer && to - from > SHORT_UNITS) {
+      this.#buf(ex).write(from === 0 && to === text.length ? text : text.slice(from, to), ex.utf16Ptr(), (to - from) * 2, 'utf16le');
+      return;
+    }
+    this.#mem(ex);
+    const u16 = this.#u16;
+    const at = (ex.utf16Ptr() >>> 1) - from;
+    for (let i = from; i < to; i++) u16[at + i] = text.charCodeAt(i);
   }
 
   /**

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BpeEncoder } from '../bindings/bpe.js';
-import { SlidingWindowChunker, getTokenizer, type Chunk, type Tokenizer } from '../src/index.js';
+import { InvalidInputError, SlidingWindowChunker, getTokenizer, type Chunk, type Tokenizer } from '../src/index.js';
 import { spanTokenCounts } from '../src/size/span-tokens.js';
 import { goldenInputs, type GoldenFile } from './helpers/golden.js';
 
@@ -70,8 +70,10 @@ describe('spanTokenCounts (worked examples)', () => {
     const t = tokenizer('cl100k_base');
     const text = 'one two three four five six seven';
     expect(Array.from(spanTokenCounts(t, text, [{ start: 0, end: 7, tokenCount: 9 }, { start: 4, end: 13 }], { always: true })!)).toEqual([-1, 2]);
-    // two chunks side by side: one by one is cheaper
-    expect(spanTokenCounts(t, text, [{ start: 0, end: 13 }, { start: 13, end: text.length }])).toBeUndefined();
+    // two chunks side by side: one by one is cheaper, through countSpans (one copy of the text)
+    const sideBySide = [{ start: 0, end: 13 }, { start: 13, end: text.length }];
+    expect(Array.from(spanTokenCounts(t, text, sideBySide)!)).toEqual([3, 4]);
+    expect(exactCounts(t, text, sideBySide)).toEqual([3, 4]);
     // a tokenizer without the per-piece capability: always one by one
     const plain: Tokenizer = { encoding: 'x', encode: t.encode.bind(t), count: t.count.bind(t), encodeWithOffsets: t.encodeWithOffsets.bind(t), decode: t.decode.bind(t) };
     expect(spanTokenCounts(plain, text, [{ start: 0, end: 13 }, { start: 4, end: 20 }], { always: true })).toBeUndefined();
@@ -93,6 +95,31 @@ describe.each(ENCODINGS)('%s: one pass equals the tokenizer on every span (prope
       }),
       { numRuns: 400 },
     );
+  });
+
+  it('countSpans equals count(text.slice(start, end)) for arbitrary spans: a JavaScript copy or a Buffer copy, windows of 64 code units', () => {
+    const bpe = t as Tokenizer & { countSpans(text: string, spans: readonly { start: number; end: number }[]): Int32Array };
+    const saved = [BpeEncoder.pieceUnits, BpeEncoder.useBuffer] as const;
+    try {
+      for (const [units, buffer] of [[saved[0], saved[1]], [saved[0], false], [64, saved[1]], [64, false]] as const) {
+        BpeEncoder.pieceUnits = units;
+        BpeEncoder.useBuffer = buffer;
+        fc.assert(
+          fc.property(caseArb, ({ text, spans }) => {
+            // the texts are short: repeat them so some windows hold more than 128 code units (the Buffer copy)
+            const long = text.repeat(5);
+            const wide = [...spans, { start: 0, end: long.length }, ...spans.map((x) => ({ start: x.start + text.length, end: x.end + 3 * text.length }))];
+            expect(Array.from(bpe.countSpans(long, wide))).toEqual(exactCounts(t, long, wide));
+          }),
+          { numRuns: 100 },
+        );
+      }
+    } finally {
+      [BpeEncoder.pieceUnits, BpeEncoder.useBuffer] = saved;
+    }
+    expect(() => bpe.countSpans('abc', [{ start: 2, end: 1 }])).toThrow(/0 ≤ start ≤ end ≤ 3 \(span 0\)/);
+    expect(() => bpe.countSpans('abc', [{ start: 0, end: 2 }, { start: 0, end: 4 }])).toThrow(InvalidInputError);
+    expect(() => bpe.countSpans('abc', [{ start: 0.5, end: 2 }])).toThrow(InvalidInputError);
   });
 
   it('pieceCounts: pieces tile the text at token ends, the running count ends at count(text); countEach equals count', () => {

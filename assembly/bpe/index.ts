@@ -458,8 +458,23 @@ export function utf16Ptr(): usize {
  * narrowed at once (wasm SIMD).
  */
 export function fromUtf16(units: i32): i32 {
-  let s = utf16Buf;
-  const se = utf16Buf + (<usize>units << 1);
+  return utf16ToUtf8(utf16Buf, units);
+}
+
+/**
+ * Token count of the `units` code units from code unit `at` of the UTF-16 text at
+ * utf16Ptr(), as run(fromUtf16(…), 0) on that range alone gives (a surrogate half at
+ * either edge is lone there, U+FFFD). `at + units` must be at most the units the last
+ * ensureScratch made room for, `units` at most its `bytes` over 3.
+ */
+export function countUtf16Range(at: i32, units: i32): i32 {
+  return run(utf16ToUtf8(utf16Buf + (<usize>at << 1), units), 0);
+}
+
+/** `units` UTF-16 code units at `src` to UTF-8 at inputPtr() (see fromUtf16); returns the bytes written. */
+function utf16ToUtf8(src: usize, units: i32): i32 {
+  let s = src;
+  const se = src + (<usize>units << 1);
   let o = inBuf;
   const high = i16x8.splat(<i16>0xff80);
   while (s < se) {

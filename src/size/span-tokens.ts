@@ -57,10 +57,11 @@ export interface SpanCountOptions {
 
 /**
  * Tokens of `text.slice(s.start, s.end)` for every span `s` (−1 for a span that has a
- * `tokenCount` already), equal to `tokenizer.count` of each span's text — or undefined
- * where counting the spans one by one costs less (spans that overlap little, see
- * {@link tablePays}; unless `always`), or the tokenizer declares no
- * {@link Tokenizer.pieceCounts} or {@link Tokenizer.cutAt}.
+ * `tokenCount` already), equal to `tokenizer.count` of each span's text. From one table
+ * where that pays (spans that overlap much, see {@link tablePays}; or `always`) and the
+ * tokenizer declares {@link Tokenizer.pieceCounts} and {@link Tokenizer.cutAt}; else one
+ * by one through {@link Tokenizer.countSpans} (one copy of the text); undefined where the
+ * tokenizer declares neither (the caller counts each chunk's text).
  *
  * The table covers `[min start, max end)` of consecutive spans once, up to 2^20 code units
  * at a time (a piece end and a running count, two `Int32Array`s with one entry per
@@ -89,7 +90,14 @@ export function spanTokenCounts(tokenizer: Tokenizer, text: string, spans: reado
   }
   const cutAt = tokenizer.cutAt;
   const pieces = tokenizer.pieceCounts?.bind(tokenizer);
-  if (!cutAt || !pieces || todo === 0 || !(options.always || tablePays(covered, hi - lo, todo))) return undefined;
+  if (todo === 0) return undefined;
+  if (!cutAt || !pieces || !(options.always || tablePays(covered, hi - lo, todo))) {
+    if (!tokenizer.countSpans) return undefined;
+    // one by one, from one copy of the text
+    const counts = Int32Array.from(tokenizer.countSpans(text, spans));
+    for (let k = 0; k < spans.length; k++) if (spans[k].tokenCount !== undefined) counts[k] = -1;
+    return counts;
+  }
   const out = new Int32Array(spans.length).fill(-1);
   // windows of consecutive spans whose range stays within `window` (a longer span is a window alone)
   for (let from = 0; from < spans.length; ) {

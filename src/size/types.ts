@@ -135,4 +135,10 @@ export interface Tokenizer {
   pieceCounts?(text: string): { ends: Int32Array; counts: Int32Array; count: number };
   /** Declared where counting many short texts at once is cheaper than one by one: `count` of each text, in order. */
   countEach?(texts: readonly string[]): ArrayLike<number>;
+  /**
+   * Declared where counting many spans of one text is cheaper than counting their slices
+   * one by one (the WASM tokenizer copies the text in once): `count(text.slice(s.start,
+   * s.end))` for each span, in order.
+   */
+  countSpans?(text: string, spans: readonly { readonly start: number; readonly end: number }[]): ArrayLike<number>;
 }

@@ -88,6 +88,15 @@ export class WasmBpeTokenizer implements Tokenizer {
   }
 
   /**
+   * Token counts of many spans of one text, `count(text.slice(s.start, s.end))` for each
+   * span `s`, with one copy of the text into the module per 64 Ki code units.
+   * @throws {InvalidInputError} when `text` is not a string or a span is out of range.
+   */
+  countSpans(text: string, spans: readonly { readonly start: number; readonly end: number }[]): Int32Array {
+    return this.#bpe.countSpans(text, spans);
+  }
+
+  /**
    * The pre-tokens of `text` (pieces of the encoding's split pattern) with running token
    * counts: piece i ends at UTF-16 offset `ends[i]`, and pieces 0…i hold `counts[i]` tokens,
    * for i < `count` (the arrays may be longer; one entry per piece, at most `text.length`).
