@@ -42,6 +42,12 @@ import { corpusText, repoRoot, runInterleaved, table, utf8Bytes, type BenchRow, 
 
 const quick = process.argv.includes('--quick');
 const ROUNDS = quick ? 5 : 9;
+/**
+ * Every task runs warm: at least 300 ms (and twice) before the timed rounds, peers alike.
+ * The optimizing compiler takes tens of calls on some paths (a Markdown chapter's first
+ * calls cost 2–3× its later ones), and a batch job runs warm.
+ */
+const WARM = { warmup: 2, warmupMs: quick ? 150 : 300 } as const;
 
 /** One line of the summary: what was compared, the ratio, the target, and whether it holds. */
 interface Verdict {
@@ -87,7 +93,7 @@ async function tokenizerRows(out: string[], verdicts: Verdict[]): Promise<void> 
     { name: 'tiktoken (WASM) o200k ids', fn: () => rsO2.encode(text, [], []), bytes },
   ];
   // js-tiktoken takes ~0.5 s a call: fewer rounds keep the row short
-  const rows = await runInterleaved(tasks, { rounds: Math.max(3, ROUNDS - 4), reps: 1, warmup: 1 });
+  const rows = await runInterleaved(tasks, { rounds: Math.max(3, ROUNDS - 4), reps: 1, warmup: 1, warmupMs: WARM.warmupMs });
   rsCl.free();
   rsO2.free();
   const l = load();
@@ -137,7 +143,7 @@ async function recursiveRows(out: string[], verdicts: Verdict[]): Promise<void> 
       { name: names.fx, fn: () => fixed.chunk(text), bytes },
       { name: names.fxNo, fn: () => fixedUncounted.chunk(text), bytes },
     ],
-    { rounds: ROUNDS, reps: 1 },
+    { rounds: ROUNDS, reps: 1, ...WARM },
   );
   const l = load();
   verdicts.push({ work: 'recursive char 1000/200 vs LangChain', figure: `${x(faster(rows, names.cw, names.lc))} (countTokens: false ${x(faster(rows, names.cwNo, names.lc))})`, target: 'none (reported)', pass: undefined, load: l });
@@ -172,7 +178,7 @@ async function documentsRow(
       { name: names.cw, fn: () => row.docs.map((t) => cw.chunk(t)), bytes },
       { name: names.cwNo, fn: () => row.docs.map((t) => cwNo.chunk(t)), bytes },
     ],
-    { rounds: ROUNDS, reps: 3 },
+    { rounds: 2 * ROUNDS, reps: 3, ...WARM },
   );
   const l = load();
   const ratio = faster(rows, names.cw, names.lc);
@@ -240,7 +246,7 @@ async function codeRows(out: string[], verdicts: Verdict[]): Promise<void> {
         { name: names.cwNo, fn: () => cwNo.chunk(file.text), bytes },
         { name: names.parse, fn: () => cw.hasSyntaxErrors(file.text), bytes },
       ],
-      { rounds: ROUNDS, reps: 1 },
+      { rounds: 2 * ROUNDS, reps: 1, ...WARM },
     );
     const l = load();
     verdicts.push({ work: `code char 1000 vs LangChain fromLanguage, ${file.name}`, figure: `${x(faster(rows, names.cw, names.lc))} (countTokens: false ${x(faster(rows, names.cwNo, names.lc))})`, target: 'none (reported)', pass: undefined, load: l });
@@ -271,7 +277,7 @@ async function fixedRows(out: string[], verdicts: Verdict[]): Promise<void> {
       { name: names.cw, fn: () => cw.chunk(text), bytes },
       { name: names.cwNo, fn: () => cwNo.chunk(text), bytes },
     ],
-    { rounds: ROUNDS, reps: 2 },
+    { rounds: ROUNDS, reps: 2, ...WARM },
   );
   const l = load();
   verdicts.push({ work: 'fixed char 4096 vs @chonkiejs/chunk string API', figure: `countTokens: false ${x(faster(rows, names.cwNo, names.mc))} (defaults ${x(faster(rows, names.cw, names.mc))})`, target: '≥ 1× with countTokens: false', pass: faster(rows, names.cwNo, names.mc) >= 1, load: l });
@@ -310,7 +316,7 @@ async function perByteRows(out: string[], verdicts: Verdict[]): Promise<void> {
         const c = make(unit, size);
         return { name: `${size}`, fn: () => c.chunk(text), bytes };
       });
-      const rows = await runInterleaved(tasks, { rounds: ROUNDS, reps: 1, warmup: 3, warmupMs: 150 });
+      const rows = await runInterleaved(tasks, { rounds: ROUNDS, reps: 1, warmup: 3, warmupMs: WARM.warmupMs / 2 });
       const mbs = rows.map((r) => r.mbPerSec!);
       const ratio = Math.max(...mbs) / Math.min(...mbs);
       worst = Math.max(worst, ratio);
@@ -338,7 +344,7 @@ export async function runPeersBench(): Promise<string> {
     await part(details, verdicts);
   }
   const summary = [
-    `Every row in one process; a row's tasks interleaved (${ROUNDS} rounds, shuffled order), figures are ratios of median CPU time per call. Load average (1 min) ${loadAtStart.toFixed(1)} at the start, ${load().toFixed(1)} at the end, ${os.cpus().length} cores.`,
+    `Every row in one process; a row's tasks warmed (≥ ${WARM.warmupMs} ms each) then interleaved (${ROUNDS} rounds, twice that for Markdown, HTML and code; shuffled order), figures are ratios of median CPU time per call. Load average (1 min) ${loadAtStart.toFixed(1)} at the start, ${load().toFixed(1)} at the end, ${os.cpus().length} cores.`,
     '',
     '| work (defaults unless said) | chunkwise vs peer | target | result | load |',
     '|---|---|---|---|---:|',
