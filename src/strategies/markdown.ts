@@ -279,7 +279,7 @@ class MarkdownPlan implements StreamPlan<MarkdownState> {
     const chunks: PlannedChunk[] = [];
     const stats = { steps: 0, exact: 0 };
     for (let i = 0; i < k; i++) pack(new BlockLevel(this, text, measure, sections[i], sections[i].blocks, 0), { max: this.chunkSize }, chunks, stats);
-    this.#splitter = undefined; // (it holds the text)
+    this.#splitter = this.#splitterOf = undefined; // (they hold the text)
     this.ops += scan.steps + stats.steps + stats.exact + measure.calls;
     if (final) return { chunks, keep: 0, state };
     let stack = state.stack;
@@ -339,10 +339,20 @@ class MarkdownPlan implements StreamPlan<MarkdownState> {
   }
 
   #splitter: RangeSplitter | undefined;
+  #splitterOf: RangeMeasure | undefined;
 
-  /** The fallback's splitter over the text `measure` measures (one per step: the blocks of a text share its separator index). */
+  /**
+   * The fallback's splitter over the text `measure` measures (one per step: the blocks of a
+   * text share its separator index). It measures with a measure of its own, as a block's
+   * own piece tree did: sharing the block level's two-entry memo made the two evict each
+   * other's answers, and a block of one long grapheme cluster was measured again at every
+   * level (work n·log n).
+   */
   splitter(measure: RangeMeasure): RangeSplitter {
-    if (this.#splitter?.measure !== measure) this.#splitter = new RangeSplitter(measure);
+    if (this.#splitterOf !== measure || !this.#splitter) {
+      this.#splitter = new RangeSplitter(rangeMeasure(measure.text, this.units.units, { memo: 'recent' }));
+      this.#splitterOf = measure;
+    }
     return this.#splitter;
   }
 
