@@ -317,16 +317,8 @@ export class BpeEncoder {
   #write(ex: BpeExports, text: string): number {
     const n = text.length;
     const input = ex.ensureScratch(n * 3);
-    if (n <= SHORT_UNITS) {
-      // a short text's code units are stored from JavaScript: cheaper than a call to Node's Buffer write
-      this.#mem(ex);
-      const u16 = this.#u16;
-      const at = ex.utf16Ptr() >>> 1;
-      for (let i = 0; i < n; i++) u16[at + i] = text.charCodeAt(i);
-      return ex.fromUtf16(n);
-    }
-    if (BpeEncoder.useBuffer) {
-      this.#buf(ex).write(text, ex.utf16Ptr(), n * 2, 'utf16le');
+    if (n <= SHORT_UNITS || BpeEncoder.useBuffer) {
+      this.#writeUtf16(ex, text, 0, n);
       return ex.fromUtf16(n);
     }
     return this.#encoder.encodeInto(text, this.#mem(ex).subarray(input, input + text.length * 3)).written;
@@ -532,7 +524,11 @@ export class BpeEncoder {
     return out;
   }
 
-  /** Stores code units [from, to) of `text` at the module's UTF-16 input (after ensureScratch for (to − from) · 3 bytes). */
+  /**
+   * Stores code units [from, to) of `text` at the module's UTF-16 input (after ensureScratch
+   * for (to − from) · 3 bytes): up to {@link SHORT_UNITS} by a JavaScript loop (cheaper
+   * than a call to Node's Buffer write), more through the Buffer where there is one.
+   */
   #writeUtf16(ex: BpeExports, text: string, from: number, to: number): void {
     if (BpeEncoder.useBuffer && to - from > SHORT_UNITS) {
       this.#buf(ex).write(from === 0 && to === text.length ? text : text.slice(from, to), ex.utf16Ptr(), (to - from) * 2, 'utf16le');
