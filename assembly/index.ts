@@ -9,6 +9,7 @@ export { selectF64, percentileF32, percentileInPlaceF64 } from './kernels/percen
 export { decayScore, decayScores } from './kernels/decay';
 export { topK } from './kernels/topk';
 export { hashEmbedBatch, gatherMeanRows } from './kernels/hashing';
+export { firstSurrogate } from './kernels/scan';
 
 /** First free byte after the module's static data: where the TypeScript side's arena starts. */
 export function heapBase(): usize {

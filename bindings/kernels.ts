@@ -45,6 +45,7 @@ export interface KernelExports {
   decayScore(simPtr: number, lo: number, hi: number, r: number, lambda: number): number;
   decayScores(simPtr: number, loPtr: number, hiPtr: number, rPtr: number, m: number, lambda: number, outPtr: number): void;
   topK(scoresPtr: number, n: number, k: number, outIdxPtr: number): number;
+  firstSurrogate(ptr: number, n: number): number;
 }
 
 const PAGE = 65536;

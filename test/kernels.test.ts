@@ -551,3 +551,56 @@ describe('cluster-semantic kernels (bandDots, meanPairDot, clusterSegments)', ()
     expect(() => wasm.bandDots(band, 0, 2)).toThrow(/d must be an integer ≥ 1/);
   });
 });
+
+describe('firstSurrogate', () => {
+  /** Code units drawn mostly from ASCII, with two-byte letters, a surrogate pair's halves and 0xD7FF / 0xE000 (the neighbours of the range). */
+  const unit = fc.oneof(
+    { weight: 20, arbitrary: fc.integer({ min: 0x20, max: 0x7e }) },
+    { weight: 2, arbitrary: fc.constantFrom(0xe9, 0x3b1, 0xd7ff, 0xe000, 0xf800, 0xffff) },
+    { weight: 1, arbitrary: fc.constantFrom(0xd800, 0xd83d, 0xdbff, 0xdc00, 0xde00, 0xdfff) },
+  );
+  /** Long runs without surrogates with a few units dropped in, so the kernel's 32-unit blocks and its tail both meet them. */
+  const text = fc
+    .tuple(fc.integer({ min: 0, max: 12_000 }), fc.array(fc.tuple(fc.nat(), unit), { maxLength: 4 }), fc.nat(), fc.nat())
+    .map(([n, drops, a, b]) => {
+      const units = new Array<number>(n).fill(0x61);
+      for (const [at, u] of drops) if (n > 0) units[at % n] = u;
+      const s = units.map((u) => String.fromCharCode(u)).join('');
+      const from = n ? a % (n + 1) : 0;
+      const to = from + (n - from ? b % (n - from + 1) : 0);
+      return { s, from, to };
+    });
+
+  it('matches the reference on long texts (the kernel path) and short ones (the regular expression)', () => {
+    fc.assert(
+      fc.property(text, ({ s, from, to }) => {
+        expect(wasm.firstSurrogate(s, from, to)).toBe(ref.firstSurrogate(s, from, to));
+        expect(wasm.firstSurrogate(s)).toBe(ref.firstSurrogate(s));
+      }),
+      RUNS,
+    );
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 200 }), (units) => {
+        const s = String.fromCharCode(...units);
+        expect(wasm.firstSurrogate(s)).toBe(ref.firstSurrogate(s));
+      }),
+      RUNS,
+    );
+  });
+
+  it('hand-checked: each half of a pair, a lone half, the neighbours of the range, and both sides of a 2^19-unit step', () => {
+    const a = (n: number) => 'a'.repeat(n);
+    expect(wasm.firstSurrogate(a(5000) + '😀')).toBe(5000); // 😀 is \uD83D\uDE00
+    expect(wasm.firstSurrogate(a(5000) + '\uDE00')).toBe(5000);
+    expect(wasm.firstSurrogate(a(5000) + '\uD7FF\uE000' + a(40))).toBe(-1);
+    expect(wasm.firstSurrogate(a(5000) + '😀', 0, 5000)).toBe(-1);
+    expect(wasm.firstSurrogate(a(5000) + '😀', 5001)).toBe(5001);
+    const step = 1 << 19;
+    for (const at of [step - 1, step, step + 31, step + 32]) {
+      const s = a(at) + '\uD800' + a(600_000 - at);
+      expect(wasm.firstSurrogate(s)).toBe(at);
+      expect(wasm.firstSurrogate(s, 1)).toBe(at);
+      expect(wasm.firstSurrogate(s, at + 1)).toBe(-1);
+    }
+  });
+});

@@ -361,3 +361,12 @@ export function clusterSegments(band: Float32Array, w: number, mu: number, lo: A
   }
   return { start, dp };
 }
+
+/** Reference of `firstSurrogate`: the first index in [from, to) of a code unit in [0xD800, 0xDFFF], or −1. */
+export function firstSurrogate(text: string, from = 0, to = text.length): number {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdfff) return i;
+  }
+  return -1;
+}

@@ -3,6 +3,7 @@
  * surrogate is a unit of its own.
  * @module
  */
+import { firstSurrogate } from '../../bindings/index.js';
 import { charCut } from './safe-cuts.js';
 import type { UnitSegmenter, UnitSpans } from './types.js';
 
@@ -42,11 +43,9 @@ export function countChars(text: string): number {
   return count;
 }
 
-const SURROGATE = /[\uD800-\uDFFF]/;
-
 /** True when `text.slice(from, to)` holds no surrogate, so each of its code points is one code unit. */
 export function noSurrogates(text: string, from = 0, to = text.length): boolean {
-  return !SURROGATE.test(from === 0 && to === text.length ? text : text.slice(from, to));
+  return firstSurrogate(text, from, to) < 0;
 }
 
 /** What joining at `p` adds to the code points of the halves: −1 between the halves of a surrogate pair (each alone counts 1), else 0. */
