@@ -39,6 +39,7 @@ export interface BpeExports {
   utf16Ptr(): number;
   fromUtf16(units: number): number;
   countUtf16Range(at: number, units: number): number;
+  countUtf16Ranges(list: number, n: number): void;
   idsPtr(): number;
   endsPtr(): number;
   scratchTop(): number;
@@ -152,16 +153,40 @@ function isSpace(c: number): boolean {
  */
 function safeCut(text: string, from: number): number {
   const n = text.length;
-  for (let i = Math.max(from, 1); i < n; i++) {
-    const c = text.charCodeAt(i);
-    const prev = text.charCodeAt(i - 1);
-    if (c === 0x20) {
-      if (!isSpace(prev)) return i;
-    } else if (prev === 0x0a) {
-      if (c !== 0x2f && !isSpace(c)) return i;
-    } else if (isAsciiDigit(c) ? isAsciiLetter(prev) : isAsciiDigit(prev) && isAsciiLetter(c)) return i;
-  }
+  for (let i = Math.max(from, 1); i < n; i++) if (isSafeCut(text, i)) return i;
   return n;
+}
+
+/** Whether `0 < i < text.length` is a place {@link safeCut} may return (it reads code units i − 1 and i only). */
+function isSafeCut(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  const prev = text.charCodeAt(i - 1);
+  if (c === 0x20) return !isSpace(prev);
+  if (prev === 0x0a) return c !== 0x2f && !isSpace(c);
+  return isAsciiDigit(c) ? isAsciiLetter(prev) : isAsciiDigit(prev) && isAsciiLetter(c);
+}
+
+/** Code units from a span's edge within which {@link BpeEncoder.countSpans} looks for the span's first and last safe cut (beyond: the span is counted whole). */
+const EDGE_UNITS = 64;
+
+/** The distinct values of `a`, ascending (sorts `a`). */
+function uniqueSorted(a: Int32Array): Int32Array {
+  a.sort();
+  let n = 0;
+  for (let i = 0; i < a.length; i++) if (n === 0 || a[i] !== a[n - 1]) a[n++] = a[i];
+  return a.subarray(0, n);
+}
+
+/** The index of `x` in the ascending `a`, which holds it. */
+function indexOf(a: Int32Array, x: number): number {
+  let l = 0;
+  let h = a.length - 1;
+  while (l < h) {
+    const mid = (l + h) >> 1;
+    if (a[mid] < x) l = mid + 1;
+    else h = mid;
+  }
+  return l;
 }
 
 /**
@@ -511,17 +536,110 @@ export class BpeEncoder {
           k = to;
           continue;
         }
-        ex.ensureScratch((hi - lo) * 3);
+        // room for the window's text, and for the ranges' list (five pairs of i32 per span at most) at idsPtr()
+        ex.ensureScratch(Math.max((hi - lo) * 3, (to - k) * 10 + 16));
         this.#writeUtf16(ex, text, lo, hi);
-        for (; k < to; k++) {
-          const { start, end } = spans[k];
-          out[k] = end === start ? 0 : ex.countUtf16Range(start - lo, end - start);
-        }
+        this.#countWindow(ex, text, spans, k, to, lo, hi, out);
+        k = to;
       }
     } finally {
       this.#afterCall(ex);
     }
     return out;
+  }
+
+  /**
+   * Counts the spans `from ≤ k < to`, which lie in `[lo, hi)`, the window's code units
+   * being at the module's UTF-16 input, in one module call. Where they overlap (a chunker's
+   * overlap), each piece of text is counted once: a span `[s, e)` is cut at its first and
+   * last safe cuts `a ≤ b` inside it (see {@link isSafeCut}; looked for within
+   * {@link EDGE_UNITS} of its edges), so its count is `count([s, a)) + count([a, b)) +
+   * count([b, e))`; the middles are sums of the counts of the stretches between
+   * consecutive cuts of all the spans (each a safe cut, so the count of a stretch does not
+   * depend on what is around it), each stretch counted once. Spans that overlap little
+   * (fixed windows without overlap) are counted whole.
+   */
+  #countWindow(ex: BpeExports, text: string, spans: readonly { readonly start: number; readonly end: number }[], from: number, to: number, lo: number, hi: number, out: Int32Array): void {
+    const m = to - from;
+    let covered = 0;
+    for (let k = from; k < to; k++) covered += spans[k].end - spans[k].start;
+    const list = new Int32Array(this.#mem(ex).buffer, ex.idsPtr(), 10 * m);
+    let r = 0;
+    if (m < 2 || covered * 8 <= (hi - lo) * 9) {
+      for (let k = from; k < to; k++) {
+        list[r++] = spans[k].start - lo;
+        list[r++] = spans[k].end - spans[k].start;
+      }
+      ex.countUtf16Ranges(ex.idsPtr(), m);
+      const got = this.#ranges(ex, r);
+      for (let k = from; k < to; k++) out[k] = got[2 * (k - from)];
+      return;
+    }
+    // a, b: each span's first and last cut (a = −1: none, counted whole)
+    const a = new Int32Array(m).fill(-1);
+    const b = new Int32Array(m);
+    const cuts = new Int32Array(2 * m);
+    let nc = 0;
+    for (let k = from; k < to; k++) {
+      const { start, end } = spans[k];
+      let c1 = start + 1;
+      const lim1 = Math.min(end, start + EDGE_UNITS);
+      while (c1 < lim1 && !isSafeCut(text, c1)) c1++;
+      if (c1 >= lim1) continue;
+      let c2 = end - 1;
+      const lim2 = Math.max(c1, end - EDGE_UNITS);
+      while (c2 > lim2 && !isSafeCut(text, c2)) c2--;
+      if (!isSafeCut(text, c2)) c2 = c1;
+      a[k - from] = c1;
+      b[k - from] = c2;
+      cuts[nc++] = c1;
+      cuts[nc++] = c2;
+    }
+    const points = uniqueSorted(cuts.subarray(0, nc));
+    const np = points.length;
+    // stretches [points[i], points[i + 1]) inside some span's middle: coverage by a difference array
+    const cover = new Int32Array(np + 1);
+    for (let j = 0; j < m; j++) {
+      if (a[j] < 0 || a[j] === b[j]) continue;
+      cover[indexOf(points, a[j])]++;
+      cover[indexOf(points, b[j])]--;
+    }
+    // the list: per span its two edges (or itself whole), then the stretches
+    for (let j = 0; j < m; j++) {
+      const { start, end } = spans[from + j];
+      if (a[j] < 0) {
+        list[r++] = start - lo;
+        list[r++] = end - start;
+        list[r++] = 0;
+        list[r++] = 0;
+      } else {
+        list[r++] = start - lo;
+        list[r++] = a[j] - start;
+        list[r++] = b[j] - lo;
+        list[r++] = end - b[j];
+      }
+    }
+    const stretches = r;
+    for (let i = 0, depth = 0; i + 1 < np; i++) {
+      depth += cover[i];
+      list[r++] = points[i] - lo;
+      list[r++] = depth > 0 ? points[i + 1] - points[i] : 0;
+    }
+    ex.countUtf16Ranges(ex.idsPtr(), r >> 1);
+    const got = this.#ranges(ex, r);
+    // before[i]: tokens of the stretches before points[i]
+    const before = new Int32Array(np);
+    for (let i = 1; i < np; i++) before[i] = before[i - 1] + got[stretches + 2 * (i - 1)];
+    for (let j = 0; j < m; j++) {
+      let c = got[4 * j] + got[4 * j + 2];
+      if (a[j] >= 0 && a[j] !== b[j]) c += before[indexOf(points, b[j])] - before[indexOf(points, a[j])];
+      out[from + j] = c;
+    }
+  }
+
+  /** The `n` i32s at idsPtr() after countUtf16Ranges (a view made again: a long piece's merge may have grown the memory). */
+  #ranges(ex: BpeExports, n: number): Int32Array {
+    return new Int32Array(this.#mem(ex).buffer, ex.idsPtr(), n);
   }
 
   /**

@@ -471,6 +471,20 @@ export function countUtf16Range(at: i32, units: i32): i32 {
   return run(utf16ToUtf8(utf16Buf + (<usize>at << 1), units), 0);
 }
 
+/**
+ * Token counts of `n` ranges of the UTF-16 text at utf16Ptr(), each as countUtf16Range
+ * gives it: range i is the i32 pair (at, units) at `list` + 8·i, and its count replaces
+ * its `at`. One call for the many short ranges of a text's spans (their edges), so each
+ * costs no call across the module's boundary. `list` must not overlap the input buffer.
+ */
+export function countUtf16Ranges(list: usize, n: i32): void {
+  for (let i: usize = 0; i < <usize>n; i++) {
+    const r = list + (i << 3);
+    const units = load<i32>(r + 4);
+    store<i32>(r, units == 0 ? 0 : run(utf16ToUtf8(utf16Buf + (<usize>load<i32>(r) << 1), units), 0));
+  }
+}
+
 /** `units` UTF-16 code units at `src` to UTF-8 at inputPtr() (see fromUtf16); returns the bytes written. */
 function utf16ToUtf8(src: usize, units: i32): i32 {
   let s = src;

@@ -33,15 +33,16 @@ const TABLE_UNITS = 1 << 20;
 
 /**
  * Whether one table over `range` code units beats counting `spans` spans of `covered` code
- * units in all one by one. Measured with cl100k_base on the four eval corpora joined
- * (1.41 M code units), medians of 15 warm calls: a whole count takes 4–6 ms; counting the
- * spans one by one costs about 3.3 ns per code unit covered plus 0.45 µs per span, the
- * table about 5.7 ns per code unit of the range plus 0.9 µs per span. With a margin for
- * the noise, it pays from `covered > 2.5 · range + 150 · spans`: sliding windows at a
- * third of a window's stride or less (2048 at 680: 17.8 → 13.2 ms; at 512: 21.7 → 14.9;
- * at 256: 40.9 → 16.5; 512 words at 128: 21.7 → 13.2); not at the default stride of half
- * a window (2048: 8.9 one by one, 11.3 by table), not for windows of 128 at 32 (38 → 49:
- * the edges of many short spans), nor fixed and recursive chunks (1000/200: 7.3 → 12.6).
+ * units in all one by one, for a tokenizer without {@link Tokenizer.countSpans}. Measured
+ * with cl100k_base on the four eval corpora joined (1.41 M code units), medians of 15 warm
+ * calls: a whole count takes 4–6 ms; counting the spans one by one costs about 3.3 ns per
+ * code unit covered plus 0.45 µs per span, the table about 5.7 ns per code unit of the
+ * range plus 0.9 µs per span. With a margin for the noise, it pays from `covered > 2.5 ·
+ * range + 150 · spans`: sliding windows at a third of a window's stride or less. A
+ * tokenizer with `countSpans` counts overlapping spans in one pass itself, for less than
+ * the table in every case measured (same corpus, CPU-time minima of 15 interleaved rounds,
+ * load 6, whole count 6.1 ms; countSpans vs table): windows of 2048 at 1024 7.2 vs 11.4 ms,
+ * at 680 7.5 vs 11.5, at 256 10.0 vs 14.0; 512 at 128 13.6 vs 18.8; 128 at 32 35.4 vs 37.2.
  */
 function tablePays(covered: number, range: number, spans: number): boolean {
   return spans >= 2 && 2 * covered > 5 * range + 300 * spans;
@@ -57,11 +58,12 @@ export interface SpanCountOptions {
 
 /**
  * Tokens of `text.slice(s.start, s.end)` for every span `s` (−1 for a span that has a
- * `tokenCount` already), equal to `tokenizer.count` of each span's text. From one table
- * where that pays (spans that overlap much, see {@link tablePays}; or `always`) and the
- * tokenizer declares {@link Tokenizer.pieceCounts} and {@link Tokenizer.cutAt}; else one
- * by one through {@link Tokenizer.countSpans} (one copy of the text); undefined where the
- * tokenizer declares neither (the caller counts each chunk's text).
+ * `tokenCount` already), equal to `tokenizer.count` of each span's text. Through
+ * {@link Tokenizer.countSpans} where the tokenizer declares it (one copy of the text; the
+ * built-in BPE counts what overlapping spans share once); else from one table where that
+ * pays (spans that overlap much, see {@link tablePays}) and the tokenizer declares
+ * {@link Tokenizer.pieceCounts} and {@link Tokenizer.cutAt}, or with `always`; undefined
+ * where neither applies (the caller counts each chunk's text).
  *
  * The table covers `[min start, max end)` of consecutive spans once, up to 2^20 code units
  * at a time (a piece end and a running count, two `Int32Array`s with one entry per
@@ -91,7 +93,7 @@ export function spanTokenCounts(tokenizer: Tokenizer, text: string, spans: reado
   const cutAt = tokenizer.cutAt;
   const pieces = tokenizer.pieceCounts?.bind(tokenizer);
   if (todo === 0) return undefined;
-  if (!cutAt || !pieces || !(options.always || tablePays(covered, hi - lo, todo))) {
+  if (!cutAt || !pieces || !(options.always || (!tokenizer.countSpans && tablePays(covered, hi - lo, todo)))) {
     if (!tokenizer.countSpans) return undefined;
     // one by one, from one copy of the text
     const counts = Int32Array.from(tokenizer.countSpans(text, spans));

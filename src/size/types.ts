@@ -137,8 +137,9 @@ export interface Tokenizer {
   countEach?(texts: readonly string[]): ArrayLike<number>;
   /**
    * Declared where counting many spans of one text is cheaper than counting their slices
-   * one by one (the WASM tokenizer copies the text in once): `count(text.slice(s.start,
-   * s.end))` for each span, in order.
+   * one by one (the WASM tokenizer copies the text in once, and counts the text that
+   * overlapping spans share once): `count(text.slice(s.start, s.end))` for each span, in
+   * order. Where declared, `spanTokenCounts` uses it rather than {@link pieceCounts}.
    */
   countSpans?(text: string, spans: readonly { readonly start: number; readonly end: number }[]): ArrayLike<number>;
 }

@@ -89,7 +89,8 @@ export class WasmBpeTokenizer implements Tokenizer {
 
   /**
    * Token counts of many spans of one text, `count(text.slice(s.start, s.end))` for each
-   * span `s`, with one copy of the text into the module per 64 Ki code units.
+   * span `s`, with one copy of the text into the module per 64 Ki code units; where spans
+   * overlap, the text they share is counted once (each span's two edges alone).
    * @throws {InvalidInputError} when `text` is not a string or a span is out of range.
    */
   countSpans(text: string, spans: readonly { readonly start: number; readonly end: number }[]): Int32Array {
