@@ -55,6 +55,26 @@ export interface PackLevel {
    * is whitespace only). `oversized` is set for an indivisible section over the budget.
    */
   emit(a: number, b: number, size: number, oversized: boolean): PlannedChunk | undefined;
+  /**
+   * Optional, `langchain` policy: the level runs `mergeSplits` over its sections itself,
+   * with the same chunks as the packer's loop, where it can find the few sections that
+   * decide each chunk without visiting every one (see {@link LevelPacker}).
+   */
+  mergeInto?(packer: LevelPacker): void;
+}
+
+/** What a level that merges itself ({@link PackLevel.mergeInto}) is given by the packer. */
+export interface LevelPacker {
+  /** The budget. */
+  readonly max: number;
+  /** Units consecutive merged runs may share (`overlapUnits`). */
+  readonly overlap: number;
+  /** Appends a chunk whose exact size was measured (an exact repeat of the previous chunk's span is dropped). */
+  push(chunk: PlannedChunk | undefined): void;
+  /** Packs a finer level in place of a section that alone is over the budget. */
+  pack(level: PackLevel): void;
+  /** Adds packer steps and exact measures to the pack's {@link PackStats}. */
+  count(steps: number, exact: number): void;
 }
 
 /** How to pack. */
@@ -91,6 +111,24 @@ class Packer {
     readonly out: PlannedChunk[],
     readonly stats: PackStats,
   ) {}
+
+  #self: LevelPacker | undefined;
+
+  /** This packer as a level that merges itself sees it. */
+  #levelPacker(): LevelPacker {
+    if (this.#self) return this.#self;
+    const stats = this.stats;
+    return (this.#self = {
+      max: this.o.max,
+      overlap: this.o.overlapUnits ?? 0,
+      push: (c) => this.#push(c),
+      pack: (level) => this.merge(level),
+      count: (steps, exact) => {
+        stats.steps += steps;
+        stats.exact += exact;
+      },
+    });
+  }
 
   #exact(L: PackLevel, a: number, b: number): number {
     this.stats.exact++;
@@ -182,6 +220,10 @@ class Packer {
    * word into letters; the finer pieces merge back to the same section otherwise.)
    */
   merge(L: PackLevel): void {
+    if (L.mergeInto) {
+      L.mergeInto(this.#levelPacker());
+      return;
+    }
     const max = this.o.max;
     const n = L.count;
     const sizes = L.sums?.sizes;
