@@ -147,7 +147,14 @@ export class TableRowsLevel implements PackLevel {
     this.#prefix = new Float64Array(rows.length + 1);
     const line = sizer.size('\n');
     const apart = options.estimate === 'apart';
-    const lineOf = apart ? (t: string) => sizer.size(t) + line : (t: string) => sizer.size(t + '\n');
+    // an additive sizer's line with its break: the line's size, the break's and what the join
+    // adds (read from the code units around it), without building the joined string
+    const join = sizer.additive ? sizer.joinSize : undefined;
+    const lineOf = apart
+      ? (t: string) => sizer.size(t) + line
+      : join
+        ? (t: string) => sizer.size(t) + line + (t.length > 0 ? join.call(sizer, t.charAt(t.length - 1) + '\n', 1) : 0)
+        : (t: string) => sizer.size(t + '\n');
     for (let k = 0; k < rows.length; k++) this.#prefix[k + 1] = this.#prefix[k] + lineOf(rows[k]);
     this.#base = (options.prefixSize ?? 0) + (header ? lineOf(header) : 0) - (apart ? line : 0);
     this.#lastBreak = apart ? 0 : line;
