@@ -147,7 +147,14 @@ export class TableRowsLevel implements PackLevel {
     this.#prefix = new Float64Array(rows.length + 1);
     const line = sizer.size('\n');
     const apart = options.estimate === 'apart';
-    const lineOf = apart ? (t: string) => sizer.size(t) + line : (t: string) => sizer.size(t + '\n');
+    // an additive sizer's line with its break: the line's size, the break's and what the join
+    // adds (read from the code units around it), without building the joined string
+    const join = sizer.additive ? sizer.joinSize : undefined;
+    const lineOf = apart
+      ? (t: string) => sizer.size(t) + line
+      : join
+        ? (t: string) => sizer.size(t) + line + (t.length > 0 ? join.call(sizer, t.charAt(t.length - 1) + '\n', 1) : 0)
+        : (t: string) => sizer.size(t + '\n');
     for (let k = 0; k < rows.length; k++) this.#prefix[k + 1] = this.#prefix[k] + lineOf(rows[k]);
     this.#base = (options.prefixSize ?? 0) + (header ? lineOf(header) : 0) - (apart ? line : 0);
     this.#lastBreak = apart ? 0 : line;
@@ -198,7 +205,21 @@ export class JoinSums {
   /** Block i has a cut inside. */
   readonly #cut: Uint8Array;
 
-  constructor(text: string, parts: readonly TextSpan[], sizes: Float64Array, cutAt: CutAt, size: (s: number, e: number) => number) {
+  /**
+   * @param sizes each block's size
+   * @param size the size of `[s, e)` of `text`
+   * @param sizeSpans the sizes of many spans, one per span in order (the heads, tails and
+   *   joins: one call for all of them, so a tokenizer may copy the text once); default
+   *   `size` of each
+   */
+  constructor(
+    text: string,
+    parts: readonly TextSpan[],
+    sizes: Float64Array,
+    cutAt: CutAt,
+    size: (s: number, e: number) => number,
+    sizeSpans: (spans: readonly TextSpan[]) => ArrayLike<number> = (spans) => spans.map((x) => size(x.start, x.end)),
+  ) {
     const n = parts.length;
     const first = new Int32Array(n).fill(-1);
     const last = new Int32Array(n).fill(-1);
@@ -207,6 +228,8 @@ export class JoinSums {
     this.#join = new Float64Array(n);
     this.#cut = new Uint8Array(n);
     this.#sums = new Float64Array(n + 1);
+    // the spans to measure: head and tail of each block with a cut, then the joins
+    const spans: TextSpan[] = [];
     for (let i = 0; i < n; i++) {
       const { start, end } = parts[i];
       let f = start + 1;
@@ -217,15 +240,25 @@ export class JoinSums {
       first[i] = f;
       last[i] = l;
       this.#cut[i] = 1;
-      this.#head[i] = size(start, f);
-      this.#tail[i] = size(l, end);
+      spans.push({ start, end: f }, { start: l, end });
     }
+    const edges = spans.length;
     let next = -1; // the next block with a cut after i
-    const middle = new Float64Array(n);
     for (let i = n - 1; i >= 0; i--) {
       if (!this.#cut[i]) continue;
+      if (next >= 0) spans.push({ start: last[i], end: first[next] });
+      next = i;
+    }
+    const measured = sizeSpans(spans);
+    const middle = new Float64Array(n);
+    next = -1;
+    for (let i = n - 1, k = edges - 2, j = edges; i >= 0; i--) {
+      if (!this.#cut[i]) continue;
+      this.#head[i] = measured[k];
+      this.#tail[i] = measured[k + 1];
+      k -= 2;
       middle[i] = sizes[i] - this.#head[i] - this.#tail[i];
-      if (next >= 0) this.#join[i] = size(last[i], first[next]);
+      if (next >= 0) this.#join[i] = measured[j++];
       next = i;
     }
     for (let i = 0; i < n; i++) this.#sums[i + 1] = this.#sums[i] + middle[i] + this.#join[i];

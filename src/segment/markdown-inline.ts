@@ -138,6 +138,7 @@ class BudgetError extends Error {}
  * @param context the document's link and footnote definitions.
  */
 export function inlineText(src: string, context: InlineContext): InlineText {
+  if (isPlainInline(src)) return { text: collapseSpace(src), unresolved: false, steps: src.length };
   const p = new InlineParser(src, context);
   let raw: string;
   try {
@@ -146,7 +147,7 @@ export function inlineText(src: string, context: InlineContext): InlineText {
     if (!(e instanceof BudgetError)) throw e;
     raw = src;
   }
-  return { text: raw.replace(/\s+/g, ' ').trim(), unresolved: p.unresolved, steps: p.steps };
+  return { text: collapseSpace(raw), unresolved: p.unresolved, steps: p.steps };
 }
 
 class InlineParser {
@@ -970,6 +971,40 @@ export function rawDestinationEnd(s: string, i: number, maxDepth: number): numbe
 /** Characters that end a run of ordinary text. */
 function isSpecial(c: number): boolean {
   return c === 92 || c === 96 || c === 60 || c === 38 || c === 42 || c === 95 || c === 126 || c === 91 || c === 33 || c === 93 || c === 10 || c === 13;
+}
+
+/**
+ * True when `src` holds nothing the parser acts on: no character that opens a construct
+ * ({@link isSpecial}: escapes, code, HTML and autolinks, entities, emphasis, links, line
+ * endings) and no literal autolink's start (an email's `@`, `://` after `http`, `www.`).
+ * The parser's text of such content is the content itself (most headings: `Data Types`,
+ * `Appendix B: Operators and Symbols`).
+ */
+function isPlainInline(src: string): boolean {
+  for (let i = 0; i < src.length; i++) {
+    const c = src.charCodeAt(i);
+    if (isSpecial(c) || c === 64) return false;
+    if (c === 58 && src.charCodeAt(i + 1) === 47 && src.charCodeAt(i + 2) === 47) return false;
+    if (c === 46 && i >= 3 && (src.charCodeAt(i - 1) | 32) === 119 && (src.charCodeAt(i - 2) | 32) === 119 && (src.charCodeAt(i - 3) | 32) === 119) return false;
+  }
+  return true;
+}
+
+/** `text` with each whitespace run as one space, trimmed (what the parser's output gets); `text` itself where that changes nothing. */
+function collapseSpace(text: string): string {
+  const n = text.length;
+  if (n === 0) return text;
+  let clean = !isWhite(text.charCodeAt(0)) && !isWhite(text.charCodeAt(n - 1));
+  for (let i = 1; clean && i < n - 1; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 32 ? text.charCodeAt(i + 1) === 32 : isWhite(c)) clean = false;
+  }
+  return clean ? text : text.replace(/\s+/g, ' ').trim();
+}
+
+/** What `\s` matches, for one code unit. */
+function isWhite(c: number): boolean {
+  return c <= 32 ? c === 32 || (c >= 9 && c <= 13) : c >= 0xa0 && SPACE.test(String.fromCharCode(c));
 }
 
 /** micromark's `previousWww`: a `www.` literal may follow the start, whitespace, `(`, `*`, `_`, `[`, `]` or `~`. */

@@ -146,8 +146,38 @@ export function tableCells(text: string, row: TextSpan): TableCell[] {
 /** The {@link cellText} of each of the {@link tableCells} of `row`, without the cell objects. */
 export function rowCellTexts(text: string, row: TextSpan): string[] {
   const texts: string[] = [];
-  eachCell(text, row, (start, end) => texts.push(cellText(text, { start, end })));
+  const r = text.slice(row.start, row.end);
+  if (r.includes('\\')) {
+    eachCell(text, row, (start, end) => texts.push(cellText(text, { start, end })));
+    return texts;
+  }
+  // no backslash: the cells start at the row start and at each pipe after it, found by
+  // indexOf, and each is trimmed by String.prototype.trim (the whitespace isSpace
+  // accepts), so the padding of an aligned table costs no loop of ours; the last cell
+  // waits until the end shows whether its pipe is a trailing one (only whitespace after
+  // it), which closes the cell before it instead
+  let from = 0; // the current cell's start
+  let prev = -1; // the start of the cell before it, once there is one
+  for (let i = r.indexOf('|', 1); i >= 0; i = r.indexOf('|', i + 1)) {
+    if (prev >= 0) texts.push(trimCell(r.slice(prev, from)));
+    prev = from;
+    from = i;
+  }
+  const tail = r.slice(from);
+  if (prev >= 0 && tail.trim() === '|') texts.push(trimCell(r.slice(prev)));
+  else {
+    if (prev >= 0) texts.push(trimCell(r.slice(prev, from)));
+    texts.push(trimCell(tail));
+  }
   return texts;
+}
+
+/** {@link cellText} of a cell's source text: trimmed, one pipe dropped at each end, trimmed again. */
+function trimCell(cell: string): string {
+  let v = cell.trim();
+  if (v.charCodeAt(0) === 124) v = v.slice(1);
+  if (v.length > 0 && v.charCodeAt(v.length - 1) === 124) v = v.slice(0, -1);
+  return v.trim();
 }
 
 /** Calls `fn` with each cell of `row`: its span and its content's (see {@link tableCells}). */

@@ -356,6 +356,18 @@ class MarkdownPlan implements StreamPlan<MarkdownState> {
     return this.#splitter;
   }
 
+  /**
+   * Sizes of spans of `text`, one per span in order: one tokenizer call for all of them
+   * where the units are its tokens and it counts spans of one text
+   * (the tokenizer's `countSpans`: the text is copied once, not each span), else
+   * {@link sizeOf} each.
+   */
+  sizeSpans(text: string, spans: readonly TextSpan[]): ArrayLike<number> {
+    const tokenizer = this.units.unit === 'token' ? this.units.tokenizer : undefined;
+    if (tokenizer?.countSpans) return tokenizer.countSpans(text, spans);
+    return spans.map((s) => (s.end > s.start ? this.sizeOf(text.slice(s.start, s.end)) : 0));
+  }
+
   /** Sizes of short texts (gaps, block heads and tails, joins), which repeat: one sizer call each. */
   readonly #short = new Map<string, number>();
 
@@ -454,21 +466,32 @@ class BlockLevel extends Sizes implements PackLevel {
     this.#prefix = new Float64Array(n + 1);
     this.#gaps = new Float64Array(n);
     // each block and gap is measured once: straight from the sizer where a measure is
-    // not O(1) (tokens), so thousands of blocks do not fill the range memo
+    // not O(1) (tokens), all in one call, so thousands of blocks do not fill the range memo
+    // and a tokenizer copies the text once
     const sizer = plan.units.units;
-    const size = measure.cheap ? (s: number, e: number) => measure.size(s, e) : (s: number, e: number) => (e > s ? plan.sizeOf(text.slice(s, e)) : 0);
-    for (let i = 0; i < n; i++) this.#sizes[i] = size(parts[i].start, parts[i].end);
-    const cutAt = measure.cheap ? undefined : sizer.cutAt;
-    this.#joins = cutAt && n > 1 ? new JoinSums(text, parts, this.#sizes, cutAt, size) : undefined;
-    for (let i = 0; i < n; i++) {
-      // a gap between blocks counts its own size (a blank line is a token of its own for
-      // BPE), so a run's estimate stays at or above its exact size and one exact measure
-      // usually settles it (the sizer's gapSize, 0 for tokens, would grow runs past the
-      // budget and make the packer search back)
-      const gap = i > 0 ? size(parts[i - 1].end, parts[i].start) : 0;
-      this.#gaps[i] = gap;
-      this.#prefix[i + 1] = this.#prefix[i] + gap + this.#sizes[i];
+    const gaps = this.#gaps;
+    if (measure.cheap) {
+      for (let i = 0; i < n; i++) this.#sizes[i] = measure.size(parts[i].start, parts[i].end);
+      for (let i = 1; i < n; i++) gaps[i] = measure.size(parts[i - 1].end, parts[i].start);
+    } else {
+      const spans: TextSpan[] = [];
+      for (let i = 0; i < n; i++) {
+        if (i > 0) spans.push({ start: parts[i - 1].end, end: parts[i].start });
+        spans.push(parts[i]);
+      }
+      const measured = plan.sizeSpans(text, spans);
+      for (let i = 0; i < n; i++) {
+        this.#sizes[i] = measured[2 * i];
+        if (i > 0) gaps[i] = measured[2 * i - 1];
+      }
+      const cutAt = sizer.cutAt;
+      if (cutAt && n > 1) this.#joins = new JoinSums(text, parts, this.#sizes, cutAt, (s, e) => (e > s ? plan.sizeOf(text.slice(s, e)) : 0), (edges) => plan.sizeSpans(text, edges));
     }
+    // a gap between blocks counts its own size (a blank line is a token of its own for
+    // BPE), so a run's estimate stays at or above its exact size and one exact measure
+    // usually settles it (the sizer's gapSize, 0 for tokens, would grow runs past the
+    // budget and make the packer search back)
+    for (let i = 0; i < n; i++) this.#prefix[i + 1] = this.#prefix[i] + gaps[i] + this.#sizes[i];
   }
 
   size(i: number): number {
