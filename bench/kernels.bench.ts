@@ -64,6 +64,10 @@ function cases(n: number, noCopy: Kernels): Case[] {
   const lo = Int32Array.from({ length: n }, (_, i) => Math.max(0, i - 2));
   const hi = Int32Array.from({ length: n }, (_, i) => Math.min(n, i + 3));
   const r = Int32Array.from({ length: n }, (_, i) => i);
+  // prose-like code units without a surrogate (the scan's common case: it reads everything), with
+  // curly quotes, so V8 stores it as two-byte (a Latin-1-only text is one-byte, and there the
+  // regular expression answers at once)
+  const text = Array.from({ length: n }, () => (rnd() < 0.01 ? '\u2019' : rnd() < 0.2 ? ' ' : 'e')).join('');
 
   // the no-copy path: everything stays in WASM memory between iterations
   const m = noCopy.copyF32(matrix);
@@ -103,6 +107,12 @@ function cases(n: number, noCopy: Kernels): Case[] {
       ts: () => use(ref.cosineNeighbours(matrix, D)),
     },
     { kernel: 'percentile p=75 (f32)', n, wasm: () => use(wasm.percentile(sims, 75)), ts: () => use(ref.percentile(sims, 75)) },
+    {
+      kernel: 'firstSurrogate, two-byte text (ts: the regular expression of short ranges)',
+      n,
+      wasm: () => use(wasm.firstSurrogate(text)),
+      ts: () => use(text.search(/[\uD800-\uDFFF]/)),
+    },
     { kernel: 'topK k=10', n, wasm: () => use(wasm.topK(sims, 10)), ts: () => use(ref.topK(sims, 10)) },
     {
       kernel: 'mergeIntervals',
