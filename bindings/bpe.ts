@@ -159,8 +159,11 @@ function safeCut(text: string, from: number): number {
 
 /** Whether `0 < i < text.length` is a place {@link safeCut} may return (it reads code units i − 1 and i only). */
 function isSafeCut(text: string, i: number): boolean {
-  const c = text.charCodeAt(i);
-  const prev = text.charCodeAt(i - 1);
+  return cutBetween(text.charCodeAt(i - 1), text.charCodeAt(i));
+}
+
+/** The rule of {@link isSafeCut} between the code units `prev` and `c`. */
+function cutBetween(prev: number, c: number): boolean {
   if (c === 0x20) return !isSpace(prev);
   if (prev === 0x0a) return c !== 0x2f && !isSpace(c);
   return isAsciiDigit(c) ? isAsciiLetter(prev) : isAsciiDigit(prev) && isAsciiLetter(c);
@@ -580,29 +583,65 @@ export class BpeEncoder {
     const b = new Int32Array(m);
     const cuts = new Int32Array(2 * m);
     let nc = 0;
+    let ordered = true; // the a's and the b's each ascending (spans in text order): the cuts merge without a sort
     for (let k = from; k < to; k++) {
       const { start, end } = spans[k];
-      let c1 = start + 1;
       const lim1 = Math.min(end, start + EDGE_UNITS);
-      while (c1 < lim1 && !isSafeCut(text, c1)) c1++;
+      let c1 = start + 1;
+      for (let prev = text.charCodeAt(start); c1 < lim1; c1++) {
+        const c = text.charCodeAt(c1);
+        if (cutBetween(prev, c)) break;
+        prev = c;
+      }
       if (c1 >= lim1) continue;
-      let c2 = end - 1;
       const lim2 = Math.max(c1, end - EDGE_UNITS);
-      while (c2 > lim2 && !isSafeCut(text, c2)) c2--;
+      let c2 = end - 1;
+      for (let next = text.charCodeAt(c2); c2 > lim2; c2--) {
+        const c = text.charCodeAt(c2 - 1);
+        if (cutBetween(c, next)) break;
+        next = c;
+      }
       if (!isSafeCut(text, c2)) c2 = c1;
+      if (nc > 0 && (c1 < cuts[nc - 2] || c2 < cuts[nc - 1])) ordered = false;
       a[k - from] = c1;
       b[k - from] = c2;
       cuts[nc++] = c1;
       cuts[nc++] = c2;
     }
-    const points = uniqueSorted(cuts.subarray(0, nc));
+    // points: the distinct cuts ascending; ia, ib: where each span's a and b are among them
+    const ia = new Int32Array(m);
+    const ib = new Int32Array(m);
+    let points: Int32Array;
+    if (ordered) {
+      points = new Int32Array(nc);
+      let np = 0;
+      for (let i = 0, l = 0; ; ) {
+        while (i < m && a[i] < 0) i++;
+        while (l < m && a[l] < 0) l++;
+        if (i >= m && l >= m) break;
+        const x = i < m ? a[i] : 0x7fffffff;
+        const y = l < m ? b[l] : 0x7fffffff;
+        const v = x <= y ? x : y;
+        if (np === 0 || points[np - 1] !== v) points[np++] = v;
+        if (x === v) ia[i++] = np - 1;
+        else ib[l++] = np - 1;
+      }
+      points = points.subarray(0, np);
+    } else {
+      points = uniqueSorted(cuts.subarray(0, nc));
+      for (let j = 0; j < m; j++) {
+        if (a[j] < 0) continue;
+        ia[j] = indexOf(points, a[j]);
+        ib[j] = indexOf(points, b[j]);
+      }
+    }
     const np = points.length;
     // stretches [points[i], points[i + 1]) inside some span's middle: coverage by a difference array
     const cover = new Int32Array(np + 1);
     for (let j = 0; j < m; j++) {
-      if (a[j] < 0 || a[j] === b[j]) continue;
-      cover[indexOf(points, a[j])]++;
-      cover[indexOf(points, b[j])]--;
+      if (a[j] < 0 || ia[j] === ib[j]) continue;
+      cover[ia[j]]++;
+      cover[ib[j]]--;
     }
     // the list: per span its two edges (or itself whole), then the stretches
     for (let j = 0; j < m; j++) {
@@ -632,7 +671,7 @@ export class BpeEncoder {
     for (let i = 1; i < np; i++) before[i] = before[i - 1] + got[stretches + 2 * (i - 1)];
     for (let j = 0; j < m; j++) {
       let c = got[4 * j] + got[4 * j + 2];
-      if (a[j] >= 0 && a[j] !== b[j]) c += before[indexOf(points, b[j])] - before[indexOf(points, a[j])];
+      if (a[j] >= 0) c += before[ib[j]] - before[ia[j]];
       out[from + j] = c;
     }
   }
