@@ -40,6 +40,7 @@ export interface BpeExports {
   fromUtf16(units: number): number;
   countUtf16Range(at: number, units: number): number;
   countUtf16Ranges(list: number, n: number): void;
+  countOrderedSpans(list: number, n: number, work: number, edge: number): number;
   idsPtr(): number;
   endsPtr(): number;
   scratchTop(): number;
@@ -570,14 +571,16 @@ export class BpeEncoder {
    * {@link EDGE_UNITS} of its edges), so its count is `count([s, a)) + count([a, b)) +
    * count([b, e))`; the middles are sums of the counts of the stretches between
    * consecutive cuts of all the spans (each a safe cut, so the count of a stretch does not
-   * depend on what is around it), each stretch counted once. Spans that share less than
-   * {@link OVERLAP_UNITS} code units each on average are counted whole.
+   * depend on what is around it), each stretch counted once. Spans in text order are cut
+   * and counted inside the module (countOrderedSpans), others here (a sort of the cuts).
+   * Spans that share less than {@link OVERLAP_UNITS} code units each on average are
+   * counted whole.
    */
   #countWindow(ex: BpeExports, text: string, spans: readonly { readonly start: number; readonly end: number }[], from: number, to: number, lo: number, hi: number, out: Int32Array): void {
     const m = to - from;
     let covered = 0;
     for (let k = from; k < to; k++) covered += spans[k].end - spans[k].start;
-    const list = new Int32Array(this.#mem(ex).buffer, ex.idsPtr(), 10 * m);
+    const list = new Int32Array(this.#mem(ex).buffer, ex.idsPtr(), 10 * m); // countOrderedSpans returns 0 before any count: no growth, the view holds
     let r = 0;
     if (m < 2 || covered - (hi - lo) <= OVERLAP_UNITS * m) {
       for (let k = from; k < to; k++) {
@@ -589,12 +592,22 @@ export class BpeEncoder {
       for (let k = from; k < to; k++) out[k] = got[2 * (k - from)];
       return;
     }
+    // spans in text order (the usual case): the module cuts and counts them itself
+    for (let k = from; k < to; k++) {
+      list[r++] = spans[k].start - lo;
+      list[r++] = spans[k].end - lo;
+    }
+    if (ex.countOrderedSpans(ex.idsPtr(), m, ex.endsPtr(), EDGE_UNITS) === 1) {
+      const got = this.#ranges(ex, r);
+      for (let k = from; k < to; k++) out[k] = got[2 * (k - from)];
+      return;
+    }
+    r = 0;
     // a, b: each span's first and last cut (a = −1: none, counted whole)
     const a = new Int32Array(m).fill(-1);
     const b = new Int32Array(m);
     const cuts = new Int32Array(2 * m);
     let nc = 0;
-    let ordered = true; // the a's and the b's each ascending (spans in text order): the cuts merge without a sort
     for (let k = from; k < to; k++) {
       const { start, end } = spans[k];
       const lim1 = Math.min(end, start + EDGE_UNITS);
@@ -613,38 +626,19 @@ export class BpeEncoder {
         next = c;
       }
       if (!isSafeCut(text, c2)) c2 = c1;
-      if (nc > 0 && (c1 < cuts[nc - 2] || c2 < cuts[nc - 1])) ordered = false;
       a[k - from] = c1;
       b[k - from] = c2;
       cuts[nc++] = c1;
       cuts[nc++] = c2;
     }
     // points: the distinct cuts ascending; ia, ib: where each span's a and b are among them
+    const points = uniqueSorted(cuts.subarray(0, nc));
     const ia = new Int32Array(m);
     const ib = new Int32Array(m);
-    let points: Int32Array;
-    if (ordered) {
-      points = new Int32Array(nc);
-      let np = 0;
-      for (let i = 0, l = 0; ; ) {
-        while (i < m && a[i] < 0) i++;
-        while (l < m && a[l] < 0) l++;
-        if (i >= m && l >= m) break;
-        const x = i < m ? a[i] : 0x7fffffff;
-        const y = l < m ? b[l] : 0x7fffffff;
-        const v = x <= y ? x : y;
-        if (np === 0 || points[np - 1] !== v) points[np++] = v;
-        if (x === v) ia[i++] = np - 1;
-        else ib[l++] = np - 1;
-      }
-      points = points.subarray(0, np);
-    } else {
-      points = uniqueSorted(cuts.subarray(0, nc));
-      for (let j = 0; j < m; j++) {
-        if (a[j] < 0) continue;
-        ia[j] = indexOf(points, a[j]);
-        ib[j] = indexOf(points, b[j]);
-      }
+    for (let j = 0; j < m; j++) {
+      if (a[j] < 0) continue;
+      ia[j] = indexOf(points, a[j]);
+      ib[j] = indexOf(points, b[j]);
     }
     const np = points.length;
     // stretches [points[i], points[i + 1]) inside some span's middle: coverage by a difference array
