@@ -97,7 +97,7 @@ describe.each(ENCODINGS)('%s: one pass equals the tokenizer on every span (prope
     );
   });
 
-  it('countSpans equals count(text.slice(start, end)) for arbitrary spans: a JavaScript copy or a Buffer copy, windows of 64 code units', () => {
+  it('countSpans equals count(text.slice(start, end)) for arbitrary spans: a JavaScript copy or a Buffer copy, windows of 64 code units; for overlapping windows in text order', () => {
     const bpe = t as unknown as Tokenizer & { countSpans(text: string, spans: readonly { start: number; end: number }[]): Int32Array };
     const saved = [BpeEncoder.pieceUnits, BpeEncoder.useBuffer] as const;
     try {
@@ -117,6 +117,15 @@ describe.each(ENCODINGS)('%s: one pass equals the tokenizer on every span (prope
     } finally {
       [BpeEncoder.pieceUnits, BpeEncoder.useBuffer] = saved;
     }
+    // windows in text order that overlap (a sliding window's spans): the stretches they share are counted once where they share more than 80 code units each
+    fc.assert(
+      fc.property(textArb, fc.integer({ min: 1, max: 400 }), fc.integer({ min: 1, max: 120 }), (text, size, stride) => {
+        const long = text.repeat(8);
+        const windows = Array.from({ length: Math.ceil(long.length / stride) }, (_, i) => ({ start: i * stride, end: Math.min(long.length, i * stride + size) }));
+        expect(Array.from(bpe.countSpans(long, windows))).toEqual(exactCounts(t, long, windows));
+      }),
+      { numRuns: 200 },
+    );
     expect(() => bpe.countSpans('abc', [{ start: 2, end: 1 }])).toThrow(/0 ≤ start ≤ end ≤ 3 \(span 0\)/);
     expect(() => bpe.countSpans('abc', [{ start: 0, end: 2 }, { start: 0, end: 4 }])).toThrow(InvalidInputError);
     expect(() => bpe.countSpans('abc', [{ start: 0.5, end: 2 }])).toThrow(InvalidInputError);
