@@ -22,6 +22,7 @@ import { InvalidInputError, WasmError } from '../src/core/errors.js';
 import { BPE_UNICODE_STAGE1_BASE64, BPE_UNICODE_STAGE2_BASE64 } from './generated/bpe-unicode.js';
 import { BPE_WASM_BASE64 } from './generated/bpe-wasm.js';
 import { base64ToBytes } from './index.js';
+import { nodeBufferOver, type NodeBufferLike } from './node-buffer.js';
 import { rankTableFromTiktoken, readRankTable, type BpeRankData } from './bpe-table.js';
 
 export { CL100K_PATTERN, O200K_PATTERN, type BpeRankData } from './bpe-table.js';
@@ -212,13 +213,8 @@ function fitted<T extends Uint32Array | Int32Array>(a: T, count: number): T {
   return (count * 4 >= a.length * 3 ? a.subarray(0, count) : a.slice(0, count)) as T;
 }
 
-/** The part of Node's `Buffer` used here (no import: the type is local). */
 /** Code units up to which a text is written into the module's memory by a JavaScript loop (then converted to UTF-8 there). */
 const SHORT_UNITS = 128;
-
-interface NodeBufferLike {
-  write(text: string, offset: number, length: number, encoding: 'utf16le'): number;
-}
 
 interface RunResult {
   count: number;
@@ -249,9 +245,7 @@ export class BpeEncoder {
    * bytes. True in Node (a `Buffer` global and a Node version in `process`); elsewhere, or
    * when set to false, `encodeInto` is used.
    */
-  static useBuffer =
-    typeof (globalThis as { Buffer?: unknown }).Buffer === 'function' &&
-    typeof (globalThis as { process?: { versions?: { node?: unknown } } }).process?.versions?.node === 'string';
+  static useBuffer = nodeBufferOver !== undefined;
 
   readonly #table: Uint8Array;
   readonly #pattern: number;
@@ -336,11 +330,7 @@ export class BpeEncoder {
   /** A Node `Buffer` over the module's memory (rebuilt when the memory grew). */
   #buf(ex: BpeExports): NodeBufferLike {
     this.#mem(ex);
-    if (!this.#nodeBuffer) {
-      const B = (globalThis as unknown as { Buffer: { from(a: ArrayBuffer): NodeBufferLike } }).Buffer;
-      this.#nodeBuffer = B.from(this.#buffer!);
-    }
-    return this.#nodeBuffer;
+    return (this.#nodeBuffer ??= nodeBufferOver!(this.#buffer!));
   }
 
   #afterCall(ex: BpeExports): void {

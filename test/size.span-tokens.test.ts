@@ -227,7 +227,7 @@ describe('chunkers on the one-pass path', () => {
     return { t, spy, calls };
   }
 
-  it.each(ENCODINGS)('%s: sliding windows in chars and words count through the table, each tokenCount the tokenizer on chunk.text, chunkStream equal to chunk', async (encoding) => {
+  it.each(ENCODINGS)('%s: with a tokenizer that has no countSpans, sliding windows in chars and words count through the table, each tokenCount the tokenizer on chunk.text, chunkStream equal to chunk', async (encoding) => {
     for (const unit of ['char', 'word'] as const) {
       const { t, spy, calls } = spied(encoding);
       const chunker = new SlidingWindowChunker({ unit, windowSize: unit === 'char' ? 2048 : 400, stride: unit === 'char' ? 256 : 50, tokenizer: spy });
