@@ -43,6 +43,10 @@ export interface SyntaxNode {
   child(index: number): SyntaxNode | null;
   /** All children, in one pass (O(childCount)). */
   readonly children: ArrayLike<SyntaxNode | null>;
+  /** Children that are named nodes (O(1): tree-sitter stores the count). */
+  readonly namedChildCount: number;
+  /** The named child by index (tree-sitter walks the children up to it). */
+  namedChild(index: number): SyntaxNode | null;
   childForFieldName(name: string): SyntaxNode | null;
 }
 
@@ -70,12 +74,15 @@ export class MemoNode implements SyntaxNode {
   #end = -1;
   /** 0 unread, 1 named, 2 anonymous. */
   #named = 0;
+  #namedCount = -1;
   #children: (MemoNode | null)[] | undefined;
   /** Field names read so far and their children (a node is asked for one to three). */
   #fieldNames: string[] | undefined;
   #fieldNodes: (MemoNode | null)[] | undefined;
-  /** The definition this node is, by the kind of the definition enclosing it ({@link definitionOf}'s memo). */
-  definitions: Map<string, SyntaxDefinition | undefined> | undefined;
+  /** The kind of the enclosing definition {@link definition} was read for (undefined: not read yet; {@link definitionOf}'s memo). */
+  definitionOuter: string | undefined;
+  /** The definition this node is in a definition of kind {@link definitionOuter}. */
+  definition: SyntaxDefinition | undefined;
 
   constructor(node: SyntaxNode) {
     this.#node = node;
@@ -117,6 +124,20 @@ export class MemoNode implements SyntaxNode {
   }
   child(index: number): MemoNode | null {
     return this.children[index] ?? null;
+  }
+  get namedChildCount(): number {
+    if (this.#namedCount < 0) this.#namedCount = this.#node.namedChildCount;
+    return this.#namedCount;
+  }
+  namedChild(index: number): MemoNode | null {
+    const kids = this.#children;
+    if (kids) {
+      // listed already: no call across
+      for (let k = 0, i = 0; k < kids.length; k++) if (kids[k]?.isNamed && i++ === index) return kids[k];
+      return null;
+    }
+    const n = this.#node.namedChild(index);
+    return n ? new MemoNode(n) : null;
   }
   childForFieldName(name: string): MemoNode | null {
     const names = (this.#fieldNames ??= []);
@@ -253,23 +274,39 @@ function signatureOf(node: SyntaxNode, body: SyntaxNode | null, text: string): s
   return oneLine(head).replace(/\s*[{:]$/, '') || oneLine(head);
 }
 
+/** A definition read from the tree: its signature is read on first use (only context headers and definitions() read it), while the tree lives. */
+class TreeDefinition implements SyntaxDefinition {
+  readonly label: string;
+  readonly #span: SyntaxNode;
+  readonly #bodyOwner: SyntaxNode;
+  readonly #text: string;
+  #signature: string | undefined;
+
+  constructor(
+    readonly kind: string,
+    readonly name: string,
+    readonly start: number,
+    readonly end: number,
+    span: SyntaxNode,
+    bodyOwner: SyntaxNode,
+    text: string,
+  ) {
+    this.label = `${kind} ${name}`;
+    this.#span = span;
+    this.#bodyOwner = bodyOwner;
+    this.#text = text;
+  }
+
+  get signature(): string {
+    return (this.#signature ??= signatureOf(this.#span, this.#bodyOwner.childForFieldName('body'), this.#text));
+  }
+}
+
 function definition(kind: string, nameNode: SyntaxNode, bodyOwner: SyntaxNode, span: SyntaxNode, text: string, scope: SyntaxScope): SyntaxDefinition {
   const outer = scope.length ? scope[scope.length - 1].kind : '';
   const k = kind === 'function' && CLASS_LIKE.has(outer) ? 'method' : kind;
-  const name = nameOf(nameNode, text);
   const { start, end } = trimSpan(text, span.startIndex, span.endIndex);
-  // the signature only context headers and definitions() read: found on first use (while the tree lives: syntaxDefinitions copies it out)
-  let signature: string | undefined;
-  return {
-    kind: k,
-    name,
-    label: `${k} ${name}`,
-    get signature(): string {
-      return (signature ??= signatureOf(span, bodyOwner.childForFieldName('body'), text));
-    },
-    start,
-    end,
-  };
+  return new TreeDefinition(k, nameOf(nameNode, text), start, end, span, bodyOwner, text);
 }
 
 /**
@@ -281,10 +318,11 @@ export function definitionOf(node: SyntaxNode, text: string, scope: SyntaxScope 
   if (!(node instanceof MemoNode)) return readDefinition(node, text, scope);
   // the kind depends on the enclosing definition's kind only (a function in a class is a method)
   const outer = scope.length ? scope[scope.length - 1].kind : '';
-  const memo = (node.definitions ??= new Map());
-  if (memo.has(outer)) return memo.get(outer);
+  // one entry: a node is asked in one scope (its section's), the same kind each time
+  if (node.definitionOuter === outer) return node.definition;
   const def = readDefinition(node, text, scope);
-  memo.set(outer, def);
+  node.definitionOuter = outer;
+  node.definition = def;
   return def;
 }
 
@@ -302,14 +340,7 @@ function readDefinition(node: SyntaxNode, text: string, scope: SyntaxScope): Syn
     }
     if (type === 'lexical_declaration' || type === 'variable_declaration') {
       // `const f = () => …`: one declarator whose value is a function or a class
-      let declarator: SyntaxNode | null = null;
-      const kids = childrenOf(n);
-      for (let k = 0; k < kids.length; k++) {
-        const c = kids[k];
-        if (c.type !== 'variable_declarator') continue;
-        if (declarator) return undefined;
-        declarator = c;
-      }
+      const declarator = soleDeclarator(n);
       const value = declarator?.childForFieldName('value');
       if (!declarator || !value) return undefined;
       if (FUNCTION_VALUES.has(value.type)) return definition('function', declarator, value, n, text, scope);
@@ -341,6 +372,30 @@ function readDefinition(node: SyntaxNode, text: string, scope: SyntaxScope): Syn
   return undefined;
 }
 
+/**
+ * The one `variable_declarator` child of a declaration, or null (none, or several). A
+ * declaration with one named child (`var f = function …;`, the usual case) is answered
+ * from that child, one whose first two named children are declarators (`var a = 1, b =
+ * 2, …;`) from those two: its other children (`var`, `,`, `;`, the other declarators)
+ * are not listed.
+ */
+function soleDeclarator(n: SyntaxNode): SyntaxNode | null {
+  const named = n.namedChildCount;
+  if (named === 0) return null;
+  const first = n.namedChild(0);
+  if (named === 1) return first && first.type === 'variable_declarator' ? first : null;
+  if (first?.type === 'variable_declarator' && n.namedChild(1)?.type === 'variable_declarator') return null;
+  let declarator: SyntaxNode | null = null;
+  const kids = childrenOf(n);
+  for (let k = 0; k < kids.length; k++) {
+    const c = kids[k];
+    if (c.type !== 'variable_declarator') continue;
+    if (declarator) return null;
+    declarator = c;
+  }
+  return declarator;
+}
+
 /** A run of the source the boundaries place: a child node with its attached comments, or uncovered text. */
 export interface SyntaxItem {
   start: number;
@@ -360,6 +415,37 @@ const LINEAR_SCAN = 64;
 let breaksOf: { text: string; at: Int32Array } | undefined;
 
 /**
+ * The offsets of `text`'s line breaks (`\n` and `\r`, each code unit), ascending; found
+ * once for the last text asked about (by `indexOf`, which jumps to the next break: a third
+ * of the time of reading every code unit on source code).
+ */
+export function lineBreaks(text: string): Int32Array {
+  if (breaksOf?.text === text) return breaksOf.at;
+  let at = new Int32Array(256);
+  let count = 0;
+  let n = text.indexOf('\n');
+  let r = text.indexOf('\r');
+  while (n >= 0 || r >= 0) {
+    let k: number;
+    if (r < 0 || (n >= 0 && n < r)) {
+      k = n;
+      n = text.indexOf('\n', n + 1);
+    } else {
+      k = r;
+      r = text.indexOf('\r', r + 1);
+    }
+    if (count === at.length) {
+      const grown = new Int32Array(2 * count);
+      grown.set(at);
+      at = grown;
+    }
+    at[count++] = k;
+  }
+  breaksOf = { text, at: at.subarray(0, count) };
+  return breaksOf.at;
+}
+
+/**
  * True when [s, e) of `text` holds a line break: a binary search in the text's line-break
  * positions (found once per text), so a span as long as the file costs O(log n), not O(n)
  * (a frame's head scan spans every expanded item inside it: ((((…1…)))) 100,000 deep was
@@ -374,15 +460,7 @@ function hasLineBreak(text: string, s: number, e: number, stats?: SyntaxStats): 
     }
     return false;
   }
-  if (breaksOf?.text !== text) {
-    const at: number[] = [];
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 10 || c === 13) at.push(i);
-    }
-    breaksOf = { text, at: Int32Array.from(at) };
-  }
-  const at = breaksOf.at;
+  const at = lineBreaks(text);
   if (stats) stats.steps += 32 - Math.clz32(at.length) + 1;
   const k = lowerBound(at, s);
   return k < at.length && at[k] < e;
@@ -523,11 +601,14 @@ export function expandItem(
   if ((attached.length || trailing.length) && fits(span.start, span.end, scope)) {
     return { items: [...attached, { start: span.start, end: span.end, node, attach: null }, ...trailing], definition: undefined };
   }
-  if (node.childCount === 0) {
+  // the children are read once: their count here, their items below
+  if (childrenOf(node).length === 0) {
     return attached.length || trailing.length ? { items: [...attached, { start: span.start, end: span.end, node, attach: null }, ...trailing], definition: undefined } : null;
   }
   const def = definitionOf(node, text, scope);
-  return { items: [...attached, ...openBody(node, childItems(node, text, stats), text, stats), ...trailing], definition: def };
+  const opened = openBody(node, childItems(node, text, stats), text, stats);
+  if (attached.length === 0 && trailing.length === 0) return { items: opened, definition: def };
+  return { items: [...attached, ...opened, ...trailing], definition: def };
 }
 
 /**
@@ -537,11 +618,20 @@ export function expandItem(
  */
 function openBody(node: SyntaxNode, items: SyntaxItem[], text: string, stats?: SyntaxStats): SyntaxItem[] {
   const body = node.childForFieldName('body');
-  if (!body || body.childCount === 0) return items;
+  if (!body || childrenOf(body).length === 0) return items;
   const k = items.findIndex((it) => it.node !== null && it.node.startIndex === body.startIndex && it.node.endIndex === body.endIndex && it.node.type === body.type);
   if (k < 0) return items;
   const it = items[k];
-  return [...items.slice(0, k), ...nodeItems(text, it.attach), ...childItems(body, text, stats), ...nodeItems(text, it.trail), ...items.slice(k + 1)];
+  // appended one by one (a spread call's arguments overflow the stack on a body of 100,000 statements)
+  const out = items.slice(0, k);
+  const append = (list: SyntaxItem[]) => {
+    for (let j = 0; j < list.length; j++) out.push(list[j]);
+  };
+  if (it.attach) append(nodeItems(text, it.attach));
+  append(childItems(body, text, stats));
+  if (it.trail) append(nodeItems(text, it.trail));
+  for (let j = k + 1; j < items.length; j++) out.push(items[j]);
+  return out;
 }
 
 /**
@@ -656,7 +746,7 @@ export function syntaxDefinitions(root: SyntaxNode, text: string): SyntaxDefinit
     for (let k = kids.length - 1; k >= 0; k--) stack.push({ node: kids[k], scope: sc });
   }
   // plain copies: each signature read now, while the tree it is read from lives
-  return out.map((d) => ({ ...d }));
+  return out.map((d) => ({ kind: d.kind, name: d.name, label: d.label, signature: d.signature, start: d.start, end: d.end }));
 }
 
 /**
