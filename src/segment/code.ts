@@ -60,6 +60,51 @@ export function childrenOf(node: SyntaxNode): ArrayLike<SyntaxNode> {
   return node.children as ArrayLike<SyntaxNode>;
 }
 
+/** The part of web-tree-sitter's `Language` the memo nodes read: type names by type id, and whether a type is named. */
+interface GrammarLanguage {
+  readonly types: readonly (string | undefined)[];
+  nodeTypeIsNamed(typeId: number): boolean;
+}
+
+/**
+ * A grammar's type names and, read once per type id, whether each is a named type: what
+ * the memo nodes of its trees share, so that a node's `isNamed` follows from its type id
+ * (one call across for both instead of two; tree-sitter's `ts_node_is_named` is the named
+ * flag of the symbol `ts_node_symbol` returns, alias included).
+ */
+class GrammarTypes {
+  /** By type id: 0 unread, 1 named, 2 anonymous. */
+  readonly #named: Int8Array;
+
+  constructor(readonly language: GrammarLanguage) {
+    this.#named = new Int8Array(language.types.length);
+  }
+
+  /** The type name of `typeId`, as web-tree-sitter's `Node.type` gives it. */
+  name(typeId: number): string {
+    return this.language.types[typeId] || 'ERROR';
+  }
+
+  isNamed(typeId: number): boolean {
+    // ERROR's id (65535) lies past the table: asked each time (rare)
+    if (typeId >= this.#named.length) return this.language.nodeTypeIsNamed(typeId);
+    let v = this.#named[typeId];
+    if (v === 0) this.#named[typeId] = v = this.language.nodeTypeIsNamed(typeId) ? 1 : 2;
+    return v === 1;
+  }
+}
+
+const grammarTypes = new WeakMap<GrammarLanguage, GrammarTypes>();
+
+/** The grammar tables of a web-tree-sitter node's language, or null for another node (the tests' stand-ins). */
+function grammarTypesOf(node: SyntaxNode): GrammarTypes | null {
+  const language = (node as { tree?: { language?: GrammarLanguage } }).tree?.language;
+  if (!language || !Array.isArray(language.types) || typeof language.nodeTypeIsNamed !== 'function' || !('typeId' in node)) return null;
+  let t = grammarTypes.get(language);
+  if (!t) grammarTypes.set(language, (t = new GrammarTypes(language)));
+  return t;
+}
+
 /**
  * A syntax node that reads each of its fields from tree-sitter once: web-tree-sitter's
  * getters (`type`, `endIndex`, `isNamed`, `childForFieldName`) each copy the node into
@@ -70,7 +115,10 @@ export function childrenOf(node: SyntaxNode): ArrayLike<SyntaxNode> {
 export class MemoNode implements SyntaxNode {
   readonly startIndex: number;
   readonly #node: SyntaxNode;
+  /** The grammar's tables (web-tree-sitter nodes), shared by the tree's memo nodes; null: read `type` and `isNamed` from the node. */
+  readonly #types: GrammarTypes | null;
   #type: string | undefined;
+  #typeId = -1;
   #end = -1;
   /** 0 unread, 1 named, 2 anonymous. */
   #named = 0;
@@ -84,20 +132,35 @@ export class MemoNode implements SyntaxNode {
   /** The definition this node is in a definition of kind {@link definitionOuter}. */
   definition: SyntaxDefinition | undefined;
 
-  constructor(node: SyntaxNode) {
+  /** @param types the grammar's tables of the tree (its parent's); found from the node when not given. */
+  constructor(node: SyntaxNode, types?: GrammarTypes | null) {
     this.#node = node;
     this.startIndex = node.startIndex;
+    this.#types = types === undefined ? grammarTypesOf(node) : types;
   }
 
   get type(): string {
-    return (this.#type ??= this.#node.type);
+    if (this.#type === undefined) {
+      const types = this.#types;
+      if (types) {
+        this.#typeId = (this.#node as unknown as { typeId: number }).typeId;
+        this.#type = types.name(this.#typeId);
+      } else this.#type = this.#node.type;
+    }
+    return this.#type;
   }
   get endIndex(): number {
     if (this.#end < 0) this.#end = this.#node.endIndex;
     return this.#end;
   }
   get isNamed(): boolean {
-    if (this.#named === 0) this.#named = this.#node.isNamed ? 1 : 2;
+    if (this.#named === 0) {
+      const types = this.#types;
+      if (types) {
+        if (this.#type === undefined) void this.type;
+        this.#named = types.isNamed(this.#typeId) ? 1 : 2;
+      } else this.#named = this.#node.isNamed ? 1 : 2;
+    }
     return this.#named === 1;
   }
   get isError(): boolean {
@@ -118,7 +181,7 @@ export class MemoNode implements SyntaxNode {
     const out = new Array<MemoNode | null>(kids.length);
     for (let k = 0; k < kids.length; k++) {
       const c = kids[k];
-      out[k] = c ? new MemoNode(c) : null;
+      out[k] = c ? new MemoNode(c, this.#types) : null;
     }
     return (this.#children = out);
   }
@@ -137,7 +200,7 @@ export class MemoNode implements SyntaxNode {
       return null;
     }
     const n = this.#node.namedChild(index);
-    return n ? new MemoNode(n) : null;
+    return n ? new MemoNode(n, this.#types) : null;
   }
   childForFieldName(name: string): MemoNode | null {
     const names = (this.#fieldNames ??= []);
@@ -145,7 +208,7 @@ export class MemoNode implements SyntaxNode {
     const k = names.indexOf(name);
     if (k >= 0) return nodes[k];
     const n = this.#node.childForFieldName(name);
-    const c = n ? new MemoNode(n) : null;
+    const c = n ? new MemoNode(n, this.#types) : null;
     names.push(name);
     nodes.push(c);
     return c;
@@ -622,16 +685,17 @@ function openBody(node: SyntaxNode, items: SyntaxItem[], text: string, stats?: S
   const k = items.findIndex((it) => it.node !== null && it.node.startIndex === body.startIndex && it.node.endIndex === body.endIndex && it.node.type === body.type);
   if (k < 0) return items;
   const it = items[k];
-  // appended one by one (a spread call's arguments overflow the stack on a body of 100,000 statements)
   const out = items.slice(0, k);
-  const append = (list: SyntaxItem[]) => {
-    for (let j = 0; j < list.length; j++) out.push(list[j]);
-  };
-  if (it.attach) append(nodeItems(text, it.attach));
-  append(childItems(body, text, stats));
-  if (it.trail) append(nodeItems(text, it.trail));
+  if (it.attach) appendItems(out, nodeItems(text, it.attach));
+  appendItems(out, childItems(body, text, stats));
+  if (it.trail) appendItems(out, nodeItems(text, it.trail));
   for (let j = k + 1; j < items.length; j++) out.push(items[j]);
   return out;
+}
+
+/** Appends `list` to `out` one by one (a spread call's arguments overflow the stack on a body of 100,000 statements). */
+function appendItems(out: SyntaxItem[], list: SyntaxItem[]): void {
+  for (let j = 0; j < list.length; j++) out.push(list[j]);
 }
 
 /**
