@@ -293,8 +293,18 @@ export const isAttachable = (type: string): boolean => isComment(type) || ATTACH
 
 /** Collapses whitespace runs to one space and caps the length (…). */
 function oneLine(s: string, max = 200): string {
+  if (s.length <= max && printableAscii(s)) return s; // a name as it is written (the usual case): no regular expression
   const t = s.replace(/\s+/g, ' ').trim();
   return t.length > max ? t.slice(0, max - 1) + '…' : t;
+}
+
+/** True when every code unit of `s` is printable ASCII other than the space (U+0021–U+007E): no whitespace to collapse. */
+function printableAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c <= 0x20 || c >= 0x7f) return false;
+  }
+  return true;
 }
 
 /** The text of a name node, one line. */
@@ -574,10 +584,11 @@ export function childItems(node: SyntaxNode, text: string, stats?: SyntaxStats, 
     pending = rawItem(items, text, pending, cursor, s);
     const last = items[items.length - 1];
     const type = c.type;
-    if (isComment(type) && pending.length === 0 && last?.node && last.end === cursor && !hasLineBreak(text, cursor, s, stats)) {
+    const comment = isComment(type);
+    if (comment && pending.length === 0 && last?.node && last.end === cursor && !hasLineBreak(text, cursor, s, stats)) {
       (last.trail ??= []).push(c); // a comment at the end of the item's last line
       last.end = e;
-    } else if (isAttachable(type)) pending.push(c);
+    } else if (comment || ATTACHED.has(type)) pending.push(c);
     else if (pending.length) {
       items.push({ start: trimSpan(text, pending[0].startIndex, pending[0].endIndex).start, end: e, node: c, attach: pending });
       pending = [];
