@@ -79,6 +79,8 @@ describe('memo nodes', () => {
       get childCount() { return read('childCount', kids.length); },
       get children() { return read('children', kids); },
       child: (k: number) => read('child', kids[k] ?? null),
+      get namedChildCount() { return read('namedChildCount', kids.filter((c) => c.isNamed).length); },
+      namedChild: (k: number) => read('namedChild', kids.filter((c) => c.isNamed)[k] ?? null),
       childForFieldName: (name: string) => read('field', fields[name] ?? null),
     };
   }

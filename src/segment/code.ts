@@ -43,6 +43,10 @@ export interface SyntaxNode {
   child(index: number): SyntaxNode | null;
   /** All children, in one pass (O(childCount)). */
   readonly children: ArrayLike<SyntaxNode | null>;
+  /** Children that are named nodes (O(1): tree-sitter stores the count). */
+  readonly namedChildCount: number;
+  /** The named child by index (tree-sitter walks the children up to it). */
+  namedChild(index: number): SyntaxNode | null;
   childForFieldName(name: string): SyntaxNode | null;
 }
 
@@ -56,6 +60,51 @@ export function childrenOf(node: SyntaxNode): ArrayLike<SyntaxNode> {
   return node.children as ArrayLike<SyntaxNode>;
 }
 
+/** The part of web-tree-sitter's `Language` the memo nodes read: type names by type id, and whether a type is named. */
+interface GrammarLanguage {
+  readonly types: readonly (string | undefined)[];
+  nodeTypeIsNamed(typeId: number): boolean;
+}
+
+/**
+ * A grammar's type names and, read once per type id, whether each is a named type: what
+ * the memo nodes of its trees share, so that a node's `isNamed` follows from its type id
+ * (one call across for both instead of two; tree-sitter's `ts_node_is_named` is the named
+ * flag of the symbol `ts_node_symbol` returns, alias included).
+ */
+class GrammarTypes {
+  /** By type id: 0 unread, 1 named, 2 anonymous. */
+  readonly #named: Int8Array;
+
+  constructor(readonly language: GrammarLanguage) {
+    this.#named = new Int8Array(language.types.length);
+  }
+
+  /** The type name of `typeId`, as web-tree-sitter's `Node.type` gives it. */
+  name(typeId: number): string {
+    return this.language.types[typeId] || 'ERROR';
+  }
+
+  isNamed(typeId: number): boolean {
+    // ERROR's id (65535) lies past the table: asked each time (rare)
+    if (typeId >= this.#named.length) return this.language.nodeTypeIsNamed(typeId);
+    let v = this.#named[typeId];
+    if (v === 0) this.#named[typeId] = v = this.language.nodeTypeIsNamed(typeId) ? 1 : 2;
+    return v === 1;
+  }
+}
+
+const grammarTypes = new WeakMap<GrammarLanguage, GrammarTypes>();
+
+/** The grammar tables of a web-tree-sitter node's language, or null for another node (the tests' stand-ins). */
+function grammarTypesOf(node: SyntaxNode): GrammarTypes | null {
+  const language = (node as { tree?: { language?: GrammarLanguage } }).tree?.language;
+  if (!language || !Array.isArray(language.types) || typeof language.nodeTypeIsNamed !== 'function' || !('typeId' in node)) return null;
+  let t = grammarTypes.get(language);
+  if (!t) grammarTypes.set(language, (t = new GrammarTypes(language)));
+  return t;
+}
+
 /**
  * A syntax node that reads each of its fields from tree-sitter once: web-tree-sitter's
  * getters (`type`, `endIndex`, `isNamed`, `childForFieldName`) each copy the node into
@@ -66,31 +115,52 @@ export function childrenOf(node: SyntaxNode): ArrayLike<SyntaxNode> {
 export class MemoNode implements SyntaxNode {
   readonly startIndex: number;
   readonly #node: SyntaxNode;
+  /** The grammar's tables (web-tree-sitter nodes), shared by the tree's memo nodes; null: read `type` and `isNamed` from the node. */
+  readonly #types: GrammarTypes | null;
   #type: string | undefined;
+  #typeId = -1;
   #end = -1;
   /** 0 unread, 1 named, 2 anonymous. */
   #named = 0;
+  #namedCount = -1;
   #children: (MemoNode | null)[] | undefined;
   /** Field names read so far and their children (a node is asked for one to three). */
   #fieldNames: string[] | undefined;
   #fieldNodes: (MemoNode | null)[] | undefined;
-  /** The definition this node is, by the kind of the definition enclosing it ({@link definitionOf}'s memo). */
-  definitions: Map<string, SyntaxDefinition | undefined> | undefined;
+  /** The kind of the enclosing definition {@link definition} was read for (undefined: not read yet; {@link definitionOf}'s memo). */
+  definitionOuter: string | undefined;
+  /** The definition this node is in a definition of kind {@link definitionOuter}. */
+  definition: SyntaxDefinition | undefined;
 
-  constructor(node: SyntaxNode) {
+  /** @param types the grammar's tables of the tree (its parent's); found from the node when not given. */
+  constructor(node: SyntaxNode, types?: GrammarTypes | null) {
     this.#node = node;
     this.startIndex = node.startIndex;
+    this.#types = types === undefined ? grammarTypesOf(node) : types;
   }
 
   get type(): string {
-    return (this.#type ??= this.#node.type);
+    if (this.#type === undefined) {
+      const types = this.#types;
+      if (types) {
+        this.#typeId = (this.#node as unknown as { typeId: number }).typeId;
+        this.#type = types.name(this.#typeId);
+      } else this.#type = this.#node.type;
+    }
+    return this.#type;
   }
   get endIndex(): number {
     if (this.#end < 0) this.#end = this.#node.endIndex;
     return this.#end;
   }
   get isNamed(): boolean {
-    if (this.#named === 0) this.#named = this.#node.isNamed ? 1 : 2;
+    if (this.#named === 0) {
+      const types = this.#types;
+      if (types) {
+        if (this.#type === undefined) void this.type;
+        this.#named = types.isNamed(this.#typeId) ? 1 : 2;
+      } else this.#named = this.#node.isNamed ? 1 : 2;
+    }
     return this.#named === 1;
   }
   get isError(): boolean {
@@ -111,12 +181,26 @@ export class MemoNode implements SyntaxNode {
     const out = new Array<MemoNode | null>(kids.length);
     for (let k = 0; k < kids.length; k++) {
       const c = kids[k];
-      out[k] = c ? new MemoNode(c) : null;
+      out[k] = c ? new MemoNode(c, this.#types) : null;
     }
     return (this.#children = out);
   }
   child(index: number): MemoNode | null {
     return this.children[index] ?? null;
+  }
+  get namedChildCount(): number {
+    if (this.#namedCount < 0) this.#namedCount = this.#node.namedChildCount;
+    return this.#namedCount;
+  }
+  namedChild(index: number): MemoNode | null {
+    const kids = this.#children;
+    if (kids) {
+      // listed already: no call across
+      for (let k = 0, i = 0; k < kids.length; k++) if (kids[k]?.isNamed && i++ === index) return kids[k];
+      return null;
+    }
+    const n = this.#node.namedChild(index);
+    return n ? new MemoNode(n, this.#types) : null;
   }
   childForFieldName(name: string): MemoNode | null {
     const names = (this.#fieldNames ??= []);
@@ -124,7 +208,7 @@ export class MemoNode implements SyntaxNode {
     const k = names.indexOf(name);
     if (k >= 0) return nodes[k];
     const n = this.#node.childForFieldName(name);
-    const c = n ? new MemoNode(n) : null;
+    const c = n ? new MemoNode(n, this.#types) : null;
     names.push(name);
     nodes.push(c);
     return c;
@@ -209,8 +293,18 @@ export const isAttachable = (type: string): boolean => isComment(type) || ATTACH
 
 /** Collapses whitespace runs to one space and caps the length (…). */
 function oneLine(s: string, max = 200): string {
+  if (s.length <= max && printableAscii(s)) return s; // a name as it is written (the usual case): no regular expression
   const t = s.replace(/\s+/g, ' ').trim();
   return t.length > max ? t.slice(0, max - 1) + '…' : t;
+}
+
+/** True when every code unit of `s` is printable ASCII other than the space (U+0021–U+007E): no whitespace to collapse. */
+function printableAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c <= 0x20 || c >= 0x7f) return false;
+  }
+  return true;
 }
 
 /** The text of a name node, one line. */
@@ -253,23 +347,39 @@ function signatureOf(node: SyntaxNode, body: SyntaxNode | null, text: string): s
   return oneLine(head).replace(/\s*[{:]$/, '') || oneLine(head);
 }
 
+/** A definition read from the tree: its signature is read on first use (only context headers and definitions() read it), while the tree lives. */
+class TreeDefinition implements SyntaxDefinition {
+  readonly label: string;
+  readonly #span: SyntaxNode;
+  readonly #bodyOwner: SyntaxNode;
+  readonly #text: string;
+  #signature: string | undefined;
+
+  constructor(
+    readonly kind: string,
+    readonly name: string,
+    readonly start: number,
+    readonly end: number,
+    span: SyntaxNode,
+    bodyOwner: SyntaxNode,
+    text: string,
+  ) {
+    this.label = `${kind} ${name}`;
+    this.#span = span;
+    this.#bodyOwner = bodyOwner;
+    this.#text = text;
+  }
+
+  get signature(): string {
+    return (this.#signature ??= signatureOf(this.#span, this.#bodyOwner.childForFieldName('body'), this.#text));
+  }
+}
+
 function definition(kind: string, nameNode: SyntaxNode, bodyOwner: SyntaxNode, span: SyntaxNode, text: string, scope: SyntaxScope): SyntaxDefinition {
   const outer = scope.length ? scope[scope.length - 1].kind : '';
   const k = kind === 'function' && CLASS_LIKE.has(outer) ? 'method' : kind;
-  const name = nameOf(nameNode, text);
   const { start, end } = trimSpan(text, span.startIndex, span.endIndex);
-  // the signature only context headers and definitions() read: found on first use (while the tree lives: syntaxDefinitions copies it out)
-  let signature: string | undefined;
-  return {
-    kind: k,
-    name,
-    label: `${k} ${name}`,
-    get signature(): string {
-      return (signature ??= signatureOf(span, bodyOwner.childForFieldName('body'), text));
-    },
-    start,
-    end,
-  };
+  return new TreeDefinition(k, nameOf(nameNode, text), start, end, span, bodyOwner, text);
 }
 
 /**
@@ -281,10 +391,11 @@ export function definitionOf(node: SyntaxNode, text: string, scope: SyntaxScope 
   if (!(node instanceof MemoNode)) return readDefinition(node, text, scope);
   // the kind depends on the enclosing definition's kind only (a function in a class is a method)
   const outer = scope.length ? scope[scope.length - 1].kind : '';
-  const memo = (node.definitions ??= new Map());
-  if (memo.has(outer)) return memo.get(outer);
+  // one entry: a node is asked in one scope (its section's), the same kind each time
+  if (node.definitionOuter === outer) return node.definition;
   const def = readDefinition(node, text, scope);
-  memo.set(outer, def);
+  node.definitionOuter = outer;
+  node.definition = def;
   return def;
 }
 
@@ -302,14 +413,7 @@ function readDefinition(node: SyntaxNode, text: string, scope: SyntaxScope): Syn
     }
     if (type === 'lexical_declaration' || type === 'variable_declaration') {
       // `const f = () => …`: one declarator whose value is a function or a class
-      let declarator: SyntaxNode | null = null;
-      const kids = childrenOf(n);
-      for (let k = 0; k < kids.length; k++) {
-        const c = kids[k];
-        if (c.type !== 'variable_declarator') continue;
-        if (declarator) return undefined;
-        declarator = c;
-      }
+      const declarator = soleDeclarator(n);
       const value = declarator?.childForFieldName('value');
       if (!declarator || !value) return undefined;
       if (FUNCTION_VALUES.has(value.type)) return definition('function', declarator, value, n, text, scope);
@@ -341,6 +445,30 @@ function readDefinition(node: SyntaxNode, text: string, scope: SyntaxScope): Syn
   return undefined;
 }
 
+/**
+ * The one `variable_declarator` child of a declaration, or null (none, or several). A
+ * declaration with one named child (`var f = function …;`, the usual case) is answered
+ * from that child, one whose first two named children are declarators (`var a = 1, b =
+ * 2, …;`) from those two: its other children (`var`, `,`, `;`, the other declarators)
+ * are not listed.
+ */
+function soleDeclarator(n: SyntaxNode): SyntaxNode | null {
+  const named = n.namedChildCount;
+  if (named === 0) return null;
+  const first = n.namedChild(0);
+  if (named === 1) return first && first.type === 'variable_declarator' ? first : null;
+  if (first?.type === 'variable_declarator' && n.namedChild(1)?.type === 'variable_declarator') return null;
+  let declarator: SyntaxNode | null = null;
+  const kids = childrenOf(n);
+  for (let k = 0; k < kids.length; k++) {
+    const c = kids[k];
+    if (c.type !== 'variable_declarator') continue;
+    if (declarator) return null;
+    declarator = c;
+  }
+  return declarator;
+}
+
 /** A run of the source the boundaries place: a child node with its attached comments, or uncovered text. */
 export interface SyntaxItem {
   start: number;
@@ -360,6 +488,37 @@ const LINEAR_SCAN = 64;
 let breaksOf: { text: string; at: Int32Array } | undefined;
 
 /**
+ * The offsets of `text`'s line breaks (`\n` and `\r`, each code unit), ascending; found
+ * once for the last text asked about (by `indexOf`, which jumps to the next break: a third
+ * of the time of reading every code unit on source code).
+ */
+export function lineBreaks(text: string): Int32Array {
+  if (breaksOf?.text === text) return breaksOf.at;
+  let at = new Int32Array(256);
+  let count = 0;
+  let n = text.indexOf('\n');
+  let r = text.indexOf('\r');
+  while (n >= 0 || r >= 0) {
+    let k: number;
+    if (r < 0 || (n >= 0 && n < r)) {
+      k = n;
+      n = text.indexOf('\n', n + 1);
+    } else {
+      k = r;
+      r = text.indexOf('\r', r + 1);
+    }
+    if (count === at.length) {
+      const grown = new Int32Array(2 * count);
+      grown.set(at);
+      at = grown;
+    }
+    at[count++] = k;
+  }
+  breaksOf = { text, at: at.subarray(0, count) };
+  return breaksOf.at;
+}
+
+/**
  * True when [s, e) of `text` holds a line break: a binary search in the text's line-break
  * positions (found once per text), so a span as long as the file costs O(log n), not O(n)
  * (a frame's head scan spans every expanded item inside it: ((((…1…)))) 100,000 deep was
@@ -374,15 +533,7 @@ function hasLineBreak(text: string, s: number, e: number, stats?: SyntaxStats): 
     }
     return false;
   }
-  if (breaksOf?.text !== text) {
-    const at: number[] = [];
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 10 || c === 13) at.push(i);
-    }
-    breaksOf = { text, at: Int32Array.from(at) };
-  }
-  const at = breaksOf.at;
+  const at = lineBreaks(text);
   if (stats) stats.steps += 32 - Math.clz32(at.length) + 1;
   const k = lowerBound(at, s);
   return k < at.length && at[k] < e;
@@ -433,10 +584,11 @@ export function childItems(node: SyntaxNode, text: string, stats?: SyntaxStats, 
     pending = rawItem(items, text, pending, cursor, s);
     const last = items[items.length - 1];
     const type = c.type;
-    if (isComment(type) && pending.length === 0 && last?.node && last.end === cursor && !hasLineBreak(text, cursor, s, stats)) {
+    const comment = isComment(type);
+    if (comment && pending.length === 0 && last?.node && last.end === cursor && !hasLineBreak(text, cursor, s, stats)) {
       (last.trail ??= []).push(c); // a comment at the end of the item's last line
       last.end = e;
-    } else if (isAttachable(type)) pending.push(c);
+    } else if (comment || ATTACHED.has(type)) pending.push(c);
     else if (pending.length) {
       items.push({ start: trimSpan(text, pending[0].startIndex, pending[0].endIndex).start, end: e, node: c, attach: pending });
       pending = [];
@@ -523,11 +675,14 @@ export function expandItem(
   if ((attached.length || trailing.length) && fits(span.start, span.end, scope)) {
     return { items: [...attached, { start: span.start, end: span.end, node, attach: null }, ...trailing], definition: undefined };
   }
-  if (node.childCount === 0) {
+  // the children are read once: their count here, their items below
+  if (childrenOf(node).length === 0) {
     return attached.length || trailing.length ? { items: [...attached, { start: span.start, end: span.end, node, attach: null }, ...trailing], definition: undefined } : null;
   }
   const def = definitionOf(node, text, scope);
-  return { items: [...attached, ...openBody(node, childItems(node, text, stats), text, stats), ...trailing], definition: def };
+  const opened = openBody(node, childItems(node, text, stats), text, stats);
+  if (attached.length === 0 && trailing.length === 0) return { items: opened, definition: def };
+  return { items: [...attached, ...opened, ...trailing], definition: def };
 }
 
 /**
@@ -537,11 +692,21 @@ export function expandItem(
  */
 function openBody(node: SyntaxNode, items: SyntaxItem[], text: string, stats?: SyntaxStats): SyntaxItem[] {
   const body = node.childForFieldName('body');
-  if (!body || body.childCount === 0) return items;
+  if (!body || childrenOf(body).length === 0) return items;
   const k = items.findIndex((it) => it.node !== null && it.node.startIndex === body.startIndex && it.node.endIndex === body.endIndex && it.node.type === body.type);
   if (k < 0) return items;
   const it = items[k];
-  return [...items.slice(0, k), ...nodeItems(text, it.attach), ...childItems(body, text, stats), ...nodeItems(text, it.trail), ...items.slice(k + 1)];
+  const out = items.slice(0, k);
+  if (it.attach) appendItems(out, nodeItems(text, it.attach));
+  appendItems(out, childItems(body, text, stats));
+  if (it.trail) appendItems(out, nodeItems(text, it.trail));
+  for (let j = k + 1; j < items.length; j++) out.push(items[j]);
+  return out;
+}
+
+/** Appends `list` to `out` one by one (a spread call's arguments overflow the stack on a body of 100,000 statements). */
+function appendItems(out: SyntaxItem[], list: SyntaxItem[]): void {
+  for (let j = 0; j < list.length; j++) out.push(list[j]);
 }
 
 /**
@@ -656,7 +821,7 @@ export function syntaxDefinitions(root: SyntaxNode, text: string): SyntaxDefinit
     for (let k = kids.length - 1; k >= 0; k--) stack.push({ node: kids[k], scope: sc });
   }
   // plain copies: each signature read now, while the tree it is read from lives
-  return out.map((d) => ({ ...d }));
+  return out.map((d) => ({ kind: d.kind, name: d.name, label: d.label, signature: d.signature, start: d.start, end: d.end }));
 }
 
 /**

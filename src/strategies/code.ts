@@ -25,6 +25,7 @@ import { pack, type PackLevel, type PackStats } from '../plan/pack.js';
 import {
   childItems,
   expandItem,
+  lineBreaks,
   MemoNode,
   syntaxDefinitions,
   syntaxErrorSpans,
@@ -40,7 +41,7 @@ import type { CodeLanguageSpec } from '../segment/code-languages.js';
 import { rangeMeasure, type RangeMeasure } from '../size/measure.js';
 import { resolveUnits, type ResolvedUnits, chunkCounters } from '../size/resolve.js';
 import { CODE_SCHEMA, provideCodeModule, resolveCodeLanguage, tagOf, type CodeChunkerOptions, type WasmSource } from './code-schema.js';
-import { upperBound } from '../core/search.js';
+import { lowerBound, upperBound } from '../core/search.js';
 import { addWork, type Work } from '../core/work.js';
 
 export { CODE_SCHEMA, type CodeChunkerOptions, type WasmSource } from './code-schema.js';
@@ -340,6 +341,9 @@ interface Header {
   size: number;
 }
 
+/** The header of every chunk without `contextHeaders`. */
+const NO_HEADER: Header = Object.freeze({ text: '', size: 0 });
+
 /** What one `chunk` call shares between its levels. */
 class CodeContext {
   readonly stats: SyntaxStats = { steps: 0 };
@@ -351,6 +355,8 @@ class CodeContext {
   readonly #imports: string[];
   readonly #errors: number[];
   #lineStarts: Int32Array | undefined;
+  /** The text's line breaks, where they are `\n` alone (null where there is a `\r`). */
+  #breaks: Int32Array | null | undefined;
 
   /**
    * @param imports the file's top-level imports, one line each (for context headers).
@@ -385,24 +391,23 @@ class CodeContext {
    * budget; none without `contextHeaders`.
    */
   header(scope: SyntaxScope): Header {
+    if (!this.chunker.contextHeaders) return NO_HEADER;
     let h = this.#headers.get(scope);
     if (h) return h;
-    h = { text: '', size: 0 };
-    if (this.chunker.contextHeaders) {
-      const c = this.spec.comment;
-      const file = this.chunker.filename !== undefined ? `${c} File: ${this.chunker.filename}` : '';
-      const imports = this.#imports.length ? `${c} Imports: ${this.#imports.join(' ')}` : '';
-      const sigs = scope.length ? `${c} In: ${scope.map((d) => d.signature).join(' > ')}` : '';
-      const labels = scope.length ? `${c} In: ${scope.map((d) => d.label).join(' > ')}` : '';
-      const units = this.measure.sizer;
-      for (const lines of [[file, imports, sigs], [file, sigs], [file, labels], [labels], [file]]) {
-        const t = lines.filter((l) => l).join('\n');
-        if (!t) continue;
-        const size = units.size(t + '\n');
-        if (size <= Math.floor(this.max / 2)) {
-          h = { text: t, size };
-          break;
-        }
+    h = NO_HEADER;
+    const c = this.spec.comment;
+    const file = this.chunker.filename !== undefined ? `${c} File: ${this.chunker.filename}` : '';
+    const imports = this.#imports.length ? `${c} Imports: ${this.#imports.join(' ')}` : '';
+    const sigs = scope.length ? `${c} In: ${scope.map((d) => d.signature).join(' > ')}` : '';
+    const labels = scope.length ? `${c} In: ${scope.map((d) => d.label).join(' > ')}` : '';
+    const units = this.measure.sizer;
+    for (const lines of [[file, imports, sigs], [file, sigs], [file, labels], [labels], [file]]) {
+      const t = lines.filter((l) => l).join('\n');
+      if (!t) continue;
+      const size = units.size(t + '\n');
+      if (size <= Math.floor(this.max / 2)) {
+        h = { text: t, size };
+        break;
       }
     }
     this.#headers.set(scope, h);
@@ -421,6 +426,9 @@ class CodeContext {
 
   /** 1-based line of offset `i`. */
   line(i: number): number {
+    // only `\n`: one more than the breaks before i, in the boundaries' line-break index (found once per text)
+    const breaks = (this.#breaks ??= this.text.indexOf('\r') < 0 ? lineBreaks(this.text) : null);
+    if (breaks) return 1 + lowerBound(breaks, i);
     const starts = (this.#lineStarts ??= lineStarts(this.text));
     return Math.max(1, upperBound(starts, i));
   }
@@ -462,17 +470,8 @@ class CodeContext {
   }
 }
 
-/** Offsets where lines start (after `\n`, `\r\n` or a lone `\r`). */
+/** Offsets where lines start (after `\n`, `\r\n` or a lone `\r`), for a text with `\r`. */
 function lineStarts(text: string): Int32Array {
-  if (text.indexOf('\r') < 0) {
-    // only `\n`: found by indexOf, counted before they are stored
-    let count = 1;
-    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) count++;
-    const out = new Int32Array(count);
-    let k = 1;
-    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) out[k++] = i + 1;
-    return out;
-  }
   const out = [0];
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
