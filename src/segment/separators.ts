@@ -307,11 +307,13 @@ export class SeparatorIndex {
         let q = p + 1;
         while (q < n && isCloser(t.charCodeAt(q))) q++;
         if (q >= n) return -1;
+        // (no surrogate check: the match follows a mark or closer and is whitespace or empty, so it can never cut a pair)
         const c = t.charCodeAt(q);
-        if (c === 13 && t.charCodeAt(q + 1) === 10) return ok(q, 2, found);
-        if (isSpace(c)) return ok(q, 1, found);
-        if (isCjkMark(ch)) return ok(q, 0, found);
-        return -1;
+        if (c === 13 && t.charCodeAt(q + 1) === 10) found.len = 2;
+        else if (isSpace(c)) found.len = 1;
+        else if (isCjkMark(ch)) found.len = 0;
+        else return -1;
+        return q;
       };
       // an occurrence at P may follow a mark (and closers) before P: start the search there;
       // the next mark is the nearest of each mark's next `indexOf`, each remembered with
