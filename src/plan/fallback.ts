@@ -248,7 +248,7 @@ class CutLevel implements PackLevel {
   readonly #depth: number;
   readonly #sep: number;
   #pieces: PieceLevel | undefined;
-  /** The `metadata` of the level's chunks, one object for all (the assembler copies its fields; nothing writes to it). */
+  /** The `metadata` of the level's chunks, one frozen object for all (the assembler copies its fields). */
   #metadata: { readonly separatorLevel: number } | undefined;
 
   constructor(tree: PieceTree, s: number, e: number, level: number, depth: number, sep: number) {
@@ -338,7 +338,7 @@ class CutLevel implements PackLevel {
     const size = this.#tree.measure.size(start, end);
     p.count(0, 1);
     if (start >= end) return;
-    p.push({ start, end, unitCount: size, metadata: (this.#metadata ??= { separatorLevel: this.#sep }) });
+    p.push({ start, end, unitCount: size, metadata: (this.#metadata ??= Object.freeze({ separatorLevel: this.#sep })) });
   }
 }
 
