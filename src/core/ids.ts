@@ -146,11 +146,17 @@ class KeyCounts {
     return 0;
   }
 
-  #grow(): void {
+  /** Makes room for `n` more keys at once (one rehash instead of one per doubling). */
+  reserve(n: number): void {
+    let size = this.#counts.length;
+    while ((this.#size + n) * 2 > size) size *= 2;
+    if (size > this.#counts.length) this.#grow(size);
+  }
+
+  #grow(n = this.#counts.length * 2): void {
     const his = this.#hi;
     const los = this.#lo;
     const counts = this.#counts;
-    const n = counts.length * 2;
     this.#hi = new Int32Array(n);
     this.#lo = new Int32Array(n);
     this.#counts = new Int32Array(n);
@@ -187,6 +193,11 @@ export class ContentIds {
    */
   id(text: string, embedText?: string): string {
     return this.idOf(text, 0, text.length, embedText);
+  }
+
+  /** Makes room for `n` more distinct chunks (a caller that knows how many it will ask for). */
+  reserve(n: number): void {
+    this.#seen.reserve(n);
   }
 
   /**

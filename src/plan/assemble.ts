@@ -101,6 +101,7 @@ export class Assembler {
     const size = this.#size;
     const tokens = this.#tokenCount;
     const counted = this.#tokenCounts?.(text, spans);
+    this.#ids.reserve(spans.length);
     for (let k = 0; k < spans.length; k++) {
       const s = spans[k];
       const chunkText = text.slice(s.start, s.end);

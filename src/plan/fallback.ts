@@ -248,6 +248,8 @@ class CutLevel implements PackLevel {
   readonly #depth: number;
   readonly #sep: number;
   #pieces: PieceLevel | undefined;
+  /** The `metadata` of the level's chunks, one frozen object for all (the assembler copies its fields). */
+  #metadata: { readonly separatorLevel: number } | undefined;
 
   constructor(tree: PieceTree, s: number, e: number, level: number, depth: number, sep: number) {
     this.#tree = tree;
@@ -304,10 +306,6 @@ class CutLevel implements PackLevel {
     const sep = this.#sep;
     const e = this.#e;
     const { max, overlap } = p;
-    const next = (q: number): number => {
-      const c = index.nextCut(sep, q + 1);
-      return c === -1 || c >= e ? e : c;
-    };
     let a = this.#s;
     let steps = 0;
     for (;;) {
@@ -317,7 +315,9 @@ class CutLevel implements PackLevel {
         break;
       }
       const b = index.lastCut(sep, a, a + max);
-      const n = next(b);
+      // the next cut after b, or the range's end (no closure here: a function made per level costs more than the loop)
+      let n = index.nextCut(sep, b + 1);
+      if (n === -1 || n > e) n = e;
       if (n - b > max) {
         if (a < b) this.#emitRun(p, a, b);
         p.pack(this.#tree.level(b, n, sep + 1, this.#depth + 1));
@@ -338,7 +338,7 @@ class CutLevel implements PackLevel {
     const size = this.#tree.measure.size(start, end);
     p.count(0, 1);
     if (start >= end) return;
-    p.push({ start, end, unitCount: size, metadata: { separatorLevel: this.#sep } });
+    p.push({ start, end, unitCount: size, metadata: (this.#metadata ??= Object.freeze({ separatorLevel: this.#sep })) });
   }
 }
 

@@ -105,29 +105,33 @@ export function pack(level: PackLevel, options: PackOptions, out: PlannedChunk[]
   return out;
 }
 
-class Packer {
+/** The packer of one {@link pack} call; what a level that merges itself is given ({@link LevelPacker}). */
+class Packer implements LevelPacker {
   constructor(
     readonly o: PackOptions,
     readonly out: PlannedChunk[],
     readonly stats: PackStats,
   ) {}
 
-  #self: LevelPacker | undefined;
+  get max(): number {
+    return this.o.max;
+  }
 
-  /** This packer as a level that merges itself sees it. */
-  #levelPacker(): LevelPacker {
-    if (this.#self) return this.#self;
-    const stats = this.stats;
-    return (this.#self = {
-      max: this.o.max,
-      overlap: this.o.overlapUnits ?? 0,
-      push: (c) => this.#push(c),
-      pack: (level) => this.merge(level),
-      count: (steps, exact) => {
-        stats.steps += steps;
-        stats.exact += exact;
-      },
-    });
+  get overlap(): number {
+    return this.o.overlapUnits ?? 0;
+  }
+
+  push(chunk: PlannedChunk | undefined): void {
+    this.#push(chunk);
+  }
+
+  pack(level: PackLevel): void {
+    this.merge(level);
+  }
+
+  count(steps: number, exact: number): void {
+    this.stats.steps += steps;
+    this.stats.exact += exact;
   }
 
   #exact(L: PackLevel, a: number, b: number): number {
@@ -221,7 +225,7 @@ class Packer {
    */
   merge(L: PackLevel): void {
     if (L.mergeInto) {
-      L.mergeInto(this.#levelPacker());
+      L.mergeInto(this);
       return;
     }
     const max = this.o.max;

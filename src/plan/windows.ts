@@ -128,6 +128,9 @@ export interface WindowState {
  * `stride > windowSize` (gaps) is allowed here; the chunker decides whether to accept it.
  */
 export class WindowPlan implements StreamPlan<WindowState> {
+  /** The metadata of the last window emitted, reused while the overlap stays the same. */
+  #metadata: { readonly overlapUnits: number } | undefined;
+
   constructor(
     readonly windowSize: number,
     readonly stride: number,
@@ -291,12 +294,11 @@ export class WindowPlan implements StreamPlan<WindowState> {
   #emit(text: string, offset: number, st: WindowState, p: PlannedSpan, out: PlannedChunk[]): void {
     // a window whose text is whitespace only carries nothing (char units over a run of spaces)
     if (this.units.units.blankUnits !== false && isBlank(text, p.start - offset, p.end - offset)) return;
-    const chunk: PlannedChunk = {
-      start: p.start - offset,
-      end: p.end - offset,
-      unitCount: p.unitCount,
-      metadata: { overlapUnits: st.emitted === 0 ? 0 : Math.max(0, st.prevUnitEnd - p.unitStart) },
-    };
+    const overlapUnits = st.emitted === 0 ? 0 : Math.max(0, st.prevUnitEnd - p.unitStart);
+    // consecutive windows mostly share their overlap: one frozen metadata object for a run of equal ones (the assembler copies its fields)
+    let metadata = this.#metadata;
+    if (metadata?.overlapUnits !== overlapUnits) this.#metadata = metadata = Object.freeze({ overlapUnits });
+    const chunk: PlannedChunk = { start: p.start - offset, end: p.end - offset, unitCount: p.unitCount, metadata };
     if (p.oversized) chunk.oversized = true;
     out.push(chunk);
     st.prevUnitEnd = p.unitEnd;

@@ -307,18 +307,21 @@ export class SeparatorIndex {
         let q = p + 1;
         while (q < n && isCloser(t.charCodeAt(q))) q++;
         if (q >= n) return -1;
+        // (no surrogate check: the match follows a mark or closer and is whitespace or empty, so it can never cut a pair)
         const c = t.charCodeAt(q);
-        if (c === 13 && t.charCodeAt(q + 1) === 10) return ok(q, 2, found);
-        if (isSpace(c)) return ok(q, 1, found);
-        if (isCjkMark(ch)) return ok(q, 0, found);
-        return -1;
+        if (c === 13 && t.charCodeAt(q + 1) === 10) found.len = 2;
+        else if (isSpace(c)) found.len = 1;
+        else if (isCjkMark(ch)) found.len = 0;
+        else return -1;
+        return q;
       };
       // an occurrence at P may follow a mark (and closers) before P: start the search there;
       // the next mark is the nearest of each mark's next `indexOf`, each remembered with
-      // the position it was looked for from (as the line breaks' are), so a mark the text
-      // lacks is searched for once and `.` once per occurrence: a native scan without the
-      // cost of a regular expression's call per mark (3–4× the time on English prose)
-      const marks = SENTENCE_MARKS.map((ch) => ({ ch, at: -1, from: Infinity }));
+      // the position it was looked for from (as the line breaks' are), so `.` is searched
+      // for once per occurrence, and a mark the whole text lacks is left out (most texts
+      // hold one or two of the seven): a native scan without a regular expression's call
+      // per mark (the sentence level of 200,000 characters of finance.md: 0.49 → 0.36 ms)
+      const marks = SENTENCE_MARKS.filter((ch) => t.includes(ch)).map((ch) => ({ ch, at: -1, from: Infinity }));
       const nextMark = (p: number): number => {
         let best = -1;
         for (const m of marks) {
