@@ -343,14 +343,16 @@ class MarkdownPlan implements StreamPlan<MarkdownState> {
 
   /**
    * The fallback's splitter over the text `measure` measures (one per step: the blocks of a
-   * text share its separator index). It measures with a measure of its own, as a block's
-   * own piece tree did: sharing the block level's two-entry memo made the two evict each
-   * other's answers, and a block of one long grapheme cluster was measured again at every
-   * level (work n·log n).
+   * text share its separator index). A measure that slices and remembers (tokens, custom
+   * sizers) is not shared: the splitter gets one of its own, as a block's own piece tree
+   * had, since sharing the block level's two-entry memo made the two evict each other's
+   * answers, and a block of one long grapheme cluster was measured again at every level
+   * (work n·log n). A cheap one (characters, words: prefix counts, no memo) is shared, so
+   * its one pass over the text is not made twice.
    */
   splitter(measure: RangeMeasure): RangeSplitter {
     if (this.#splitterOf !== measure || !this.#splitter) {
-      this.#splitter = new RangeSplitter(rangeMeasure(measure.text, this.units.units, { memo: 'recent' }));
+      this.#splitter = new RangeSplitter(measure.cheap ? measure : rangeMeasure(measure.text, this.units.units, { memo: 'recent' }));
       this.#splitterOf = measure;
     }
     return this.#splitter;
