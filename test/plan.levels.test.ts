@@ -3,6 +3,7 @@ import { JoinSums, SpanLevel, TableRowsLevel } from '../src/plan/levels.js';
 import { pack } from '../src/plan/pack.js';
 import { rangeMeasure } from '../src/size/measure.js';
 import { resolveUnits } from '../src/size/resolve.js';
+import { tablePartText } from '../src/segment/tables.js';
 
 const chars = resolveUnits({ unit: 'char' }).units;
 const words = resolveUnits({ unit: 'word' }).units;
@@ -87,6 +88,28 @@ describe('TableRowsLevel', () => {
     const bare = new TableRowsLevel({ header: '', rows, sizer: words, emit });
     expect(bare.emit(0, 1, 0, false)?.embedText).toBe('Name: Ann | Age: 31\nName: Bob | Age: 4');
     expect(bare.exact(0, 1)).toBe(10);
+  });
+});
+
+describe('TableRowsLevel in tokens', () => {
+  it('sizes every run as counting its embed text does, where its joins are cuts and where they are not', () => {
+    // seeded: rows that start and end with Latin letters (cuts) or with code, marks, CJK, emoji (no cuts)
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    const pieces = ['Operator', ' ', 'a', 'b:', '`!`', 'x1', 'é', '日本', ' | ', 'Name: ', '🙂', '  ', '.', 'Z'];
+    const text = (n: number) => Array.from({ length: n }, () => pieces[next(pieces.length)]).join('');
+    for (let t = 0; t < 300; t++) {
+      const rows = Array.from({ length: 1 + next(5) }, () => text(next(7)));
+      const header = next(5) === 0 ? '' : text(4);
+      const prefix = next(2) === 0 ? '' : 'A > B\n\n';
+      const level = new TableRowsLevel({ header, rows, sizer: tokens, prefix, prefixSize: tokens.size(prefix), emit: () => undefined });
+      for (let a = 0; a < rows.length; a++) {
+        for (let b = a; b < rows.length; b++) expect(level.exact(a, b), JSON.stringify({ header, rows, prefix, a, b })).toBe(tokens.size(prefix + tablePartText(header, rows, a, b)));
+      }
+    }
   });
 });
 
