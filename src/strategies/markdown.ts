@@ -592,6 +592,7 @@ function fallbackLevel(owner: BlockLevel, part: Part): PackLevel {
   const type = part.block.type;
   const budget = Math.max(1, plan.chunkSize - section.prefixSize);
   let spans: TextSpan[];
+  let size = (s: number, e: number): number => owner.spanSize(s, e);
   if (!plan.custom) {
     // the piece tree of the block's range, on the step's measure and separator index (the
     // blocks of a text share one index: no setup and no scans per block)
@@ -604,13 +605,23 @@ function fallbackLevel(owner: BlockLevel, part: Part): PackLevel {
       part.end,
       pieces.map((p) => ({ start: p.start - part.start, end: p.end - part.start })),
     );
+    if (!section.prefix) {
+      // a piece's size is the one the splitter measured it at (its unitCount, on the same
+      // unit and text): without a prefix that is its span's size, not measured again
+      const known = new Map<number, PlannedChunk>();
+      for (const p of pieces) if (p.unitCount !== undefined) known.set(p.start, p);
+      size = (s, e) => {
+        const p = known.get(s);
+        return p !== undefined && p.end === e ? p.unitCount! : owner.spanSize(s, e);
+      };
+    }
   } else {
     const fits = (s: number, e: number) => owner.spanSize(s, e) <= plan.chunkSize;
     spans = coverSpans(text, part.start, part.end, plan.custom(text.slice(part.start, part.end), budget), (s, e) => trimSpanWithin(text, s, e, fits));
   }
   return new PiecesLevel(
     spans,
-    (s, e) => owner.spanSize(s, e),
+    size,
     (s, e, size, oversized) => owner.chunk(s, e, size, oversized, [type]),
   );
 }
