@@ -128,8 +128,11 @@ describe('JoinSums', () => {
     expect(joins.run(0, 1)).toBe(size(0, 47));
     expect(joins.run(0, 3)).toBe(size(0, text.length));
     expect(joins.run(1, 3)).toBe(size(20, text.length));
-    // '</div>' has no cut inside: a run that starts or ends there is measured on its text
-    expect(joins.run(0, 2)).toBeUndefined();
-    expect(joins.run(2, 3)).toBeUndefined();
+    // '</div>' has no cut inside: a run that starts or ends there measures from its start
+    // to its first cut, or from its last cut to its end; a run of it alone has no cut
+    expect(joins.run(0, 2)).toBe(size(0, 55));
+    expect(joins.run(2, 3)).toBe(size(49, text.length));
+    expect(joins.run(1, 2)).toBe(size(20, 55));
+    expect(joins.run(2, 2)).toBeUndefined();
   });
 });

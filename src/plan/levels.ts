@@ -231,9 +231,9 @@ export class TableRowsLevel implements PackLevel {
  * [l_i, f_j) to the next block j with a cut (a tail, the whitespace and any blocks without
  * a cut between, the next head: usually a few characters) and the tail of b, each split
  * at a cut, so its size is their sum — exact, from one measure per join instead of
- * measuring the run's text. A run that starts or ends at a block without a cut inside
- * (no Latin letter next to a space or line break: `</div>`, a link definition) is
- * measured on its text.
+ * measuring the run's text. A run that starts or ends at blocks without a cut inside
+ * (no Latin letter next to a space or line break: `</div>`, a link definition) measures
+ * the text from its start to its first cut, or from its last cut to its end, instead.
  */
 export class JoinSums {
   /** Sum over blocks before i of middle + join to the next block with a cut. */
@@ -244,6 +244,14 @@ export class JoinSums {
   readonly #tail: Float64Array;
   /** Block i has a cut inside. */
   readonly #cut: Uint8Array;
+  /** First and last cut inside block i (−1 where none). */
+  readonly #first: Int32Array;
+  readonly #last: Int32Array;
+  /** The first block at or after i with a cut (n: none), the last at or before i (−1: none). */
+  readonly #nextCut: Int32Array;
+  readonly #prevCut: Int32Array;
+  readonly #parts: readonly TextSpan[];
+  readonly #size: (s: number, e: number) => number;
 
   /**
    * @param sizes each block's size
@@ -302,11 +310,28 @@ export class JoinSums {
       next = i;
     }
     for (let i = 0; i < n; i++) this.#sums[i + 1] = this.#sums[i] + middle[i] + this.#join[i];
+    this.#first = first;
+    this.#last = last;
+    this.#parts = parts;
+    this.#size = size;
+    this.#nextCut = new Int32Array(n);
+    this.#prevCut = new Int32Array(n);
+    for (let i = n - 1, c = n; i >= 0; i--) this.#nextCut[i] = c = this.#cut[i] ? i : c;
+    for (let i = 0, c = -1; i < n; i++) this.#prevCut[i] = c = this.#cut[i] ? i : c;
   }
 
-  /** Exact size of the text from block a's start to block b's end (a < b); undefined unless both have a cut. */
+  /**
+   * Exact size of the text from block a's start to block b's end (a ≤ b); undefined when
+   * no block of the run has a cut. Blocks without a cut at either end of the run
+   * (`</div>`, a link definition) join the run's head or tail, which is then measured on
+   * its text (usually a few words): the run's first and last cuts still split it.
+   */
   run(a: number, b: number): number | undefined {
-    if (!this.#cut[a] || !this.#cut[b]) return undefined;
-    return this.#head[a] + this.#sums[b + 1] - this.#sums[a] - this.#join[b] + this.#tail[b];
+    const a2 = this.#nextCut[a];
+    const b2 = this.#prevCut[b];
+    if (a2 > b2) return undefined;
+    const head = a2 === a ? this.#head[a] : this.#size(this.#parts[a].start, this.#first[a2]);
+    const tail = b2 === b ? this.#tail[b] : this.#size(this.#last[b2], this.#parts[b].end);
+    return head + this.#sums[b2 + 1] - this.#sums[a2] - this.#join[b2] + tail;
   }
 }
