@@ -3,6 +3,7 @@ import { JoinSums, SpanLevel, TableRowsLevel } from '../src/plan/levels.js';
 import { pack } from '../src/plan/pack.js';
 import { rangeMeasure } from '../src/size/measure.js';
 import { resolveUnits } from '../src/size/resolve.js';
+import { tablePartText } from '../src/segment/tables.js';
 
 const chars = resolveUnits({ unit: 'char' }).units;
 const words = resolveUnits({ unit: 'word' }).units;
@@ -90,6 +91,28 @@ describe('TableRowsLevel', () => {
   });
 });
 
+describe('TableRowsLevel in tokens', () => {
+  it('sizes every run as counting its embed text does, where its joins are cuts and where they are not', () => {
+    // seeded: rows that start and end with Latin letters (cuts) or with code, marks, CJK, emoji (no cuts)
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    const pieces = ['Operator', ' ', 'a', 'b:', '`!`', 'x1', 'é', '日本', ' | ', 'Name: ', '🙂', '  ', '.', 'Z'];
+    const text = (n: number) => Array.from({ length: n }, () => pieces[next(pieces.length)]).join('');
+    for (let t = 0; t < 300; t++) {
+      const rows = Array.from({ length: 1 + next(5) }, () => text(next(7)));
+      const header = next(5) === 0 ? '' : text(4);
+      const prefix = next(2) === 0 ? '' : 'A > B\n\n';
+      const level = new TableRowsLevel({ header, rows, sizer: tokens, prefix, prefixSize: tokens.size(prefix), emit: () => undefined });
+      for (let a = 0; a < rows.length; a++) {
+        for (let b = a; b < rows.length; b++) expect(level.exact(a, b), JSON.stringify({ header, rows, prefix, a, b })).toBe(tokens.size(prefix + tablePartText(header, rows, a, b)));
+      }
+    }
+  });
+});
+
 describe('JoinSums', () => {
   it('gives the exact token size of a run of blocks from the blocks and the joins between them', () => {
     const text = 'Hello there world.\n\nSecond block of words here.\n\n</div>\n\nThird one, the last.';
@@ -105,8 +128,11 @@ describe('JoinSums', () => {
     expect(joins.run(0, 1)).toBe(size(0, 47));
     expect(joins.run(0, 3)).toBe(size(0, text.length));
     expect(joins.run(1, 3)).toBe(size(20, text.length));
-    // '</div>' has no cut inside: a run that starts or ends there is measured on its text
-    expect(joins.run(0, 2)).toBeUndefined();
-    expect(joins.run(2, 3)).toBeUndefined();
+    // '</div>' has no cut inside: a run that starts or ends there measures from its start
+    // to its first cut, or from its last cut to its end; a run of it alone has no cut
+    expect(joins.run(0, 2)).toBe(size(0, 55));
+    expect(joins.run(2, 3)).toBe(size(49, text.length));
+    expect(joins.run(1, 2)).toBe(size(20, 55));
+    expect(joins.run(2, 2)).toBeUndefined();
   });
 });

@@ -139,6 +139,12 @@ export class TableRowsLevel implements PackLevel {
   readonly #base: number;
   /** The last row's line break, which the estimate counts and the embed text does not hold. */
   readonly #lastBreak: number;
+  /** Embed sizes from parts split at local cuts, where the sizer declares them (see {@link #cutEmbed}). */
+  readonly #cuts: { head: number; headText: boolean; noCut: Int32Array; alone: Float64Array; line: number } | undefined;
+  /** The last exact answer (the packer asks for a run alone, then for the same run grown by none). */
+  #lastA = -1;
+  #lastB = -1;
+  #lastExact = 0;
 
   constructor(options: TableRowsOptions) {
     const { rows, sizer, header } = options;
@@ -158,6 +164,35 @@ export class TableRowsLevel implements PackLevel {
     for (let k = 0; k < rows.length; k++) this.#prefix[k + 1] = this.#prefix[k] + lineOf(rows[k]);
     this.#base = (options.prefixSize ?? 0) + (header ? lineOf(header) : 0) - (apart ? line : 0);
     this.#lastBreak = apart ? 0 : line;
+    const cutAt = sizer.additive || apart ? undefined : sizer.cutAt;
+    const head = (options.prefix ?? '') + (header ? header + '\n' : '');
+    if (cutAt && (head === '' || head.endsWith('\n'))) {
+      // noCut[k]: rows before k that start with no cut after the line break before them
+      const noCut = new Int32Array(rows.length + 1);
+      for (let k = 0; k < rows.length; k++) noCut[k + 1] = noCut[k] + (rows[k].length > 0 && cutAt('\n' + rows[k].charAt(0), 1) ? 0 : 1);
+      this.#cuts = { head: head ? sizer.size(head) : 0, headText: head !== '', noCut, alone: new Float64Array(rows.length).fill(-1), line };
+    }
+  }
+
+  /**
+   * The size of run a..b's embed text from its parts — the prefix and header lines with
+   * their break, each row but the last with its break (the estimate's line sizes), the
+   * last row alone — where the sizer's local cut ({@link CutAt}) holds at every join (a
+   * row starting with a Latin letter after a line break: `Operator: …`), so the parts'
+   * sizes add up exactly; undefined where a join is no cut (the text is measured whole).
+   */
+  #cutEmbed(a: number, b: number): number | undefined {
+    const c = this.#cuts;
+    if (!c || c.noCut[b + 1] - c.noCut[c.headText ? a : a + 1] !== 0) return undefined;
+    let alone = c.alone[b];
+    if (alone < 0) {
+      // a row ending in a Latin letter is cut from its break too: its size is its line's less the break's
+      const row = this.#o.rows[b];
+      const cutAt = this.#o.sizer.cutAt!;
+      alone = row.length > 0 && cutAt(row.charAt(row.length - 1) + '\n', 1) ? this.#prefix[b + 1] - this.#prefix[b] - c.line : this.#o.sizer.size(row);
+      c.alone[b] = alone;
+    }
+    return c.head + this.#prefix[b] - this.#prefix[a] + alone;
   }
 
   /** Row i with the prefix and header lines: the smallest part that holds it. */
@@ -174,8 +209,13 @@ export class TableRowsLevel implements PackLevel {
   }
 
   exact(a: number, b: number): number {
-    const embed = this.#o.sizer.additive ? this.estimate(a, b) - this.#lastBreak : this.#o.sizer.size(this.#embed(a, b));
-    return this.#o.textSize ? Math.max(this.#o.textSize(a, b), embed) : embed;
+    if (a === this.#lastA && b === this.#lastB) return this.#lastExact;
+    const embed = this.#o.sizer.additive ? this.estimate(a, b) - this.#lastBreak : (this.#cutEmbed(a, b) ?? this.#o.sizer.size(this.#embed(a, b)));
+    const size = this.#o.textSize ? Math.max(this.#o.textSize(a, b), embed) : embed;
+    this.#lastA = a;
+    this.#lastB = b;
+    this.#lastExact = size;
+    return size;
   }
 
   emit(a: number, b: number, size: number, oversized: boolean): PlannedChunk | undefined {
@@ -191,9 +231,9 @@ export class TableRowsLevel implements PackLevel {
  * [l_i, f_j) to the next block j with a cut (a tail, the whitespace and any blocks without
  * a cut between, the next head: usually a few characters) and the tail of b, each split
  * at a cut, so its size is their sum — exact, from one measure per join instead of
- * measuring the run's text. A run that starts or ends at a block without a cut inside
- * (no Latin letter next to a space or line break: `</div>`, a link definition) is
- * measured on its text.
+ * measuring the run's text. A run that starts or ends at blocks without a cut inside
+ * (no Latin letter next to a space or line break: `</div>`, a link definition) measures
+ * the text from its start to its first cut, or from its last cut to its end, instead.
  */
 export class JoinSums {
   /** Sum over blocks before i of middle + join to the next block with a cut. */
@@ -204,6 +244,14 @@ export class JoinSums {
   readonly #tail: Float64Array;
   /** Block i has a cut inside. */
   readonly #cut: Uint8Array;
+  /** First and last cut inside block i (−1 where none). */
+  readonly #first: Int32Array;
+  readonly #last: Int32Array;
+  /** The first block at or after i with a cut (n: none), the last at or before i (−1: none). */
+  readonly #nextCut: Int32Array;
+  readonly #prevCut: Int32Array;
+  readonly #parts: readonly TextSpan[];
+  readonly #size: (s: number, e: number) => number;
 
   /**
    * @param sizes each block's size
@@ -262,11 +310,28 @@ export class JoinSums {
       next = i;
     }
     for (let i = 0; i < n; i++) this.#sums[i + 1] = this.#sums[i] + middle[i] + this.#join[i];
+    this.#first = first;
+    this.#last = last;
+    this.#parts = parts;
+    this.#size = size;
+    this.#nextCut = new Int32Array(n);
+    this.#prevCut = new Int32Array(n);
+    for (let i = n - 1, c = n; i >= 0; i--) this.#nextCut[i] = c = this.#cut[i] ? i : c;
+    for (let i = 0, c = -1; i < n; i++) this.#prevCut[i] = c = this.#cut[i] ? i : c;
   }
 
-  /** Exact size of the text from block a's start to block b's end (a < b); undefined unless both have a cut. */
+  /**
+   * Exact size of the text from block a's start to block b's end (a ≤ b); undefined when
+   * no block of the run has a cut. Blocks without a cut at either end of the run
+   * (`</div>`, a link definition) join the run's head or tail, which is then measured on
+   * its text (usually a few words): the run's first and last cuts still split it.
+   */
   run(a: number, b: number): number | undefined {
-    if (!this.#cut[a] || !this.#cut[b]) return undefined;
-    return this.#head[a] + this.#sums[b + 1] - this.#sums[a] - this.#join[b] + this.#tail[b];
+    const a2 = this.#nextCut[a];
+    const b2 = this.#prevCut[b];
+    if (a2 > b2) return undefined;
+    const head = a2 === a ? this.#head[a] : this.#size(this.#parts[a].start, this.#first[a2]);
+    const tail = b2 === b ? this.#tail[b] : this.#size(this.#last[b2], this.#parts[b].end);
+    return head + this.#sums[b2 + 1] - this.#sums[a2] - this.#join[b2] + tail;
   }
 }

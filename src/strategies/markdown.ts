@@ -343,14 +343,16 @@ class MarkdownPlan implements StreamPlan<MarkdownState> {
 
   /**
    * The fallback's splitter over the text `measure` measures (one per step: the blocks of a
-   * text share its separator index). It measures with a measure of its own, as a block's
-   * own piece tree did: sharing the block level's two-entry memo made the two evict each
-   * other's answers, and a block of one long grapheme cluster was measured again at every
-   * level (work n·log n).
+   * text share its separator index). A measure that slices and remembers (tokens, custom
+   * sizers) is not shared: the splitter gets one of its own, as a block's own piece tree
+   * had, since sharing the block level's two-entry memo made the two evict each other's
+   * answers, and a block of one long grapheme cluster was measured again at every level
+   * (work n·log n). A cheap one (characters, words: prefix counts, no memo) is shared, so
+   * its one pass over the text is not made twice.
    */
   splitter(measure: RangeMeasure): RangeSplitter {
     if (this.#splitterOf !== measure || !this.#splitter) {
-      this.#splitter = new RangeSplitter(rangeMeasure(measure.text, this.units.units, { memo: 'recent' }));
+      this.#splitter = new RangeSplitter(measure.cheap ? measure : rangeMeasure(measure.text, this.units.units, { memo: 'recent' }));
       this.#splitterOf = measure;
     }
     return this.#splitter;
@@ -590,6 +592,7 @@ function fallbackLevel(owner: BlockLevel, part: Part): PackLevel {
   const type = part.block.type;
   const budget = Math.max(1, plan.chunkSize - section.prefixSize);
   let spans: TextSpan[];
+  let size = (s: number, e: number): number => owner.spanSize(s, e);
   if (!plan.custom) {
     // the piece tree of the block's range, on the step's measure and separator index (the
     // blocks of a text share one index: no setup and no scans per block)
@@ -602,13 +605,23 @@ function fallbackLevel(owner: BlockLevel, part: Part): PackLevel {
       part.end,
       pieces.map((p) => ({ start: p.start - part.start, end: p.end - part.start })),
     );
+    if (!section.prefix) {
+      // a piece's size is the one the splitter measured it at (its unitCount, on the same
+      // unit and text): without a prefix that is its span's size, not measured again
+      const known = new Map<number, PlannedChunk>();
+      for (const p of pieces) if (p.unitCount !== undefined) known.set(p.start, p);
+      size = (s, e) => {
+        const p = known.get(s);
+        return p !== undefined && p.end === e ? p.unitCount! : owner.spanSize(s, e);
+      };
+    }
   } else {
     const fits = (s: number, e: number) => owner.spanSize(s, e) <= plan.chunkSize;
     spans = coverSpans(text, part.start, part.end, plan.custom(text.slice(part.start, part.end), budget), (s, e) => trimSpanWithin(text, s, e, fits));
   }
   return new PiecesLevel(
     spans,
-    (s, e) => owner.spanSize(s, e),
+    size,
     (s, e, size, oversized) => owner.chunk(s, e, size, oversized, [type]),
   );
 }
