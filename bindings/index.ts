@@ -66,6 +66,24 @@ export function getKernels(): Kernels {
   return shared;
 }
 
+let compiledKernels: WebAssembly.Module | null | undefined;
+
+/**
+ * A kernels instance of its own (its own memory, not the shared instance's), or
+ * undefined where the runtime refuses synchronous compilation (a browser's main thread).
+ * @param options its memory policy (default: the shared instance's, 64 MiB retained).
+ */
+export function ownKernels(options?: KernelsOptions): Kernels | undefined {
+  if (compiledKernels === undefined) {
+    try {
+      compiledKernels = new WebAssembly.Module(kernelsWasmBytes() as BufferSource);
+    } catch {
+      compiledKernels = null;
+    }
+  }
+  return compiledKernels ? Kernels.fromModule(compiledKernels, options) : undefined;
+}
+
 /**
  * Makes `module` (a compiled `build/chunkwise.wasm`) the shared kernels, synchronously.
  * For runtimes that refuse to compile WebAssembly from bytes at run time but import
@@ -338,6 +356,9 @@ export function normalizeRows(matrix: WasmArray<Float32ArrayConstructor>, d: num
 }
 export { hashEmbed, gatherMeanRows, embeddingExports, type HashInput, type HashParams, type EmbeddingKernelExports } from './embedding.js';
 
+/** The scan's own kernels instance: chunking grows its memory, not the shared instance's (whose typed-array views a caller may keep). */
+let scanKernels: Kernels | undefined;
+
 /** Code units from which {@link firstSurrogate} scans in the kernels rather than with a regular expression. */
 const SCAN_UNITS = 4096;
 /** Code units copied into the kernels' memory per step of {@link firstSurrogate} (1 MiB), so a long text needs no more memory. */
@@ -347,7 +368,7 @@ const SURROGATE = /[\uD800-\uDFFF]/;
 /**
  * Index (UTF-16 code units, in `text`) of the first surrogate code unit — paired or lone —
  * in `text.slice(from, to)`, or −1 when there is none. In Node a long range is copied into
- * the kernels' memory as UTF-16 (half a million units at a time) and scanned eight units
+ * the memory of a kernels instance of its own (not the shared one) as UTF-16 (half a million units at a time) and scanned eight units
  * per step; elsewhere, and for short ranges, a regular expression scans it. The answer is
  * the same on every path. Cost on 1.41 MB of prose (`bench/kernels.bench.ts`, Node 20):
  * 0.3 ms where V8 stores the text as two-byte (any character above U+00FF; the regular
@@ -357,7 +378,8 @@ const SURROGATE = /[\uD800-\uDFFF]/;
 export function firstSurrogate(text: string, from = 0, to = text.length): number {
   if (to - from >= SCAN_UNITS && nodeBufferOver) {
     const write = nodeBufferOver;
-    return getKernels().job((k) => {
+    scanKernels ??= ownKernels() ?? getKernels();
+    return scanKernels.job((k) => {
       const units = k.allocI32(SCAN_PIECE >> 1);
       const buffer = write(k.exports.memory.buffer as ArrayBuffer, units.ptr, 2 * SCAN_PIECE);
       for (let lo = from; lo < to; lo += SCAN_PIECE) {

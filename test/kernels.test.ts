@@ -588,6 +588,20 @@ describe('firstSurrogate', () => {
     );
   });
 
+  it('scans in a kernels instance of its own: a view of the shared instance kept across a long scan stays live', () => {
+    const shared = wasm.getKernels();
+    // fill the shared instance's memory to 1 KiB short of its end: a scan there would grow it
+    const top = Math.ceil(shared.exports.heapBase() / 16) * 16 + shared.allocatedBytes;
+    const n = Math.floor((shared.memoryBytes - top - 1024) / 4);
+    const kept = shared.allocF32(n);
+    const view = kept.view;
+    const before = shared.memoryBytes;
+    expect(wasm.firstSurrogate('\u0101'.repeat(600_000) + '😀')).toBe(600_000);
+    expect(shared.memoryBytes).toBe(before);
+    expect(view.length).toBe(n);
+    shared.reset();
+  });
+
   it('hand-checked: each half of a pair, a lone half, the neighbours of the range, and both sides of a 2^19-unit step', () => {
     const a = (n: number) => 'a'.repeat(n);
     expect(wasm.firstSurrogate(a(5000) + '😀')).toBe(5000); // 😀 is \uD83D\uDE00

@@ -23,8 +23,13 @@ export interface PlannedChunk {
   oversized?: boolean;
   /** Text to embed instead of `text` (a table part rewritten by rows, a contextual header). */
   embedText?: string;
-  /** Strategy fields of `metadata`, written after the common ones (strategy, unit, unitCount, overlap). */
-  metadata?: Record<string, unknown>;
+  /**
+   * Strategy fields of `metadata`, written after the common ones (strategy, unit, unitCount,
+   * overlap); each chunk gets its own copy. Read-only: planners share one frozen object
+   * between spans with the same fields (the windows of one overlap, the pieces of one
+   * separator level), so copy it before changing it.
+   */
+  metadata?: Readonly<Record<string, unknown>>;
   /** Appended to the id (`:parent`, `:child`) where two levels of one strategy may share a text. */
   idSuffix?: string;
 }

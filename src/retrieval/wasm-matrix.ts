@@ -3,21 +3,7 @@
  * kernel (cosineMatVec) reads it without a copy per query.
  * @module
  */
-import { getKernels, Kernels, kernelsWasmBytes, WasmArray } from '../../bindings/index.js';
-
-let compiled: WebAssembly.Module | null | undefined;
-
-/** A kernels instance of its own, or undefined where synchronous compilation is refused. */
-function ownKernels(): Kernels | undefined {
-  if (compiled === undefined) {
-    try {
-      compiled = new WebAssembly.Module(kernelsWasmBytes() as BufferSource);
-    } catch {
-      compiled = null; // a browser's main thread: fall back to the shared instance
-    }
-  }
-  return compiled ? Kernels.fromModule(compiled, { retainBytes: Infinity }) : undefined;
-}
+import { getKernels, Kernels, ownKernels, WasmArray } from '../../bindings/index.js';
 
 /**
  * An n × d row-major Float32Array held in JavaScript (`data`, the source of truth) and,
@@ -53,7 +39,7 @@ export class WasmMatrix {
         this.#handle = undefined;
       }
     }
-    this.#kernels = ownKernels() ?? getKernels();
+    this.#kernels = ownKernels({ retainBytes: Infinity }) ?? getKernels();
     this.#handle = this.#kernels.copyF32(this.data);
     return { k: this.#kernels, m: this.#handle };
   }

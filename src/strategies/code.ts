@@ -313,8 +313,7 @@ export class CodeChunker {
     const budget = Math.max(1, this.chunkSize - ctx.header([]).size);
     const out = splitRange(measure, 0, text.length, { max: budget }, work).map((p) => {
       const chunk = ctx.emit(p.start, p.end, [], [], [], p.oversized === true);
-      chunk.metadata!.fallback = reason;
-      return chunk;
+      return { ...chunk, metadata: { ...chunk.metadata, fallback: reason } };
     });
     return out;
   }

@@ -201,7 +201,11 @@ export abstract class Shell<S extends StrategySchema> {
     return this.spans(text);
   }
 
-  /** The planned spans of `text` (what {@link chunk} assembles), offsets into `text`. */
+  /**
+   * The planned spans of `text` (what {@link chunk} assembles), offsets into `text`. A
+   * span's `metadata` is read-only and may be one object shared by many spans: copy it
+   * before changing it (each chunk of {@link chunk} has its own).
+   */
   abstract spans(text: string): PlannedChunk[];
 }
 
