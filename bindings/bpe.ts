@@ -185,26 +185,6 @@ const EDGE_UNITS = 64;
  */
 const OVERLAP_UNITS = 80;
 
-/** The distinct values of `a`, ascending (sorts `a`). */
-function uniqueSorted(a: Int32Array): Int32Array {
-  a.sort();
-  let n = 0;
-  for (let i = 0; i < a.length; i++) if (n === 0 || a[i] !== a[n - 1]) a[n++] = a[i];
-  return a.subarray(0, n);
-}
-
-/** The index of `x` in the ascending `a`, which holds it. */
-function indexOf(a: Int32Array, x: number): number {
-  let l = 0;
-  let h = a.length - 1;
-  while (l < h) {
-    const mid = (l + h) >> 1;
-    if (a[mid] < x) l = mid + 1;
-    else h = mid;
-  }
-  return l;
-}
-
 /**
  * The first `count` elements of `a`: a view when they fill at least three quarters of it
  * (the usual case: the guess of the token count was close), else a copy that frees the rest.
@@ -561,10 +541,9 @@ export class BpeEncoder {
    * {@link EDGE_UNITS} of its edges), so its count is `count([s, a)) + count([a, b)) +
    * count([b, e))`; the middles are sums of the counts of the stretches between
    * consecutive cuts of all the spans (each a safe cut, so the count of a stretch does not
-   * depend on what is around it), each stretch counted once. Spans in text order are cut
-   * and counted inside the module (countOrderedSpans), others here (a sort of the cuts).
-   * Spans that share less than {@link OVERLAP_UNITS} code units each on average are
-   * counted whole.
+   * depend on what is around it), each stretch counted once — inside the module
+   * (countOrderedSpans), for spans in text order. Spans out of text order, and spans that
+   * share less than {@link OVERLAP_UNITS} code units each on average, are counted whole.
    */
   #countWindow(ex: BpeExports, text: string, spans: readonly { readonly start: number; readonly end: number }[], from: number, to: number, lo: number, hi: number, out: Int32Array): void {
     const m = to - from;
@@ -572,103 +551,27 @@ export class BpeEncoder {
     for (let k = from; k < to; k++) covered += spans[k].end - spans[k].start;
     const list = new Int32Array(this.#mem(ex).buffer, ex.idsPtr(), 10 * m); // countOrderedSpans returns 0 before any count: no growth, the view holds
     let r = 0;
-    if (m < 2 || covered - (hi - lo) <= OVERLAP_UNITS * m) {
+    if (m >= 2 && covered - (hi - lo) > OVERLAP_UNITS * m) {
+      // spans in text order (what chunkers plan): the module cuts and counts them itself
       for (let k = from; k < to; k++) {
         list[r++] = spans[k].start - lo;
-        list[r++] = spans[k].end - spans[k].start;
+        list[r++] = spans[k].end - lo;
       }
-      ex.countUtf16Ranges(ex.idsPtr(), m);
-      const got = this.#ranges(ex, r);
-      for (let k = from; k < to; k++) out[k] = got[2 * (k - from)];
-      return;
+      if (ex.countOrderedSpans(ex.idsPtr(), m, ex.endsPtr(), EDGE_UNITS) === 1) {
+        const got = this.#ranges(ex, r);
+        for (let k = from; k < to; k++) out[k] = got[2 * (k - from)];
+        return;
+      }
+      r = 0;
     }
-    // spans in text order (the usual case): the module cuts and counts them itself
+    // each span whole (few or little-overlapping spans, or spans out of text order)
     for (let k = from; k < to; k++) {
       list[r++] = spans[k].start - lo;
-      list[r++] = spans[k].end - lo;
+      list[r++] = spans[k].end - spans[k].start;
     }
-    if (ex.countOrderedSpans(ex.idsPtr(), m, ex.endsPtr(), EDGE_UNITS) === 1) {
-      const got = this.#ranges(ex, r);
-      for (let k = from; k < to; k++) out[k] = got[2 * (k - from)];
-      return;
-    }
-    r = 0;
-    // a, b: each span's first and last cut (a = −1: none, counted whole)
-    const a = new Int32Array(m).fill(-1);
-    const b = new Int32Array(m);
-    const cuts = new Int32Array(2 * m);
-    let nc = 0;
-    for (let k = from; k < to; k++) {
-      const { start, end } = spans[k];
-      const lim1 = Math.min(end, start + EDGE_UNITS);
-      let c1 = start + 1;
-      for (let prev = text.charCodeAt(start); c1 < lim1; c1++) {
-        const c = text.charCodeAt(c1);
-        if (cutBetween(prev, c)) break;
-        prev = c;
-      }
-      if (c1 >= lim1) continue;
-      const lim2 = Math.max(c1, end - EDGE_UNITS);
-      let c2 = end - 1;
-      for (let next = text.charCodeAt(c2); c2 > lim2; c2--) {
-        const c = text.charCodeAt(c2 - 1);
-        if (cutBetween(c, next)) break;
-        next = c;
-      }
-      if (!isSafeCut(text, c2)) c2 = c1;
-      a[k - from] = c1;
-      b[k - from] = c2;
-      cuts[nc++] = c1;
-      cuts[nc++] = c2;
-    }
-    // points: the distinct cuts ascending; ia, ib: where each span's a and b are among them
-    const points = uniqueSorted(cuts.subarray(0, nc));
-    const ia = new Int32Array(m);
-    const ib = new Int32Array(m);
-    for (let j = 0; j < m; j++) {
-      if (a[j] < 0) continue;
-      ia[j] = indexOf(points, a[j]);
-      ib[j] = indexOf(points, b[j]);
-    }
-    const np = points.length;
-    // stretches [points[i], points[i + 1]) inside some span's middle: coverage by a difference array
-    const cover = new Int32Array(np + 1);
-    for (let j = 0; j < m; j++) {
-      if (a[j] < 0 || ia[j] === ib[j]) continue;
-      cover[ia[j]]++;
-      cover[ib[j]]--;
-    }
-    // the list: per span its two edges (or itself whole), then the stretches
-    for (let j = 0; j < m; j++) {
-      const { start, end } = spans[from + j];
-      if (a[j] < 0) {
-        list[r++] = start - lo;
-        list[r++] = end - start;
-        list[r++] = 0;
-        list[r++] = 0;
-      } else {
-        list[r++] = start - lo;
-        list[r++] = a[j] - start;
-        list[r++] = b[j] - lo;
-        list[r++] = end - b[j];
-      }
-    }
-    const stretches = r;
-    for (let i = 0, depth = 0; i + 1 < np; i++) {
-      depth += cover[i];
-      list[r++] = points[i] - lo;
-      list[r++] = depth > 0 ? points[i + 1] - points[i] : 0;
-    }
-    ex.countUtf16Ranges(ex.idsPtr(), r >> 1);
+    ex.countUtf16Ranges(ex.idsPtr(), m);
     const got = this.#ranges(ex, r);
-    // before[i]: tokens of the stretches before points[i]
-    const before = new Int32Array(np);
-    for (let i = 1; i < np; i++) before[i] = before[i - 1] + got[stretches + 2 * (i - 1)];
-    for (let j = 0; j < m; j++) {
-      let c = got[4 * j] + got[4 * j + 2];
-      if (a[j] >= 0) c += before[ib[j]] - before[ia[j]];
-      out[from + j] = c;
-    }
+    for (let k = from; k < to; k++) out[k] = got[2 * (k - from)];
   }
 
   /** The `n` i32s at idsPtr() after countUtf16Ranges (a view made again: a long piece's merge may have grown the memory). */

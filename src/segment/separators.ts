@@ -91,6 +91,25 @@ function splitsPair(text: string, p: number): boolean {
 const isCjkMark = (c: number): boolean => c === 0x3002 || c === 0xff01 || c === 0xff1f;
 /** `.`, `!`, `?`, `…` and the CJK marks. */
 const isSentenceMark = (c: number): boolean => c === 0x2e || c === 0x21 || c === 0x3f || c === 0x2026 || isCjkMark(c);
+/** A needle's first occurrence (`at`, −1: none) at or after the position `from` it was looked for from. */
+interface Occurrence {
+  at: number;
+  from: number;
+}
+
+/**
+ * Makes `m` the first occurrence of `needle` in `text` at or after `p`, by `indexOf` only
+ * where the remembered one does not answer (looked for from after `p`, or lying before
+ * it), so scans for one needle over a text move forward only.
+ * @returns the code units scanned (0 when the remembered answer held).
+ */
+function seek(text: string, needle: string, m: Occurrence, p: number): number {
+  if (p >= m.from && (m.at === -1 || m.at >= p)) return 0;
+  m.at = text.indexOf(needle, p);
+  m.from = p;
+  return (m.at === -1 ? text.length : m.at) - p + 1;
+}
+
 /** The characters {@link isSentenceMark} accepts. */
 const SENTENCE_MARKS: readonly string[] = ['.', '!', '?', '\u2026', '\u3002', '\uff01', '\uff1f'];
 /** Closing quotes and brackets that may follow a sentence mark: `"'’”»)]`. */
@@ -243,7 +262,7 @@ export class SeparatorIndex {
   ops = 0;
   readonly #finders: (Finder | undefined)[];
   /** Per {@link cutUnit} separator: its first occurrence at or after `from` (see {@link nextCut}). */
-  readonly #cuts: ({ at: number; from: number } | undefined)[] = [];
+  readonly #cuts: (Occurrence | undefined)[] = [];
 
   constructor(
     readonly text: string,
@@ -325,10 +344,7 @@ export class SeparatorIndex {
       const nextMark = (p: number): number => {
         let best = -1;
         for (const m of marks) {
-          if (p < m.from || (m.at !== -1 && m.at < p)) {
-            m.at = t.indexOf(m.ch, p);
-            m.from = p;
-          }
+          seek(t, m.ch, m, p);
           if (m.at !== -1 && (best === -1 || m.at < best)) best = m.at;
         }
         return best;
@@ -374,11 +390,7 @@ export class SeparatorIndex {
   nextCut(i: number, p: number): number {
     let m = this.#cuts[i];
     if (!m) this.#cuts[i] = m = { at: -1, from: Infinity };
-    if (p < m.from || (m.at !== -1 && m.at < p)) {
-      m.at = this.text.indexOf(this.separators[i] as string, p);
-      m.from = p;
-      this.ops += (m.at === -1 ? this.text.length : m.at) - p + 1; // characters scanned
-    }
+    this.ops += seek(this.text, this.separators[i] as string, m, p); // characters scanned
     return m.at;
   }
 
