@@ -44,7 +44,7 @@ describe('chunkwise chunk <dir> --workers N', () => {
   let single: string;
   beforeAll(() => {
     folder = makeFolder();
-    const r = run(['chunk', folder.dir, '--unit', 'token', '--chunk-size', '64', '--chunk-overlap', '8', '--workers', '1']);
+    const r = run(['chunk', folder.dir, '--strategy', 'fixed', '--unit', 'token', '--chunk-size', '64', '--chunk-overlap', '8', '--workers', '1']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     single = r.stdout;
@@ -67,7 +67,7 @@ describe('chunkwise chunk <dir> --workers N', () => {
 
   for (const workers of [2]) {
     it(`--workers ${workers}: byte-identical JSONL`, () => {
-      const r = run(['chunk', folder.dir, '--unit', 'token', '--chunk-size', '64', '--chunk-overlap', '8', '--workers', String(workers)]);
+      const r = run(['chunk', folder.dir, '--strategy', 'fixed', '--unit', 'token', '--chunk-size', '64', '--chunk-overlap', '8', '--workers', String(workers)]);
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
       expect(r.stdout.length).toBe(single.length);

@@ -133,7 +133,7 @@ export function binaryInputs(o: { quiet?: boolean }): BinaryInputs {
  * .md/.txt, for `code` source files, for `auto` every strategy's extensions) and globs
  * (see inputs.ts); a binary file (a NUL byte, or mostly invalid UTF-8) named by itself is
  * an error (exit 1), one a walk or glob finds is skipped with a line on stderr. On a
- * terminal the progress bar counts bytes as they are read (stdin: MB read and MB/s). `--strategy auto` chooses per file by extension (`.md` markdown,
+ * terminal the progress bar counts bytes as they are read (stdin: MB read and MB/s). `--strategy auto` (the default) chooses per file by extension (`.md` markdown,
  * `.html`/`.htm` html, source files code, `.txt` recursive, else fixed: `FileChunkers`)
  * and gives each the flags it takes; `code` takes each file's name for its language.
  * Every file is streamed through the chunker when the strategy streams (sliding, fixed: output identical to chunking the whole text).

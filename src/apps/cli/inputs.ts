@@ -195,10 +195,10 @@ export async function expandInputs(args: string[], extensions: string[] = DEFAUL
       const found = await glob(['**/*'], { cwd: arg, onlyFiles: true, dot: false, expandDirectories: false, ignore: ['**/node_modules/**'] });
       const files = await oncePerFile(arg, found.filter((x) => extensions.some((e) => x.toLowerCase().endsWith(e))));
       if (files.length === 0) {
-        throw new UnreadableFileError(arg, `no ${extensions.join('/')} files in directory`);
+        throw new UnreadableFileError(arg, `no ${extensionList(extensions)} files in directory`);
       }
       const kept = await text(files, false);
-      if (kept.length === 0) throw new UnreadableFileError(arg, `no ${extensions.join('/')} text files in directory (${files.length} binary skipped)`);
+      if (kept.length === 0) throw new UnreadableFileError(arg, `no ${extensionList(extensions)} text files in directory (${files.length} binary skipped)`);
       add(kept);
     } else if (exists || !GLOB_CHARS.test(arg)) {
       add(exists ? await text([arg], true) : [arg]); // a file, or a missing path the reader reports
@@ -210,4 +210,9 @@ export async function expandInputs(args: string[], extensions: string[] = DEFAUL
     }
   }
   return out;
+}
+
+/** Extensions for a message: `.md/.txt`, or the first six and how many in all (`auto` walks some 30: `--ext` chooses). */
+function extensionList(extensions: readonly string[]): string {
+  return extensions.length <= 6 ? extensions.join('/') : `${extensions.slice(0, 6).join('/')}/… (${extensions.length} extensions; --ext chooses)`;
 }

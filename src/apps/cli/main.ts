@@ -1,7 +1,7 @@
 /**
  * The `chunkwise` command line (Node only).
  *
- *   chunkwise chunk <file...|-> --strategy sliding|fixed --unit char|word|token
+ *   chunkwise chunk <file...|-> [--strategy auto|sliding|fixed|…] --unit char|word|token
  *     [--encoding cl100k_base|o200k_base] [--window-size N --stride N | --chunk-size N --chunk-overlap N]
  *     [--locale TAG --overlap-sentences N] (sentence) [--separators JSON --keep-separator [MODE]] (recursive)
  *     [--fallback sliding] [--contextual-headers] (markdown)
@@ -38,6 +38,7 @@ import { runEmbed, type EmbedCommandOptions } from './embed-cli.js';
 import { UsageError } from './usage-error.js';
 import { DEFAULT_EXTENSIONS, parseExtensions } from './inputs.js';
 import { strategyNames } from '../../strategies/index.js';
+import { AUTO_STRATEGY, describeAuto } from '../../strategies/file-chunkers.js';
 import { addQascCommand } from './qasc-command.js';
 import { addTuneCommand } from './tune-command.js';
 import { QuestionGenerationError } from '../../evaluation/question-generation.js';
@@ -49,11 +50,11 @@ export { UsageError };
 
 export { parseIntegerArg } from './strategy-flags.js';
 
-/** `--strategy`: a registered strategy, or `auto` (each file's by its extension: `strategyForFile`). */
+/** `--strategy`: a registered strategy, or `auto` (the default: each file's by its extension, `FileChunkers`). */
 function strategyOption(): Option {
-  return new Option('-s, --strategy <name>', 'chunking strategy; auto: by file extension (.md markdown, .html/.htm html, source files code, .txt and .pdf recursive, .docx html, else fixed)')
-    .choices([...strategyNames(), 'auto'])
-    .default('fixed');
+  return new Option('-s, --strategy <name>', `chunking strategy; auto picks by file extension: ${describeAuto()}`)
+    .choices([...strategyNames(), AUTO_STRATEGY])
+    .default(AUTO_STRATEGY);
 }
 
 /** Builds the program (exported for tests). */

