@@ -17,8 +17,6 @@ export const corporaDir = join(evalDir, 'corpora');
 export const markdownDir = join(evalDir, 'markdown');
 /** The evaluation's questions (`question`, `references`, `corpus_id`). */
 export const questionsCsv = join(evalDir, 'questions.csv');
-/** The third-party articles the tests read before texts/ (issue 39: removed with their last reader). */
-export const seedsDir = join(repoRoot, 'seeds');
 /** Test and sample documents written for chunkwise: Dutch, French, English, German, Japanese, Thai (texts/README.md). */
 export const textsDir = join(repoRoot, 'texts');
 /** The documents of {@link textsDir} by role, as paths. */
