@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { EmbeddingError, InvalidOptionError } from '../src/core/errors.js';
+import { EmbeddingError, InvalidOptionError } from '../src/engine/errors.js';
 import { HashingEmbedder } from '../src/embedders/index.js';
 import { texts } from './helpers/paths.js';
 
