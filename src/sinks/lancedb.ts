@@ -21,7 +21,7 @@ import * as lancedb from '@lancedb/lancedb';
 import { Field, FixedSizeList, Float32, Int32, Schema, Utf8 } from 'apache-arrow';
 import { firstLine, SinkError } from '../core/errors.js';
 import { withFolderLock } from '../node/lock-file.js';
-import { byPlace, distinctSorted, requireDimension, rowFromStored, requireTableName, searchArgs, storedFromRecord, vectorFromStored, type Sink, type SinkMatch, type SinkRow, type StoredChunk } from './types.js';
+import { byPlace, distinctSorted, documentsTableName, requireDimension, rowFromStored, requireTableName, searchArgs, storedFromRecord, vectorFromStored, type DocumentRecord, type RowKeys, type Sink, type SinkMatch, type SinkRow, type StoredChunk } from './types.js';
 
 /** Options of {@link LanceDbSink.open}. */
 export interface LanceDbSinkOptions {
@@ -45,6 +45,24 @@ export function lanceSchema(dimension: number): Schema {
   ]);
 }
 
+/** The schema of the documents table beside the chunks ({@link DocumentRecord}s). */
+export function lanceDocumentsSchema(): Schema {
+  return new Schema([
+    new Field('source', new Utf8(), false),
+    new Field('content_hash', new Utf8(), false),
+    new Field('embedder', new Utf8(), false),
+    new Field('chunking', new Utf8(), false),
+    new Field('chunks', new Int32(), false),
+  ]);
+}
+
+/** Keys per filter of a read or delete by key (the SQL stays a few hundred KB). */
+const KEYS_PER_FILTER = 4096;
+/** Writes after which {@link LanceDbSink.optimize} compacts the table and drops old versions. */
+const OPTIMIZE_AFTER_WRITES = 4;
+/** Rows from which the table gets a scalar (btree) index on `source`. */
+const INDEX_FROM_ROWS = 10_000;
+
 /**
  * One line of a LanceDB error: the first line without the chain of causes and the
  * Rust source locations the native messages carry.
@@ -59,6 +77,34 @@ export function lanceReason(error: unknown): string {
 /** A SQL string literal for LanceDB filters (quotes doubled). */
 function literal(value: string): string {
   return `'${value.replace(/'/g, "''")}'`;
+}
+
+/** Filters matching `sources`, each for at most {@link KEYS_PER_FILTER} of them. */
+function sourceFilters(sources: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let s = 0; s < sources.length; s += KEYS_PER_FILTER) out.push(`source IN (${sources.slice(s, s + KEYS_PER_FILTER).map(literal).join(', ')})`);
+  return out;
+}
+
+/** Filters matching the rows of `keys` (source → ids), each for about {@link KEYS_PER_FILTER} ids. */
+function keyFilters(keys: RowKeys): string[] {
+  const out: string[] = [];
+  let terms: string[] = [];
+  let n = 0;
+  for (const [source, ids] of keys) {
+    for (let s = 0; s < ids.length; s += KEYS_PER_FILTER) {
+      const part = ids.slice(s, s + KEYS_PER_FILTER);
+      terms.push(`(source = ${literal(source)} AND id IN (${part.map(literal).join(', ')}))`);
+      n += part.length;
+      if (n >= KEYS_PER_FILTER) {
+        out.push(terms.join(' OR '));
+        terms = [];
+        n = 0;
+      }
+    }
+  }
+  if (terms.length > 0) out.push(terms.join(' OR '));
+  return out;
 }
 
 /**
@@ -82,8 +128,12 @@ export class LanceDbSink implements Sink {
   readonly tableName: string;
   readonly #db: lancedb.Connection;
   #table: lancedb.Table | undefined;
+  /** The table of {@link DocumentRecord}s (undefined until the first record is written). */
+  #documents: lancedb.Table | undefined;
   /** Whether `uri` is a local folder (writes take its lock file). */
   readonly #local: boolean;
+  /** Writes (table versions) since the last {@link optimize}. */
+  #writes = 0;
 
   private constructor(db: lancedb.Connection, uri: string, tableName: string, table: lancedb.Table | undefined, local: boolean) {
     this.#db = db;
@@ -154,7 +204,12 @@ export class LanceDbSink implements Sink {
       return;
     }
     try {
-      this.#table = await this.#writing(() => this.#db.createEmptyTable(this.tableName, lanceSchema(dimension), { existOk: true }));
+      this.#table = await this.#writing(async () => {
+        const names = await this.#db.tableNames();
+        // records of a table that is gone tell nothing of the new one
+        if (!names.includes(this.tableName) && names.includes(documentsTableName(this.tableName))) await this.#db.dropTable(documentsTableName(this.tableName));
+        return this.#db.createEmptyTable(this.tableName, lanceSchema(dimension), { existOk: true });
+      });
     } catch (error) {
       throw new SinkError(this.name, `cannot create the table: ${lanceReason(error)}`);
     }
@@ -182,6 +237,7 @@ export class LanceDbSink implements Sink {
       { schema },
     );
     await this.#run('write rows', () => this.#writing(() => table.mergeInsert(['source', 'id']).whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data)));
+    this.#writes++;
   }
 
   async removeStale(source: string, keep: ReadonlySet<string>): Promise<number> {
@@ -193,6 +249,7 @@ export class LanceDbSink implements Sink {
       const stale = stored.map((r) => r.id).filter((id) => !keep.has(id));
       for (let s = 0; s < stale.length; s += 500) {
         await table.delete(`${where} AND id IN (${stale.slice(s, s + 500).map(literal).join(', ')})`);
+        this.#writes++;
       }
       return stale.length;
     }));
@@ -205,6 +262,115 @@ export class LanceDbSink implements Sink {
     const columns = ['id', 'start', 'end', 'token_count', 'metadata', ...(has ? ['embedder'] : [])];
     const stored = await this.#run('read rows', async () => (await table.query().where(`source = ${literal(source)}`).select(columns).toArray()) as Record<string, unknown>[]);
     return new Map(stored.map((r) => [r.id as string, storedFromRecord(r)]));
+  }
+
+  /** One scan of the rows of `sources` (a filter per 4,096 sources), their place columns only. */
+  async storedMany(sources: readonly string[]): Promise<Map<string, Map<string, StoredChunk>>> {
+    const out = new Map(sources.map((source) => [source, new Map<string, StoredChunk>()]));
+    const table = this.#table;
+    if (!table || sources.length === 0) return out;
+    const has = (await this.#run('read the table', () => table.schema())).fields.some((f) => f.name === 'embedder');
+    const columns = ['source', 'id', 'start', 'end', 'token_count', 'metadata', ...(has ? ['embedder'] : [])];
+    for (const where of sourceFilters(sources)) {
+      const stored = await this.#read('read rows', async () => (await table.query().where(where).select(columns).toArray()) as Record<string, unknown>[]);
+      for (const r of stored) out.get(r.source as string)?.set(r.id as string, storedFromRecord(r));
+    }
+    return out;
+  }
+
+  async vectorsMany(keys: RowKeys): Promise<Map<string, Map<string, Float32Array>>> {
+    const out = new Map<string, Map<string, Float32Array>>();
+    const table = this.#table;
+    if (!table) return out;
+    for (const where of keyFilters(keys)) {
+      const stored = await this.#read('read rows', async () => (await table.query().where(where).select(['source', 'id', 'vector']).toArray()) as { source: string; id: string; vector: unknown }[]);
+      for (const r of stored) {
+        let m = out.get(r.source);
+        if (!m) out.set(r.source, (m = new Map()));
+        m.set(r.id, vectorFromStored(r.vector));
+      }
+    }
+    return out;
+  }
+
+  /** One delete (one table version) per 4,096 keys. */
+  async removeRows(keys: RowKeys): Promise<number> {
+    const table = this.#table;
+    const filters = keyFilters(keys);
+    if (!table || filters.length === 0) return 0;
+    return this.#run('delete rows', () => this.#writing(async () => {
+      let removed = 0;
+      for (const where of filters) {
+        removed += (await table.delete(where)).numDeletedRows;
+        this.#writes++;
+      }
+      return removed;
+    }));
+  }
+
+  /** The records of `sources` in the table `<table>_documents` (none before it exists). */
+  async documents(sources: readonly string[]): Promise<Map<string, DocumentRecord>> {
+    const out = new Map<string, DocumentRecord>();
+    const docs = await this.#documentsTable(false);
+    if (!docs || sources.length === 0) return out;
+    for (const where of sourceFilters(sources)) {
+      const rows = await this.#read('read documents', async () => (await docs.query().where(where).toArray()) as Record<string, unknown>[]);
+      for (const r of rows) {
+        out.set(r.source as string, { source: r.source as string, contentHash: r.content_hash as string, embedder: r.embedder as string, chunking: r.chunking as string, chunks: r.chunks as number });
+      }
+    }
+    return out;
+  }
+
+  async writeDocuments(records: readonly DocumentRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    const docs = (await this.#documentsTable(true))!;
+    const data = lancedb.makeArrowTable(
+      records.map((r) => ({ source: r.source, content_hash: r.contentHash, embedder: r.embedder, chunking: r.chunking, chunks: r.chunks })),
+      { schema: lanceDocumentsSchema() },
+    );
+    await this.#run('write documents', () => this.#writing(() => docs.mergeInsert('source').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data)));
+    this.#writes++;
+  }
+
+  async forgetDocuments(sources: readonly string[]): Promise<void> {
+    const docs = await this.#documentsTable(false);
+    if (!docs || sources.length === 0) return;
+    await this.#run('write documents', () => this.#writing(async () => {
+      for (const where of sourceFilters(sources)) await docs.delete(where);
+    }));
+    this.#writes++;
+  }
+
+  /**
+   * After {@link OPTIMIZE_AFTER_WRITES} or more writes: gives a table of 10,000 rows or
+   * more a btree index on `source` (what every read by document filters on), then
+   * compacts both tables' files, updates the index and drops every version but the
+   * latest (LanceDB's `optimize`, under the folder's write lock). A reader of this
+   * process that meets a file dropped under it reads again ({@link #read}).
+   */
+  async optimize(): Promise<void> {
+    if (this.#writes < OPTIMIZE_AFTER_WRITES) return;
+    this.#writes = 0;
+    const tables = [this.#table, await this.#documentsTable(false)].filter((t): t is lancedb.Table => t !== undefined);
+    await this.#run('optimize the table', () => this.#writing(async () => {
+      const table = this.#table;
+      if (table && (await table.countRows()) >= INDEX_FROM_ROWS && !(await table.listIndices()).some((i) => i.columns.includes('source'))) {
+        await table.createIndex('source', { config: lancedb.Index.btree() });
+      }
+      for (const t of tables) await t.optimize({ cleanupOlderThan: new Date() });
+    }));
+  }
+
+  /** The documents table, opened (or with `create`, created) on first use. */
+  async #documentsTable(create: boolean): Promise<lancedb.Table | undefined> {
+    if (this.#documents) return this.#documents;
+    const name = documentsTableName(this.tableName);
+    this.#documents = await this.#run('open the documents table', async () => {
+      if ((await this.#db.tableNames()).includes(name)) return this.#db.openTable(name);
+      return create ? this.#writing(() => this.#db.createEmptyTable(name, lanceDocumentsSchema(), { existOk: true })) : undefined;
+    });
+    return this.#documents;
   }
 
   async vectors(source: string, ids: readonly string[]): Promise<Map<string, Float32Array>> {
@@ -231,9 +397,11 @@ export class LanceDbSink implements Sink {
     if (!table || sources.length === 0) return 0;
     return this.#run('delete rows', () => this.#writing(async () => {
       let removed = 0;
-      for (let s = 0; s < sources.length; s += 500) {
-        const where = `source IN (${sources.slice(s, s + 500).map(literal).join(', ')})`;
+      const docs = await this.#documentsTable(false);
+      for (const where of sourceFilters(sources)) {
+        await docs?.delete(where);
         removed += (await table.delete(where)).numDeletedRows;
+        this.#writes++;
       }
       return removed;
     }));
@@ -265,6 +433,19 @@ export class LanceDbSink implements Sink {
     return this.#local ? withFolderLock(this.uri, `chunkwise-${this.tableName}.lock`, write) : write();
   }
 
+  /**
+   * Runs a read, once more when it fails (another process's `optimize` may drop the files
+   * of the version it started on: the retry reads the latest version); its error as a
+   * one-line {@link SinkError}.
+   */
+  async #read<T>(what: string, call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch {
+      return this.#run(what, call);
+    }
+  }
+
   /** Runs an engine call, its error as a one-line {@link SinkError}. */
   async #run<T>(what: string, call: () => Promise<T>): Promise<T> {
     try {
@@ -275,6 +456,7 @@ export class LanceDbSink implements Sink {
   }
 
   async close(): Promise<void> {
+    this.#documents?.close();
     this.#table?.close();
     this.#db.close();
   }
