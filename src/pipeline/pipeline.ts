@@ -361,6 +361,8 @@ export async function pipeline(options: PipelineOptions): Promise<PipelineSummar
   let window: { doc: DocState; chunks: Chunk[] }[] = [];
   let windowChunks = 0;
   let ended: DocState[] = [];
+  /** The writes of the last window flushed (they overlap the next window's chunking and embedding). */
+  let writing: Promise<void> = Promise.resolve();
 
   const endDocument = (doc: DocState) => {
     summary.documents++;
@@ -389,13 +391,9 @@ export async function pipeline(options: PipelineOptions): Promise<PipelineSummar
         const got = await sink.storedMany(unread.map((doc) => doc.source));
         for (const doc of unread) doc.stored = got.get(doc.source) ?? new Map();
       }
-      const forget = docsHere.filter((doc) => doc.forget);
-      if (forget.length > 0) {
-        await records!.forgetDocuments!(forget.map((doc) => doc.source));
-        for (const doc of forget) doc.forget = false;
-        wrote = true;
-      }
     }
+    const forget = docsHere.filter((doc) => doc.forget);
+    for (const doc of forget) doc.forget = false;
     // each new chunk: fresh (embed), moved (rewrite with its stored vector) or kept
     const fresh: { doc: DocState; chunk: Chunk }[] = [];
     let moved: { doc: DocState; chunk: Chunk }[] = [];
@@ -422,6 +420,24 @@ export async function pipeline(options: PipelineOptions): Promise<PipelineSummar
     }
     const vectors = fresh.length > 0 ? await vectorsOf(fresh.map((f) => f.chunk)) : new Float32Array(0);
     fresh.forEach((f, i) => rows.push(rowOf(f.chunk, f.doc.source, vectors.subarray(i * d, (i + 1) * d), identity)));
+    // the writes of the window before must be done: each document's writes stay in order
+    await writing;
+    writing = write(segments, done, forget, fresh, rows, vectors);
+    // its failure is thrown where it is awaited (the next window, or the run's end)
+    writing.catch(() => {});
+  };
+
+  /**
+   * The writes of a window, in the order that makes a stopped run converge: drop the
+   * records of its documents that change, upsert its rows, then for the documents that
+   * ended in it delete their stale rows and write their records. Runs while the next
+   * window is chunked and embedded.
+   */
+  const write = async (segments: { doc: DocState }[], done: DocState[], forget: DocState[], fresh: { doc: DocState; chunk: Chunk }[], rows: SinkRow[], vectors: Float32Array) => {
+    if (forget.length > 0) {
+      await records!.forgetDocuments!(forget.map((doc) => doc.source));
+      wrote = true;
+    }
     if (sink && rows.length > 0) {
       await sink.upsert(rows);
       wrote = true;
@@ -506,29 +522,35 @@ export async function pipeline(options: PipelineOptions): Promise<PipelineSummar
 
   let group: Taken[] = [];
   let groupBytes = 0;
-  for await (const doc of docs as AsyncIterable<PipelineDocument>) {
-    const source = doc?.source ?? doc?.id;
-    if (typeof source !== 'string' || source.length === 0) throw new InvalidOptionError('documents', doc, 'documents with a source (or id) string');
-    const text = doc.text as PipelineDocument['text'] | undefined;
-    const isString = typeof text === 'string';
-    if (!isString && (text == null || (typeof (text as AsyncIterable<string>)[Symbol.asyncIterator] !== 'function' && typeof (text as Iterable<string>)[Symbol.iterator] !== 'function'))) {
-      throw new InvalidOptionError('documents', doc, `document ${source}: text as a string or pieces of strings`);
+  try {
+    for await (const doc of docs as AsyncIterable<PipelineDocument>) {
+      const source = doc?.source ?? doc?.id;
+      if (typeof source !== 'string' || source.length === 0) throw new InvalidOptionError('documents', doc, 'documents with a source (or id) string');
+      const text = doc.text as PipelineDocument['text'] | undefined;
+      const isString = typeof text === 'string';
+      if (!isString && (text == null || (typeof (text as AsyncIterable<string>)[Symbol.asyncIterator] !== 'function' && typeof (text as Iterable<string>)[Symbol.iterator] !== 'function'))) {
+        throw new InvalidOptionError('documents', doc, `document ${source}: text as a string or pieces of strings`);
+      }
+      if (doc.hash !== undefined && (typeof doc.hash !== 'string' || doc.hash.length === 0)) throw new InvalidOptionError('documents', doc, `document ${source}: hash as a non-empty string`);
+      seen.add(source);
+      const contentHash = doc.hash ?? (isString ? `${hashText(text)}:${text.length}` : undefined);
+      const chunking = records && contentHash !== undefined ? chunkingOf(source) : undefined;
+      group.push({ source, text: text!, contentHash, chunking });
+      groupBytes += isString ? text.length : 0;
+      if (group.length >= DOCUMENT_GROUP || groupBytes >= GROUP_BYTES) {
+        const g = group;
+        group = [];
+        groupBytes = 0;
+        await runGroup(g);
+      }
     }
-    if (doc.hash !== undefined && (typeof doc.hash !== 'string' || doc.hash.length === 0)) throw new InvalidOptionError('documents', doc, `document ${source}: hash as a non-empty string`);
-    seen.add(source);
-    const contentHash = doc.hash ?? (isString ? `${hashText(text)}:${text.length}` : undefined);
-    const chunking = records && contentHash !== undefined ? chunkingOf(source) : undefined;
-    group.push({ source, text: text!, contentHash, chunking });
-    groupBytes += isString ? text.length : 0;
-    if (group.length >= DOCUMENT_GROUP || groupBytes >= GROUP_BYTES) {
-      const g = group;
-      group = [];
-      groupBytes = 0;
-      await runGroup(g);
-    }
+    await runGroup(group);
+    await flush();
+    await writing;
+  } finally {
+    // a run that fails leaves no write running behind it
+    await writing.catch(() => {});
   }
-  await runGroup(group);
-  await flush();
 
   if (o.prune && sink) {
     const gone = (await sink.sources()).filter((s) => !seen.has(s));

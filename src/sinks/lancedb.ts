@@ -122,8 +122,11 @@ function keyFilters(keys: RowKeys): string[] {
  */
 export class LanceDbSink implements Sink {
   readonly name: string;
-  /** Each upsert is a new table version: fewer, larger batches keep the table compact. */
-  readonly batchSize = 8192;
+  /**
+   * Each upsert is a new table version: fewer, larger batches keep the table compact;
+   * 2048 rows (a few MB of vectors) keep memory small.
+   */
+  readonly batchSize = 2048;
   readonly uri: string;
   readonly tableName: string;
   readonly #db: lancedb.Connection;
@@ -236,7 +239,19 @@ export class LanceDbSink implements Sink {
       })),
       { schema },
     );
-    await this.#run('write rows', () => this.#writing(() => table.mergeInsert(['source', 'id']).whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data)));
+    await this.#run('write rows', () => this.#writing(async () => {
+      // rows of keys the table does not hold yet (a first run, new documents) are appended:
+      // a merge reads every key of the table; the check runs under the write lock, so no
+      // other writer adds the same keys in between
+      const keys = new Set(rows.map((r) => `${r.source}\u0000${r.id}`));
+      let held = false;
+      for (const where of sourceFilters([...new Set(rows.map((r) => r.source))])) {
+        const stored = (await table.query().where(where).select(['source', 'id']).toArray()) as { source: string; id: string }[];
+        if (stored.some((r) => keys.has(`${r.source}\u0000${r.id}`))) held = true;
+      }
+      if (held) await table.mergeInsert(['source', 'id']).whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data);
+      else await table.add(data);
+    }));
     this.#writes++;
   }
 
