@@ -177,7 +177,7 @@ export async function runIngestBench(): Promise<string> {
     }
     lines.push(
       '',
-      `LanceDB table versions at the end of each pass (first run, two reruns, 100 more documents; optimize() after runs of ≥ 4 writes): ${versions.join(', ')}.`,
+      `LanceDB table versions at the end of each pass (first run, two reruns, 100 more documents; optimize() after ≥ 8 writes of the chunks table in a run): ${versions.join(', ')}.`,
       '',
       'First-run summaries (pass 1):',
       '',

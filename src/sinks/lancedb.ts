@@ -6,7 +6,10 @@
  * Table schema: `id` Utf8, `source` Utf8, `text` Utf8, `embed_text` Utf8 (nullable),
  * `start` Int32, `end` Int32, `token_count` Int32, `metadata` Utf8 (JSON), `vector`
  * FixedSizeList<Float32>[d], `embedder` Utf8. Rows are upserted with
- * `mergeInsert(['source', 'id'])`, one table version per upsert.
+ * `mergeInsert(['source', 'id'])`, or appended with `add()` when the table holds none of
+ * their keys, one table version per upsert; `optimize()` compacts the versions of a run
+ * (see {@link LanceDbSink.optimize}). Beside it, `<table>_documents` holds the
+ * {@link DocumentRecord}s that let a rerun skip unchanged documents.
  *
  * Several processes may write one table: in a local folder, each write (upsert, delete,
  * table creation) holds the lock file `chunkwise-<table>.lock` in the folder, so that
@@ -18,7 +21,7 @@
  */
 import { stat } from 'node:fs/promises';
 import * as lancedb from '@lancedb/lancedb';
-import { Field, FixedSizeList, Float32, Int32, Schema, Utf8 } from 'apache-arrow';
+import { Field, FixedSizeList, Float32, Int32, Schema, Utf8, type Table as ArrowTable } from 'apache-arrow';
 import { firstLine, SinkError } from '../engine/errors.js';
 import { withFolderLock } from '../apps/node/lock-file.js';
 import { byPlace, distinctSorted, documentsTableName, requireDimension, rowFromStored, requireTableName, searchArgs, storedFromRecord, vectorFromStored, type DocumentRecord, type RowKeys, type Sink, type SinkMatch, type SinkRow, type StoredChunk } from './types.js';
@@ -58,8 +61,8 @@ export function lanceDocumentsSchema(): Schema {
 
 /** Keys per filter of a read or delete by key (the SQL stays a few hundred KB). */
 const KEYS_PER_FILTER = 4096;
-/** Writes after which {@link LanceDbSink.optimize} compacts the table and drops old versions. */
-const OPTIMIZE_AFTER_WRITES = 4;
+/** Writes of the chunks table after which {@link LanceDbSink.optimize} compacts the table and drops old versions. */
+const OPTIMIZE_AFTER_WRITES = 8;
 /** Rows from which the table gets a scalar (btree) index on `source`. */
 const INDEX_FROM_ROWS = 10_000;
 
@@ -135,7 +138,7 @@ export class LanceDbSink implements Sink {
   #documents: lancedb.Table | undefined;
   /** Whether `uri` is a local folder (writes take its lock file). */
   readonly #local: boolean;
-  /** Writes (table versions) since the last {@link optimize}. */
+  /** Writes of the chunks table (its versions) since the last {@link optimize}. */
   #writes = 0;
 
   private constructor(db: lancedb.Connection, uri: string, tableName: string, table: lancedb.Table | undefined, local: boolean) {
@@ -239,19 +242,8 @@ export class LanceDbSink implements Sink {
       })),
       { schema },
     );
-    await this.#run('write rows', () => this.#writing(async () => {
-      // rows of keys the table does not hold yet (a first run, new documents) are appended:
-      // a merge reads every key of the table; the check runs under the write lock, so no
-      // other writer adds the same keys in between
-      const keys = new Set(rows.map((r) => `${r.source}\u0000${r.id}`));
-      let held = false;
-      for (const where of sourceFilters([...new Set(rows.map((r) => r.source))])) {
-        const stored = (await table.query().where(where).select(['source', 'id']).toArray()) as { source: string; id: string }[];
-        if (stored.some((r) => keys.has(`${r.source}\u0000${r.id}`))) held = true;
-      }
-      if (held) await table.mergeInsert(['source', 'id']).whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data);
-      else await table.add(data);
-    }));
+    const keys = new Set(rows.map((r) => `${r.source}\u0000${r.id}`));
+    await this.#run('write rows', () => this.#merge(table, data, ['source', 'id'], [...new Set(rows.map((r) => r.source))], (r) => keys.has(`${r.source}\u0000${r.id}`)));
     this.#writes++;
   }
 
@@ -344,8 +336,7 @@ export class LanceDbSink implements Sink {
       records.map((r) => ({ source: r.source, content_hash: r.contentHash, embedder: r.embedder, chunking: r.chunking, chunks: r.chunks })),
       { schema: lanceDocumentsSchema() },
     );
-    await this.#run('write documents', () => this.#writing(() => docs.mergeInsert('source').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data)));
-    this.#writes++;
+    await this.#run('write documents', () => this.#merge(docs, data, ['source'], records.map((r) => r.source), () => true));
   }
 
   async forgetDocuments(sources: readonly string[]): Promise<void> {
@@ -354,7 +345,6 @@ export class LanceDbSink implements Sink {
     await this.#run('write documents', () => this.#writing(async () => {
       for (const where of sourceFilters(sources)) await docs.delete(where);
     }));
-    this.#writes++;
   }
 
   /**
@@ -375,6 +365,25 @@ export class LanceDbSink implements Sink {
       }
       for (const t of tables) await t.optimize({ cleanupOlderThan: new Date() });
     }));
+  }
+
+  /**
+   * Upserts `data` into `table` by the `on` columns, holding the write lock: rows whose
+   * keys the table does not hold yet (none of the stored rows of `sources` is `held`) are
+   * appended with `add()` — a merge reads every key of the table —, others merged. The
+   * check runs under the lock, so no other writer adds the same keys in between.
+   */
+  #merge(table: lancedb.Table, data: ArrowTable, on: string[], sources: readonly string[], held: (r: { source: string; id: string }) => boolean): Promise<void> {
+    return this.#writing(async () => {
+      let merge = false;
+      for (const where of sourceFilters([...new Set(sources)])) {
+        if (merge) break;
+        const stored = (await table.query().where(where).select(on).toArray()) as { source: string; id: string }[];
+        merge = stored.some(held);
+      }
+      if (merge) await table.mergeInsert(on).whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data);
+      else await table.add(data);
+    });
   }
 
   /** The documents table, opened (or with `create`, created) on first use. */

@@ -150,7 +150,7 @@ export class PgVectorSink implements Sink {
     await this.#run(
       'create the table',
       `CREATE TABLE IF NOT EXISTS ${this.#quoted} (
-        "id" text NOT NULL, "source" text NOT NULL, "text" text NOT NULL, "embed_text" text,
+        "id" text COLLATE "C" NOT NULL, "source" text COLLATE "C" NOT NULL, "text" text NOT NULL, "embed_text" text,
         "start" integer NOT NULL, "end" integer NOT NULL, "token_count" integer NOT NULL,
         "metadata" jsonb NOT NULL, "vector" vector(${dimension}) NOT NULL,
         "embedder" text NOT NULL DEFAULT '',
@@ -170,7 +170,7 @@ export class PgVectorSink implements Sink {
     await this.#run(
       'create the documents table',
       `CREATE TABLE IF NOT EXISTS ${this.#documents} (
-        "source" text PRIMARY KEY, "content_hash" text NOT NULL, "embedder" text NOT NULL,
+        "source" text COLLATE "C" PRIMARY KEY, "content_hash" text NOT NULL, "embedder" text NOT NULL,
         "chunking" text NOT NULL, "chunks" integer NOT NULL)`,
     );
     // records of a table that is gone tell nothing of the new one
