@@ -16,7 +16,10 @@
 // merged with tiktoken's algorithm (repeatedly merge the adjacent pair whose concatenation
 // has the lowest rank, leftmost first; merged pieces of up to 48 bytes are cached too):
 // the quadratic form for short pieces, a heap with lazy deletion for long ones. ASCII
-// letter runs are scanned sixteen bytes at a time (wasm SIMD).
+// letter runs are scanned sixteen bytes at a time (wasm SIMD). Counting only (run mode 0)
+// first cuts the text where both patterns always split, 64 bytes at a time, and looks each
+// segment of up to 16 bytes up in a map of segments to token counts: the pre-tokenizer
+// runs only on segments it lacks (see countSegments).
 import { bump, bumpTop, bumpReset, ensureMemory } from './memory';
 import { lookup, lookupHashed, hashBytes, byteRank, pairRank, NO_RANK, tokLen, tokBytes, tokOff, rankCount } from './ranks';
 
@@ -782,6 +785,7 @@ function initCache(): void {
     memory.fill(pieceCache, 0, <usize>32 << PIECE_LOG);
     tiny = bump(<usize>16 << TINY_LOG);
     memory.fill(tiny, 0, <usize>16 << TINY_LOG);
+    initSegments();
   }
 }
 
@@ -1149,11 +1153,127 @@ function encodeLong(ps: usize, n: usize): void {
   else mergeHeap(ps, n);
 }
 
-/** Splits [inBuf, end) and encodes each piece, in mode m. */
+// ---------------------------------------------------------------- counting by segments
+
+// Counting only (run mode 0) skips the pre-tokenizer for text it has seen: the text is cut
+// at places where both split patterns always split and the pieces before do not depend on
+// what follows (bindings/bpe.ts's isSafeCut; here only where both bytes are ASCII): a space
+// after a byte that is neither ASCII whitespace nor ≥ 0x80, and after a line feed before
+// an ASCII byte that is neither whitespace nor `/`. A segment between two such cuts has a
+// token count of its own (its pieces are those of the segment alone), looked up in a map
+// of segments of up to SEG_BYTES bytes to their counts, else counted by the pre-tokenizer
+// and the piece maps and added. The cuts are found sixteen bytes at a time (wasm SIMD).
+// Map entries are 32 bytes: the segment's bytes (zero past its end) | length u32 (0: a
+// free entry) | count u32; open addressing, linear probing, emptied when SEG_FULL full.
+const SEG_LOG: u32 = 16;
+const SEG_MASK: usize = (<usize>1 << SEG_LOG) - 1;
+const SEG_FULL: u32 = (3 << SEG_LOG) >> 2;
+const SEG_BYTES: usize = 16;
+let segMap: usize = 0;
+let segCount: u32 = 0;
+let segKeyMask: usize = 0; // v128[SEG_BYTES + 1]: the low n bytes set, for n = 0…16
+
+function initSegments(): void {
+  segMap = bump(<usize>32 << SEG_LOG);
+  memory.fill(segMap, 0, <usize>32 << SEG_LOG);
+  segKeyMask = bump((SEG_BYTES + 1) << 4);
+  for (let n: usize = 0; n <= SEG_BYTES; n++) {
+    for (let i: usize = 0; i < 16; i++) store<u8>(segKeyMask + (n << 4) + i, i < n ? 0xff : 0);
+  }
+}
+
+/**
+ * The cuts among the sixteen bytes at q (bit i: a cut between bytes q + i − 1 and q + i;
+ * see above). Reads whole vectors at q − 1 and q.
+ */
 // @ts-ignore: decorator
 @inline
-function runPieces(end: usize, o200k: bool, m: i32): void {
-  let p = inBuf;
+function cutBits16(q: usize): u64 {
+  const cur = v128.load(q);
+  const prev = v128.load(q - 1);
+  // ASCII whitespace: space, or 0x09–0x0d
+  const curSpace = i8x16.eq(cur, i8x16.splat(0x20));
+  const prevWs = v128.or(i8x16.eq(prev, i8x16.splat(0x20)), i8x16.lt_u(i8x16.sub(prev, i8x16.splat(9)), i8x16.splat(5)));
+  const curWs = v128.or(curSpace, i8x16.lt_u(i8x16.sub(cur, i8x16.splat(9)), i8x16.splat(5)));
+  // a space after a byte that is neither whitespace nor ≥ 0x80
+  const spaceCut = v128.andnot(curSpace, v128.or(prevWs, i8x16.lt_s(prev, i8x16.splat(0))));
+  // after a line feed, before a byte that is neither whitespace, `/` nor ≥ 0x80
+  const lfCut = v128.andnot(i8x16.eq(prev, i8x16.splat(0x0a)), v128.or(v128.or(curWs, i8x16.eq(cur, i8x16.splat(0x2f))), i8x16.lt_s(cur, i8x16.splat(0))));
+  return <u64>i8x16.bitmask(v128.or(spaceCut, lfCut));
+}
+
+/** Adds the tokens of the segment [p, c) to nOut (run mode 0): through the map, or the pieces when longer than SEG_BYTES. */
+// @ts-ignore: decorator
+@inline
+function countSegment(p: usize, c: usize, o200k: bool): void {
+  const n = c - p;
+  if (n <= SEG_BYTES) {
+    const key = v128.and(v128.load(p), v128.load(segKeyMask + (n << 4)));
+    const k0 = i64x2.extract_lane(key, 0);
+    const k1 = i64x2.extract_lane(key, 1);
+    const h = (<u64>k0 ^ (<u64>k1 * 0x9e3779b97f4a7c15) ^ <u64>n) * 0xbf58476d1ce4e5b9;
+    let i = <usize>(h >> (64 - SEG_LOG));
+    while (true) {
+      const e = segMap + (i << 5);
+      const len = <usize>load<u32>(e + 16);
+      if (len == n && i64x2.all_true(i64x2.eq(v128.load(e), key))) {
+        nOut += load<i32>(e + 20);
+        return;
+      }
+      if (len == 0) {
+        addSegment(p, c, key, i, <usize>(h >> (64 - SEG_LOG)), o200k);
+        return;
+      }
+      i = (i + 1) & SEG_MASK;
+    }
+  }
+  if (o200k) runPieces(p, c, true, 0);
+  else runPieces(p, c, false, 0);
+}
+
+/**
+ * Adds the count of tokens of [start, end) to nOut (run mode 0), segment by segment: the
+ * cuts of 64 bytes at a time as one bit mask, then each segment in turn.
+ */
+// @ts-ignore: decorator
+@inline
+function countSegments(start: usize, end: usize, o200k: bool): void {
+  let seg = start;
+  for (let q = start; q < end; q += 64) {
+    let m = cutBits16(q) | (cutBits16(q + 16) << 16) | (cutBits16(q + 32) << 32) | (cutBits16(q + 48) << 48);
+    if (q == start) m &= ~(<u64>1); // no cut at the start (the byte before is not the text's)
+    if (end - q < 64) m &= (<u64>1 << <u64>(end - q)) - 1;
+    while (m != 0) {
+      const c = q + <usize>ctz(m);
+      m &= m - 1;
+      countSegment(seg, c, o200k);
+      seg = c;
+    }
+  }
+  if (seg < end) countSegment(seg, end, o200k);
+}
+
+/** Counts the segment [p, c) the map lacks and adds it at the free entry `i`, or at `home` after emptying the map when it is full. */
+function addSegment(p: usize, c: usize, key: v128, i: usize, home: usize, o200k: bool): void {
+  if (segCount >= SEG_FULL) {
+    memory.fill(segMap, 0, <usize>32 << SEG_LOG);
+    segCount = 0;
+    i = home;
+  }
+  segCount++;
+  const before = nOut;
+  if (o200k) runPieces(p, c, true, 0);
+  else runPieces(p, c, false, 0);
+  const e = segMap + (i << 5);
+  v128.store(e, key);
+  store<u32>(e + 16, <u32>(c - p));
+  store<i32>(e + 20, nOut - before);
+}
+
+/** Splits [p, end) and encodes each piece, in mode m. */
+// @ts-ignore: decorator
+@inline
+function runPieces(p: usize, end: usize, o200k: bool, m: i32): void {
   while (p < end) {
     const e = pieceEnd(p, end, o200k);
     encodePiece(p, e, m);
@@ -1180,13 +1300,13 @@ export function run(len: i32, runMode: i32): i32 {
   const end = inBuf + <usize>len;
   // one loop per pattern and mode, so that neither is tested per piece
   if (pattern == 0) {
-    if (runMode == 0) runPieces(end, false, 0);
-    else if (runMode == 1) runPieces(end, false, 1);
-    else runPieces(end, false, 2);
+    if (runMode == 0) countSegments(inBuf, end, false);
+    else if (runMode == 1) runPieces(inBuf, end, false, 1);
+    else runPieces(inBuf, end, false, 2);
   } else {
-    if (runMode == 0) runPieces(end, true, 0);
-    else if (runMode == 1) runPieces(end, true, 1);
-    else runPieces(end, true, 2);
+    if (runMode == 0) countSegments(inBuf, end, true);
+    else if (runMode == 1) runPieces(inBuf, end, true, 1);
+    else runPieces(inBuf, end, true, 2);
   }
   return nOut;
 }
