@@ -310,13 +310,13 @@ describe('WASM BPE tokenizer', () => {
         checkSpansAgainstBytes(encoding, sample);
       });
 
-      it('counts like js-tiktoken where counting goes by segments between safe cuts (repeated segments, keys of 8, 16 and 17 bytes, NUL padding, cuts next to line feeds, tabs and non-ASCII)', () => {
+      it('counts like js-tiktoken where counting goes by segments between safe cuts (repeated segments, keys of 8, 16 and 17 bytes, NUL padding, cuts next to line feeds, tabs, non-ASCII whitespace and other non-ASCII)', () => {
         // counting cuts the text at spaces after non-whitespace and after line feeds and
         // looks segments of up to 16 bytes up by their bytes: few fragments, so segments
         // recur within a text and across texts (the map is kept between calls)
         const parts = [
           'a', 'abcdefg', 'abcdefgh', 'abcdefghi', 'abcdefghijklmno', 'abcdefghijklmnop', 'abcdefghijklmnopq', 'Ab', 'XYZ', 'iPhone',
-          '\u0000', 'a\u0000', ' ', ' ', ' ', '  ', '   ', '\n', '\n', '\r\n', '\n/', '/', '\t', '\u000b', '\u00a0', '\u3000', '\u2028', '\u0085',
+          '\u0000', 'a\u0000', ' ', ' ', ' ', '  ', '   ', '\n', '\n', '\r\n', '\n/', '/', '\t', '\u000b', '\u00a0', '\u3000', '\u2028', '\u2029', '\u0085', '\u1680', '\u2003', '\u200a', '\u202f', '\u205f', '\ufeff', '\u00a1', '\u00bf', '\u2060',
           'é', 'naïve', '中文', 'Ж', "'s", "'S", "'LL", "'Re", "'d", "'", '1', '123', '4567', '.', ',', '...', '(', ')', '-',
           '\ud83d', '\udc00', '👍', 'İ', '\u0301',
         ];

@@ -86,6 +86,7 @@ export function setUnicodeTables(s1: usize, s2: usize): void {
   stage2 = s2;
   byteClass = bump(512);
   for (let b: usize = 0; b < 256; b++) store<u16>(byteClass + (b << 1), <u16>(b < 0x80 ? <u32>1 << <u32>load<u8>(stage2 + b) : B_HIGH));
+  setTailTables();
 }
 
 /** The category bit of the byte at p (B_HIGH for any byte ≥ 0x80). */
@@ -1157,9 +1158,9 @@ function encodeLong(ps: usize, n: usize): void {
 
 // Counting only (run mode 0) skips the pre-tokenizer for text it has seen: the text is cut
 // at places where both split patterns always split and the pieces before do not depend on
-// what follows (bindings/bpe.ts's isSafeCut; here only where both bytes are ASCII): a space
-// after a byte that is neither ASCII whitespace nor ≥ 0x80, and after a line feed before
-// an ASCII byte that is neither whitespace nor `/`. A segment between two such cuts has a
+// what follows (bindings/bpe.ts's isSafeCut, over UTF-8 bytes): a space after a byte that
+// is not ASCII whitespace and does not end a whitespace character (see tailTables), and
+// after a line feed before an ASCII byte that is neither whitespace nor `/`. A segment between two such cuts has a
 // token count of its own (its pieces are those of the segment alone), looked up in a map
 // of segments of up to SEG_BYTES bytes to their counts, else counted by the pre-tokenizer
 // and the piece maps and added. The cuts are found sixteen bytes at a time (wasm SIMD).
@@ -1182,21 +1183,63 @@ function initSegments(): void {
   }
 }
 
+// Which bytes ≥ 0x80 may end a whitespace character (so a space after them is no cut):
+// a byte b may when tailHigh[b >> 4] & tailLow[b & 15] is not zero. The continuation
+// bytes that end JavaScript's \s characters of U+0080 and up (U+00A0, U+1680, U+2000–
+// U+200A, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF): 0x80–0x8A, 0x9F, 0xA0, 0xA8,
+// 0xA9, 0xAF, 0xBF; and every lead byte (none ends a character). If the category tables
+// hold a whitespace character of U+0080 and up that ends otherwise, every byte ≥ 0x80 may.
+let tailTables: usize = 0; // tailHigh u8[16], then tailLow u8[16]
+
+function setTailTables(): void {
+  tailTables = bump(32);
+  const hi = tailTables;
+  const lo = tailTables + 16;
+  memory.fill(hi, 0, 32);
+  store<u8>(hi + 8, 1);
+  store<u8>(hi + 9, 2);
+  store<u8>(hi + 10, 4);
+  store<u8>(hi + 11, 8);
+  for (let h: usize = 12; h < 16; h++) store<u8>(hi + h, 16);
+  for (let l: usize = 0; l < 16; l++) {
+    let v: u32 = 16;
+    if (l <= 10) v |= 1;
+    if (l == 15) v |= 2 | 4 | 8;
+    if (l == 0 || l == 8 || l == 9) v |= 4;
+    store<u8>(lo + l, <u8>v);
+  }
+  // check the rule against the tables: the last UTF-8 byte of each whitespace code point
+  for (let cp: u32 = 0x80; cp < 0x110000; cp++) {
+    const c = <u32>load<u8>(stage2 + ((<usize>load<u8>(stage1 + (cp >> 8))) << 8) + (cp & 0xff));
+    if (c != 6 && c != 7) continue;
+    const last = 0x80 | (cp & 0x3f);
+    if ((<u32>load<u8>(hi + (last >> 4)) & <u32>load<u8>(lo + (last & 15))) == 0) {
+      memory.fill(hi + 8, 0xff, 8);
+      memory.fill(lo, 0xff, 16);
+      return;
+    }
+  }
+}
+
 /**
  * The cuts among the sixteen bytes at q (bit i: a cut between bytes q + i − 1 and q + i;
  * see above). Reads whole vectors at q − 1 and q.
  */
 // @ts-ignore: decorator
 @inline
-function cutBits16(q: usize): u64 {
+function cutBits16(q: usize, tailHigh: v128, tailLow: v128, ascii: bool): u64 {
   const cur = v128.load(q);
   const prev = v128.load(q - 1);
+  // a byte ≥ 0x80 that may end a whitespace character (`ascii`: the bytes before are ASCII)
+  const prevTail = ascii
+    ? i8x16.splat(0)
+    : i8x16.ne(v128.and(i8x16.swizzle(tailHigh, i8x16.shr_u(prev, 4)), i8x16.swizzle(tailLow, v128.and(prev, i8x16.splat(15)))), i8x16.splat(0));
   // ASCII whitespace: space, or 0x09–0x0d
   const curSpace = i8x16.eq(cur, i8x16.splat(0x20));
   const prevWs = v128.or(i8x16.eq(prev, i8x16.splat(0x20)), i8x16.lt_u(i8x16.sub(prev, i8x16.splat(9)), i8x16.splat(5)));
   const curWs = v128.or(curSpace, i8x16.lt_u(i8x16.sub(cur, i8x16.splat(9)), i8x16.splat(5)));
-  // a space after a byte that is neither whitespace nor ≥ 0x80
-  const spaceCut = v128.andnot(curSpace, v128.or(prevWs, i8x16.lt_s(prev, i8x16.splat(0))));
+  // a space after a byte that is not whitespace, nor may end a whitespace character
+  const spaceCut = v128.andnot(curSpace, v128.or(prevWs, prevTail));
   // after a line feed, before a byte that is neither whitespace, `/` nor ≥ 0x80
   const lfCut = v128.andnot(i8x16.eq(prev, i8x16.splat(0x0a)), v128.or(v128.or(curWs, i8x16.eq(cur, i8x16.splat(0x2f))), i8x16.lt_s(cur, i8x16.splat(0))));
   return <u64>i8x16.bitmask(v128.or(spaceCut, lfCut));
@@ -1238,9 +1281,15 @@ function countSegment(p: usize, c: usize, o200k: bool): void {
 // @ts-ignore: decorator
 @inline
 function countSegments(start: usize, end: usize, o200k: bool): void {
+  const hi = v128.load(tailTables);
+  const lo = v128.load(tailTables + 16);
   let seg = start;
   for (let q = start; q < end; q += 64) {
-    let m = cutBits16(q) | (cutBits16(q + 16) << 16) | (cutBits16(q + 32) << 32) | (cutBits16(q + 48) << 48);
+    // the bytes before each of the 64 (q − 1 to q + 62): all ASCII?
+    const ascii = i8x16.bitmask(v128.or(v128.or(v128.load(q - 1), v128.load(q + 15)), v128.or(v128.load(q + 31), v128.load(q + 47)))) == 0;
+    let m: u64;
+    if (ascii) m = cutBits16(q, hi, lo, true) | (cutBits16(q + 16, hi, lo, true) << 16) | (cutBits16(q + 32, hi, lo, true) << 32) | (cutBits16(q + 48, hi, lo, true) << 48);
+    else m = cutBits16(q, hi, lo, false) | (cutBits16(q + 16, hi, lo, false) << 16) | (cutBits16(q + 32, hi, lo, false) << 32) | (cutBits16(q + 48, hi, lo, false) << 48);
     if (q == start) m &= ~(<u64>1); // no cut at the start (the byte before is not the text's)
     if (end - q < 64) m &= (<u64>1 << <u64>(end - q)) - 1;
     while (m != 0) {
