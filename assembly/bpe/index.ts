@@ -1230,18 +1230,19 @@ function setTailTables(): void {
 function cutBits16(q: usize, tailHigh: v128, tailLow: v128, ascii: bool): u64 {
   const cur = v128.load(q);
   const prev = v128.load(q - 1);
-  // a byte ≥ 0x80 that may end a whitespace character (`ascii`: the bytes before are ASCII)
-  const prevTail = ascii
-    ? i8x16.splat(0)
-    : i8x16.ne(v128.and(i8x16.swizzle(tailHigh, i8x16.shr_u(prev, 4)), i8x16.swizzle(tailLow, v128.and(prev, i8x16.splat(15)))), i8x16.splat(0));
-  // ASCII whitespace: space, or 0x09–0x0d
-  const curSpace = i8x16.eq(cur, i8x16.splat(0x20));
-  const prevWs = v128.or(i8x16.eq(prev, i8x16.splat(0x20)), i8x16.lt_u(i8x16.sub(prev, i8x16.splat(9)), i8x16.splat(5)));
-  const curWs = v128.or(curSpace, i8x16.lt_u(i8x16.sub(cur, i8x16.splat(9)), i8x16.splat(5)));
-  // a space after a byte that is not whitespace, nor may end a whitespace character
-  const spaceCut = v128.andnot(curSpace, v128.or(prevWs, prevTail));
-  // after a line feed, before a byte that is neither whitespace, `/` nor ≥ 0x80
-  const lfCut = v128.andnot(i8x16.eq(prev, i8x16.splat(0x0a)), v128.or(v128.or(curWs, i8x16.eq(cur, i8x16.splat(0x2f))), i8x16.lt_s(cur, i8x16.splat(0))));
+  // Bytes up to 0x20 stand for whitespace (the control characters among them too: no cut
+  // beside them, which is only fewer cuts). A space after a byte above 0x20 that may not
+  // end a whitespace character (`ascii`: the bytes before are ASCII)
+  let spaceCut = v128.and(i8x16.eq(cur, i8x16.splat(0x20)), i8x16.gt_u(prev, i8x16.splat(0x20)));
+  if (!ascii) {
+    const prevTail = v128.and(i8x16.swizzle(tailHigh, i8x16.shr_u(prev, 4)), i8x16.swizzle(tailLow, v128.and(prev, i8x16.splat(15))));
+    spaceCut = v128.and(spaceCut, i8x16.eq(prevTail, i8x16.splat(0)));
+  }
+  // after a line feed, before a byte of 0x21–0x7f other than `/`
+  const lfCut = v128.and(
+    v128.and(i8x16.eq(prev, i8x16.splat(0x0a)), i8x16.lt_u(i8x16.sub(cur, i8x16.splat(0x21)), i8x16.splat(0x5f))),
+    i8x16.ne(cur, i8x16.splat(0x2f)),
+  );
   return <u64>i8x16.bitmask(v128.or(spaceCut, lfCut));
 }
 
