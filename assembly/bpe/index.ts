@@ -16,10 +16,10 @@
 // merged with tiktoken's algorithm (repeatedly merge the adjacent pair whose concatenation
 // has the lowest rank, leftmost first; merged pieces of up to 48 bytes are cached too):
 // the quadratic form for short pieces, a heap with lazy deletion for long ones. ASCII
-// letter runs are scanned sixteen bytes at a time (wasm SIMD). Counting only (run mode 0)
-// first cuts the text where both patterns always split, 64 bytes at a time, and looks each
-// segment of up to 16 bytes up in a map of segments to token counts: the pre-tokenizer
-// runs only on segments it lacks (see countSegments).
+// letter runs are scanned sixteen bytes at a time (wasm SIMD). Counts and ids without
+// offsets (run modes 0 and 1) first cut the text where both patterns always split, 64
+// bytes at a time, and look each segment of up to 16 bytes up in a map of segments to
+// their count and ids: the pre-tokenizer runs only on segments it lacks (see runSegments).
 import { bump, bumpTop, bumpReset, ensureMemory } from './memory';
 import { lookup, lookupHashed, hashBytes, byteRank, pairRank, NO_RANK, tokLen, tokBytes, tokOff, rankCount } from './ranks';
 
@@ -1154,22 +1154,26 @@ function encodeLong(ps: usize, n: usize): void {
   else mergeHeap(ps, n);
 }
 
-// ---------------------------------------------------------------- counting by segments
+// ---------------------------------------------------------------- segments (counts and ids)
 
-// Counting only (run mode 0) skips the pre-tokenizer for text it has seen: the text is cut
+// Counting and ids (run modes 0 and 1) skip the pre-tokenizer for text seen: the text is cut
 // at places where both split patterns always split and the pieces before do not depend on
 // what follows (bindings/bpe.ts's isSafeCut, over UTF-8 bytes): a space after a byte that
 // is not ASCII whitespace and does not end a whitespace character (see tailTables), and
 // after a line feed before an ASCII byte that is neither whitespace nor `/`. A segment between two such cuts has a
-// token count of its own (its pieces are those of the segment alone), looked up in a map
-// of segments of up to SEG_BYTES bytes to their counts, else counted by the pre-tokenizer
-// and the piece maps and added. The cuts are found sixteen bytes at a time (wasm SIMD).
-// Map entries are 32 bytes: the segment's bytes (zero past its end) | length u32 (0: a
-// free entry) | count u32; open addressing, linear probing, emptied when SEG_FULL full.
+// tokens of its own (its pieces are those of the segment alone), looked up in a map of
+// segments of up to SEG_BYTES bytes to their count and, for up to five tokens, their ids;
+// else encoded by the pre-tokenizer and the piece maps and added. The cuts are found
+// sixteen bytes at a time (wasm SIMD). Map entries are 32 bytes: the segment's bytes (zero
+// past its end), then two u64: the first holds the length (bits 0–7; 0: a free entry), the
+// count (bits 8–15), SEG_IDS (bit 16: the ids are known; not after counting only, nor for
+// more than five tokens) and ids 3 and 4 (18 bits each from bit 17); the second ids 0 to 2
+// (from bit 0). Open addressing, linear probing, emptied when SEG_FULL full.
 const SEG_LOG: u32 = 16;
 const SEG_MASK: usize = (<usize>1 << SEG_LOG) - 1;
 const SEG_FULL: u32 = (3 << SEG_LOG) >> 2;
 const SEG_BYTES: usize = 16;
+const SEG_IDS: u64 = <u64>1 << 16;
 let segMap: usize = 0;
 let segCount: u32 = 0;
 let segKeyMask: usize = 0; // v128[SEG_BYTES + 1]: the low n bytes set, for n = 0…16
@@ -1246,10 +1250,13 @@ function cutBits16(q: usize, tailHigh: v128, tailLow: v128, ascii: bool): u64 {
   return <u64>i8x16.bitmask(v128.or(spaceCut, lfCut));
 }
 
-/** Adds the tokens of the segment [p, c) to nOut (run mode 0): through the map, or the pieces when longer than SEG_BYTES. */
+/**
+ * Encodes the segment [p, c) in mode m (0: count, 1: ids): through the map, or the pieces
+ * when longer than SEG_BYTES.
+ */
 // @ts-ignore: decorator
 @inline
-function countSegment(p: usize, c: usize, o200k: bool): void {
+function encodeSegment(p: usize, c: usize, o200k: bool, m: i32): void {
   const n = c - p;
   if (n <= SEG_BYTES) {
     const key = v128.and(v128.load(p), v128.load(segKeyMask + (n << 4)));
@@ -1259,29 +1266,43 @@ function countSegment(p: usize, c: usize, o200k: bool): void {
     let i = <usize>(h >> (64 - SEG_LOG));
     while (true) {
       const e = segMap + (i << 5);
-      const len = <usize>load<u32>(e + 16);
-      if (len == n && i64x2.all_true(i64x2.eq(v128.load(e), key))) {
-        nOut += load<i32>(e + 20);
+      const w0 = load<u64>(e + 16);
+      if (<usize>(w0 & 0xff) == n && i64x2.all_true(i64x2.eq(v128.load(e), key))) {
+        const k = <i32>(w0 >> 8) & 0xff;
+        if (m == 0) nOut += k;
+        else if (w0 & SEG_IDS) {
+          // three stores whatever the count (the ids buffer has spare room past its end), two more for four or five
+          const w1 = load<u64>(e + 24);
+          const o = idsBuf + (<usize>nOut << 2);
+          store<u32>(o, <u32>w1 & 0x3ffff);
+          store<u32>(o + 4, <u32>(w1 >> 18) & 0x3ffff);
+          store<u32>(o + 8, <u32>(w1 >> 36) & 0x3ffff);
+          if (k > 3) {
+            store<u32>(o + 12, <u32>(w0 >> 17) & 0x3ffff);
+            store<u32>(o + 16, <u32>(w0 >> 35) & 0x3ffff);
+          }
+          nOut += k;
+        } else segmentIds(p, c, o200k, e); // counted before: the ids now
         return;
       }
-      if (len == 0) {
-        addSegment(p, c, key, i, <usize>(h >> (64 - SEG_LOG)), o200k);
+      if (w0 == 0) {
+        addSegment(p, c, key, i, <usize>(h >> (64 - SEG_LOG)), o200k, m);
         return;
       }
       i = (i + 1) & SEG_MASK;
     }
   }
-  if (o200k) runPieces(p, c, true, 0);
-  else runPieces(p, c, false, 0);
+  if (o200k) runPieces(p, c, true, m);
+  else runPieces(p, c, false, m);
 }
 
 /**
- * Adds the count of tokens of [start, end) to nOut (run mode 0), segment by segment: the
- * cuts of 64 bytes at a time as one bit mask, then each segment in turn.
+ * Encodes [start, end) in mode m (0: count, 1: ids), segment by segment: the cuts of 64
+ * bytes at a time as one bit mask, then each segment in turn.
  */
 // @ts-ignore: decorator
 @inline
-function countSegments(start: usize, end: usize, o200k: bool): void {
+function runSegments(start: usize, end: usize, o200k: bool, mode: i32): void {
   const hi = v128.load(tailTables);
   const lo = v128.load(tailTables + 16);
   let seg = start;
@@ -1296,28 +1317,56 @@ function countSegments(start: usize, end: usize, o200k: bool): void {
     while (m != 0) {
       const c = q + <usize>ctz(m);
       m &= m - 1;
-      countSegment(seg, c, o200k);
+      encodeSegment(seg, c, o200k, mode);
       seg = c;
     }
   }
-  if (seg < end) countSegment(seg, end, o200k);
+  if (seg < end) encodeSegment(seg, end, o200k, mode);
 }
 
-/** Counts the segment [p, c) the map lacks and adds it at the free entry `i`, or at `home` after emptying the map when it is full. */
-function addSegment(p: usize, c: usize, key: v128, i: usize, home: usize, o200k: bool): void {
+/**
+ * Encodes the segment [p, c) by its pieces in mode 1 and writes its length, count and (up
+ * to five of under 2^18) ids to the map entry e.
+ */
+function segmentIds(p: usize, c: usize, o200k: bool, e: usize): void {
+  const before = nOut;
+  if (o200k) runPieces(p, c, true, 1);
+  else runPieces(p, c, false, 1);
+  const k = nOut - before;
+  let w0 = <u64>(c - p) | (<u64>k << 8);
+  let w1: u64 = 0;
+  if (k <= 5 && rankCount <= 1 << TINY_RANK_BITS) {
+    w0 |= SEG_IDS;
+    const o = idsBuf + (<usize>before << 2);
+    for (let j = 0; j < k; j++) {
+      const r = <u64>load<u32>(o + (<usize>j << 2));
+      if (j < 3) w1 |= r << (18 * <u64>j);
+      else w0 |= r << (17 + 18 * <u64>(j - 3));
+    }
+  }
+  store<u64>(e + 16, w0);
+  store<u64>(e + 24, w1);
+}
+
+/** Encodes the segment [p, c) the map lacks in mode m and adds it at the free entry `i`, or at `home` after emptying the map when it is full. */
+function addSegment(p: usize, c: usize, key: v128, i: usize, home: usize, o200k: bool, m: i32): void {
   if (segCount >= SEG_FULL) {
     memory.fill(segMap, 0, <usize>32 << SEG_LOG);
     segCount = 0;
     i = home;
   }
   segCount++;
+  const e = segMap + (i << 5);
+  v128.store(e, key);
+  if (m == 1) {
+    segmentIds(p, c, o200k, e);
+    return;
+  }
   const before = nOut;
   if (o200k) runPieces(p, c, true, 0);
   else runPieces(p, c, false, 0);
-  const e = segMap + (i << 5);
-  v128.store(e, key);
-  store<u32>(e + 16, <u32>(c - p));
-  store<i32>(e + 20, nOut - before);
+  store<u64>(e + 16, <u64>(c - p) | (<u64>(nOut - before) << 8));
+  store<u64>(e + 24, 0);
 }
 
 /** Splits [p, end) and encodes each piece, in mode m. */
@@ -1350,12 +1399,12 @@ export function run(len: i32, runMode: i32): i32 {
   const end = inBuf + <usize>len;
   // one loop per pattern and mode, so that neither is tested per piece
   if (pattern == 0) {
-    if (runMode == 0) countSegments(inBuf, end, false);
-    else if (runMode == 1) runPieces(inBuf, end, false, 1);
+    if (runMode == 0) runSegments(inBuf, end, false, 0);
+    else if (runMode == 1) runSegments(inBuf, end, false, 1);
     else runPieces(inBuf, end, false, 2);
   } else {
-    if (runMode == 0) countSegments(inBuf, end, true);
-    else if (runMode == 1) runPieces(inBuf, end, true, 1);
+    if (runMode == 0) runSegments(inBuf, end, true, 0);
+    else if (runMode == 1) runSegments(inBuf, end, true, 1);
     else runPieces(inBuf, end, true, 2);
   }
   return nOut;
