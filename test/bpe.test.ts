@@ -310,7 +310,7 @@ describe('WASM BPE tokenizer', () => {
         checkSpansAgainstBytes(encoding, sample);
       });
 
-      it('counts and encodes like js-tiktoken where they go by segments between safe cuts (repeated segments, keys of 8, 16 and 17 bytes, NUL padding, cuts next to line feeds, tabs, non-ASCII whitespace and other non-ASCII)', () => {
+      it('counts, encodes and gives offsets like js-tiktoken where they go by segments between safe cuts (repeated segments, keys of 8, 16 and 17 bytes, NUL padding, cuts next to line feeds, tabs, non-ASCII whitespace and other non-ASCII)', () => {
         // counting and ids cut the text at spaces after non-whitespace and after line feeds
         // and look segments of up to 16 bytes up by their bytes: few fragments, so segments
         // recur within a text and across texts (the map is kept between calls)
@@ -330,6 +330,11 @@ describe('WASM BPE tokenizer', () => {
             const expected = reference(encoding).encode(u, [], []);
             expect(tok.count(u)).toBe(expected.length);
             expect(Array.from(tok.encode(u))).toEqual(expected);
+            // counted first, then with offsets
+            const v = t + '\t' + t + '. ' + t;
+            tok.count(v);
+            expect(Array.from(tok.encodeWithOffsets(v).ids)).toEqual(reference(encoding).encode(v, [], []));
+            checkSpansAgainstBytes(encoding, v);
           }),
           { numRuns: 1500 },
         );

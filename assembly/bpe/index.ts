@@ -16,8 +16,8 @@
 // merged with tiktoken's algorithm (repeatedly merge the adjacent pair whose concatenation
 // has the lowest rank, leftmost first; merged pieces of up to 48 bytes are cached too):
 // the quadratic form for short pieces, a heap with lazy deletion for long ones. ASCII
-// letter runs are scanned sixteen bytes at a time (wasm SIMD). Counts and ids without
-// offsets (run modes 0 and 1) first cut the text where both patterns always split, 64
+// letter runs are scanned sixteen bytes at a time (wasm SIMD). Counts, ids and offsets
+// (every run mode) first cut the text where both patterns always split, 64
 // bytes at a time, and look each segment of up to 16 bytes up in a map of segments to
 // their count and ids: the pre-tokenizer runs only on segments it lacks (see runSegments).
 import { bump, bumpTop, bumpReset, ensureMemory } from './memory';
@@ -690,6 +690,11 @@ function emit(rank: u32, byteEnd: usize): void {
     if (mode == 2) {
       let p = curByte;
       let u = cur16;
+      // up to eight ASCII bytes at once (the input has spare bytes past its end)
+      if (p < byteEnd && byteEnd - p <= 8 && (load<u64>(p) & (<u64>0x8080808080808080 >> (<u64>(8 - (byteEnd - p)) << 3))) == 0) {
+        u += <i32>(byteEnd - p);
+        p = byteEnd;
+      }
       while (p < byteEnd) {
         const x = load<u8>(p);
         if (x < 0x80) p += 1;
@@ -1156,7 +1161,7 @@ function encodeLong(ps: usize, n: usize): void {
 
 // ---------------------------------------------------------------- segments (counts and ids)
 
-// Counting and ids (run modes 0 and 1) skip the pre-tokenizer for text seen: the text is cut
+// Counts, ids and offsets (run modes 0, 1, 2) skip the pre-tokenizer for text seen: the text is cut
 // at places where both split patterns always split and the pieces before do not depend on
 // what follows (bindings/bpe.ts's isSafeCut, over UTF-8 bytes): a space after a byte that
 // is not ASCII whitespace and does not end a whitespace character (see tailTables), and
@@ -1167,13 +1172,16 @@ function encodeLong(ps: usize, n: usize): void {
 // sixteen bytes at a time (wasm SIMD). Map entries are 32 bytes: the segment's bytes (zero
 // past its end), then two u64: the first holds the length (bits 0–7; 0: a free entry), the
 // count (bits 8–15), SEG_IDS (bit 16: the ids are known; not after counting only, nor for
-// more than five tokens) and ids 3 and 4 (18 bits each from bit 17); the second ids 0 to 2
-// (from bit 0). Open addressing, linear probing, emptied when SEG_FULL full.
+// more than five tokens), ids 3 and 4 (18 bits each from bit 17), SEG_ASCII (bit 53: the
+// segment is ASCII) and the byte ends of tokens 0 and 1 (4 bits each from bit 54, end − 1);
+// the second ids 0 to 2 (from bit 0) and the ends of tokens 2 and 3 (from bit 54). Open
+// addressing, linear probing, emptied when SEG_FULL full.
 const SEG_LOG: u32 = 16;
 const SEG_MASK: usize = (<usize>1 << SEG_LOG) - 1;
 const SEG_FULL: u32 = (3 << SEG_LOG) >> 2;
 const SEG_BYTES: usize = 16;
 const SEG_IDS: u64 = <u64>1 << 16;
+const SEG_ASCII: u64 = <u64>1 << 53;
 let segMap: usize = 0;
 let segCount: u32 = 0;
 let segKeyMask: usize = 0; // v128[SEG_BYTES + 1]: the low n bytes set, for n = 0…16
@@ -1251,8 +1259,8 @@ function cutBits16(q: usize, tailHigh: v128, tailLow: v128, ascii: bool): u64 {
 }
 
 /**
- * Encodes the segment [p, c) in mode m (0: count, 1: ids): through the map, or the pieces
- * when longer than SEG_BYTES.
+ * Encodes the segment [p, c) in mode m (0: count, 1: ids, 2: ids and ends): through the
+ * map, or the pieces when longer than SEG_BYTES.
  */
 // @ts-ignore: decorator
 @inline
@@ -1270,7 +1278,12 @@ function encodeSegment(p: usize, c: usize, o200k: bool, m: i32): void {
       if (<usize>(w0 & 0xff) == n && i64x2.all_true(i64x2.eq(v128.load(e), key))) {
         const k = <i32>(w0 >> 8) & 0xff;
         if (m == 0) nOut += k;
-        else if (w0 & SEG_IDS) {
+        else if ((w0 & SEG_IDS) == 0) segmentIds(p, c, o200k, e, m); // counted before: the ids now
+        else if (m == 2 && (w0 & SEG_ASCII) == 0) {
+          // not ASCII: tokens may end inside characters, piece by piece
+          if (o200k) runPieces(p, c, true, 2);
+          else runPieces(p, c, false, 2);
+        } else {
           // three stores whatever the count (the ids buffer has spare room past its end), two more for four or five
           const w1 = load<u64>(e + 24);
           const o = idsBuf + (<usize>nOut << 2);
@@ -1281,8 +1294,22 @@ function encodeSegment(p: usize, c: usize, o200k: bool, m: i32): void {
             store<u32>(o + 12, <u32>(w0 >> 17) & 0x3ffff);
             store<u32>(o + 16, <u32>(w0 >> 35) & 0x3ffff);
           }
+          if (m == 2) {
+            // ASCII: a token's UTF-16 end is the segment's start plus its byte end (the
+            // cursor is at the segment's start: segments start at ASCII bytes)
+            const u0 = cur16;
+            const ends = <u32>((w0 >> 54) & 0xff) | (<u32>((w1 >> 54) & 0xff) << 8);
+            const t = endsBuf + (<usize>nOut << 2);
+            store<i32>(t, u0 + <i32>(ends & 15) + 1);
+            store<i32>(t + 4, u0 + <i32>((ends >> 4) & 15) + 1);
+            store<i32>(t + 8, u0 + <i32>((ends >> 8) & 15) + 1);
+            if (k > 3) store<i32>(t + 12, u0 + <i32>((ends >> 12) & 15) + 1);
+            store<i32>(t + ((<usize>k - 1) << 2), u0 + <i32>n); // the last token ends with the segment
+            cur16 = u0 + <i32>n;
+            curByte = c;
+          }
           nOut += k;
-        } else segmentIds(p, c, o200k, e); // counted before: the ids now
+        }
         return;
       }
       if (w0 == 0) {
@@ -1297,7 +1324,7 @@ function encodeSegment(p: usize, c: usize, o200k: bool, m: i32): void {
 }
 
 /**
- * Encodes [start, end) in mode m (0: count, 1: ids), segment by segment: the cuts of 64
+ * Encodes [start, end) in mode m (0: count, 1: ids, 2: ids and ends), segment by segment: the cuts of 64
  * bytes at a time as one bit mask, then each segment in turn.
  */
 // @ts-ignore: decorator
@@ -1325,24 +1352,35 @@ function runSegments(start: usize, end: usize, o200k: bool, mode: i32): void {
 }
 
 /**
- * Encodes the segment [p, c) by its pieces in mode 1 and writes its length, count and (up
- * to five of under 2^18) ids to the map entry e.
+ * Encodes the segment [p, c) by its pieces in mode m (1 or 2) and writes its length,
+ * count and (up to five of under 2^18) ids to the map entry e.
  */
-function segmentIds(p: usize, c: usize, o200k: bool, e: usize): void {
+function segmentIds(p: usize, c: usize, o200k: bool, e: usize, m: i32): void {
   const before = nOut;
-  if (o200k) runPieces(p, c, true, 1);
-  else runPieces(p, c, false, 1);
+  if (m == 1) {
+    if (o200k) runPieces(p, c, true, 1);
+    else runPieces(p, c, false, 1);
+  } else if (o200k) runPieces(p, c, true, 2);
+  else runPieces(p, c, false, 2);
   const k = nOut - before;
   let w0 = <u64>(c - p) | (<u64>k << 8);
   let w1: u64 = 0;
   if (k <= 5 && rankCount <= 1 << TINY_RANK_BITS) {
     w0 |= SEG_IDS;
     const o = idsBuf + (<usize>before << 2);
+    let b: u64 = 0; // the token's byte end, from p
     for (let j = 0; j < k; j++) {
       const r = <u64>load<u32>(o + (<usize>j << 2));
       if (j < 3) w1 |= r << (18 * <u64>j);
       else w0 |= r << (17 + 18 * <u64>(j - 3));
+      b += <u64>load<u32>(tokLen + (<usize>r << 2));
+      // the ends of tokens 0 and 1, then 2 and 3 (four bits each, end − 1)
+      if (j < 2) w0 |= (b - 1) << (54 + 4 * <u64>j);
+      else if (j < 4) w1 |= (b - 1) << (54 + 4 * <u64>(j - 2));
     }
+    let ascii = true;
+    for (let q = p; q < c; q++) if (load<u8>(q) >= 0x80) ascii = false;
+    if (ascii) w0 |= SEG_ASCII;
   }
   store<u64>(e + 16, w0);
   store<u64>(e + 24, w1);
@@ -1358,8 +1396,8 @@ function addSegment(p: usize, c: usize, key: v128, i: usize, home: usize, o200k:
   segCount++;
   const e = segMap + (i << 5);
   v128.store(e, key);
-  if (m == 1) {
-    segmentIds(p, c, o200k, e);
+  if (m != 0) {
+    segmentIds(p, c, o200k, e, m);
     return;
   }
   const before = nOut;
@@ -1401,11 +1439,11 @@ export function run(len: i32, runMode: i32): i32 {
   if (pattern == 0) {
     if (runMode == 0) runSegments(inBuf, end, false, 0);
     else if (runMode == 1) runSegments(inBuf, end, false, 1);
-    else runPieces(inBuf, end, false, 2);
+    else runSegments(inBuf, end, false, 2);
   } else {
     if (runMode == 0) runSegments(inBuf, end, true, 0);
     else if (runMode == 1) runSegments(inBuf, end, true, 1);
-    else runPieces(inBuf, end, true, 2);
+    else runSegments(inBuf, end, true, 2);
   }
   return nOut;
 }
