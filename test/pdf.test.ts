@@ -10,10 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { DocumentError } from '../src/core/document-error.js';
-import { chunkDocx } from '../src/docx.js';
-import { extractPdf, loadPdfJs, PdfChunker, type PdfChunk, type PdfDocumentText } from '../src/pdf.js';
-import { createChunker } from '../src/compose/registry.js';
+import { DocumentError } from '../src/documents/document-error.js';
+import { chunkDocx } from '../src/documents/docx.js';
+import { extractPdf, loadPdfJs, PdfChunker, type PdfChunk, type PdfDocumentText } from '../src/documents/pdf.js';
+import { createChunker } from '../src/strategies/index.js';
 import { cliBin, repoRoot } from './helpers/paths.js';
 
 const dir = join(repoRoot, 'test', 'fixtures', 'documents');
