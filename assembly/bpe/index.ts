@@ -1418,6 +1418,26 @@ function runPieces(p: usize, end: usize, o200k: bool, m: i32): void {
   }
 }
 
+// runSegments for each pattern and mode, a function each (so that each loop is compiled on its own)
+function countCl100k(start: usize, end: usize): void {
+  runSegments(start, end, false, 0);
+}
+function idsCl100k(start: usize, end: usize): void {
+  runSegments(start, end, false, 1);
+}
+function offsetsCl100k(start: usize, end: usize): void {
+  runSegments(start, end, false, 2);
+}
+function countO200k(start: usize, end: usize): void {
+  runSegments(start, end, true, 0);
+}
+function idsO200k(start: usize, end: usize): void {
+  runSegments(start, end, true, 1);
+}
+function offsetsO200k(start: usize, end: usize): void {
+  runSegments(start, end, true, 2);
+}
+
 let pattern: i32 = 0; // 0 cl100k_base, 1 o200k_base
 
 export function setPattern(kind: i32): void {
@@ -1437,13 +1457,13 @@ export function run(len: i32, runMode: i32): i32 {
   const end = inBuf + <usize>len;
   // one loop per pattern and mode, so that neither is tested per piece
   if (pattern == 0) {
-    if (runMode == 0) runSegments(inBuf, end, false, 0);
-    else if (runMode == 1) runSegments(inBuf, end, false, 1);
-    else runSegments(inBuf, end, false, 2);
+    if (runMode == 0) countCl100k(inBuf, end);
+    else if (runMode == 1) idsCl100k(inBuf, end);
+    else offsetsCl100k(inBuf, end);
   } else {
-    if (runMode == 0) runSegments(inBuf, end, true, 0);
-    else if (runMode == 1) runSegments(inBuf, end, true, 1);
-    else runSegments(inBuf, end, true, 2);
+    if (runMode == 0) countO200k(inBuf, end);
+    else if (runMode == 1) idsO200k(inBuf, end);
+    else offsetsO200k(inBuf, end);
   }
   return nOut;
 }
