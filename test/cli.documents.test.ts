@@ -6,7 +6,7 @@
  * `--skip-unsupported` over the document loaders. Runs the built CLI (`npm run build`).
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -68,5 +68,55 @@ describe('chunk and embed default to --strategy auto', () => {
     expect(help).toContain('default: "auto"');
     expect(help).toContain('.md/.markdown/.mdx markdown');
     expect(help).toContain('.docx html (its HTML); stdin and other files fixed');
+  });
+});
+
+describe('text decoding like a user expects', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'chunkwise-decode-'));
+  const text = 'Café crème, naïve façade: déjà vu.\n';
+  const utf16be = (s: string) => {
+    const le = Buffer.from(s, 'utf16le');
+    for (let i = 0; i < le.length; i += 2) [le[i], le[i + 1]] = [le[i + 1], le[i]];
+    return le;
+  };
+
+  it('UTF-16 LE and BE with a byte order mark read as text (the BOM kept as U+FEFF, as in UTF-8)', () => {
+    writeFileSync(join(dir, 'le.txt'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
+    writeFileSync(join(dir, 'be.txt'), Buffer.concat([Buffer.from([0xfe, 0xff]), utf16be(text)]));
+    for (const f of ['le.txt', 'be.txt']) {
+      const r = run(['chunk', join(dir, f)]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.rows.map((c) => c.text).join('')).toBe(`\ufeff${text}`.trim());
+    }
+  });
+
+  it('Latin-1 without --input-encoding: one line naming the file and the flag, nothing written; with it, the text', () => {
+    const file = join(dir, 'latin1.txt');
+    writeFileSync(file, Buffer.from(text, 'latin1'));
+    const r = run(['chunk', file]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`chunkwise: cannot read ${file}: not valid UTF-8; give its encoding with --input-encoding (e.g. --input-encoding latin1)\n`);
+    const ok = run(['chunk', file, '--input-encoding', 'latin1']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.rows.map((c) => c.text).join('')).toBe(text.trim());
+    expect(ok.stdout).not.toContain('\ufffd');
+    // stdin too, and embed
+    expect(run(['chunk', '-', '--input-encoding', 'latin1'], Buffer.from(text, 'latin1')).rows[0].text.trim()).toBe(text.trim());
+    expect(run(['embed', file, '--input-encoding', 'windows-1252']).rows[0].text.trim()).toBe(text.trim());
+    const bad = run(['chunk', file, '--input-encoding', 'klingon']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^chunkwise: --input-encoding klingon is not an encoding/);
+  });
+
+  it('--pdf-password opens an encrypted PDF; without it, one line asking for it', () => {
+    const file = join(documents, 'encrypted.pdf');
+    const without = run(['chunk', file]);
+    expect(without.code).toBe(1);
+    expect(without.stderr).toMatch(/password/);
+    const r = run(['chunk', file, '--pdf-password', 'secret', '--chunk-size', '200']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.rows.map((c) => c.text).join(' ')).toContain('read and summarise river gauge logs');
+    expect(r.rows.every((c) => (c.metadata.pages as { first: number }).first >= 1)).toBe(true);
   });
 });

@@ -32,6 +32,10 @@ export interface ChunkCommandOptions {
   ext?: string[];
   /** `--skip-unsupported`: leave out the files whose strategy needs a package that is not installed. */
   skipUnsupported?: boolean;
+  /** `--input-encoding`: the encoding of text files without a UTF-16 byte order mark (default: UTF-8, which must be valid). */
+  inputEncoding?: string;
+  /** `--pdf-password`: the password of encrypted PDF inputs. */
+  pdfPassword?: string;
   [key: string]: unknown;
 }
 
@@ -119,12 +123,13 @@ function fileList(files: readonly string[]): string {
  * one a walk or glob finds is skipped and said on stderr (not with `--quiet`); a `.pdf` or
  * `.docx` is no binary text but a document for its loader.
  */
-export function binaryInputs(o: { quiet?: boolean }): BinaryInputs {
+export function binaryInputs(o: { quiet?: boolean; inputEncoding?: string }): BinaryInputs {
   return {
     skip: (file, reason) => {
       if (!o.quiet) process.stderr.write(`chunkwise: skipping ${file}: a binary file, not text (${reason})\n`);
     },
-    isText: (file) => documentKind(file) === undefined,
+    // with --input-encoding a file is what its encoding says, not sniffed as UTF-8
+    isText: (file) => documentKind(file) === undefined && o.inputEncoding === undefined,
   };
 }
 
@@ -142,6 +147,7 @@ export function binaryInputs(o: { quiet?: boolean }): BinaryInputs {
  * Throws UnreadableFileError / ChunkwiseError for the CLI to map to exit codes.
  */
 export async function runChunk(inputs: string[], o: ChunkCommandOptions): Promise<void> {
+  checkInputEncoding(o.inputEncoding);
   const semantic = await semanticOptionsFromCli(o);
   if (o.strategy === AUTO_STRATEGY && Object.keys(semantic).length > 0) throw new UsageError('--strategy auto picks no strategy that takes an --embedder');
   // auto: each file's strategy by its extension, with the flags it takes
@@ -175,13 +181,15 @@ export async function runChunk(inputs: string[], o: ChunkCommandOptions): Promis
           options: strategyOptions,
           workers,
           quiet: o.quiet === true,
+          encoding: o.inputEncoding,
+          pdfPassword: o.pdfPassword,
           write: (records) => writer.write(records),
           progress,
           sizes,
         });
       } else {
         await forEachFile(files, async (file, f) => {
-          await chunkFileRecords(chunkers.for(file), file, (records) => writer.write(records), undefined, (bytes) => progress.read?.(bytes, file), notice);
+          await chunkFileRecords(chunkers.for(file), file, (records) => writer.write(records), undefined, (bytes) => progress.read?.(bytes, file), notice, { encoding: o.inputEncoding, pdfPassword: o.pdfPassword });
           progress.advance(sizes[f], file);
         });
       }
@@ -189,5 +197,18 @@ export async function runChunk(inputs: string[], o: ChunkCommandOptions): Promis
     });
   } finally {
     progress.stop();
+  }
+}
+
+/**
+ * Checks `--input-encoding` before any work.
+ * @throws {UsageError} for a label TextDecoder does not know, naming it.
+ */
+export function checkInputEncoding(label: string | undefined): void {
+  if (label === undefined) return;
+  try {
+    new TextDecoder(label);
+  } catch {
+    throw new UsageError(`--input-encoding ${label} is not an encoding this runtime decodes (e.g. utf-8, utf-16le, latin1, windows-1252, shift_jis)`);
   }
 }

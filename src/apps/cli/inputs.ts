@@ -51,11 +51,14 @@ export const MAX_INVALID_UTF8 = 0.3;
 /**
  * Why the bytes `head` (the start of a file; `whole` when it is all of it) are not text,
  * or undefined when they are: a NUL byte (no text format has one; every common binary
- * format — images, archives, executables, fonts, UTF-16 text — has them early), or more
+ * format — images, archives, executables, fonts, UTF-16 text without its byte order
+ * mark — has them early; UTF-16 with the mark is text), or more
  * than {@link MAX_INVALID_UTF8} of the bytes in invalid UTF-8 sequences. A sequence cut
  * by the end of a partial head is not counted.
  */
 export function binaryReason(head: Uint8Array, whole = true): string | undefined {
+  // UTF-16 with its byte order mark is text (its ASCII has NUL bytes)
+  if (head.length >= 2 && ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff))) return undefined;
   const nul = head.indexOf(0);
   if (nul >= 0) return `a NUL byte at offset ${nul}`;
   if (head.length === 0) return undefined;

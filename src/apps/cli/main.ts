@@ -73,7 +73,9 @@ export function buildProgram(): Command {
 
   // a command over files with --strategy and every strategy's flags
   const filesCommand = (name: string, description: string, files: string) =>
-    addStrategyFlags(program.command(name).description(description).argument('<files...>', files).addOption(strategyOption()));
+    addStrategyFlags(program.command(name).description(description).argument('<files...>', files).addOption(strategyOption()))
+      .option('--input-encoding <label>', 'encoding of text files without a UTF-16 byte order mark (latin1, windows-1252, utf-16le, shift_jis …); default UTF-8, and a file that is not valid UTF-8 is an error')
+      .option('--pdf-password <password>', 'password of encrypted PDF inputs');
   const chunkCommand = filesCommand('chunk', 'chunk files (or stdin for -) and write one chunk per line (JSONL) or a JSON array', 'files, directories (walked recursively) or globs to chunk; - reads stdin');
   chunkCommand
     .addOption(new Option('-f, --format <format>', 'output format').choices(['jsonl', 'json']).default('jsonl'))

@@ -19,13 +19,13 @@ export { DOCUMENT_EXTENSIONS, DOCUMENT_STRATEGIES, documentKind } from '../../en
  * Chunks a `.pdf` or `.docx` file with `chunker`: a PDF through `extractPdf` and
  * `PdfChunker` (chunks with `metadata.pages` and `metadata.boxes`, offsets into the
  * extracted document text), a Word file through mammoth's HTML (offsets into that HTML).
- * `options.documentId` enters the chunk ids.
+ * `options.documentId` enters the chunk ids; `options.password` opens an encrypted PDF.
  * @throws {UnreadableFileError} when the file cannot be read.
  * @throws {DocumentError} for a PDF with no text layer (it needs OCR), an encrypted PDF,
  *   or bytes that are not such a document.
  * @throws {MissingDependencyError} naming `pdfjs-dist` or `mammoth` when not installed.
  */
-export async function chunkDocumentFile(chunker: Chunker, name: string, options?: ChunkCallOptions): Promise<Chunk[]> {
+export async function chunkDocumentFile(chunker: Chunker, name: string, options?: ChunkCallOptions & { password?: string }): Promise<Chunk[]> {
   let bytes: Uint8Array;
   try {
     bytes = new Uint8Array(await readFile(name));
@@ -34,7 +34,7 @@ export async function chunkDocumentFile(chunker: Chunker, name: string, options?
   }
   if (documentKind(name) === '.pdf') {
     const { extractPdf, PdfChunker } = await import('../../documents/pdf.js');
-    return new PdfChunker(chunker).chunk(await extractPdf(bytes, { source: name }), options);
+    return new PdfChunker(chunker).chunk(await extractPdf(bytes, { source: name, password: options?.password }), options);
   }
   const { docxToHtml } = await import('../../documents/docx.js');
   const chunks = await chunker.chunk((await docxToHtml(bytes, { source: name })).html, options);
