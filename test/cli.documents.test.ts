@@ -6,10 +6,11 @@
  * `--skip-unsupported` over the document loaders. Runs the built CLI (`npm run build`).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { hidePackagesArgs } from './helpers/hidden-packages.js';
 import { cliBin, repoRoot } from './helpers/paths.js';
 
 const documents = join(repoRoot, 'test', 'fixtures', 'documents');
@@ -118,5 +119,27 @@ describe('text decoding like a user expects', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.rows.map((c) => c.text).join(' ')).toContain('read and summarise river gauge logs');
     expect(r.rows.every((c) => (c.metadata.pages as { first: number }).first >= 1)).toBe(true);
+  });
+});
+
+describe('--skip-unsupported covers the document loaders', () => {
+  it('without pdfjs-dist and mammoth: the PDFs and the Word file are left out, each package named once, before any output', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chunkwise-nopeers-'));
+    for (const f of ['handbook.md', 'manual.pdf', 'report.pdf', 'handbook.docx']) copyFileSync(join(documents, f), join(dir, f));
+    const hide = hidePackagesArgs(['pdfjs-dist', 'mammoth']);
+    const failed = run(['chunk', dir], undefined, hide);
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toBe('');
+    expect(failed.stderr.trim().split('\n')).toHaveLength(1);
+    expect(failed.stderr).toMatch(/pdfjs-dist/);
+    expect(failed.stderr).toMatch(/mammoth/);
+    expect(failed.stderr).toMatch(/--skip-unsupported to chunk the other 1 file/);
+    const r = run(['chunk', dir, '--skip-unsupported'], undefined, hide);
+    expect(r.code, r.stderr).toBe(0);
+    expect(new Set(r.rows.map((c) => c.source))).toEqual(new Set([join(dir, 'handbook.md')]));
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^chunkwise: skipped 3 files .*not installed: (pdfjs-dist, mammoth|mammoth, pdfjs-dist) \(npm install/);
+    expect(lines[0].match(/pdfjs-dist/g)).toHaveLength(2); // in the list and in the npm install line, once each
   });
 });

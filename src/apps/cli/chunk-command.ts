@@ -6,7 +6,7 @@
 import { InvalidOptionError, MissingDependencyError } from '../../engine/errors.js';
 import { chunkFilesWithWorkers } from '../node/batch.js';
 import { AUTO_STRATEGY, chunkFileRecords, FileChunkers, walkExtensions } from '../node/chunk-file.js';
-import { forEachFile, loadDocumentPeers } from '../node/documents.js';
+import { forEachFile, loadDocumentPeers, missingDocumentPackages } from '../node/documents.js';
 import { documentKind } from '../../engine/document-kinds.js';
 import { LazyCodeChunker } from '../../strategies/code/schema.js';
 import type { StrategyOptions } from '../../strategies/index.js';
@@ -73,9 +73,11 @@ export async function loadPeersFirst(
   const keep: string[] = [];
   for (const f of files) {
     const c = chunkers.for(f);
-    const { strategy } = chunkers.plan(f);
+    // a document's loader (pdf.js, mammoth) counts as its strategy's package
+    const kind = documentKind(f);
+    const strategy = kind ? `${chunkers.plan(f).strategy} (${kind.slice(1).toUpperCase()} loader)` : chunkers.plan(f).strategy;
     let missing = missingOf.get(strategy);
-    if (!missing) missingOf.set(strategy, (missing = hasMissingPackages(c) ? c.missingPackages() : Promise.resolve([])));
+    if (!missing) missingOf.set(strategy, (missing = kind ? missingDocumentPackages(f) : hasMissingPackages(c) ? c.missingPackages() : Promise.resolve([])));
     const names = await missing;
     if (names.length === 0) {
       keep.push(f);

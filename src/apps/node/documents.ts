@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Chunk } from '../../engine/chunk.js';
 import { DocumentError } from '../../documents/document-error.js';
+import { MissingDependencyError } from '../../engine/errors.js';
 import { documentKind } from '../../engine/document-kinds.js';
 import type { ChunkCallOptions } from '../../engine/ids.js';
 import type { Chunker } from '../../engine/chunker.js';
@@ -81,4 +82,21 @@ export function throwDocumentErrors(errors: readonly DocumentError[]): void {
   if (errors.length === 0) return;
   for (const e of errors.slice(0, -1)) process.stderr.write(`chunkwise: ${cliMessage(e.message)}\n`);
   throw errors[errors.length - 1];
+}
+
+/**
+ * The optional package the loader of `file` needs and cannot import (`pdfjs-dist` for a
+ * `.pdf`, `mammoth` for a `.docx`), as a list: empty for a text file or when it is there.
+ * @throws what importing it throws other than a MissingDependencyError.
+ */
+export async function missingDocumentPackages(file: string): Promise<string[]> {
+  const kind = documentKind(file);
+  if (!kind) return [];
+  try {
+    await loadDocumentPeers([file]);
+    return [];
+  } catch (error) {
+    if (error instanceof MissingDependencyError) return [kind === '.pdf' ? 'pdfjs-dist' : 'mammoth'];
+    throw error;
+  }
 }
