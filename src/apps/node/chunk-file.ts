@@ -16,6 +16,7 @@ import { UnreadableFileError } from '../cli/io.js';
 import { binaryReason, SNIFF_BYTES } from '../cli/inputs.js';
 import { LazyCodeChunker } from '../../strategies/code/schema.js';
 import { chunkDocumentFile } from './documents.js';
+import { textDecoderFor } from '../../documents/load.js';
 import { documentKind, DOCUMENT_EXTENSIONS } from '../../engine/document-kinds.js';
 
 export { chunkRecord };
@@ -37,7 +38,7 @@ export { AUTO_STRATEGY, FileChunkers, type FileChunkerOptions } from '../../stra
  * split a character. `onBytes` is told the size of each block read (progress).
  * @throws {UnreadableFileError} when the file cannot be opened or read, is a directory, or
  *   is not valid UTF-8 without `encoding`.
- * @throws {RangeError} for an `encoding` TextDecoder does not know (checked by {@link textDecoderFor} first).
+ * @throws {RangeError} for an `encoding` TextDecoder does not know.
  */
 export async function* filePieces(name: string, blockBytes = 1 << 20, onBytes?: (bytes: number) => void, encoding?: string): AsyncGenerator<string> {
   let decoder: TextDecoder | undefined;
@@ -71,16 +72,6 @@ export async function* filePieces(name: string, blockBytes = 1 << 20, onBytes?: 
   }
 }
 
-/**
- * The decoder of a text whose first bytes are `head`: UTF-16 by its byte order mark,
- * else `encoding`, else strict UTF-8 (`fatal`: an invalid byte throws a TypeError).
- * @throws {RangeError} for an encoding label TextDecoder does not know.
- */
-export function textDecoderFor(head: Uint8Array, encoding?: string): TextDecoder {
-  const bom = head.length >= 2 ? (head[0] === 0xff && head[1] === 0xfe ? 'utf-16le' : head[0] === 0xfe && head[1] === 0xff ? 'utf-16be' : undefined) : undefined;
-  const label = bom ?? encoding ?? 'utf-8';
-  return new TextDecoder(label, { ignoreBOM: true, fatal: bom === undefined && encoding === undefined });
-}
 
 /** Standard input that is not text (its first block has a NUL byte, or is mostly invalid UTF-8). */
 class BinaryInputError extends Error {
