@@ -9,13 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BpeEncoder, initBpe } from '../bindings/bpe.js';
 import { UnknownEncodingError } from '../src/engine/errors.js';
 import { getWasmBpeTokenizer, WasmBpeTokenizer, type WasmBpeEncoding } from '../src/engine/size/wasm-bpe.js';
-import { corporaDir, markdownDir, seedsDir, sharedFiles } from './helpers/paths.js';
+import { corporaDir, markdownDir, sharedFiles, textsDir } from './helpers/paths.js';
 import { rng as mulberry32 } from './helpers/random.js';
 
 const corpusFiles = [
   ...sharedFiles(corporaDir, '.md'),
   ...sharedFiles(markdownDir, '.md'),
-  ...sharedFiles(seedsDir, '.txt'),
+  ...sharedFiles(textsDir, '.txt'),
 ];
 
 const RANKS = { cl100k_base: cl100kRanks, o200k_base: o200kRanks } as const;
@@ -160,7 +160,7 @@ describe('WASM BPE tokenizer', () => {
 
   for (const encoding of ENCODINGS) {
     describe(encoding, () => {
-      it('gives js-tiktoken ids on every shared corpus, markdown and seed file', () => {
+      it('gives js-tiktoken ids on every shared corpus, markdown and texts/ file', () => {
         expect(corpusFiles.length).toBeGreaterThanOrEqual(13);
         for (const f of corpusFiles) {
           const text = readFileSync(f, 'utf8');
