@@ -1,6 +1,6 @@
 /**
- * The error of the document entries (`chunkwise/pdf`, `chunkwise/docx`), in a module of
- * its own so that the root entry, which exports every class of errors.ts, does not grow.
+ * The error of the document entries (`chunkwise/pdf`, `chunkwise/docx`), which the
+ * pipeline hands to `onDocumentError`; exported by those entries and by the root.
  * @module
  */
 import { ChunkwiseError, describe } from '../engine/errors.js';
