@@ -240,7 +240,7 @@ describe('CLI', () => {
     expect(errors.find((l) => l.includes('encrypted.pdf'))).toMatch(/^chunkwise: .*password/);
     const records = run.stdout.trim().split('\n').map((l) => JSON.parse(l));
     const sources = new Set(records.map((r) => r.source.split('/').pop()));
-    expect([...sources].sort()).toEqual(['handbook.docx', 'handbook.md', 'manual.pdf', 'report.pdf']);
+    expect([...sources].sort()).toEqual(['README.md', 'ferry.pdf', 'handbook.docx', 'handbook.md', 'ice-ieee.pdf', 'ice-revtex.pdf', 'manual.pdf', 'manuals.pdf', 'orchard-article.pdf', 'orchard-elsarticle.pdf', 'report.pdf']);
     const pdf = records.filter((r) => r.source.endsWith('report.pdf'));
     expect(pdf.every((r) => r.metadata.pages.first >= 1 && r.metadata.boxes.length > 0 && r.metadata.strategy === 'recursive')).toBe(true);
     const docx = records.filter((r) => r.source.endsWith('handbook.docx'));
