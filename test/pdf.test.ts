@@ -15,6 +15,7 @@ import { chunkDocx } from '../src/docx.js';
 import { extractPdf, loadPdfJs, PdfChunker, type PdfChunk, type PdfDocumentText } from '../src/pdf.js';
 import { createChunker } from '../src/compose/registry.js';
 import { cliBin, repoRoot } from './helpers/paths.js';
+import { pdftotext, readingOrderScore, scoreWords } from './helpers/reading-order.js';
 
 const dir = join(repoRoot, 'test', 'fixtures', 'documents');
 const bytes = (name: string) => new Uint8Array(readFileSync(join(dir, name)));
@@ -184,6 +185,22 @@ describe('report.pdf: two columns, headings, hyphenation', async () => {
 
   it('the table reads row by row', () => {
     expect(doc.text).toContain('Station Area km2 Mean load t/d\nUpper Gorge 412 38\nMill Bridge 655 71');
+  });
+});
+
+describe('the reading-order score (word pairs of pdftotext)', () => {
+  it('pdftotext\'s own text scores 1; its left and right columns read line by line score less', () => {
+    const truth = pdftotext(join(dir, 'report.pdf'));
+    expect(readingOrderScore([truth], truth)).toMatchObject({ share: 1, misses: [] });
+    expect(scoreWords('The ﬁrst gov-\nerns, (all)')).toEqual(['the', 'first', 'governs', 'all']);
+    // two paragraphs' lines interleaved, as a reader without columns would take them
+    const [a, b] = ['Sediment transport in lowland rivers governs the shape of the channel', 'Suspended sediment concentration was sampled with depth-integrating bottles'];
+    const lines = (p: string) => p.match(/(?:\S+\s*){1,4}/g)!;
+    const mixed = lines(a).flatMap((l, i) => [l, lines(b)[i] ?? '']).join('\n');
+    const score = readingOrderScore([mixed], truth);
+    // every line break is a pair pdftotext never has; the pairs inside lines are its own
+    expect(score.misses).toEqual(['lowland suspended', 'was rivers', 'shape sampled', 'bottles of']);
+    expect(score.share).toBeCloseTo(14 / 18, 10);
   });
 });
 
