@@ -3,9 +3,10 @@
  * chunk came from. Text comes from Mozilla's pdf.js (`pdfjs-dist`, an optional peer
  * dependency, loaded only by this entry); any strategy then chunks the document text.
  *
- * - {@link extractPdf} turns a PDF's bytes into one document text in reading order
- *   (columns clustered by x before lines are ordered, so two columns come one after the
- *   other) and a provenance map from UTF-16 offset ranges of that text to pages and boxes.
+ * - {@link extractPdf} turns a PDF's bytes into one document text in reading order (each
+ *   page cut into bands at lines that lie across the column gap, a band's columns read left
+ *   to right, a table's rows kept whole) and a provenance map from UTF-16 offset ranges of
+ *   that text to pages and boxes.
  * - {@link PdfChunker} runs a chunker on that text; each chunk gets `metadata.pages`,
  *   `metadata.boxes` and `metadata.headingPath`, and `text === documentText.slice(start, end)`.
  *
@@ -21,6 +22,7 @@ import { firstLine, InvalidInputError, MissingDependencyError } from './core/err
 
 export { DocumentError };
 import type { Chunker } from './core/chunker.js';
+import { extentOf, layoutLine, spaced, pageRows, readingOrder, type Extent, type LayoutLine, type Piece } from './pdf-layout.js';
 
 /** A rectangle on one page: PDF points from the page's top-left corner (y down). */
 export interface PdfBox {
@@ -68,9 +70,16 @@ export interface PdfLine {
   start: number;
   end: number;
   box: PdfBox;
-  /** Column index on its page, 0 = leftmost; -1 for a line that spans the columns. */
+  /**
+   * Column of the line within its band, 0 = leftmost; -1 for a line of a band read across
+   * the page (a title, an abstract, a full-width table) on a page that has columns; 0 for
+   * every line of a page without columns.
+   */
   column: number;
-  /** Band index on its page: columns restart below a line that spans them. */
+  /**
+   * Block index on its page, in reading order: a page is cut into bands at lines that lie
+   * across the column gap; each column of a band, and each band read across, is a block.
+   */
   band: number;
 }
 
@@ -175,24 +184,6 @@ function transform(m1: number[], m2: number[]): number[] {
   ];
 }
 
-/** Where a piece of text lies on its page (viewport coordinates, points; size: font size). */
-interface Extent {
-  x0: number;
-  x1: number;
-  top: number;
-  bottom: number;
-  baseline: number;
-  size: number;
-}
-
-/** A text item placed on its page. */
-interface Piece extends Extent {
-  str: string;
-  item: number;
-  itemOffset: number;
-  bold: boolean;
-}
-
 /** Pieces on one baseline, close together in x. */
 interface Fragment extends Extent {
   pieces: Piece[];
@@ -251,30 +242,18 @@ async function pagePieces(page: PdfJsPage): Promise<{ pieces: Piece[]; width: nu
   return { pieces, width: viewport.width, height: viewport.height };
 }
 
-/** Groups pieces into rows by baseline, then splits each row into fragments at wide gaps. */
+/** Groups pieces into rows ({@link pageRows}), then splits each row into fragments at wide gaps. */
 function fragments(pieces: Piece[], page: number): Fragment[] {
-  const sorted = [...pieces].sort((a, b) => a.baseline - b.baseline || a.x0 - b.x0);
-  const rows: Piece[][] = [];
-  for (const p of sorted) {
-    const row = rows[rows.length - 1];
-    if (row && Math.abs(row[0].baseline - p.baseline) <= 0.3 * Math.min(row[0].size, p.size)) row.push(p);
-    else rows.push([p]);
-  }
   const out: Fragment[] = [];
-  for (const row of rows) {
-    row.sort((a, b) => a.x0 - b.x0);
+  for (const { pieces: row } of pageRows(pieces)) {
     let current: Piece[] = [];
     const flush = () => {
       if (current.length === 0) return;
       const text = current.map((p) => p.str).join(' ');
       out.push({
         pieces: current,
-        x0: Math.min(...current.map((p) => p.x0)),
-        x1: Math.max(...current.map((p) => p.x1)),
-        top: Math.min(...current.map((p) => p.top)),
-        bottom: Math.max(...current.map((p) => p.bottom)),
+        ...extentOf(current),
         baseline: current[0].baseline,
-        size: Math.max(...current.map((p) => p.size)),
         page,
         key: text.replace(/\d+/g, '#').replace(/\s+/g, ' '),
       });
@@ -321,129 +300,6 @@ function markFurniture(pages: { fragments: Fragment[]; height: number }[]): void
       if (k && (seen.get(k)?.size ?? 0) >= need) f.furniture = k.startsWith('header') ? 'header' : 'footer';
     }
   }
-}
-
-/**
- * Column boundaries of a page: x ranges in the middle of the text's extent that at most
- * a tenth as many fragments cross as the most crossed x, with at least three fragments on
- * either side. Returns the cut x positions, ascending.
- */
-function columnCuts(frags: Fragment[]): number[] {
-  if (frags.length < 6) return [];
-  const left = Math.floor(Math.min(...frags.map((f) => f.x0)));
-  const right = Math.ceil(Math.max(...frags.map((f) => f.x1)));
-  const width = right - left;
-  if (width < 50) return [];
-  const cover = new Int32Array(width + 1);
-  for (const f of frags) for (let x = Math.floor(f.x0) - left; x < Math.ceil(f.x1) - left; x++) cover[x]++;
-  const max = Math.max(...cover);
-  const low = Math.max(1, Math.floor(max / 10));
-  const cuts: number[] = [];
-  let runStart = -1;
-  for (let x = Math.floor(width * 0.2); x <= Math.ceil(width * 0.8) + 1; x++) {
-    const isLow = x <= width && cover[x] <= low;
-    if (isLow && runStart < 0) runStart = x;
-    if (!isLow && runStart >= 0) {
-      const gap = x - runStart;
-      const cut = left + runStart + gap / 2;
-      const before = frags.filter((f) => f.x1 <= cut).length;
-      const after = frags.filter((f) => f.x0 >= cut).length;
-      if (gap >= 8 && before >= 3 && after >= 3) cuts.push(cut);
-      runStart = -1;
-    }
-  }
-  return cuts;
-}
-
-/** A line in reading order before its text is laid out. */
-interface LayoutLine extends Extent {
-  frags: Fragment[];
-  column: number;
-  band: number;
-  bold: boolean;
-  /** Left edge of the line's column (or of the page's text, for a spanning line). */
-  colLeft: number;
-  text: string;
-}
-
-function layoutLine(frags: Fragment[], column: number, band: number, colLeft: number): LayoutLine {
-  frags.sort((a, b) => a.x0 - b.x0);
-  const pieces = frags.flatMap((f) => f.pieces);
-  const chars = pieces.reduce((n, p) => n + p.str.length, 0);
-  return {
-    frags,
-    column,
-    band,
-    x0: Math.min(...frags.map((f) => f.x0)),
-    x1: Math.max(...frags.map((f) => f.x1)),
-    top: Math.min(...frags.map((f) => f.top)),
-    bottom: Math.max(...frags.map((f) => f.bottom)),
-    baseline: frags[0].baseline,
-    size: pieces.reduce((s, p) => s + p.size * p.str.length, 0) / Math.max(1, chars),
-    bold: pieces.every((p) => p.bold),
-    colLeft,
-    text: frags.map((f) => f.pieces.map((p) => p.str).join(' ')).join(' '),
-  };
-}
-
-/** Rows of fragments (same baseline) as lines. */
-function rowsOf(frags: Fragment[], column: number, band: number, colLeft: number): LayoutLine[] {
-  const sorted = [...frags].sort((a, b) => a.baseline - b.baseline || a.x0 - b.x0);
-  const lines: LayoutLine[] = [];
-  let row: Fragment[] = [];
-  for (const f of sorted) {
-    if (row.length > 0 && Math.abs(row[0].baseline - f.baseline) > 0.3 * Math.min(row[0].size, f.size)) {
-      lines.push(layoutLine(row, column, band, colLeft));
-      row = [];
-    }
-    row.push(f);
-  }
-  if (row.length > 0) lines.push(layoutLine(row, column, band, colLeft));
-  return lines;
-}
-
-/**
- * The body lines of a page in reading order: the page is cut into bands at lines that
- * span the columns; within a band, each column top to bottom, columns left to right.
- */
-function readingOrder(frags: Fragment[]): LayoutLine[] {
-  const cuts = columnCuts(frags);
-  const left = frags.length ? Math.min(...frags.map((f) => f.x0)) : 0;
-  const edges = [left, ...cuts];
-  const columnOf = (f: Fragment) => {
-    let c = 0;
-    while (c < cuts.length && f.x0 >= cuts[c]) c++;
-    return c < cuts.length && f.x1 > cuts[c] ? -1 : c;
-  };
-  const out: LayoutLine[] = [];
-  let band = 0;
-  let pending: Fragment[][] = cuts.map(() => []).concat([[]]);
-  let spanning: Fragment[] = [];
-  const flushColumns = () => {
-    if (pending.every((p) => p.length === 0)) return;
-    pending.forEach((p, c) => out.push(...rowsOf(p, c, band, p.length ? Math.min(...p.map((f) => f.x0)) : edges[c])));
-    pending = pending.map(() => []);
-    band++;
-  };
-  const flushSpanning = () => {
-    if (spanning.length === 0) return;
-    out.push(...rowsOf(spanning, -1, band, left));
-    spanning = [];
-    band++;
-  };
-  for (const f of [...frags].sort((a, b) => a.top - b.top || a.x0 - b.x0)) {
-    const c = cuts.length === 0 ? 0 : columnOf(f);
-    if (c < 0) {
-      flushColumns();
-      spanning.push(f);
-    } else {
-      flushSpanning();
-      pending[c].push(f);
-    }
-  }
-  flushColumns();
-  flushSpanning();
-  return out;
 }
 
 const NUMBERING = /^(\d+(?:\.\d+)*)\.?\s/;
@@ -512,21 +368,10 @@ export async function extractPdf(bytes: Uint8Array, options: ExtractPdfOptions =
 /** Lays the pages' lines out as one text and records where everything went. */
 function layout(raw: { fragments: Fragment[]; width: number; height: number }[]): PdfDocumentText {
   const pageLines = raw.map((p) => {
-    const body = readingOrder(p.fragments.filter((f) => !f.furniture));
-    const furniture = p.fragments.filter((f) => f.furniture);
-    const header = rowsOf(
-      furniture.filter((f) => f.furniture === 'header'),
-      -1,
-      -1,
-      0,
-    );
-    const footer = rowsOf(
-      furniture.filter((f) => f.furniture === 'footer'),
-      -1,
-      -1,
-      0,
-    );
-    return { body, header, footer };
+    const piecesOf = (keep: (f: Fragment) => boolean) => p.fragments.filter(keep).flatMap((f) => f.pieces);
+    const body = readingOrder(piecesOf((f) => !f.furniture));
+    const furnitureLines = (kind: 'header' | 'footer') => pageRows(piecesOf((f) => f.furniture === kind)).map((r) => layoutLine(r.pieces, -1, -1, 0));
+    return { body, header: furnitureLines('header'), footer: furnitureLines('footer') };
   });
   // body font size: the size most characters are set in
   const sizes = new Map<number, number>();
@@ -560,15 +405,11 @@ function layout(raw: { fragments: Fragment[]; width: number; height: number }[])
   const emitLine = (l: LayoutLine, page: number, sep: string) => {
     text += sep;
     const start = text.length;
-    let first = true;
-    for (const f of l.frags) {
-      for (const p of f.pieces) {
-        if (!first) text += ' ';
-        first = false;
-        runs.push({ start: text.length, end: text.length + p.str.length, box: { page, x0: p.x0, y0: p.top, x1: p.x1, y1: p.bottom }, item: p.item, itemOffset: p.itemOffset, fontSize: p.size, bold: p.bold });
-        text += p.str;
-      }
-    }
+    l.pieces.forEach((p, k) => {
+      if (k > 0 && spaced(l.pieces[k - 1], p)) text += ' ';
+      runs.push({ start: text.length, end: text.length + p.str.length, box: { page, x0: p.x0, y0: p.top, x1: p.x1, y1: p.bottom }, item: p.item, itemOffset: p.itemOffset, fontSize: p.size, bold: p.bold });
+      text += p.str;
+    });
     lines.push({ start, end: text.length, box: { page, x0: l.x0, y0: l.top, x1: l.x1, y1: l.bottom }, column: l.column, band: l.band });
     return start;
   };

@@ -81,8 +81,9 @@ describe.each(FIXTURES)('%s', (name, password) => {
       for (const [page, text] of byPage) {
         for (const w of words(text)) if (squeeze(w)) expect(truth[page - 1].includes(squeeze(w)), `${w} on page ${page} (chunk ${i})`).toBe(true);
       }
-      // every word of the chunk lies in the runs (nothing outside the provenance map)
-      expect(words([...byPage.values()].join(' ')).join(' ')).toBe(words(c.text).join(' '));
+      // every character of the chunk but white space lies in the runs (nothing outside the provenance map;
+      // pieces that abut, one word set in two items, are joined without a space)
+      expect(squeeze([...byPage.values()].join(' '))).toBe(squeeze(c.text));
       for (const b of c.metadata.boxes) {
         const page = doc.pages[b.page - 1];
         expect(b.x0).toBeGreaterThanOrEqual(0);
@@ -185,6 +186,82 @@ describe('report.pdf: two columns, headings, hyphenation', async () => {
 
   it('the table reads row by row', () => {
     expect(doc.text).toContain('Station Area km2 Mean load t/d\nUpper Gorge 412 38\nMill Bridge 655 71');
+  });
+});
+
+/** Chunks of a fixture (a path in test/fixtures/documents/) with recursive 200 and their reading-order scores. */
+async function layoutFixture(name: string) {
+  const file = join(dir, name);
+  const doc = await extractPdf(bytes(name));
+  const chunks = await new PdfChunker(createChunker('recursive', { chunkSize: 200, chunkOverlap: 0 })).chunk(doc);
+  const texts = chunks.map((c) => c.embedText ?? c.text);
+  return { doc, chunks, poppler: readingOrderScore(texts, pdftotext(file)).share, raw: readingOrderScore(texts, pdftotext(file, { raw: true })).share };
+}
+
+describe('two-column papers with a full-width title and abstract on page 1: reading order against pdftotext', () => {
+  // share of word pairs inside chunks that are word pairs of pdftotext (default; -raw: content-stream order, which
+  // for TeX and groff output is the order the author wrote). Before bands: 93.3, 89.7, 90.3, 94.3, 90.4 % (default)
+  // and 94.0, 89.8, 91.7, 93.0, 92.0 % (-raw). The rest of the default misses are table rows (pdftotext reads these
+  // tables column by column) and places where pdftotext itself splits a numbered heading or interleaves columns.
+  it.each([
+    ['layout/ice-ieee.pdf', 0.97],
+    ['layout/ice-revtex.pdf', 0.99],
+    ['layout/orchard-elsarticle.pdf', 0.975],
+    ['layout/orchard-article.pdf', 0.965],
+    ['layout/ferry.pdf', 0.965],
+    ['report.pdf', 0.975],
+  ])('%s: %f of the pairs are pdftotext\'s, 0.99 of its -raw order\'s', async (name, share) => {
+    const { poppler, raw } = await layoutFixture(name);
+    expect(poppler).toBeGreaterThanOrEqual(share);
+    expect(raw).toBeGreaterThanOrEqual(0.99);
+  });
+
+  it('one-column documents stay at 0.98 or more', async () => {
+    const { poppler } = await layoutFixture('layout/manuals.pdf');
+    expect(poppler).toBeGreaterThanOrEqual(0.98);
+    for (const name of ['manual.pdf', 'encrypted.pdf']) {
+      const doc = await extractPdf(bytes(name), { password: 'secret' });
+      const chunks = await new PdfChunker(createChunker('recursive', { chunkSize: 200, chunkOverlap: 0 })).chunk(doc);
+      expect(readingOrderScore(chunks.map((c) => c.embedText ?? c.text), pdftotext(join(dir, name), { password: 'secret' })).share, name).toBeGreaterThanOrEqual(0.98);
+    }
+  });
+
+  it('page 1 reads title, abstract, then the left column, then the right; a table keeps its rows; headings in order', async () => {
+    const { doc, chunks } = await layoutFixture('layout/ice-ieee.pdf');
+    const at = (s: string) => {
+      const i = doc.text.indexOf(s);
+      expect(i, s).toBeGreaterThanOrEqual(0);
+      return i;
+    };
+    const order = ['Eleven Lakes Watched', 'Abstract', 'Index Terms', '1 INTRODUCTION', 'Lake ice is one of', 'historical series without introducing a step', '2 THE OBSERVATION NETWORK', '2.1 Recruiting observers'];
+    expect(order.map(at)).toEqual([...order.map(at)].sort((a, b) => a - b));
+    expect(doc.text).toContain('Source Lakes Years Offset (days)\nFerry logs 3 212 −4\nFishing cooperatives 4 167 +6');
+    expect(chunks[0].text).toContain('Abstract');
+    expect(chunks[0].text).not.toContain('2.1 Recruiting');
+    expect(doc.headings.filter((h) => /^\d/.test(h.text)).slice(0, 4).map((h) => h.text)).toEqual(['1 INTRODUCTION', '2 THE OBSERVATION NETWORK', '2.1 Recruiting observers', '2.2 One definition for every lake']);
+    const wide = await layoutFixture('layout/orchard-elsarticle.pdf');
+    expect(wide.doc.text).toContain('Crop Farms Water (usual) Water (scheduled) Yield (usual) Yield (scheduled)\nApple 4 412 318 41.2 40.8\nPear 3 388 301 33.5 34.1');
+  });
+
+  it.each(['layout/ice-ieee.pdf', 'layout/ice-revtex.pdf', 'layout/orchard-article.pdf', 'layout/orchard-elsarticle.pdf', 'layout/ferry.pdf'])('%s: boxes are one per run of lines of one column, none across the gutter below the title', async (name) => {
+    const { doc, chunks } = await layoutFixture(name);
+    let columnBoxes = 0;
+    for (const c of chunks) {
+      for (const b of c.metadata.boxes) {
+        const page = doc.pages[b.page - 1];
+        const mid = page.width / 2;
+        // lines inside the box: all of one block (column) of one band
+        const inside = doc.lines.filter((l) => l.box.page === b.page && l.start < c.end && l.end > c.start && l.box.y0 >= b.y0 - 0.01 && l.box.y1 <= b.y1 + 0.01 && l.box.x0 >= b.x0 - 0.01 && l.box.x1 <= b.x1 + 0.01);
+        expect(inside.length).toBeGreaterThan(0);
+        expect(new Set(inside.map((l) => `${l.column}|${l.band}`)).size, `${name} chunk ${c.index}`).toBe(1);
+        const pageHasColumns = doc.lines.some((l) => l.box.page === b.page && l.column >= 1);
+        if (pageHasColumns && inside[0].column >= 0) {
+          columnBoxes++;
+          expect(b.x1 <= mid + 20 || b.x0 >= mid - 20, `${name} chunk ${c.index} box ${JSON.stringify(b)}`).toBe(true);
+        }
+      }
+    }
+    expect(columnBoxes).toBeGreaterThan(chunks.length / 2);
   });
 });
 

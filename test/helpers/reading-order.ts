@@ -8,14 +8,15 @@ import { execFileSync } from 'node:child_process';
 
 /**
  * The words of `text` as the score compares them: NFKC (ligatures apart), hyphenated line
- * ends joined (`gov-\nerns` → `governs`), split at white space, punctuation trimmed from
+ * ends joined (`gov-\nerns` → `governs`), split at white space and en and em dashes
+ * (`Abstract—Dates` is two words however an extractor spaces it), punctuation trimmed from
  * both ends, lower case; empty words dropped.
  */
 export function scoreWords(text: string): string[] {
   return text
     .normalize('NFKC')
     .replace(/(\p{L})[-\u2010\u00ad]\s*\n\s*(?=\p{Ll})/gu, '$1')
-    .split(/\s+/)
+    .split(/[\s\u2013\u2014]+/)
     .map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '').toLowerCase())
     .filter(Boolean);
 }
@@ -28,9 +29,14 @@ export function wordPairs(text: string): Set<string> {
   return pairs;
 }
 
-/** pdftotext's text of the whole file (`password`: its user password). */
-export function pdftotext(file: string, password?: string): string {
-  return execFileSync('pdftotext', [...(password ? ['-upw', password] : []), file, '-'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+/**
+ * pdftotext's text of the whole file: its default reading order (no `-layout`), or with
+ * `raw` the order of the page's content stream (`-raw`: for TeX and groff output, the order
+ * the text was typeset in). `password`: the user password.
+ */
+export function pdftotext(file: string, options: { raw?: boolean; password?: string } = {}): string {
+  const args = [...(options.password ? ['-upw', options.password] : []), ...(options.raw ? ['-raw'] : []), file, '-'];
+  return execFileSync('pdftotext', args, { encoding: 'utf8', maxBuffer: 1 << 28 });
 }
 
 /**
