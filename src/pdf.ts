@@ -22,7 +22,8 @@ import { firstLine, InvalidInputError, MissingDependencyError } from './core/err
 
 export { DocumentError };
 import type { Chunker } from './core/chunker.js';
-import { extentOf, layoutLine, spaced, pageRows, readingOrder, type Extent, type LayoutLine, type Piece } from './pdf-layout.js';
+import { fragments, markFurniture, type Fragment } from './pdf-furniture.js';
+import { layoutLine, pageRows, readingOrder, spaced, type LayoutLine, type Piece } from './pdf-layout.js';
 
 /** A rectangle on one page: PDF points from the page's top-left corner (y down). */
 export interface PdfBox {
@@ -184,15 +185,6 @@ function transform(m1: number[], m2: number[]): number[] {
   ];
 }
 
-/** Pieces on one baseline, close together in x. */
-interface Fragment extends Extent {
-  pieces: Piece[];
-  page: number;
-  /** Text with digits folded, for header and footer detection. */
-  key: string;
-  furniture?: 'header' | 'footer';
-}
-
 const BOLD_FONT = /bold|black|heavy|semibold|demi/i;
 
 /** The page's pieces: non-blank items, trimmed, in viewport coordinates. */
@@ -240,66 +232,6 @@ async function pagePieces(page: PdfJsPage): Promise<{ pieces: Piece[]; width: nu
     });
   });
   return { pieces, width: viewport.width, height: viewport.height };
-}
-
-/** Groups pieces into rows ({@link pageRows}), then splits each row into fragments at wide gaps. */
-function fragments(pieces: Piece[], page: number): Fragment[] {
-  const out: Fragment[] = [];
-  for (const { pieces: row } of pageRows(pieces)) {
-    let current: Piece[] = [];
-    const flush = () => {
-      if (current.length === 0) return;
-      const text = current.map((p) => p.str).join(' ');
-      out.push({
-        pieces: current,
-        ...extentOf(current),
-        baseline: current[0].baseline,
-        page,
-        key: text.replace(/\d+/g, '#').replace(/\s+/g, ' '),
-      });
-      current = [];
-    };
-    for (const p of row) {
-      const prev = current[current.length - 1];
-      if (prev && p.x0 - prev.x1 > 2.5 * Math.max(prev.size, p.size)) flush();
-      current.push(p);
-    }
-    flush();
-  }
-  return out;
-}
-
-/**
- * Marks page headers and footers: fragments in the top or bottom eighth of their page
- * whose text (digits folded) recurs within 4 points of the same height on at least half
- * of the pages, and on two pages at least.
- */
-function markFurniture(pages: { fragments: Fragment[]; height: number }[]): void {
-  const seen = new Map<string, Set<number>>();
-  const keyOf = (f: Fragment, height: number) => {
-    const zone = f.bottom < height / 8 ? 'header' : f.top > (height * 7) / 8 ? 'footer' : undefined;
-    return zone && `${zone}|${Math.round(f.baseline / 4)}|${f.key}`;
-  };
-  pages.forEach((p, i) => {
-    for (const f of p.fragments) {
-      const k = keyOf(f, p.height);
-      if (!k) continue;
-      // a baseline on a 4-point bucket edge is counted in both neighbouring buckets
-      for (const d of [-1, 0, 1]) {
-        const [zone, y, key] = k.split('|');
-        const kk = `${zone}|${Number(y) + d}|${key}`;
-        if (!seen.has(kk)) seen.set(kk, new Set());
-        seen.get(kk)!.add(i);
-      }
-    }
-  });
-  const need = Math.max(2, Math.ceil(pages.length / 2));
-  for (const p of pages) {
-    for (const f of p.fragments) {
-      const k = keyOf(f, p.height);
-      if (k && (seen.get(k)?.size ?? 0) >= need) f.furniture = k.startsWith('header') ? 'header' : 'footer';
-    }
-  }
 }
 
 const NUMBERING = /^(\d+(?:\.\d+)*)\.?\s/;
@@ -352,7 +284,7 @@ export async function extractPdf(bytes: Uint8Array, options: ExtractPdfOptions =
     for (let n = 1; n <= doc.numPages; n++) {
       const page = await doc.getPage(n);
       const { pieces, width, height } = await pagePieces(page);
-      raw.push({ fragments: fragments(pieces, n), width, height });
+      raw.push({ fragments: fragments(pieces), width, height });
       page.cleanup?.();
     }
     if (raw.every((p) => p.fragments.length === 0)) {
@@ -394,13 +326,16 @@ function layout(raw: { fragments: Fragment[]; width: number; height: number }[])
   const sections: { start: number; end: number }[] = [];
   let section: { start: number; end: number } | undefined;
   // does the last body paragraph of page i − 1 run over onto page i?
-  const continues = pageLines.map((p, i) => {
-    const before = pageLines.slice(0, i).reverse().find((q) => q.body.length > 0)?.body;
-    const last = before?.[before.length - 1];
-    const first = p.body[0];
+  let last: LayoutLine | undefined; // the last body line of the pages before
+  const continues = pageLines.map((p) => {
+    const before = last;
+    if (p.body.length > 0) last = p.body[p.body.length - 1];
+    return runsOver(before, p.body[0]);
+  });
+  function runsOver(last: LayoutLine | undefined, first: LayoutLine | undefined): boolean {
     if (!last || !first || headingStyle(last, bodySize) !== undefined || headingStyle(first, bodySize) !== undefined) return false;
     return /\p{L}-$/u.test(last.text) || (!/[.!?:;)\]"”]$/u.test(last.text) && /^\p{Ll}/u.test(first.text));
-  });
+  }
 
   const emitLine = (l: LayoutLine, page: number, sep: string) => {
     text += sep;
@@ -421,7 +356,8 @@ function layout(raw: { fragments: Fragment[]; width: number; height: number }[])
     // headers and footers inside a paragraph running over the page stay on its lines
     for (const l of p.header) {
       const s = emitLine(l, page, continues[i] ? '\n' : sepBefore());
-      furniture.push({ start: s, end: text.length, page, kind: 'header', text: text.slice(s) });
+      // the line's own text (a copy), not a slice of the document text: a slice keeps the whole text so far alive
+      furniture.push({ start: s, end: text.length, page, kind: 'header', text: l.text });
     }
     if (!continues[i] && section) {
       sections.push(section);
@@ -461,7 +397,7 @@ function layout(raw: { fragments: Fragment[]; width: number; height: number }[])
     }
     for (const l of p.footer) {
       const s = emitLine(l, page, continues[i + 1] ? '\n' : sepBefore());
-      furniture.push({ start: s, end: text.length, page, kind: 'footer', text: text.slice(s) });
+      furniture.push({ start: s, end: text.length, page, kind: 'footer', text: l.text });
     }
     const mine = lines.slice(firstLine);
     pages.push({ number: page, width: raw[i].width, height: raw[i].height, start: mine[0]?.start ?? text.length, end: mine[mine.length - 1]?.end ?? text.length });

@@ -15,6 +15,7 @@ import { chunkDocx } from '../src/docx.js';
 import { extractPdf, loadPdfJs, PdfChunker, type PdfChunk, type PdfDocumentText } from '../src/pdf.js';
 import { createChunker } from '../src/compose/registry.js';
 import { cliBin, repoRoot } from './helpers/paths.js';
+import { makePdf, proseLines } from './helpers/make-pdf.js';
 import { pdftotext, readingOrderScore, scoreWords } from './helpers/reading-order.js';
 
 const dir = join(repoRoot, 'test', 'fixtures', 'documents');
@@ -262,6 +263,36 @@ describe('two-column papers with a full-width title and abstract on page 1: read
       }
     }
     expect(columnBoxes).toBeGreaterThan(chunks.length / 2);
+  });
+});
+
+describe('furniture per run of pages', () => {
+  it('four manuals in one PDF, each header and footer on 3 of 12 pages: all found, none in any chunk\'s embedText', async () => {
+    const doc = await extractPdf(bytes('layout/manuals.pdf'));
+    const chunks = await new PdfChunker(createChunker('recursive', { chunkSize: 100, chunkOverlap: 0 })).chunk(doc);
+    expect(chunks.length).toBeGreaterThan(20);
+    const running = ['Operator Manual', 'Field Handbook', 'User Guide', 'Reference Manual', 'Harbour Instruments, edition 3', 'Coastal Met Services', 'River Survey Equipment', 'Field Electronics Workshop'];
+    for (const r of running) expect(doc.furniture.filter((f) => f.text.includes(r)).length, r).toBe(3);
+    expect(doc.furniture.filter((f) => /^Page \d$|Page \d$/.test(f.text))).toHaveLength(12);
+    // before: running headers or footers in 21 of 28 chunks' embedText (only "Page N" was furniture)
+    const leaking = chunks.filter((c) => running.some((r) => (c.embedText ?? c.text).includes(r)) || /Page \d/.test(c.embedText ?? c.text));
+    expect(leaking.map((c) => c.index)).toEqual([]);
+    for (const f of doc.furniture) expect(doc.text.slice(f.start, f.end)).toBe(f.text);
+  });
+
+  it('a line in the header zone that differs from page to page only in digits that are not the page number is body text', async () => {
+    const pages = Array.from({ length: 8 }, (_, i) => [
+      { x: 72, y: 750, text: 'Survey Log of the Upper Gorge' },
+      { x: 72, y: 725, text: `Reading ${((i * 37) % 91) + 3} at ${(i * 5) % 24}:${(i * 13) % 60} hours` },
+      ...proseLines(i, 30),
+      { x: 290, y: 40, text: `Page ${i + 3}` },
+    ]);
+    const doc = await extractPdf(makePdf(pages));
+    const kinds = new Map<string, number>();
+    for (const f of doc.furniture) kinds.set(f.text.replace(/\d+/g, '#'), (kinds.get(f.text.replace(/\d+/g, '#')) ?? 0) + 1);
+    // before: "Reading # at #:# hours" was furniture on all 8 pages
+    expect(Object.fromEntries(kinds)).toEqual({ 'Survey Log of the Upper Gorge': 8, 'Page #': 8 });
+    expect(doc.text).toContain('Reading 40 at 5:13 hours');
   });
 });
 
