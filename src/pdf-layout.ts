@@ -21,6 +21,7 @@ export interface Piece extends Extent {
   item: number;
   itemOffset: number;
   bold: boolean;
+  italic: boolean;
 }
 
 /** A line in reading order before its text is laid out: pieces of one row within one block. */
@@ -30,7 +31,9 @@ export interface LayoutLine extends Extent {
   column: number;
   /** Block index on its page: each column of a band, and each band read across, has its own. */
   band: number;
+  /** Every piece bold, every piece italic. */
   bold: boolean;
+  italic: boolean;
   /** Left edge of the line's block (column or band). */
   colLeft: number;
   text: string;
@@ -294,10 +297,12 @@ export function layoutLine(pieces: Piece[], column: number, band: number, colLef
   let chars = 0;
   let weighted = 0;
   let bold = true;
+  let italic = true;
   for (const p of pieces) {
     chars += p.str.length;
     weighted += p.size * p.str.length;
     if (!p.bold) bold = false;
+    if (!p.italic) italic = false;
   }
   return {
     ...e,
@@ -306,6 +311,7 @@ export function layoutLine(pieces: Piece[], column: number, band: number, colLef
     band,
     size: weighted / Math.max(1, chars),
     bold,
+    italic,
     colLeft,
     text: pieces.map((p, k) => (k > 0 && spaced(pieces[k - 1], p) ? ' ' : '') + p.str).join(''),
   };

@@ -84,11 +84,15 @@ export interface PdfLine {
   band: number;
 }
 
-/** A heading inferred from font size and weight. */
+/**
+ * A heading inferred from font size and weight: a short line larger than the body, or bold
+ * (at any indentation), or italic and numbered; consecutive lines of one style are one
+ * heading (a title set on two lines).
+ */
 export interface PdfHeading {
   start: number;
   end: number;
-  /** 1 = the largest heading style; deeper numbering (`2.1.`) adds a level. */
+  /** 1 = the largest heading style; deeper numbering (`2.1.`, a letter `B.` under roman `IV.`) adds a level. */
   level: number;
   text: string;
 }
@@ -185,7 +189,14 @@ function transform(m1: number[], m2: number[]): number[] {
   ];
 }
 
-const BOLD_FONT = /bold|black|heavy|semibold|demi/i;
+/**
+ * Bold font names: the words foundries use, and TeX's bold extended faces (Computer Modern
+ * and EC `cmbx10`, `CMBX12`, `ecbx1000`, `SFBX1000`; sans and typewriter bold `cmssbx`,
+ * `cmttb`), with the subset tag (`ABCDEF+`) stripped.
+ */
+const BOLD_FONT = /bold|black|heavy|semibold|demi|^(?:cm|ec|sf|lm)(?:ss|tt)?bx|^cmb\d|^cmttb|^sfb/i;
+/** Italic and slanted font names: the foundries' words, TeX's `cmti10`, `cmsl10`, `ecti1000`, `CMBXTI10`. */
+const ITALIC_FONT = /italic|oblique|-it$|^(?:cm|ec|sf|lm)(?:bx)?(?:ti|sl)\d/i;
 
 /** The page's pieces: non-blank items, trimmed, in viewport coordinates. */
 async function pagePieces(page: PdfJsPage): Promise<{ pieces: Piece[]; width: number; height: number }> {
@@ -193,20 +204,19 @@ async function pagePieces(page: PdfJsPage): Promise<{ pieces: Piece[]; width: nu
   const content = await page.getTextContent();
   // font names (for weight) are known once the page's operators are parsed
   await page.getOperatorList();
-  const bold = new Map<string, boolean>();
+  const fonts = new Map<string, { bold: boolean; italic: boolean }>();
   const pieces: Piece[] = [];
   content.items.forEach((item, index) => {
     const str = item.str ?? '';
     if (!item.transform || str.trim() === '') return;
     const font = item.fontName ?? '';
-    if (!bold.has(font)) {
-      let name = '';
+    if (!fonts.has(font)) {
       try {
-        const obj = page.commonObjs.get(font) as { name?: string; bold?: boolean } | undefined;
-        name = obj?.name ?? '';
-        bold.set(font, obj?.bold === true || BOLD_FONT.test(name));
+        const obj = page.commonObjs.get(font) as { name?: string; bold?: boolean; italic?: boolean } | undefined;
+        const name = (obj?.name ?? '').replace(/^[A-Z]{6}\+/, '');
+        fonts.set(font, { bold: obj?.bold === true || BOLD_FONT.test(name), italic: obj?.italic === true || ITALIC_FONT.test(name) });
       } catch {
-        bold.set(font, false);
+        fonts.set(font, { bold: false, italic: false });
       }
     }
     const t = transform(viewport.transform, item.transform);
@@ -228,20 +238,73 @@ async function pagePieces(page: PdfJsPage): Promise<{ pieces: Piece[]; width: nu
       bottom: t[5] + descent * size,
       baseline: t[5],
       size,
-      bold: bold.get(font) ?? false,
+      ...(fonts.get(font) ?? { bold: false, italic: false }),
     });
   });
   return { pieces, width: viewport.width, height: viewport.height };
 }
 
 const NUMBERING = /^(\d+(?:\.\d+)*)\.?\s/;
+const ROMAN_NUMBERING = /^[IVXLC]+\.\s/;
+const LETTER_NUMBERING = /^[A-Z]\.\s/;
 
-/** Whether a line looks like a heading: larger than the body, or bold at its column's left edge, short. */
+/**
+ * How deep a heading's numbering puts it: `2.1.` 2; a roman numeral (`IV.`, the sections of
+ * IEEE and APS papers) 1, a capital letter (`B.`, their subsections) 2; unnumbered 1.
+ */
+function numberingDepth(text: string): number {
+  const digits = NUMBERING.exec(text);
+  if (digits) return digits[1].split('.').length;
+  if (ROMAN_NUMBERING.test(text)) return 1;
+  return LETTER_NUMBERING.test(text) ? 2 : 1;
+}
+
+/**
+ * A line's heading style (`"<size>|<bold>|<italic>"`), or undefined for body text: a line of
+ * at most 90 characters with a letter, larger than the body (1.15 times), bold throughout
+ * or italic throughout and numbered, at
+ * any indentation (a manual's indented subsections, a centred section title), that is not
+ * a table row (no gap of 1.5 ems between its pieces). The style's size is the line's
+ * largest type.
+ */
 function headingStyle(line: LayoutLine, bodySize: number): string | undefined {
   if (line.text.length > 90 || !/\p{L}/u.test(line.text)) return undefined;
-  const larger = line.size >= bodySize * 1.15;
-  if (!larger && !(line.bold && line.x0 <= line.colLeft + 0.5 * line.size)) return undefined;
-  return `${Math.round(line.size * 2) / 2}|${line.bold ? 1 : 0}`;
+  // italic only where numbered (`2.1. Measurements`): an italic line may be a quotation
+  if (!(line.size >= bodySize * 1.15) && !line.bold && !(line.italic && NUMBERING.test(line.text))) return undefined;
+  let max = 0;
+  line.pieces.forEach((p, k) => {
+    if (p.size > max) max = p.size;
+    if (k > 0 && p.x0 - line.pieces[k - 1].x1 >= 1.5 * line.size) max = NaN;
+  });
+  // the style by the largest type of the line: small capitals' sizes average differently line by line
+  return Number.isNaN(max) ? undefined : `${Math.round(max * 2) / 2}|${line.bold ? 1 : 0}|${line.italic ? 1 : 0}`;
+}
+
+/** Longest heading, in characters, when consecutive lines of one style make one (a title set on three lines). */
+const MAX_HEADING = 160;
+
+/**
+ * The heading style of each body line of a page: consecutive lines of one style in one
+ * block, no more than 1.6 of their size apart, are one heading (its lines all get the
+ * style) when they hold at most {@link MAX_HEADING} characters and 3 lines; longer runs
+ * (a bold paragraph) are body text.
+ */
+function headingStyles(body: readonly LayoutLine[], bodySize: number): (string | undefined)[] {
+  const styles = body.map((l) => headingStyle(l, bodySize));
+  for (let k = 0; k < body.length; ) {
+    const style = styles[k];
+    let end = k + 1;
+    if (style !== undefined) {
+      let chars = body[k].text.length;
+      while (end < body.length && styles[end] === style && body[end].band === body[k].band && body[end].column === body[k].column && body[end].baseline - body[end - 1].baseline <= 1.6 * body[end].size) {
+        chars += body[end].text.length + 1;
+        end++;
+      }
+      if (end - k > 3 || chars > MAX_HEADING) for (let j = k; j < end; j++) styles[j] = undefined;
+    }
+    k = end;
+  }
+  return styles;
 }
 
 /**
@@ -310,12 +373,15 @@ function layout(raw: { fragments: Fragment[]; width: number; height: number }[])
   for (const p of pageLines) for (const l of p.body) sizes.set(Math.round(l.size * 2) / 2, (sizes.get(Math.round(l.size * 2) / 2) ?? 0) + l.text.length);
   const bodySize = [...sizes.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 10;
   const styles = new Set<string>();
-  for (const p of pageLines) for (const l of p.body) {
-    const s = headingStyle(l, bodySize);
-    if (s) styles.add(s);
-  }
-  // heading styles ranked: larger first, bold before regular
-  const rank = [...styles].sort((a, b) => Number(b.split('|')[0]) - Number(a.split('|')[0]) || Number(b.split('|')[1]) - Number(a.split('|')[1]));
+  const lineStyles = pageLines.map((p) => headingStyles(p.body, bodySize));
+  for (const page of lineStyles) for (const s of page) if (s) styles.add(s);
+  // heading styles ranked: larger first, bold before regular, upright before italic
+  const key = (s: string) => s.split('|').map(Number);
+  const rank = [...styles].sort((a, b) => {
+    const [sa, ba, ia] = key(a);
+    const [sb, bb, ib] = key(b);
+    return sb - sa || bb - ba || ia - ib;
+  });
 
   let text = '';
   const pages: PdfPage[] = [];
@@ -373,28 +439,32 @@ function layout(raw: { fragments: Fragment[]; width: number; height: number }[])
     gaps.sort((a, b) => a - b);
     const pitch = gaps.length ? gaps[Math.floor(gaps.length / 2)] : bodySize * 1.2;
     let prev: LayoutLine | undefined;
-    let prevHeading = false;
-    for (const l of p.body) {
-      const style = headingStyle(l, bodySize);
+    let prevStyle: string | undefined;
+    p.body.forEach((l, k) => {
+      const style = lineStyles[i][k];
+      const sameBlock = prev !== undefined && prev.column === l.column && prev.band === l.band;
+      // the next line of a heading set on several lines
+      const headingGoesOn = style !== undefined && style === prevStyle && sameBlock && l.baseline - prev!.baseline <= 1.6 * l.size;
       let sep: string;
       if (!prev) sep = continues[i] ? '\n' : sepBefore();
       else {
-        const sameBlock = prev.column === l.column && prev.band === l.band;
         const gap = l.baseline - prev.baseline;
-        const newParagraph = !sameBlock || style !== undefined || prevHeading || gap > pitch * 1.2 || gap < 0;
+        const newParagraph = !headingGoesOn && (!sameBlock || style !== undefined || prevStyle !== undefined || gap > pitch * 1.2 || gap < 0);
         sep = newParagraph ? '\n\n' : '\n';
       }
       const s = emitLine(l, page, sep);
       if (!section) section = { start: s, end: text.length };
       section.end = text.length;
-      if (style !== undefined) {
-        const numbering = NUMBERING.exec(l.text);
-        const depth = numbering ? numbering[1].split('.').length : 1;
-        headings.push({ start: s, end: text.length, level: rank.indexOf(style) + depth, text: l.text });
+      if (headingGoesOn) {
+        const h = headings[headings.length - 1];
+        h.end = text.length;
+        h.text = `${h.text} ${l.text}`;
+      } else if (style !== undefined) {
+        headings.push({ start: s, end: text.length, level: rank.indexOf(style) + numberingDepth(l.text), text: l.text });
       }
       prev = l;
-      prevHeading = style !== undefined;
-    }
+      prevStyle = style;
+    });
     for (const l of p.footer) {
       const s = emitLine(l, page, continues[i + 1] ? '\n' : sepBefore());
       furniture.push({ start: s, end: text.length, page, kind: 'footer', text: l.text });

@@ -296,6 +296,43 @@ describe('furniture per run of pages', () => {
   });
 });
 
+describe('headings from weight and size relative to the body', () => {
+  it('four manuals: bold indented subsections are headings one level under their section', async () => {
+    const doc = await extractPdf(bytes('layout/manuals.pdf'));
+    const chunks = await new PdfChunker(createChunker('recursive', { chunkSize: 100, chunkOverlap: 0 })).chunk(doc);
+    const path = (s: string) => chunks.find((c) => c.text.includes(s))!.metadata.headingPath;
+    expect(path('Choose a quay wall')).toEqual(['Tide Gauge TG-4', '1 Installing the gauge', 'Choosing a site']);
+    expect(path('Spin the cups by hand')).toEqual(['Weather Mast WM-2', '2 Looking after the mast', 'Checking the anemometer']);
+    expect(path('Clear the memory only after')).toEqual(['Data Logger DL-16', '2 Storing and copying readings', 'Clearing the memory']);
+    // 24 subsections, 8 sections, 4 titles (before: the 24 subsections were body text, every path one level short)
+    expect(doc.headings.map((h) => h.level).sort()).toEqual([...Array(4).fill(1), ...Array(8).fill(2), ...Array(24).fill(3)]);
+    expect(chunks.filter((c) => c.metadata.headingPath.length === 3).length).toBeGreaterThan(chunks.length / 2);
+  });
+
+  it('a title on two lines is one heading; TeX bold (CMBX) and numbered italic (elsarticle) subsections; IEEE/APS numbering I., A.', async () => {
+    const article = await extractPdf(bytes('layout/orchard-article.pdf'));
+    expect(article.headings.map((h) => [h.level, h.text]).slice(0, 5)).toEqual([
+      [1, 'Two Probes per Block: Irrigation Schedules that Hillside Growers Keep Using'],
+      [4, 'Abstract'],
+      [2, '1 Introduction'],
+      [2, '2 Farms and Methods'],
+      [4, '2.1 Measurements'],
+    ]);
+    const els = await extractPdf(bytes('layout/orchard-elsarticle.pdf'));
+    expect(els.headings.filter((h) => h.text.startsWith('2')).map((h) => [h.level, h.text])).toEqual([
+      [2, '2. Farms and Methods'],
+      [4, '2.1. Measurements'],
+      [4, '2.2. The schedule'],
+    ]);
+    const revtex = await extractPdf(bytes('layout/ice-revtex.pdf'));
+    expect(revtex.headings.slice(2, 5).map((h) => [h.level, h.text])).toEqual([
+      [2, 'II. THE OBSERVATION NETWORK'],
+      [3, 'A. Recruiting observers'],
+      [3, 'B. One definition for every lake'],
+    ]);
+  });
+});
+
 describe('the reading-order score (word pairs of pdftotext)', () => {
   it('pdftotext\'s own text scores 1; its left and right columns read line by line score less', () => {
     const truth = pdftotext(join(dir, 'report.pdf'));
