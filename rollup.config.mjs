@@ -173,8 +173,8 @@ function literalImport(code, id, expression, variable, specifiers) {
 
 /** The Node build's resolution, the computed imports made literal, and `import.meta.url` of the original file. */
 function nodeBuild() {
-  const runtime = join(dist, 'src', 'core', 'runtime.js');
-  const codeSchema = join(dist, 'src', 'strategies', 'code-schema.js');
+  const runtime = join(dist, 'src', 'engine', 'runtime.js');
+  const codeSchema = join(dist, 'src', 'strategies', 'code', 'schema.js');
   return {
     name: 'chunkwise-node',
     async resolveId(id, importer) {
@@ -195,7 +195,7 @@ function nodeBuild() {
         for (const f of jsFiles(join(dist, 'src'))) {
           for (const m of readFileSync(f, 'utf8').matchAll(/\bimportNodeHelper\(\s*'([\w-]+)'\s*\)/g)) names.add(m[1]);
         }
-        return literalImport(code, id, 'import(/* @vite-ignore */ spec)', 'spec', [...names].sort().map((n) => `../node/${n}.js`));
+        return literalImport(code, id, 'import(/* @vite-ignore */ spec)', 'spec', [...names].sort().map((n) => `../apps/node/${n}.js`));
       }
       if (id === codeSchema) {
         const paths = [...new Set([...code.matchAll(/\bimportModule\(\s*'([^']+)'\s*\)/g)].map((m) => m[1]))];

@@ -17,7 +17,7 @@ import { pathToFileURL } from 'node:url';
 import { Bench } from 'tinybench';
 import * as wasm from '../bindings/index.js';
 import { Kernels, kernelsWasmBytes } from '../bindings/index.js';
-import { mulberry32 as rng } from '../src/core/random.js';
+import { mulberry32 as rng } from '../src/engine/random.js';
 import * as ref from '../src/kernels/reference.js';
 import { ClusterSemanticChunker, HashingEmbedder, RecursiveChunker, SemanticChunker } from '../src/index.js';
 import { langchainRecursive } from './peers.js';

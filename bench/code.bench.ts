@@ -29,7 +29,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { RecursiveCharacterTextSplitter } from '@langchain/textsplitters';
 import { CodeChunker } from '../src/code.js';
-import { getTokenizer } from '../src/size/tokens.js';
+import { getTokenizer } from '../src/engine/size/tokens.js';
 import { mapToOffsets } from './peers.js';
 import { repoRoot, runTasks, table, utf8Bytes, type BenchTask } from './util.js';
 

@@ -29,7 +29,7 @@ import { RecursiveCharacterTextSplitter } from '@langchain/textsplitters';
 import { Parser } from 'htmlparser2';
 import { parse } from 'parse5';
 import { HtmlChunker } from '../src/index.js';
-import { parseHtmlTree } from '../src/segment/html-tree.js';
+import { parseHtmlTree } from '../src/strategies/html/tree.js';
 import { docsSitePage, LINEAR_SHAPES, navHeavyPage, salaryTablePage } from '../test/helpers/html-pages.js';
 import { squeezed, visibleChars, visibleIn } from '../test/helpers/html-visible.js';
 import { mapToOffsets } from './peers.js';

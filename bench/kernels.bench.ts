@@ -21,7 +21,7 @@ import { pathToFileURL } from 'node:url';
 import * as wasm from '../bindings/index.js';
 import { Kernels, kernelsWasmBytes } from '../bindings/index.js';
 import * as ref from '../src/kernels/reference.js';
-import { mulberry32 as rng } from '../src/core/random.js';
+import { mulberry32 as rng } from '../src/engine/random.js';
 
 const D = 384;
 const SIZES = [1_000, 10_000, 100_000];

@@ -18,7 +18,7 @@ import { RecursiveCharacterTextSplitter, TokenTextSplitter } from '@langchain/te
 import { Tiktoken } from 'js-tiktoken/lite';
 import cl100k from 'js-tiktoken/ranks/cl100k_base';
 import type { Corpus, IndexedSpan } from '../src/evaluation/index.js';
-import { getTokenizer } from '../src/size/tokens.js';
+import { getTokenizer } from '../src/engine/size/tokens.js';
 
 /** What mapping texts back to offsets found. */
 export interface OffsetMapping {

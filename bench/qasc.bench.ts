@@ -13,8 +13,8 @@
  * @module
  */
 import { pathToFileURL } from 'node:url';
-import { planQasc, WASM_QASC_KERNELS, type QascKernels, type QascParams } from '../src/retrieval/qasc.js';
-import { WasmMatrix } from '../src/retrieval/wasm-matrix.js';
+import { planQasc, WASM_QASC_KERNELS, type QascKernels, type QascParams } from '../src/strategies/qasc/qasc.js';
+import { WasmMatrix } from '../src/engine/wasm-matrix.js';
 import * as reference from '../src/kernels/reference.js';
 import { runTasks, table } from './util.js';
 

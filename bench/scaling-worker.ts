@@ -13,8 +13,8 @@
  * (the process's RSS once the modules are loaded).
  * @module
  */
-import { optionProblem } from '../src/core/schema.js';
-import { strategyDefinition } from '../src/compose/registry.js';
+import { optionProblem } from '../src/engine/options/schema.js';
+import { strategyDefinition } from '../src/strategies/index.js';
 import type { TokenEmbedder } from '../src/embedders/types.js';
 import { loadLateEmbedder } from '../test/helpers/golden.js';
 import { pathologicalKind } from '../test/helpers/pathological.js';

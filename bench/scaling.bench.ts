@@ -25,8 +25,8 @@
 import { fork } from 'node:child_process';
 import os from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { getTokenizer } from '../src/size/tokens.js';
-import { strategies } from '../src/compose/registry.js';
+import { getTokenizer } from '../src/engine/size/tokens.js';
+import { strategies } from '../src/strategies/index.js';
 import { PATHOLOGICAL_KINDS, kindsFor, type PathologicalKind } from '../test/helpers/pathological.js';
 import { WORK_FLOOR, worstGrowth, type WorkRun } from '../test/helpers/work.js';
 import type { ScalingRequest } from './scaling-worker.js';

@@ -15,7 +15,7 @@ import cl100kRanks from 'js-tiktoken/ranks/cl100k_base';
 import o200kRanks from 'js-tiktoken/ranks/o200k_base';
 import { Bench } from 'tinybench';
 import { get_encoding } from 'tiktoken';
-import { getWasmBpeTokenizer } from '../src/size/wasm-bpe.js';
+import { getWasmBpeTokenizer } from '../src/engine/size/wasm-bpe.js';
 import { corpusText } from './util.js';
 
 interface Row {

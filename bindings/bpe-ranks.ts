@@ -12,12 +12,12 @@
  *   emit it as a separate chunk, fetched only by whoever calls this).
  *
  * No Node built-in is imported: in Node, the file system is reached at run time through
- * `nodeBuiltin` (src/core/runtime.ts), guarded so that other runtimes never call it.
+ * `nodeBuiltin` (src/engine/runtime.ts), guarded so that other runtimes never call it.
  * @module
  */
-import { EncodingNotLoadedError, UnknownEncodingError, WasmError } from '../src/core/errors.js';
-import { nodeBuiltin } from '../src/core/runtime.js';
-import { ENCODINGS, isEncodingName, type EncodingName } from '../src/size/encodings.js';
+import { EncodingNotLoadedError, UnknownEncodingError, WasmError } from '../src/engine/errors.js';
+import { nodeBuiltin } from '../src/engine/runtime.js';
+import { ENCODINGS, isEncodingName, type EncodingName } from '../src/engine/size/encodings.js';
 import { rankTableFromStrings, readRankTable } from './bpe-table.js';
 import { RANK_TABLE_PARTS } from './generated/ranks/index.js';
 

@@ -19,7 +19,7 @@
  * published ranks with {@link rankTableFromTiktoken}. Nothing here imports a Node built-in.
  * @module
  */
-import { WasmError } from '../src/core/errors.js';
+import { WasmError } from '../src/engine/errors.js';
 
 /** js-tiktoken's rank data for one encoding (`js-tiktoken/ranks/<encoding>`'s default export). */
 export interface BpeRankData {

@@ -18,7 +18,7 @@
  *   instance is dropped afterwards and rebuilt on the next call.
  * @module
  */
-import { InvalidInputError, WasmError } from '../src/core/errors.js';
+import { InvalidInputError, WasmError } from '../src/engine/errors.js';
 import { BPE_UNICODE_STAGE1_BASE64, BPE_UNICODE_STAGE2_BASE64 } from './generated/bpe-unicode.js';
 import { BPE_WASM_BASE64 } from './generated/bpe-wasm.js';
 import { base64ToBytes } from './index.js';

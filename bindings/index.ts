@@ -12,7 +12,7 @@
  * handles already in the module's memory (no copy); results are plain arrays.
  * @module
  */
-import { WasmError } from '../src/core/errors.js';
+import { WasmError } from '../src/engine/errors.js';
 import { KERNELS_WASM_BASE64 } from './generated/kernels-wasm.js';
 import { Kernels, WasmArray, type KernelsOptions } from './kernels.js';
 import { nodeBufferOver } from './node-buffer.js';

@@ -15,7 +15,7 @@
  * Nothing here imports a Node built-in: it runs in Node, browsers and edge runtimes.
  * @module
  */
-import { WasmError } from '../src/core/errors.js';
+import { WasmError } from '../src/engine/errors.js';
 
 /** The raw exports of `build/chunkwise.wasm` (pointers are byte offsets, lengths element counts). */
 export interface KernelExports {

@@ -32,7 +32,7 @@ import {
   type Retriever,
 } from '../src/evaluation/index.js';
 import type { Embedder, QascParams } from '../src/index.js';
-import { loadEmbedder } from '../src/node/index.js';
+import { loadEmbedder } from '../src/apps/node/index.js';
 
 /** One cell of the rule: an embedder and a size (tokens, overlap 0). */
 export interface Cell {

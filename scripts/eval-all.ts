@@ -45,7 +45,7 @@ import {
   type PairedDifference,
   type ReportRow,
 } from '../src/evaluation/index.js';
-import { embeddingProgress, loadEmbedder, readCorpora, readQuestions } from '../src/node/index.js';
+import { embeddingProgress, loadEmbedder, readCorpora, readQuestions } from '../src/apps/node/index.js';
 
 /** The report's settings: [size, overlap] in cl100k_base tokens. */
 export const SETTINGS: [number, number][] = [

@@ -1,6 +1,6 @@
 /**
  * Writes the option tables of every registered strategy into the docs, from the
- * strategies' option schemas (src/core/schema.ts), so the docs, `--help` and the code
+ * strategies' option schemas (src/engine/options/schema.ts), so the docs, `--help` and the code
  * cannot disagree:
  * - `docs/options.md`: every strategy, its description, its options table;
  * - each `<!-- options:NAME -->` … `<!-- /options:NAME -->` block in README.md and
@@ -13,8 +13,8 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { optionsTable } from '../src/core/schema.js';
-import { strategies } from '../src/compose/registry.js';
+import { optionsTable } from '../src/engine/options/schema.js';
+import { strategies } from '../src/strategies/index.js';
 
 const root = join(fileURLToPath(import.meta.url), '..', '..');
 

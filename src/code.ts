@@ -17,4 +17,4 @@ export {
   type CodeLanguageSpec,
   type SyntaxDefinition,
   type WasmSource,
-} from './strategies/code.js';
+} from './strategies/code/code.js';

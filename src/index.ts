@@ -25,13 +25,13 @@ export {
   GrammarLoadError,
   SinkError,
   CallbackError,
-} from './core/errors.js';
+} from './engine/errors.js';
 
 // Chunks, ids, chunkers
-export { chunkRecord, type Chunk, type ChunkMetadata } from './core/chunk.js';
-export { contentId, type ChunkCallOptions } from './core/ids.js';
-export type { Chunker, TextSource } from './core/chunker.js';
-export { chunkStream, isStreamingChunker, type StreamingChunker } from './stream/index.js';
+export { chunkRecord, type Chunk, type ChunkMetadata } from './engine/chunk.js';
+export { contentId, type ChunkCallOptions } from './engine/ids.js';
+export type { Chunker, TextSource } from './engine/chunker.js';
+export { chunkStream, isStreamingChunker, type StreamingChunker } from './engine/stream/index.js';
 
 // Units and tokenizers
 export {
@@ -57,27 +57,27 @@ export {
   type Sizer,
   type UnitSegmenter,
   type Tokenizer,
-} from './size/index.js';
-export { WasmBpeTokenizer, getWasmBpeTokenizer, loadTokenizer, type WasmBpeEncoding } from './size/wasm-bpe.js';
+} from './engine/size/index.js';
+export { WasmBpeTokenizer, getWasmBpeTokenizer, loadTokenizer, type WasmBpeEncoding } from './engine/size/wasm-bpe.js';
 export { initBpe, setBpeModule } from '../bindings/bpe.js';
 export { setRankTable, type RankTableSource } from '../bindings/bpe-ranks.js';
 // The kernels' module, for runtimes that load it themselves (the kernels: `chunkwise/kernels`).
 export { initKernels, setKernelsModule, type KernelsSource } from '../bindings/index.js';
 
 // Sentences (the sentence and semantic strategies' units)
-export { splitSentences, type AbbreviationRules, type SentenceOptions } from './segment/sentences.js';
-export { detectLocale } from './segment/locale.js';
-export { sentenceSpans, type SentenceSpans } from './segment/sentence-spans.js';
+export { splitSentences, type AbbreviationRules, type SentenceOptions } from './engine/boundaries/sentences.js';
+export { detectLocale } from './engine/boundaries/locale.js';
+export { sentenceSpans, type SentenceSpans } from './engine/boundaries/sentence-spans.js';
 
 // Strategies
-export { createChunker, registerStrategy, strategies, strategyNames, strategyDefinition, type StrategyDefinition, type StrategyOptions } from './compose/registry.js';
-export { fallbackNames } from './plan/fallback.js';
-export { defineStrategy, capacitySchema, type StrategySpec } from './strategies/define.js';
-export { packLevels } from './strategies/pack-levels.js';
-export { typed, type OptionsOf, type ResolvedOf } from './core/schema.js';
-export { SlidingWindowChunker, type SlidingWindowOptions, type UnitOptions } from './strategies/sliding-window.js';
-export { FixedSizeChunker, type FixedSizeOptions } from './strategies/fixed-size.js';
-export { SentenceChunker, type SentenceChunkerOptions } from './strategies/sentence.js';
+export { createChunker, registerStrategy, strategies, strategyNames, strategyDefinition, type StrategyDefinition, type StrategyOptions } from './strategies/index.js';
+export { fallbackNames } from './engine/pack/fallback.js';
+export { defineStrategy, capacitySchema, type StrategySpec } from './engine/define.js';
+export { packLevels } from './engine/pack/pack-levels.js';
+export { typed, type OptionsOf, type ResolvedOf } from './engine/options/schema.js';
+export { SlidingWindowChunker, type SlidingWindowOptions, type UnitOptions } from './strategies/sliding-window/sliding-window.js';
+export { FixedSizeChunker, type FixedSizeOptions } from './strategies/fixed-size/fixed-size.js';
+export { SentenceChunker, type SentenceChunkerOptions } from './strategies/sentence/sentence.js';
 export {
   RecursiveChunker,
   DEFAULT_SEPARATORS,
@@ -86,7 +86,7 @@ export {
   type Separator,
   type SeparatorKind,
   type KeepSeparator,
-} from './strategies/recursive.js';
+} from './strategies/recursive/recursive.js';
 export {
   MarkdownChunker,
   markdownBlocks,
@@ -95,17 +95,17 @@ export {
   type MarkdownOptions,
   type MarkdownChunkMetadata,
   type MarkdownChunk,
-} from './strategies/markdown.js';
-export { HtmlChunker, type HtmlOptions, type HtmlChunk, type HtmlChunkMetadata, type DroppedRegion, type Landmark } from './strategies/html.js';
-export { SemanticChunker, breakpointThreshold, BREAKPOINT_TYPES, BREAKPOINT_DEFAULTS, type BreakpointType, type SemanticOptions } from './strategies/semantic.js';
-export { ClusterSemanticChunker, type ClusterSemanticOptions } from './strategies/cluster-semantic.js';
-export { ParentChildChunker, type ParentChildOptions, type ParentChildResult } from './compose/parent-child.js';
-export { LateChunker, type LateOptions, type LateChunk } from './compose/late.js';
-export { QueryAdaptiveChunker, type QascChunk, type QascChunkMetadata, type QascOptions, type QascQueryOptions, type QascParams } from './retrieval/qasc.js';
+} from './strategies/markdown/markdown.js';
+export { HtmlChunker, type HtmlOptions, type HtmlChunk, type HtmlChunkMetadata, type DroppedRegion, type Landmark } from './strategies/html/html.js';
+export { SemanticChunker, breakpointThreshold, BREAKPOINT_TYPES, BREAKPOINT_DEFAULTS, type BreakpointType, type SemanticOptions } from './strategies/semantic/semantic.js';
+export { ClusterSemanticChunker, type ClusterSemanticOptions } from './strategies/cluster-semantic/cluster-semantic.js';
+export { ParentChildChunker, type ParentChildOptions, type ParentChildResult } from './strategies/parent-child/parent-child.js';
+export { LateChunker, type LateOptions, type LateChunk } from './strategies/late/late.js';
+export { QueryAdaptiveChunker, type QascChunk, type QascChunkMetadata, type QascOptions, type QascQueryOptions, type QascParams } from './strategies/qasc/qasc.js';
 // The QASC index (hybrid retrieval) and evaluation: `chunkwise/evaluation`.
 
 // Embedders (ONNX embedders and Hugging Face tokenizers: `chunkwise/onnx`)
-export type { Embedder, TokenEmbedder, TokenEmbeddings } from './core/embedder.js';
+export type { Embedder, TokenEmbedder, TokenEmbeddings } from './engine/embedder.js';
 export { HashingEmbedder, type HashingEmbedderOptions } from './embedders/hashing-embedder.js';
 export { StaticEmbedder, type StaticEmbedderOptions } from './embedders/static-embedder.js';
 export { OpenAIEmbedder, EmbeddingRequestError, OPENAI_MODEL_DIMENSIONS, type OpenAIEmbedderOptions, type RetryEvent } from './embedders/openai.js';
@@ -114,4 +114,4 @@ export { poolTokenSpans } from './embedders/pool-spans.js';
 // Pipeline and sinks (vector-store sinks: `chunkwise/sinks/*`)
 export * from './pipeline/index.js';
 export { writeChunks, type Sink, type SinkRow, type SinkMatch, type StoredChunk, type SinkChunk, type WriteChunksOptions, type WriteChunksResult } from './sinks/index.js';
-export type { BackoffPolicy, TransientFailure } from './core/retry.js';
+export type { BackoffPolicy, TransientFailure } from './engine/retry.js';

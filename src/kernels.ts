@@ -28,4 +28,4 @@ export {
   type WindowPlan,
   type MergedIntervals,
 } from '../bindings/index.js';
-export { WasmMatrix } from './retrieval/wasm-matrix.js';
+export { WasmMatrix } from './engine/wasm-matrix.js';

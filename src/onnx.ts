@@ -10,5 +10,5 @@
  */
 export { OnnxEmbedder, poolingFromConfig, maxLengthFrom, loadOrt, HfTokenizer, KNOWN_TOKENIZER_MODELS } from './embedders/index.js';
 export type { OnnxEmbedderOptions, OnnxModelBytes, OnnxSource, PoolingMode, OnnxBackend, LoadOrtOptions, OrtModule, OrtSession, OrtTensor, TokenizedText, HfLibraryTokenizer } from './embedders/index.js';
-export { MissingDependencyError, ModelLoadError, EmbeddingError } from './core/errors.js';
+export { MissingDependencyError, ModelLoadError, EmbeddingError } from './engine/errors.js';
 export type { Embedder, TokenEmbedder, TokenEmbeddings, TruncationEvent } from './embedders/types.js';

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FixedSizeChunker } from '../src/index.js';
-import { expandInputs, parseExtensions } from '../src/cli/inputs.js';
-import { chunkFileRecords, filePieces } from '../src/node/chunk-file.js';
+import { expandInputs, parseExtensions } from '../src/apps/cli/inputs.js';
+import { chunkFileRecords, filePieces } from '../src/apps/node/chunk-file.js';
 import { cliBin, corporaDir, sharedFiles } from './helpers/paths.js';
 
 function run(args: string[]) {

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Kernels, getKernels, initKernels, kernelsWasmBytes, topK } from '../bindings/index.js';
-import { WasmError } from '../src/core/errors.js';
+import { WasmError } from '../src/engine/errors.js';
 
 const MiB = 1024 * 1024;
 const module = new WebAssembly.Module(kernelsWasmBytes() as BufferSource);

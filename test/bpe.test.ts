@@ -7,8 +7,8 @@ import o200kRanks from 'js-tiktoken/ranks/o200k_base';
 import { get_encoding, type Tiktoken as Tiktoken2 } from 'tiktoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BpeEncoder, initBpe } from '../bindings/bpe.js';
-import { UnknownEncodingError } from '../src/core/errors.js';
-import { getWasmBpeTokenizer, WasmBpeTokenizer, type WasmBpeEncoding } from '../src/size/wasm-bpe.js';
+import { UnknownEncodingError } from '../src/engine/errors.js';
+import { getWasmBpeTokenizer, WasmBpeTokenizer, type WasmBpeEncoding } from '../src/engine/size/wasm-bpe.js';
 import { corporaDir, markdownDir, seedsDir, sharedFiles } from './helpers/paths.js';
 import { rng as mulberry32 } from './helpers/random.js';
 

@@ -23,7 +23,7 @@ import {
   type TokenEmbedder,
   type TokenEmbeddings,
 } from '../src/index.js';
-import { segmentChars } from '../src/size/chars.js';
+import { segmentChars } from '../src/engine/size/chars.js';
 import { hashVector, StubEmbedder } from './helpers/stub-embedders.js';
 
 const TEXT = Array.from({ length: 12 }, (_, i) => `Sentence number ${i} talks about ${i % 3 === 0 ? 'cats' : 'the weather'} at some length.`).join(' ');

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fsReason, cliMessage, UnreadableFileError, UnwritableFileError } from '../src/cli/errors.js';
+import { fsReason, cliMessage, UnreadableFileError, UnwritableFileError } from '../src/apps/cli/errors.js';
 import { cliBin, corporaDir, questionsCsv, repoRoot } from './helpers/paths.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'chunkwise-cli-errors-'));

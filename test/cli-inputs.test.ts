@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { binaryReason, expandInputs, SNIFF_BYTES } from '../src/cli/inputs.js';
-import { createProgress, UnreadableFileError } from '../src/cli/io.js';
+import { binaryReason, expandInputs, SNIFF_BYTES } from '../src/apps/cli/inputs.js';
+import { createProgress, UnreadableFileError } from '../src/apps/cli/io.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'chunkwise-inputs-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,5 +1,5 @@
 /**
- * ClusterSemanticChunker (src/strategies/cluster-semantic.ts): a worked example with the
+ * ClusterSemanticChunker (src/strategies/cluster-semantic/cluster-semantic.ts): a worked example with the
  * DP computed by hand, the SPEC section 4 invariants as properties, stream = whole-text
  * call, real documents, a non-monotone tokenizer, options and errors. The GloVe
  * topic-change tests are in test/glove-semantic.test.ts.
@@ -9,13 +9,13 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ClusterSemanticChunker, EmbeddingError, HashingEmbedder, InvalidInputError, InvalidOptionError, createChunker, getTokenizer, type Chunk, type Tokenizer } from '../src/index.js';
-import { DEFAULT_SECTION_SIZE } from '../src/strategies/cluster-semantic.js';
-import { ContentIds } from '../src/core/ids.js';
+import { DEFAULT_SECTION_SIZE } from '../src/strategies/cluster-semantic/cluster-semantic.js';
+import { ContentIds } from '../src/engine/ids.js';
 import { corporaDir } from './helpers/paths.js';
 import { rng } from './helpers/random.js';
 import { collect, splitAt } from './helpers/stream.js';
 import { StubEmbedder, hashVector } from './helpers/stub-embedders.js';
-import type { Work } from '../src/core/work.js';
+import type { Work } from '../src/engine/work.js';
 
 const isSpace = (c: string) => /\s/.test(c);
 

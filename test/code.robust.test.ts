@@ -12,7 +12,7 @@ import { Parser } from 'web-tree-sitter';
 import { describe, expect, it, vi } from 'vitest';
 import { CODE_LANGUAGES, CodeChunker, languageForPath } from '../src/code.js';
 import { createChunker, strategyNames, type Chunk } from '../src/index.js';
-import { isBlank, isSpace } from '../src/core/text.js';
+import { isBlank, isSpace } from '../src/engine/text.js';
 import { expectInvariants } from './helpers/invariants.js';
 import { repoRoot } from './helpers/paths.js';
 
@@ -51,7 +51,7 @@ describe('format characters are text, in every language and every strategy', () 
     }
   });
 
-  it('blank is JavaScript \\s, code unit by code unit, in src/core/text.ts (which the invariant checker uses)', () => {
+  it('blank is JavaScript \\s, code unit by code unit, in src/engine/text.ts (which the invariant checker uses)', () => {
     for (let c = 0; c < 0x10000; c++) {
       const ch = String.fromCharCode(c);
       if (isSpace(c) !== /\s/.test(ch) || isBlank(`${ch}${ch}`) !== /^\s+$/.test(ch)) throw new Error(`U+${c.toString(16)}`);

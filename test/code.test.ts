@@ -14,7 +14,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { CODE_LANGUAGES, CodeChunker, languageForPath } from '../src/code.js';
 import { createChunker, GrammarLoadError, InvalidOptionError, type Chunk } from '../src/index.js';
 import { expectInvariants, measure, type Unit } from './helpers/invariants.js';
-import { definitionOf, MemoNode, type SyntaxNode } from '../src/segment/code.js';
+import { definitionOf, MemoNode, type SyntaxNode } from '../src/strategies/code/syntax.js';
 import { repoRoot } from './helpers/paths.js';
 
 const SLOW = 240_000;
@@ -26,7 +26,7 @@ const FIXTURES = readdirSync(fixturesDir).sort();
 /** Real code: this repository's src/ (a sample), commander's lib/ and the fixtures. */
 function realFiles(): Array<{ name: string; text: string }> {
   const src = join(repoRoot, 'src');
-  const ours = ['strategies/recursive.ts', 'strategies/markdown.ts', 'plan/pack.ts', 'segment/sentences.ts', 'cli/main.ts', 'core/schema.ts'].map((f) => join(src, f));
+  const ours = ['strategies/recursive/recursive.ts', 'strategies/markdown/markdown.ts', 'engine/pack/pack.ts', 'engine/boundaries/sentences.ts', 'apps/cli/main.ts', 'engine/options/schema.ts'].map((f) => join(src, f));
   const commander = ['command.js', 'help.js', 'option.js'].map((f) => join(repoRoot, 'node_modules', 'commander', 'lib', f));
   return [...ours, ...commander, ...FIXTURES.map((f) => join(fixturesDir, f))].map((f) => ({ name: f.slice(repoRoot.length + 1), text: readFileSync(f, 'utf8') }));
 }
@@ -354,7 +354,7 @@ describe('loading and options', () => {
       logLevel: 'silent',
     });
     const inputs = Object.keys(result.metafile.inputs);
-    expect(inputs.some((f) => f.includes('src/strategies/code-schema.ts'))).toBe(true);
+    expect(inputs.some((f) => f.includes('src/strategies/code/schema.ts'))).toBe(true);
     expect(inputs.filter((f) => /web-tree-sitter|tree-sitter-wasms|strategies\/code\.ts/.test(f))).toEqual([]);
   });
 });

@@ -40,10 +40,10 @@ describe('npm run demo (the main job)', () => {
     const html = [...sourcesOf('html')];
     expect(html.length).toBeGreaterThanOrEqual(2);
     for (const f of html) expect(f).toMatch(/\.html$/);
-    for (const f of sourcesOf('code')) expect(f).toMatch(/^src\/cli\/.+\.ts$/);
+    for (const f of sourcesOf('code')) expect(f).toMatch(/^src\/apps\/cli\/.+\.ts$/);
     for (const f of sourcesOf('markdown')) expect(f).toMatch(/\.md$/);
     // the table says so (over the Markdown docs, `<b` in `Σ_{a<b}` opened an HTML tag: one chunk of 5,648 characters)
     expect(r.stdout.split('\n').find((l) => l.startsWith('| html |'))).toMatch(/\| \d+ files: web\/\*\.html, test\/golden\/html\/\*\.html \|$/);
-    expect(r.stdout.split('\n').find((l) => l.startsWith('| code |'))).toMatch(/\| \d+ files: src\/cli\/\*\.ts \|$/);
+    expect(r.stdout.split('\n').find((l) => l.startsWith('| code |'))).toMatch(/\| \d+ files: src\/apps\/cli\/\*\.ts \|$/);
   });
 });

@@ -3,7 +3,7 @@
  * clone (issue 16: they named notes.txt, doc.md and models/… that do not exist).
  *
  * The ```ts / ```js blocks run through tsx with `chunkwise` resolved to src/index.ts
- * (`chunkwise/node` to src/node/index.ts); the ```sh blocks run in bash with
+ * (`chunkwise/node` to src/apps/node/index.ts); the ```sh blocks run in bash with
  * `npx chunkwise` as the built CLI (dist/src/cli/bin.js; a bare `chunkwise` fails, as on a fresh clone). Both run in a scratch
  * folder that looks like the repository (its files linked in, nothing beside it), so
  * the files an example writes stay out of the checkout. A module that exports a Worker's

@@ -7,12 +7,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { generated } from '../scripts/gen-docs.js';
-import { buildProgram } from '../src/cli/main.js';
-import { cliFlag, defaultText } from '../src/core/schema.js';
+import { buildProgram } from '../src/apps/cli/main.js';
+import { cliFlag, defaultText } from '../src/engine/options/schema.js';
 import { createChunker, InvalidOptionError, strategies } from '../src/index.js';
-import { UnknownOptionError } from '../src/core/schema.js';
+import { UnknownOptionError } from '../src/engine/options/schema.js';
 import { ChunkwiseError, HashingEmbedder, InvalidInputError, LateChunker, QueryAdaptiveChunker, utf16ToCodePointOffset, utf16ToUtf8Offset } from '../src/index.js';
-import { QascIndex } from '../src/retrieval/qasc-index.js';
+import { QascIndex } from '../src/strategies/qasc/qasc-index.js';
 import { OpenAIEmbedder } from '../src/embedders/openai.js';
 
 describe('docs generated from the schemas', () => {

@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EmbeddingError, InvalidOptionError } from '../src/core/errors.js';
+import { EmbeddingError, InvalidOptionError } from '../src/engine/errors.js';
 import { HashingEmbedder } from '../src/embedders/index.js';
 import { seedsDir } from './helpers/paths.js';
 

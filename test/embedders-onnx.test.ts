@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Tokenizer } from '@huggingface/tokenizers';
-import { EmbeddingError, InvalidOptionError, ModelLoadError } from '../src/core/errors.js';
+import { EmbeddingError, InvalidOptionError, ModelLoadError } from '../src/engine/errors.js';
 import { OnnxEmbedder, poolTokenSpans, type OnnxBackend, type TruncationEvent } from '../src/embedders/index.js';
 import {
   makeEncoderOnnx,
@@ -277,7 +277,7 @@ describe('portability', () => {
     expect(e.dimension).toBe(16);
   });
 
-  it('the core embedder files import no Node built-in (Node-only code lives in src/node/)', () => {
+  it('the core embedder files import no Node built-in (Node-only code lives in src/apps/node/)', () => {
     const root = join(import.meta.dirname, '..');
     const files = [
       ...['types', 'pool-spans', 'hashing-embedder', 'onnx-embedder', 'static-embedder', 'hf-tokenizer', 'safetensors', 'onnx-runtime', 'model-source', 'index'].map(

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Tokenizer } from '@huggingface/tokenizers';
-import { EmbeddingError, InvalidOptionError, ModelLoadError } from '../src/core/errors.js';
+import { EmbeddingError, InvalidOptionError, ModelLoadError } from '../src/engine/errors.js';
 import { HashingEmbedder, OnnxEmbedder, StaticEmbedder, parseSafetensors, tensorToF32 } from '../src/embedders/index.js';
-import { embedChunks, loadEmbedder, npyBytes } from '../src/node/index.js';
+import { embedChunks, loadEmbedder, npyBytes } from '../src/apps/node/index.js';
 import {
   makeEncoderOnnx,
   makeModel2VecFolder,

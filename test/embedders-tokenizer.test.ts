@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ModelLoadError } from '../src/core/errors.js';
+import { ModelLoadError } from '../src/engine/errors.js';
 import { HfTokenizer } from '../src/embedders/index.js';
 import { makeTokenizerJson } from './helpers/embedder-fixtures.js';
 

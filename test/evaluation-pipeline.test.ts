@@ -19,7 +19,7 @@ import {
   type EvalQuestion,
   type IndexedSpan,
 } from '../src/evaluation/index.js';
-import { readCorpora, readQuestions } from '../src/node/index.js';
+import { readCorpora, readQuestions } from '../src/apps/node/index.js';
 import { cliBin, corporaDir, questionsCsv, sharedFiles } from './helpers/paths.js';
 
 /** A made-up embedder: counts of three keywords, so rankings are known by hand. */

@@ -5,8 +5,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { contentId, createChunker, QueryAdaptiveChunker, FixedSizeChunker, HtmlChunker, InvalidOptionError, MarkdownChunker, ParentChildChunker, RecursiveChunker, SentenceChunker, type Chunk } from '../src/index.js';
-import { ContentIds } from '../src/core/ids.js';
-import { chunkStream } from '../src/stream/index.js';
+import { ContentIds } from '../src/engine/ids.js';
+import { chunkStream } from '../src/engine/stream/index.js';
 import { QascIndex } from '../src/evaluation/index.js';
 import { collect, splitAt } from './helpers/stream.js';
 

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Tokenizer } from '@huggingface/tokenizers';
-import type { Chunk } from '../src/core/chunk.js';
-import { FixedSizeChunker } from '../src/strategies/fixed-size.js';
-import { embedDocumentTokens, LateChunker } from '../src/compose/late.js';
+import type { Chunk } from '../src/engine/chunk.js';
+import { FixedSizeChunker } from '../src/strategies/fixed-size/fixed-size.js';
+import { embedDocumentTokens, LateChunker } from '../src/strategies/late/late.js';
 import { HashingEmbedder, OnnxEmbedder } from '../src/embedders/index.js';
-import { InvalidOptionError } from '../src/core/errors.js';
+import { InvalidOptionError } from '../src/engine/errors.js';
 import {
   makeEncoderOnnx,
   makeTokenizerConfig,

@@ -1,5 +1,5 @@
 /**
- * The Markdown block scanner (`markdownBlocks`, src/segment/markdown.ts) and heading
+ * The Markdown block scanner (`markdownBlocks`, src/strategies/markdown/blocks.ts) and heading
  * text (`inlineText`): worked examples of every block kind; the same blocks, spans,
  * heading texts and table rows as micromark / mdast (the parser it replaced) on every
  * real Markdown file in eval/, seeds/ and the repository's docs; heading text equal to
@@ -11,7 +11,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FRONT_MATTER_MAX_LINES, inlineText, markdownBlocks, MAX_NESTING, type MarkdownBlock } from '../src/segment/markdown.js';
+import { FRONT_MATTER_MAX_LINES, inlineText, markdownBlocks, MAX_NESTING, type MarkdownBlock } from '../src/strategies/markdown/blocks.js';
 import { mdastShapes, ourShapes } from './helpers/mdast.js';
 import { corporaDir, markdownDir, repoRoot, seedsDir, sharedFiles } from './helpers/paths.js';
 

@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { getTokenizer, InvalidInputError, InvalidOptionError, MarkdownChunker, type Chunk, type MarkdownChunk, type Tokenizer } from '../src/index.js';
-import { countWords } from '../src/size/words.js';
-import { registerFallback } from '../src/plan/fallback.js';
-import { embedChunks } from '../src/node/index.js';
+import { countWords } from '../src/engine/size/words.js';
+import { registerFallback } from '../src/engine/pack/fallback.js';
+import { embedChunks } from '../src/apps/node/index.js';
 import type { Embedder } from '../src/embedders/types.js';
 import { expectInvariants } from './helpers/invariants.js';
 

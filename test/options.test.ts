@@ -1,5 +1,5 @@
 /**
- * Option validation at construction (src/core/options.ts): `null` is not "left out" (it
+ * Option validation at construction (src/engine/options/options.ts): `null` is not "left out" (it
  * was silently replaced by the default), and a malformed locale fails when the chunker is
  * built for every strategy that segments sentences (semantic and QASC threw a RangeError
  * from Intl.Segmenter on the first text).
@@ -17,7 +17,7 @@ import {
   SlidingWindowChunker,
 } from '../src/index.js';
 import { QascIndex } from '../src/evaluation/index.js';
-import { integerOption, localeOption, numberOption } from '../src/core/options.js';
+import { integerOption, localeOption, numberOption } from '../src/engine/options/options.js';
 
 describe('null options', () => {
   const cases: Array<[string, string, () => unknown]> = [

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { getTokenizer, InvalidOptionError, MarkdownChunker, ParentChildChunker, type Chunk } from '../src/index.js';
-import { looksLikeMarkdown } from '../src/compose/parent-child.js';
-import { trimSpanWithin } from '../src/core/text.js';
+import { looksLikeMarkdown } from '../src/strategies/parent-child/parent-child.js';
+import { trimSpanWithin } from '../src/engine/text.js';
 import { expectInvariants, referenceTokens, type Unit } from './helpers/invariants.js';
 import { cliBin, corporaDir, markdownDir } from './helpers/paths.js';
 

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EmbeddingError, HashingEmbedder, InvalidOptionError, MarkdownChunker, MemorySink, RecursiveChunker, embedderIdentity, incrementalSink, pipeline, type Embedder, type PipelineDocument, type PipelineProgress, type RetryEvent } from '../src/index.js';
-import { DocumentError } from '../src/core/document-error.js';
+import { DocumentError } from '../src/documents/document-error.js';
 import { cliBin, markdownDir, sharedFiles } from './helpers/paths.js';
 import { comparableRows, editFirstThird, misplacedRows } from './helpers/sink-rows.js';
 

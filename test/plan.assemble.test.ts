@@ -1,13 +1,13 @@
 /**
- * The assembler (src/plan/assemble.ts) on its own: planned spans → chunks, with worked
+ * The assembler (src/engine/assemble.ts) on its own: planned spans → chunks, with worked
  * examples of the text slice, stream offsets, index and overlap carried across calls,
  * the common metadata before the strategy's, token counts, and ids (content-addressed:
  * equal to `contentId`, ordinals among identical chunks, the id suffix).
  */
 import { describe, expect, it } from 'vitest';
 import { contentId, getTokenizer } from '../src/index.js';
-import { Assembler, type AssemblerConfig } from '../src/plan/assemble.js';
-import { chunkCounters, resolveUnits, type UnitOptions } from '../src/size/resolve.js';
+import { Assembler, type AssemblerConfig } from '../src/engine/assemble.js';
+import { chunkCounters, resolveUnits, type UnitOptions } from '../src/engine/size/resolve.js';
 
 /** An assembler for `strategy` measuring with `units` (the one place the constructor is called). */
 function assembler(strategy: string, units: UnitOptions, config: Partial<AssemblerConfig> = {}): Assembler {

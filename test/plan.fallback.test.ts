@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InvalidOptionError } from '../src/core/errors.js';
-import { coverSpans, PiecesLevel, RangeSplitter, recursiveSpanSplitter, resolveFallback, slidingSpanSplitter, splitRange } from '../src/plan/fallback.js';
-import { pack } from '../src/plan/pack.js';
-import { rangeMeasure } from '../src/size/measure.js';
-import { resolveUnits } from '../src/size/resolve.js';
-import { RecursiveChunker } from '../src/strategies/recursive.js';
+import { InvalidOptionError } from '../src/engine/errors.js';
+import { coverSpans, PiecesLevel, RangeSplitter, recursiveSpanSplitter, resolveFallback, slidingSpanSplitter, splitRange } from '../src/engine/pack/fallback.js';
+import { pack } from '../src/engine/pack/pack.js';
+import { rangeMeasure } from '../src/engine/size/measure.js';
+import { resolveUnits } from '../src/engine/size/resolve.js';
+import { RecursiveChunker } from '../src/strategies/recursive/recursive.js';
 
 const chars = resolveUnits({ unit: 'char' }).units;
 const words = resolveUnits({ unit: 'word' }).units;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { JoinSums, SpanLevel, TableRowsLevel } from '../src/plan/levels.js';
-import { pack } from '../src/plan/pack.js';
-import { rangeMeasure } from '../src/size/measure.js';
-import { resolveUnits } from '../src/size/resolve.js';
-import { tablePartText } from '../src/segment/tables.js';
+import { JoinSums, SpanLevel, TableRowsLevel } from '../src/engine/pack/levels.js';
+import { pack } from '../src/engine/pack/pack.js';
+import { rangeMeasure } from '../src/engine/size/measure.js';
+import { resolveUnits } from '../src/engine/size/resolve.js';
+import { tablePartText } from '../src/engine/boundaries/tables.js';
 
 const chars = resolveUnits({ unit: 'char' }).units;
 const words = resolveUnits({ unit: 'word' }).units;

@@ -1,13 +1,13 @@
 /**
- * The packer (src/plan/pack.ts) on its own, over hand-built levels whose sizes are
+ * The packer (src/engine/pack/pack.ts) on its own, over hand-built levels whose sizes are
  * plain numbers: worked examples of the greedy and LangChain policies, overlap in whole
  * sections, hard boundaries, descending into a finer level, oversized sections, and
  * properties over generated levels (fast-check).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { PlannedChunk } from '../src/plan/assemble.js';
-import { pack, type OverlapPolicy, type PackLevel } from '../src/plan/pack.js';
+import type { PlannedChunk } from '../src/engine/assemble.js';
+import { pack, type OverlapPolicy, type PackLevel } from '../src/engine/pack/pack.js';
 
 interface Spec {
   /** Size of each section; a section's text is [offset, offset + 1) per section, one code unit each. */

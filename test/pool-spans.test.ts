@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { poolTokenSpans, type PoolWork } from '../src/embedders/pool-spans.js';
 import type { TokenEmbeddings } from '../src/embedders/types.js';
-import { InvalidInputError } from '../src/core/errors.js';
+import { InvalidInputError } from '../src/engine/errors.js';
 import { randomMatrix } from './helpers/embedder-fixtures.js';
 
 /** The definition: for each span, the normalised mean of the content tokens that overlap it. */

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { QueryAdaptiveChunker, type QascParams } from '../src/retrieval/qasc.js';
-import { getTokenizer } from '../src/size/tokens.js';
-import type { Tokenizer } from '../src/size/types.js';
+import { QueryAdaptiveChunker, type QascParams } from '../src/strategies/qasc/qasc.js';
+import { getTokenizer } from '../src/engine/size/tokens.js';
+import type { Tokenizer } from '../src/engine/size/types.js';
 import { corporaDir } from './helpers/paths.js';
 
 /**

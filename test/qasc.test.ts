@@ -2,15 +2,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as reference from '../src/kernels/reference.js';
-import { planQasc, QueryAdaptiveChunker, resolveQascParams, WASM_QASC_KERNELS, type QascKernels } from '../src/retrieval/qasc.js';
-import { QascIndex } from '../src/retrieval/qasc-index.js';
-import { paragraphBreaks, sentenceSpans } from '../src/segment/sentence-spans.js';
-import { InvalidInputError, InvalidOptionError } from '../src/core/errors.js';
+import { planQasc, QueryAdaptiveChunker, resolveQascParams, WASM_QASC_KERNELS, type QascKernels } from '../src/strategies/qasc/qasc.js';
+import { QascIndex } from '../src/strategies/qasc/qasc-index.js';
+import { paragraphBreaks, sentenceSpans } from '../src/engine/boundaries/sentence-spans.js';
+import { InvalidInputError, InvalidOptionError } from '../src/engine/errors.js';
 import { seedsDir } from './helpers/paths.js';
 import { getKernels } from '../bindings/index.js';
-import { WasmMatrix } from '../src/retrieval/wasm-matrix.js';
+import { WasmMatrix } from '../src/engine/wasm-matrix.js';
 import { StubEmbedder } from './helpers/stub-embedders.js';
-import { getTokenizer } from '../src/size/tokens.js';
+import { getTokenizer } from '../src/engine/size/tokens.js';
 
 /**
  * Worked example. 12 sentences in 3 paragraphs (breaks before sentences 0, 4, 8 and at 12);

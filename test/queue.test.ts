@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LanceDbSink } from '../src/sinks/lancedb.js';
-import { queueStatus } from '../src/queue/index.js';
+import { queueStatus } from '../src/apps/queue/index.js';
 import { cliBin, corporaDir } from './helpers/paths.js';
 import { runRedisTests, startRedis, type RedisServer } from './helpers/redis.js';
 

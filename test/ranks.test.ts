@@ -18,7 +18,7 @@ import { loadRankTable, setRankTable } from '../bindings/bpe-ranks.js';
 import { rankTableFromStrings, rankTableFromTiktoken, readRankTable, writeRankTable } from '../bindings/bpe-table.js';
 import cl100kParts from '../bindings/generated/ranks/cl100k_base.js';
 import o200kParts from '../bindings/generated/ranks/o200k_base.js';
-import { UnknownEncodingError, WasmError } from '../src/core/errors.js';
+import { UnknownEncodingError, WasmError } from '../src/engine/errors.js';
 import { repoRoot, seedsDir, sharedFiles } from './helpers/paths.js';
 
 const DATA = { cl100k_base: cl100k, o200k_base: o200k } as const;

@@ -1,5 +1,5 @@
 /**
- * RecursiveChunker (src/strategies/recursive.ts): worked examples, the traps of issue 3
+ * RecursiveChunker (src/strategies/recursive/recursive.ts): worked examples, the traps of issue 3
  * (repeated text, budgets on the emitted text, grapheme last resort, advancing with
  * large pieces, overlap ≥ size, CRLF / lone CR, linear time) and properties over
  * generated text: offsets slice back, nothing lost, budgets hold, deterministic.

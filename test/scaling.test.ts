@@ -15,7 +15,7 @@
  * nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { strategies, strategyDefinition, type StrategyDefinition } from '../src/compose/registry.js';
+import { strategies, strategyDefinition, type StrategyDefinition } from '../src/strategies/index.js';
 import type { TokenEmbedder } from '../src/embedders/types.js';
 import { loadLateEmbedder } from './helpers/golden.js';
 import { kindsFor, pathologicalKind } from './helpers/pathological.js';

@@ -6,8 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { makeEncoderOnnx, writeOnnxFolder } from './helpers/embedder-fixtures.js';
 import { expectInvariants } from './helpers/invariants.js';
 import { cliBin, corporaDir, seedsDir } from './helpers/paths.js';
-import { QueryAdaptiveChunker } from '../src/retrieval/qasc.js';
-import { getTokenizer } from '../src/size/tokens.js';
+import { QueryAdaptiveChunker } from '../src/strategies/qasc/qasc.js';
+import { getTokenizer } from '../src/engine/size/tokens.js';
 
 function run(args: string[]) {
   const r = spawnSync(process.execPath, [cliBin, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });

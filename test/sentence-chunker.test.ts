@@ -1,5 +1,5 @@
 /**
- * SentenceChunker (src/strategies/sentence.ts): worked examples (packing, overlap,
+ * SentenceChunker (src/strategies/sentence/sentence.ts): worked examples (packing, overlap,
  * over-long sentences windowed and flagged), the Dutch, French and English seeds, bad
  * options, and properties over generated text: offsets slice back, nothing lost, budgets
  * hold, every chunk brings a new sentence.

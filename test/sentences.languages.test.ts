@@ -1,6 +1,6 @@
 /**
  * splitSentences per language (issue 15): each language has its own abbreviation rules
- * (src/segment/abbreviations.ts). For en, nl, fr and de, real sentences in two sets:
+ * (src/engine/boundaries/abbreviations.ts). For en, nl, fr and de, real sentences in two sets:
  * - false splits: ICU breaks after an abbreviation, an ordinal or a title (a period, a
  *   space, a capital or a number), and the rules must join the pieces back;
  * - false merges: a word that is an abbreviation elsewhere (or only before a number)
@@ -12,8 +12,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ABBREVIATIONS, NEUTRAL_RULES, isCaseless, rulesFor, splitSentences } from '../src/segment/sentences.js';
-import { detectLocale } from '../src/segment/locale.js';
+import { ABBREVIATIONS, NEUTRAL_RULES, isCaseless, rulesFor, splitSentences } from '../src/engine/boundaries/sentences.js';
+import { detectLocale } from '../src/engine/boundaries/locale.js';
 import { corporaDir, seedsDir } from './helpers/paths.js';
 
 const sentences = (text: string, locale: string): string[] => {

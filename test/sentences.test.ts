@@ -1,5 +1,5 @@
 /**
- * splitSentences (src/segment/sentences.ts): Intl.Segmenter with guards against false
+ * splitSentences (src/engine/boundaries/sentences.ts): Intl.Segmenter with guards against false
  * breaks, on the Dutch, French and English seeds (hand-counted sentences), worked
  * examples of each guard, CJK, CRLF, windowed segmentation equal to one whole call, and
  * the tiling contract over generated text.
@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { icuSentenceStarts, SEGMENT_WINDOW, splitSentences, splitSentencesCounted, type SentenceWork } from '../src/segment/sentences.js';
+import { icuSentenceStarts, SEGMENT_WINDOW, splitSentences, splitSentencesCounted, type SentenceWork } from '../src/engine/boundaries/sentences.js';
 import { seedsDir, sharedFiles } from './helpers/paths.js';
 
 const sentences = (text: string, locale = 'en'): string[] => {

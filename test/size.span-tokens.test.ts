@@ -1,5 +1,5 @@
 /**
- * Token counts of many chunks of one text from one tokenizer pass (src/size/span-tokens.ts)
+ * Token counts of many chunks of one text from one tokenizer pass (src/engine/size/span-tokens.ts)
  * and the BPE module's per-piece mode under it (`pieceCounts`, `countEach`): every count
  * equals the tokenizer's count of the span's own text — worked examples, properties over
  * generated texts (whitespace runs, digits, contractions, non-ASCII, CRLF, emoji, lone
@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BpeEncoder } from '../bindings/bpe.js';
 import { InvalidInputError, SlidingWindowChunker, getTokenizer, type Chunk, type Tokenizer } from '../src/index.js';
-import { spanTokenCounts } from '../src/size/span-tokens.js';
+import { spanTokenCounts } from '../src/engine/size/span-tokens.js';
 import { goldenInputs, type GoldenFile } from './helpers/golden.js';
 
 const ENCODINGS = ['cl100k_base', 'o200k_base'] as const;

@@ -7,7 +7,7 @@ import cl100k_base from 'js-tiktoken/ranks/cl100k_base';
 import o200k_base from 'js-tiktoken/ranks/o200k_base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getTokenizer, InvalidInputError, InvalidOptionError, SlidingWindowChunker, type Chunk, type SlidingWindowOptions } from '../src/index.js';
-import { isBlank } from '../src/core/text.js';
+import { isBlank } from '../src/engine/text.js';
 import { expectInvariants, referenceTokens, tiktokenCounter } from './helpers/invariants.js';
 
 const texts = (chunks: Chunk[]) => chunks.map((c) => c.text);

@@ -94,7 +94,7 @@ describe('the repository stands on its own', () => {
   const files = [...SCANNED.flatMap(scannedFiles), ...ROOT_FILES];
 
   it('scans the tests, benches, scripts, sources (the demo too) and the web page', () => {
-    for (const f of ['test/helpers/paths.ts', 'bench/util.ts', 'scripts/eval-all.ts', 'scripts/build-glove.ts', 'src/cli/demo.ts', 'web/serve.mjs', 'web/index.html']) {
+    for (const f of ['test/helpers/paths.ts', 'bench/util.ts', 'scripts/eval-all.ts', 'scripts/build-glove.ts', 'src/apps/cli/demo.ts', 'web/serve.mjs', 'web/index.html']) {
       expect(files).toContain(f);
     }
     expect(files.length).toBeGreaterThan(200);

@@ -1,5 +1,5 @@
 /**
- * `defineStrategy` and `registerStrategy` (src/strategies/define.ts, src/compose/registry.ts)
+ * `defineStrategy` and `registerStrategy` (src/engine/define.ts, src/engine/registry.ts)
  * check what a user gives them: a malformed definition is an InvalidOptionError naming
  * the field, a strategy without boundaries fails at construction, and the boundaries a
  * definition returns are checked on every call (exact offsets in order; a throw is a

@@ -1,5 +1,5 @@
 /**
- * The stream driver (src/stream/driver.ts) on its own, over a hand-written plan (one
+ * The stream driver (src/engine/stream/driver.ts) on its own, over a hand-written plan (one
  * chunk per line, a line decided once its newline has arrived): worked examples of what
  * each step sees (held text, stream offset, state), what the driver drops (`keep`), the
  * growth rule, the final step, and `planWhole` equal to the stream however it is split.
@@ -7,10 +7,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../src/index.js';
-import { Assembler, type PlannedChunk } from '../src/plan/assemble.js';
-import type { StepResult, StreamPlan } from '../src/plan/stream-plan.js';
-import { chunkCounters, resolveUnits } from '../src/size/resolve.js';
-import { planWhole, planWholeAsync, streamPlan } from '../src/stream/driver.js';
+import { Assembler, type PlannedChunk } from '../src/engine/assemble.js';
+import type { StepResult, StreamPlan } from '../src/engine/stream/stream-plan.js';
+import { chunkCounters, resolveUnits } from '../src/engine/size/resolve.js';
+import { planWhole, planWholeAsync, streamPlan } from '../src/engine/stream/driver.js';
 
 const fresh = (): Assembler => new Assembler({ strategy: 'lines', ...chunkCounters(resolveUnits({ unit: 'char', countTokens: false })) });
 

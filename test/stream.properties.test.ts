@@ -8,9 +8,9 @@ import {
   SlidingWindowChunker,
   type Chunk,
 } from '../src/index.js';
-import { chunkStream, planWhole, streamPlan, type StreamPlan } from '../src/stream/index.js';
-import { Assembler, type PlannedChunk } from '../src/plan/assemble.js';
-import { chunkCounters, resolveUnits } from '../src/size/resolve.js';
+import { chunkStream, planWhole, streamPlan, type StreamPlan } from '../src/engine/stream/index.js';
+import { Assembler, type PlannedChunk } from '../src/engine/assemble.js';
+import { chunkCounters, resolveUnits } from '../src/engine/size/resolve.js';
 import { corporaDir, sharedFiles } from './helpers/paths.js';
 import { collect, splitAt, webStream } from './helpers/stream.js';
 

@@ -1,10 +1,10 @@
 /**
- * Section structure over sentences (src/segment/structure.ts): heading detection, the
+ * Section structure over sentences (src/engine/boundaries/structure.ts): heading detection, the
  * paragraph/section breaks built on it, and snapping a sentence range to breaks.
  */
 import { describe, expect, it } from 'vitest';
-import { headingSentences, snapToBreaks } from '../src/segment/structure.js';
-import { paragraphBreaks, sentenceSpans } from '../src/segment/sentence-spans.js';
+import { headingSentences, snapToBreaks } from '../src/engine/boundaries/structure.js';
+import { paragraphBreaks, sentenceSpans } from '../src/engine/boundaries/sentence-spans.js';
 
 const flags = (n: number, on: number[]) => {
   const f = new Uint8Array(n);

@@ -21,9 +21,9 @@ import {
   type Corpus,
   type EvalQuestion,
 } from '../src/evaluation/index.js';
-import { main } from '../src/cli/main.js';
-import { parseDuration, runTune } from '../src/cli/tune-command.js';
-import { readQuestions } from '../src/node/index.js';
+import { main } from '../src/apps/cli/main.js';
+import { parseDuration, runTune } from '../src/apps/cli/tune-command.js';
+import { readQuestions } from '../src/apps/node/index.js';
 import { localServer } from './helpers/local-server.js';
 import { corporaDir, questionsCsv as sharedQuestions } from './helpers/paths.js';
 

@@ -38,7 +38,7 @@ const plain = (x: unknown) => JSON.parse(JSON.stringify(x));
 describe('web page helpers (Node)', () => {
   it('a strategy the registry describes with its schema gets the schema\'s fields', async () => {
     const { describeStrategy } = await import(join(repoRoot, 'web', 'options.js'));
-    const { RECURSIVE_SCHEMA } = await import(join(repoRoot, 'dist', 'src', 'strategies', 'recursive.js'));
+    const { RECURSIVE_SCHEMA } = await import(join(repoRoot, 'dist', 'src', 'strategies', 'recursive', 'recursive.js'));
     const d = describeStrategy({ name: 'recursive', description: 'd', schema: RECURSIVE_SCHEMA });
     expect(d.options.map((f: Any) => f.name)).toEqual(['unit', 'encoding', 'chunkSize', 'chunkOverlap', 'separators', 'keepSeparator', 'countTokens']); // tokenizer: API only
     const byName = Object.fromEntries(d.options.map((f: Any) => [f.name, f]));
@@ -49,7 +49,7 @@ describe('web page helpers (Node)', () => {
     expect(byName.unit.cli).toBe('--unit');
     expect(d.page).toEqual({ chunkSize: 256, chunkOverlap: 32 });
     // every registered strategy is described by its schema (the page has no table of its own)
-    const { strategies } = await import(join(repoRoot, 'dist', 'src', 'compose', 'registry.js'));
+    const { strategies } = await import(join(repoRoot, 'dist', 'src', 'strategies', 'index.js'));
     for (const def of strategies()) expect(describeStrategy(def).described, def.name).toBe(true);
     const late = describeStrategy(strategies().find((s: Any) => s.name === 'late'));
     expect([late.embedder, late.options.map((f: Any) => f.name)]).toEqual(['optional', ['spans', 'macroOverlap']]);

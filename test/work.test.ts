@@ -1,13 +1,13 @@
 /**
- * Work counters (src/core/work.ts): passed in per call, added to where the work is done,
+ * Work counters (src/engine/work.ts): passed in per call, added to where the work is done,
  * nothing counted and nothing changed without them.
  */
 import { describe, expect, it } from 'vitest';
-import { addWork, maxWork, type Work } from '../src/core/work.js';
-import { InvalidOptionError } from '../src/core/errors.js';
-import { RecursiveChunker } from '../src/strategies/recursive.js';
-import { MarkdownChunker } from '../src/strategies/markdown.js';
-import { Assembler } from '../src/plan/assemble.js';
+import { addWork, maxWork, type Work } from '../src/engine/work.js';
+import { InvalidOptionError } from '../src/engine/errors.js';
+import { RecursiveChunker } from '../src/strategies/recursive/recursive.js';
+import { MarkdownChunker } from '../src/strategies/markdown/markdown.js';
+import { Assembler } from '../src/engine/assemble.js';
 
 describe('Work', () => {
   it('addWork sums, maxWork keeps the largest, both do nothing without a Work', () => {

@@ -1,5 +1,5 @@
 // How the page presents each strategy: its option fields come from the registry, each
-// definition's `schema` (a StrategySchema of src/core/schema.ts: `{ name, options }`, or
+// definition's `schema` (a StrategySchema of src/engine/options/schema.ts: `{ name, options }`, or
 // `definition.options`, its name → OptionSpec map); the page builds its controls, its code
 // snippets and its CLI commands from them, so a newly registered strategy appears with its
 // own options without a change here. PAGE_VALUES holds the page's own starting values. A

@@ -6,11 +6,11 @@
  */
 import { Document } from '@langchain/core/documents';
 import { TextSplitter, type TextSplitterChunkHeaderOptions } from '@langchain/textsplitters';
-import type { StrategyOptions } from '../compose/registry.js';
-import type { Chunker } from '../core/chunker.js';
+import type { StrategyOptions } from '../strategies/index.js';
+import type { Chunker } from '../engine/chunker.js';
 import { chunkFields, chunksOf, contentOf, resolveChunker, resolveContent, type ChunkContent, type ChunkerSource, type ChunkFields } from './shared.js';
-import { rejectUnknownOptions } from '../core/schema.js';
-import { lowerBound } from '../core/search.js';
+import { rejectUnknownOptions } from '../engine/options/schema.js';
+import { lowerBound } from '../engine/search.js';
 
 /** LangChain's line location: 1-based, `from` the chunk's first line, `to` its last. */
 export interface LocLines {

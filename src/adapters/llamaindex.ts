@@ -7,12 +7,12 @@
  */
 import { NodeParser } from '@llamaindex/core/node-parser';
 import { MetadataMode, NodeRelationship, TextNode, type RelatedNodeInfo } from '@llamaindex/core/schema';
-import type { Chunk } from '../core/chunk.js';
-import { InvalidInputError } from '../core/errors.js';
-import type { StrategyOptions } from '../compose/registry.js';
-import type { Chunker } from '../core/chunker.js';
+import type { Chunk } from '../engine/chunk.js';
+import { InvalidInputError } from '../engine/errors.js';
+import type { StrategyOptions } from '../strategies/index.js';
+import type { Chunker } from '../engine/chunker.js';
 import { chunkFields, chunksOf, contentHasHeadingPath, contentOf, resolveChunker, resolveContent, type ChunkContent, type ChunkerSource } from './shared.js';
-import { rejectUnknownOptions } from '../core/schema.js';
+import { rejectUnknownOptions } from '../engine/options/schema.js';
 
 /** Options of {@link ChunkwiseNodeParser} besides the chunker. */
 export interface ChunkwiseNodeParserOptions {

@@ -4,10 +4,10 @@
  * into a framework's metadata. Core module: no Node built-in, no framework import.
  * @module
  */
-import type { Chunk } from '../core/chunk.js';
-import { InvalidInputError, InvalidOptionError } from '../core/errors.js';
-import { createChunker, type StrategyOptions } from '../compose/registry.js';
-import type { Chunker } from '../core/chunker.js';
+import type { Chunk } from '../engine/chunk.js';
+import { InvalidInputError, InvalidOptionError } from '../engine/errors.js';
+import { createChunker, type StrategyOptions } from '../strategies/index.js';
+import type { Chunker } from '../engine/chunker.js';
 
 /** A chunker, or the name of a registered strategy (`createChunker`'s names). */
 export type ChunkerSource = Chunker | string;

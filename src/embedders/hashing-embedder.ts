@@ -4,10 +4,10 @@
  * @module
  */
 import { hashEmbed } from '../../bindings/index.js';
-import { EmbeddingError, InvalidOptionError } from '../core/errors.js';
-import { rejectUnknownOptions } from '../core/schema.js';
-import { hashText } from '../core/chunk.js';
-import { BUILTIN_STOPWORDS } from '../segment/stopwords.js';
+import { EmbeddingError, InvalidOptionError } from '../engine/errors.js';
+import { rejectUnknownOptions } from '../engine/options/schema.js';
+import { hashText } from '../engine/chunk.js';
+import { BUILTIN_STOPWORDS } from '../engine/boundaries/stopwords.js';
 import type { Embedder } from './types.js';
 
 /** Options of {@link HashingEmbedder}. */

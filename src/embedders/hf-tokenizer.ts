@@ -5,7 +5,7 @@
  * @module
  */
 import { Tokenizer } from '@huggingface/tokenizers';
-import { EmbeddingError, ModelLoadError } from '../core/errors.js';
+import { EmbeddingError, ModelLoadError } from '../engine/errors.js';
 
 /** Tokenizer model types `@huggingface/tokenizers` 0.2 implements. */
 export const KNOWN_TOKENIZER_MODELS = ['WordPiece', 'BPE', 'Unigram'] as const;

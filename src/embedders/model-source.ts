@@ -4,7 +4,7 @@
  * is loaded by name).
  * @module
  */
-import { importNodeHelper, isNode } from '../core/runtime.js';
+import { importNodeHelper, isNode } from '../engine/runtime.js';
 
 /** In Node, a `file:` URL becomes its path (Node's fetch cannot read file: URLs, the folder is read instead); anything else is returned as given. */
 export async function localModelPath<T>(source: T): Promise<T | string> {

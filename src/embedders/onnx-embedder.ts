@@ -4,7 +4,7 @@
  * @module
  */
 import { isModelUrl, localModelPath } from './model-source.js';
-import { EmbeddingError, InvalidOptionError, ModelLoadError } from '../core/errors.js';
+import { EmbeddingError, InvalidOptionError, ModelLoadError } from '../engine/errors.js';
 import { HfTokenizer } from './hf-tokenizer.js';
 import { importNodeHelper, isNode, loadOrt, type OnnxBackend, type OrtModule, type OrtSession, type OrtTensor } from './onnx-runtime.js';
 import type { TokenEmbedder, TokenEmbeddings, TruncationEvent } from './types.js';
@@ -222,7 +222,7 @@ export class OnnxEmbedder implements TokenEmbedder {
 
   /**
    * Loads a model.
-   * @param source a folder path (Node only; read by `src/node/model-folder.ts`), a base
+   * @param source a folder path (Node only; read by `src/apps/node/model-folder.ts`), a base
    *   URL (`http(s):`, `file:`, … fetched: `model.onnx`, `tokenizer.json` and the optional
    *   JSON files beside them), or the files in memory ({@link OnnxModelBytes}).
    * @throws {ModelLoadError} for a missing `model.onnx` / `tokenizer.json`, bytes that

@@ -2,13 +2,13 @@
  * Choosing and loading an ONNX Runtime: onnxruntime-web (WebAssembly; every runtime)
  * or onnxruntime-node (native; Node only, an optional dependency). The core never
  * imports onnxruntime-node or a Node built-in itself: Node-only code is loaded from
- * `src/node/` by a computed specifier that bundlers leave alone.
+ * `src/apps/node/` by a computed specifier that bundlers leave alone.
  * @module
  */
-import { MissingDependencyError, ModelLoadError } from '../core/errors.js';
-import { importNodeHelper, isNode } from '../core/runtime.js';
+import { MissingDependencyError, ModelLoadError } from '../engine/errors.js';
+import { importNodeHelper, isNode } from '../engine/runtime.js';
 
-export { importNodeHelper, isNode } from '../core/runtime.js';
+export { importNodeHelper, isNode } from '../engine/runtime.js';
 
 /** Which ONNX Runtime runs the model. */
 export type OnnxBackend = 'web' | 'node';

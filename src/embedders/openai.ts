@@ -9,12 +9,12 @@
  * string[], encoding_format: 'float', dimensions? }` → `{ data: [{ index, embedding }] }`.
  * @module
  */
-import { EmbeddingError, InvalidOptionError } from '../core/errors.js';
-import { rejectUnknownOptions } from '../core/schema.js';
+import { EmbeddingError, InvalidOptionError } from '../engine/errors.js';
+import { rejectUnknownOptions } from '../engine/options/schema.js';
 import { normalizeRows } from './normalize.js';
 import { requireTexts } from './texts.js';
 import type { Embedder } from './types.js';
-import { withBackoff, type RetryEvent, type TransientFailure } from '../core/retry.js';
+import { withBackoff, type RetryEvent, type TransientFailure } from '../engine/retry.js';
 
 /** Dimensions of OpenAI's embedding models (used when `dimension` is not given). */
 export const OPENAI_MODEL_DIMENSIONS: Readonly<Record<string, number>> = {
@@ -23,7 +23,7 @@ export const OPENAI_MODEL_DIMENSIONS: Readonly<Record<string, number>> = {
   'text-embedding-ada-002': 1536,
 };
 
-export type { RetryEvent } from '../core/retry.js';
+export type { RetryEvent } from '../engine/retry.js';
 
 /** Options of {@link OpenAIEmbedder}. */
 export interface OpenAIEmbedderOptions {

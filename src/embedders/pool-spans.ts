@@ -2,7 +2,7 @@
  * Late-chunking pooling: chunk vectors from one pass of a token-level model.
  * @module
  */
-import { InvalidInputError } from '../core/errors.js';
+import { InvalidInputError } from '../engine/errors.js';
 import type { TokenEmbeddings } from './types.js';
 
 /** Work done by {@link poolTokenSpans}, for tests of its linearity. */

@@ -4,7 +4,7 @@
  * then the raw tensor data (offsets relative to its start). No Node built-ins.
  * @module
  */
-import { ModelLoadError } from '../core/errors.js';
+import { ModelLoadError } from '../engine/errors.js';
 
 /** One tensor's entry in a safetensors header. */
 export interface SafetensorsEntry {

@@ -4,8 +4,8 @@
  */
 import { isModelUrl, localModelPath } from './model-source.js';
 import { gatherMeanRows, kernelsWasmBytes, Kernels, type WasmArray } from '../../bindings/index.js';
-import { EmbeddingError, InvalidOptionError, ModelLoadError } from '../core/errors.js';
-import { importNodeHelper, isNode } from '../core/runtime.js';
+import { EmbeddingError, InvalidOptionError, ModelLoadError } from '../engine/errors.js';
+import { importNodeHelper, isNode } from '../engine/runtime.js';
 import type { HfTokenizer } from './hf-tokenizer.js';
 import { parseSafetensors, tensorToF32 } from './safetensors.js';
 import type { Embedder, TruncationEvent } from './types.js';

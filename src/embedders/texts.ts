@@ -2,7 +2,7 @@
  * Input checks the embedders share. Core module: no Node built-in.
  * @module
  */
-import { EmbeddingError } from '../core/errors.js';
+import { EmbeddingError } from '../engine/errors.js';
 
 /**
  * Checks the batch given to `Embedder.embed`: an array of strings.

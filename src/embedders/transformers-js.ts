@@ -11,7 +11,7 @@
  * @module
  */
 import { env, pipeline, type FeatureExtractionPipeline } from '@huggingface/transformers';
-import { EmbeddingError, InvalidOptionError, ModelLoadError, firstLine } from '../core/errors.js';
+import { EmbeddingError, InvalidOptionError, ModelLoadError, firstLine } from '../engine/errors.js';
 import { requireTexts } from './texts.js';
 import type { Embedder } from './types.js';
 

@@ -1,5 +1,5 @@
 /**
- * The embedder interfaces (defined in `src/core/embedder.ts`, where core modules can use them).
+ * The embedder interfaces (defined in `src/engine/embedder.ts`, where core modules can use them).
  * @module
  */
-export type * from '../core/embedder.js';
+export type * from '../engine/embedder.js';

@@ -5,9 +5,9 @@
  * @module
  */
 import { percentile } from '../../bindings/index.js';
-import { InvalidInputError, InvalidOptionError } from '../core/errors.js';
-import { requireInteger, requireNumber } from '../core/options.js';
-import { mulberry32 } from '../core/random.js';
+import { InvalidInputError, InvalidOptionError } from '../engine/errors.js';
+import { requireInteger, requireNumber } from '../engine/options/options.js';
+import { mulberry32 } from '../engine/random.js';
 
 /** Options of {@link pairedBootstrap}. */
 export interface BootstrapOptions {

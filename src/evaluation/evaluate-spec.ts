@@ -6,12 +6,12 @@
  * retriever over fixed-size pre-chunks ({@link QascRetriever}). Core module.
  * @module
  */
-import { resolveUnits, type UnitOptions } from '../size/resolve.js';
-import { tokenEncodingOf } from '../size/tokens.js';
+import { resolveUnits, type UnitOptions } from '../engine/size/resolve.js';
+import { tokenEncodingOf } from '../engine/size/tokens.js';
 import type { Embedder } from '../embedders/types.js';
-import { InvalidOptionError } from '../core/errors.js';
-import { strategyDefinition } from '../compose/registry.js';
-import { resolveQascParams, type QascParams } from '../retrieval/qasc.js';
+import { InvalidOptionError } from '../engine/errors.js';
+import { strategyDefinition } from '../strategies/index.js';
+import { resolveQascParams, type QascParams } from '../strategies/qasc/qasc.js';
 import { evaluateChunker, evaluateRetriever, type EvaluationResult } from './evaluate.js';
 import { QascRetriever } from './qasc-retriever.js';
 import type { Corpus, EvalQuestion } from './questions.js';

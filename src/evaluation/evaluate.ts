@@ -1,13 +1,13 @@
 /**
  * Running the evaluation: chunk all corpora, build one index, retrieve the top k per
  * question and score it (Chroma's chunking report). Core module: no
- * Node built-ins (reading files is the caller's business: see `src/node/evaluation.ts`).
+ * Node built-ins (reading files is the caller's business: see `src/apps/node/evaluation.ts`).
  * @module
  */
-import type { Chunker } from '../core/chunker.js';
+import type { Chunker } from '../engine/chunker.js';
 import type { Embedder } from '../embedders/types.js';
-import { InvalidOptionError } from '../core/errors.js';
-import { getTokenizer, tokenEncodingOf } from '../size/tokens.js';
+import { InvalidOptionError } from '../engine/errors.js';
+import { getTokenizer, tokenEncodingOf } from '../engine/size/tokens.js';
 import { meanStd, scoreQuestion, type MeanStd, type QuestionScores, type ScoreOptions } from './metrics.js';
 import { checkQuestions, type Corpus, type EvalQuestion } from './questions.js';
 import { DenseIndex, type IndexedSpan, type ProgressCallback, type Retriever } from './retrieval.js';

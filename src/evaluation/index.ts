@@ -12,7 +12,7 @@ export * from './strategy-spec.js';
 export * from './report.js';
 export * from './qasc-retriever.js';
 export * from './bootstrap.js';
-export { QASC_CANDIDATES_PER_RESULT, QascIndex, type QascIndexOptions, type QascResult } from '../retrieval/qasc-index.js';
+export { QASC_CANDIDATES_PER_RESULT, QascIndex, type QascIndexOptions, type QascResult } from '../strategies/qasc/qasc-index.js';
 export * from './evaluate-spec.js';
 export * from './tune.js';
 export * from './tune-report.js';

@@ -7,7 +7,7 @@
  * `[start, end)`. Core module: no Node built-ins.
  * @module
  */
-import { InvalidInputError } from '../core/errors.js';
+import { InvalidInputError } from '../engine/errors.js';
 
 /** A half-open range `[start, end)` of UTF-16 code units in one corpus. */
 export interface CharRange {

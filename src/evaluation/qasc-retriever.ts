@@ -9,8 +9,8 @@
  * Core module: no Node built-ins.
  * @module
  */
-import { QASC_CANDIDATES_PER_RESULT, QascIndex, type QascIndexOptions } from '../retrieval/qasc-index.js';
-import type { Chunker } from '../core/chunker.js';
+import { QASC_CANDIDATES_PER_RESULT, QascIndex, type QascIndexOptions } from '../strategies/qasc/qasc-index.js';
+import type { Chunker } from '../engine/chunker.js';
 import type { RetrievedSpan } from './metrics.js';
 import type { Corpus } from './questions.js';
 import type { Retriever } from './retrieval.js';

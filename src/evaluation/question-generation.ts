@@ -10,9 +10,9 @@
  * CSV format ({@link questionsCsv}). Core module: no Node built-ins.
  * @module
  */
-import { ChunkwiseError, InvalidOptionError } from '../core/errors.js';
-import { mulberry32 } from '../core/random.js';
-import { withBackoff, type RetryEvent, type TransientFailure } from '../core/retry.js';
+import { ChunkwiseError, InvalidOptionError } from '../engine/errors.js';
+import { mulberry32 } from '../engine/random.js';
+import { withBackoff, type RetryEvent, type TransientFailure } from '../engine/retry.js';
 import { RETRY_STATUS, retryAfterMs, serverMessage } from '../embedders/openai.js';
 import type { Corpus, EvalQuestion, Reference } from './questions.js';
 

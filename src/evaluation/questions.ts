@@ -9,7 +9,7 @@
  * @module
  */
 import { parse } from 'csv-parse/browser/esm/sync';
-import { InvalidDatasetError } from '../core/errors.js';
+import { InvalidDatasetError } from '../engine/errors.js';
 import type { CharRange } from './metrics.js';
 
 /** One reference excerpt of a question. */

@@ -7,7 +7,7 @@
  */
 import { cosineMatVec, getKernels, topK } from '../../bindings/index.js';
 import type { Embedder } from '../embedders/types.js';
-import { InvalidInputError, InvalidOptionError } from '../core/errors.js';
+import { InvalidInputError, InvalidOptionError } from '../engine/errors.js';
 import type { RetrievedSpan } from './metrics.js';
 
 /**

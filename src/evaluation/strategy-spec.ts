@@ -5,9 +5,9 @@
  * registered by other modules work without changes here. Core module.
  * @module
  */
-import { InvalidOptionError } from '../core/errors.js';
-import { createChunker, strategyDefinition, type StrategyOptions } from '../compose/registry.js';
-import type { Chunker } from '../core/chunker.js';
+import { InvalidOptionError } from '../engine/errors.js';
+import { createChunker, strategyDefinition, type StrategyOptions } from '../strategies/index.js';
+import type { Chunker } from '../engine/chunker.js';
 
 /** A parsed strategy spec. */
 export interface StrategySpec {

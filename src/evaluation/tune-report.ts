@@ -5,8 +5,8 @@
  * module: returns strings, writes nothing.
  * @module
  */
-import { cliFlag, kebabCase } from '../core/schema.js';
-import { strategyDefinition } from '../compose/registry.js';
+import { cliFlag, kebabCase } from '../engine/options/schema.js';
+import { strategyDefinition } from '../strategies/index.js';
 import { QASC_SPEC } from './evaluate-spec.js';
 import { recallIouSvg, type ReportRow } from './report.js';
 import { parseStrategySpec } from './strategy-spec.js';

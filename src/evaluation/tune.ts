@@ -7,7 +7,7 @@
  * @module
  */
 import type { Embedder } from '../embedders/types.js';
-import { CallbackError, InvalidDatasetError, InvalidInputError, InvalidOptionError } from '../core/errors.js';
+import { CallbackError, InvalidDatasetError, InvalidInputError, InvalidOptionError } from '../engine/errors.js';
 import { pairedBootstrap, type BootstrapOptions, type PairedDifference } from './bootstrap.js';
 import { checkSpec, evaluateSpec, QASC_SPEC } from './evaluate-spec.js';
 import type { EvaluationResult } from './evaluate.js';

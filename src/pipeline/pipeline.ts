@@ -5,16 +5,16 @@
  * Core module: no Node built-in, so it runs in Node, browsers, workers and edge runtimes.
  * @module
  */
-import { hashText, type Chunk } from '../core/chunk.js';
-import { DocumentError } from '../core/document-error.js';
-import { EmbeddingError, InvalidOptionError } from '../core/errors.js';
-import { withBackoff, type RetryEvent, type TransientFailure } from '../core/retry.js';
+import { hashText, type Chunk } from '../engine/chunk.js';
+import { DocumentError } from '../documents/document-error.js';
+import { EmbeddingError, InvalidOptionError } from '../engine/errors.js';
+import { withBackoff, type RetryEvent, type TransientFailure } from '../engine/retry.js';
 import { embedderIdentity } from '../embedders/identity.js';
 import { EmbeddingRequestError, RETRY_STATUS } from '../embedders/openai.js';
 import type { Embedder } from '../embedders/types.js';
-import { utf8Length } from '../size/utf8.js';
-import { AUTO_STRATEGY, FileChunkers, type FileChunkerOptions } from '../compose/file-chunkers.js';
-import type { Chunker } from '../core/chunker.js';
+import { utf8Length } from '../engine/size/utf8.js';
+import { AUTO_STRATEGY, FileChunkers, type FileChunkerOptions } from '../strategies/file-chunkers.js';
+import type { Chunker } from '../engine/chunker.js';
 import { incrementalSink, type IncrementalSink } from '../sinks/incremental.js';
 import { samePlace, type Sink, type SinkRow, type StoredChunk } from '../sinks/types.js';
 import { sinkRows } from '../sinks/write.js';

@@ -9,4 +9,4 @@
 export type { Sink, SinkRow, SinkMatch, StoredChunk } from './types.js';
 export { requireTableName } from './types.js';
 export { writeChunks, sinkRows, type SinkChunk, type WriteChunksOptions, type WriteChunksResult } from './write.js';
-export { SinkError } from '../core/errors.js';
+export { SinkError } from '../engine/errors.js';

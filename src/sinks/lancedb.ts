@@ -19,8 +19,8 @@
 import { stat } from 'node:fs/promises';
 import * as lancedb from '@lancedb/lancedb';
 import { Field, FixedSizeList, Float32, Int32, Schema, Utf8 } from 'apache-arrow';
-import { firstLine, SinkError } from '../core/errors.js';
-import { withFolderLock } from '../node/lock-file.js';
+import { firstLine, SinkError } from '../engine/errors.js';
+import { withFolderLock } from '../apps/node/lock-file.js';
 import { byPlace, distinctSorted, requireDimension, rowFromStored, requireTableName, searchArgs, storedFromRecord, vectorFromStored, type Sink, type SinkMatch, type SinkRow, type StoredChunk } from './types.js';
 
 /** Options of {@link LanceDbSink.open}. */

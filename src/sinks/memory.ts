@@ -4,7 +4,7 @@
  * Node built-in.
  * @module
  */
-import { SinkError } from '../core/errors.js';
+import { SinkError } from '../engine/errors.js';
 import type { IncrementalRow, IncrementalSink } from './incremental.js';
 import { byPlace, requireDimension, searchArgs, type SinkMatch, type SinkRow, type StoredChunk } from './types.js';
 

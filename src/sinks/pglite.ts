@@ -12,9 +12,9 @@
  */
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
-import { firstLine, SinkError } from '../core/errors.js';
-import { importNodeHelper, isNode } from '../core/runtime.js';
-import type { FolderLock } from '../node/lock-file.js';
+import { firstLine, SinkError } from '../engine/errors.js';
+import { importNodeHelper, isNode } from '../engine/runtime.js';
+import type { FolderLock } from '../apps/node/lock-file.js';
 import { PgVectorSink } from './pgvector.js';
 import { requireTableName } from './types.js';
 
@@ -74,7 +74,7 @@ export async function openPgliteSink(dataDir?: string, options: PgliteSinkOption
  */
 async function lock(dataDir: string | undefined, name: string): Promise<() => Promise<void>> {
   if (!isNode() || dataDir === undefined || /^[a-z][a-z0-9+.-]*:\/\//i.test(dataDir)) return async () => {};
-  const { lockFolder } = await importNodeHelper<typeof import('../node/lock-file.js')>('lock-file');
+  const { lockFolder } = await importNodeHelper<typeof import('../apps/node/lock-file.js')>('lock-file');
   let taken: FolderLock | { heldBy: number };
   try {
     taken = await lockFolder(dataDir);

@@ -12,7 +12,7 @@
  * of the same keys wait for each other instead of duplicating or deadlocking.
  * @module
  */
-import { firstLine, SinkError } from '../core/errors.js';
+import { firstLine, SinkError } from '../engine/errors.js';
 import { byPlace, distinctSorted, requireDimension, rowFromStored, requireTableName, searchArgs, storedFromRecord, vectorFromStored, type Sink, type SinkMatch, type SinkRow, type StoredChunk } from './types.js';
 
 /** What the sink needs of a Postgres client: parameterised queries returning rows. */

@@ -8,7 +8,7 @@
  * @module
  */
 import pg from 'pg';
-import { firstLine, InvalidOptionError, SinkError } from '../core/errors.js';
+import { firstLine, InvalidOptionError, SinkError } from '../engine/errors.js';
 import { PgVectorSink, type PgQueryable } from './pgvector.js';
 import { requireTableName } from './types.js';
 

@@ -4,7 +4,7 @@
  * {@link writeChunks} feeds any {@link Sink}. Core module: no Node built-in, no engine.
  * @module
  */
-import { InvalidOptionError } from '../core/errors.js';
+import { InvalidOptionError } from '../engine/errors.js';
 
 /**
  * One row of a sink's table: a chunk, where it came from and its vector.

@@ -5,8 +5,8 @@
  * Core module: no Node built-in.
  * @module
  */
-import type { Chunk } from '../core/chunk.js';
-import { InvalidOptionError } from '../core/errors.js';
+import type { Chunk } from '../engine/chunk.js';
+import { InvalidOptionError } from '../engine/errors.js';
 import { requireDimension, samePlace, type Sink, type SinkRow } from './types.js';
 
 /** A chunk to write: any chunkwise {@link Chunk}, with the document it came from. */

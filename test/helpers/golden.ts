@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { createChunker, QueryAdaptiveChunker, strategies, type Chunk } from '../../src/index.js';
-import { hashText } from '../../src/core/chunk.js';
+import { hashText } from '../../src/engine/chunk.js';
 import { OnnxEmbedder } from '../../src/onnx.js';
 import { makeEncoderOnnx, writeOnnxFolder } from './embedder-fixtures.js';
 import { corporaDir, markdownDir, repoRoot, seedsDir, sharedFiles } from './paths.js';

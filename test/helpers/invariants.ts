@@ -5,7 +5,7 @@
  *   0 ≤ start ≤ end ≤ length, never inside a surrogate pair; `index`: the chunk's
  *   position (within its level, for parent–child);
  * - `lost`: every non-whitespace code unit of the source lies in a chunk (whitespace as
- *   `isSpace` of src/core/text.ts defines it, JavaScript's `\s`: the one definition the
+ *   `isSpace` of src/engine/text.ts defines it, JavaScript's `\s`: the one definition the
  *   strategies trim by; format characters such as U+200B and U+2060 are text);
  * - `unitCount`: `metadata.unitCount` is the size of `text` alone in the chunker's unit;
  *   `budget`: that size is ≤ the budget unless `metadata.oversized` is set (and `embedText`,
@@ -29,7 +29,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { Tiktoken } from 'js-tiktoken/lite';
 import cl100k_base from 'js-tiktoken/ranks/cl100k_base';
 import type { Chunk } from '../../src/index.js';
-import { isBlank, isSpace } from '../../src/core/text.js';
+import { isBlank, isSpace } from '../../src/engine/text.js';
 import { isSubsequence, squeezed, visibleIn, type VisibleChars } from './html-visible.js';
 
 export type Unit = 'char' | 'word' | 'token';

@@ -11,8 +11,8 @@ import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { toString } from 'mdast-util-to-string';
 import { frontmatter } from 'micromark-extension-frontmatter';
 import { gfm } from 'micromark-extension-gfm';
-import { trimSpan } from '../../src/core/text.js';
-import { markdownBlocks, type MarkdownBlock } from '../../src/segment/markdown.js';
+import { trimSpan } from '../../src/engine/text.js';
+import { markdownBlocks, type MarkdownBlock } from '../../src/strategies/markdown/blocks.js';
 
 /** A block reduced for comparison. */
 export interface Shape {

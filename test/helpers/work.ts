@@ -16,18 +16,18 @@
  * - {@link countRegExp}: characters regular expressions were run over (patching
  *   `RegExp.prototype.exec`, which `test`, `match`, `replace` and `split` go through once
  *   it is patched): a regex over a growing prefix per step shows up here.
- * - The call's `Work` counters (`chunk(text, { work })`, src/core/work.ts): packer steps,
+ * - The call's `Work` counters (`chunk(text, { work })`, src/engine/work.ts): packer steps,
  *   the chunker's own operations, semantic, cluster-semantic and late counters.
  * @module
  */
-import { optionProblem } from '../../src/core/schema.js';
+import { optionProblem } from '../../src/engine/options/schema.js';
 import { HashingEmbedder } from '../../src/embedders/hashing-embedder.js';
 import type { Embedder, TokenEmbedder, TokenEmbeddings } from '../../src/embedders/types.js';
-import { createChunker, type StrategyDefinition } from '../../src/compose/registry.js';
-import type { Chunker } from '../../src/core/chunker.js';
-import type { Work } from '../../src/core/work.js';
-import { getTokenizer } from '../../src/size/tokens.js';
-import type { SafeCut, Tokenizer } from '../../src/size/types.js';
+import { createChunker, type StrategyDefinition } from '../../src/strategies/index.js';
+import type { Chunker } from '../../src/engine/chunker.js';
+import type { Work } from '../../src/engine/work.js';
+import { getTokenizer } from '../../src/engine/size/tokens.js';
+import type { SafeCut, Tokenizer } from '../../src/engine/size/types.js';
 
 /** A tokenizer that counts its calls and the characters it was given. */
 export class CountingTokenizer implements Tokenizer {
@@ -106,7 +106,7 @@ export interface IntlWork {
   chars: number;
   /** Segments iterated. */
   segments: number;
-  /** Characters given to grapheme segmenters (src/segment/graphemes.ts segments in windows). */
+  /** Characters given to grapheme segmenters (src/engine/boundaries/graphemes.ts segments in windows). */
   graphemeChars: number;
   /**
    * Σ over calls of (characters of the call) × (segments iterated from it, at least 1):
@@ -255,8 +255,8 @@ export const WORK_COUNTERS: Readonly<Record<string, string>> = {
   intlCalls: '`Intl.Segmenter.segment` calls',
   intlCost: 'Σ characters × segments iterated per `Intl.Segmenter` call',
   regexChars: 'characters regular expressions ran over',
-  graphemeChars: 'characters of the grapheme windows (src/segment/graphemes.ts)',
-  packSteps: 'packer steps and exact measures (src/plan/pack.ts), where the chunker counts them into its Work',
+  graphemeChars: 'characters of the grapheme windows (src/engine/boundaries/graphemes.ts)',
+  packSteps: 'packer steps and exact measures (src/engine/pack/pack.ts), where the chunker counts them into its Work',
   embedChars: 'characters given to the embedder',
   treeSitterSteps: 'tree-sitter node reads, by the children tree-sitter iterates (code strategy; see countTreeSitter)',
   'work.operations': "the chunker's own count of its steps (recursive, markdown, html, code: pieces measured, occurrences visited, scans)",

@@ -1,0 +1,185 @@
+/**
+ * `chunkwise embed`: chunk files with a strategy, embed every chunk, and write the chunks
+ * with their vectors: JSONL (the chunk's fields, `source`, and `vector` as base64 of
+ * little-endian Float32, or an array with `--vector-format array`), a NumPy `.npy` n × d
+ * float32 matrix (rows in chunk order; use `--out`), or a vector store (`--sink`), synced
+ * per file: chunks the store already has from the same embedder are kept, not embedded
+ * again. The run is the library's `pipeline()`, fed each file as a stream of pieces.
+ * Embeds `chunk.embedText ?? chunk.text`, stated here on purpose.
+ * @module
+ */
+import { resolve } from 'node:path';
+import { UsageError } from './usage-error.js';
+import { openCliSink } from './sink-cli.js';
+import { AUTO_STRATEGY, fallbackNotice, FileChunkers, filePieces, walkExtensions } from '../node/chunk-file.js';
+import { chunkDocumentFile, documentKind, loadDocumentPeers, throwDocumentErrors } from '../node/documents.js';
+import { binaryInputs } from './chunk-command.js';
+import { DocumentError } from '../../documents/document-error.js';
+import type { ChunkCallOptions } from '../../engine/ids.js';
+import { autoStrategyOptions } from './strategy-flags.js';
+import { loadEmbedder } from '../node/embedders.js';
+import { f32ToBase64, npyBytes } from '../node/embed-command.js';
+import { chunkRecord, loadPeersFirst, strategyOptionsFromCli, type ChunkCommandOptions } from './chunk-command.js';
+import { createProgress, Output, progressWanted, sourceSizes } from './io.js';
+import { DEFAULT_EXTENSIONS, expandInputs } from './inputs.js';
+import { requireInteger } from '../../engine/options/options.js';
+import { pipeline, type PipelineSummary } from '../../pipeline/pipeline.js';
+import type { Sink } from '../../sinks/types.js';
+import type { Embedder } from '../../embedders/types.js';
+
+/** Options of `chunkwise embed`. */
+export interface EmbedCommandOptions extends ChunkCommandOptions {
+  embedder: string;
+  batchSize: number;
+  /** `lancedb:<dir>` or `pglite:<dir>`: write to a vector store instead of JSONL / .npy (see sink-cli.ts). */
+  sink?: string;
+  table?: string;
+  /** JSONL vectors as base64 of little-endian float32 (default) or plain arrays. */
+  vectorFormat?: 'base64' | 'array';
+  /** With `--sink`: delete the rows of files the run did not see (the inputs are the whole corpus). */
+  prune?: boolean;
+  /** The summary on stderr at the end: one line (default with `--sink`), JSON, or none (default without `--sink`). */
+  summary?: 'text' | 'json' | 'none';
+}
+
+/**
+ * An embedder and a sink that the caller opened and keeps (a queue worker runs many jobs
+ * on one of each): `runEmbed` uses them instead of opening its own, and does not close them.
+ */
+export interface EmbedResources {
+  embedder?: Embedder;
+  sink?: Sink;
+}
+
+/**
+ * Runs `chunkwise embed`. Inputs are expanded like `chunk`'s (files, directories walked
+ * for `--ext`, globs, `-`); the output (or the store, whose table must take the
+ * embedder's dimension) is opened before any embedding, so a missing directory fails at
+ * once, and every write is checked (exit 1, never 0 without the output). Files are read
+ * as streams and embedded and written in batches: memory stays flat in the input's size
+ * (except for `--format npy`, whose matrix is written at the end).
+ * @throws {InvalidOptionError} for a batch size that is not an integer ≥ 1.
+ * @throws {UsageError} for `--prune` without `--sink`, or npy without `--out`.
+ */
+export async function runEmbed(inputs: string[], o: EmbedCommandOptions, opened: EmbedResources = {}): Promise<PipelineSummary> {
+  requireInteger('batchSize', o.batchSize, 1);
+  if (o.format === ('npy' as string) && (!o.out || o.out === '-')) {
+    throw new UsageError('--format npy writes binary data: give --out FILE.npy');
+  }
+  if (o.prune && o.sink === undefined) throw new UsageError('--prune deletes rows of a --sink: give --sink lancedb:<dir>, pglite:<dir> or postgres://user@host:port/db[?table=name]');
+  const sink = opened.sink ?? (await openCliSink(o));
+  try {
+    // auto: each file's strategy by its extension, as `chunk --strategy auto`
+    const chunkers = new FileChunkers(o.strategy, o.strategy === AUTO_STRATEGY ? autoStrategyOptions(o) : strategyOptionsFromCli(o)).check();
+    const files = await loadPeersFirst(chunkers, await expandInputs(inputs, o.ext ?? walkExtensions(o.strategy, DEFAULT_EXTENSIONS), binaryInputs(o)), o.skipUnsupported === true, o.quiet ? undefined : (line) => process.stderr.write(line));
+    await loadDocumentPeers(files);
+    const output = sink ? undefined : await Output.open(o.out);
+    const embedder = opened.embedder ?? (await loadEmbedder(o.embedder));
+    const d = embedder.dimension;
+    // a table of another dimension fails here, before any embedding
+    if (sink) await sink.prepare(d);
+    // one spelling per file (its absolute path) as the document's key: `embed docs`,
+    // `embed ./docs` and `cd docs && embed .` write the same rows; records name the file as given
+    const canonical = (name: string) => (name === '-' ? name : resolve(name));
+    const given = new Map(files.map((f) => [canonical(f), f]));
+    const progress = createProgress((await sourceSizes(files)).reduce((a, b) => a + b, 0), files.length, progressWanted(o));
+    const npy: Float32Array[] = [];
+    const documentErrors: DocumentError[] = [];
+    let buffer = '';
+    let summary: PipelineSummary;
+    try {
+      summary = await pipeline({
+        documents: (function* () {
+          // a .pdf or .docx is read as bytes by its loader, not decoded as text
+          for (const file of files) yield { source: canonical(file), text: documentKind(file) ? '' : filePieces(file) };
+        })(),
+        chunker: (source) => {
+          const file = given.get(source)!;
+          const chunker = chunkers.for(file);
+          if (!documentKind(file)) return chunker;
+          return { chunk: (_text: string, call?: ChunkCallOptions) => chunkDocumentFile(chunker, file, call) };
+        },
+        // a scanned or encrypted PDF: its one-line error after the run, its rows kept, the other files go on
+        onDocumentError: (error) => documentErrors.push(error),
+        embedder,
+        sink,
+        prune: o.prune,
+        embedBatchSize: o.batchSize,
+        onProgress: (p) => {
+          if (p.kind !== 'document') return;
+          progress.advance(p.documentBytes, given.get(p.source));
+          const notice = o.quiet ? undefined : fallbackNotice(chunkers.for(given.get(p.source)!), given.get(p.source)!);
+          if (notice !== undefined) process.stderr.write(notice);
+        },
+        onBatch: output
+          ? async ({ source, chunks, vectors }) => {
+              if (o.format === ('npy' as string)) {
+                npy.push(vectors);
+                return;
+              }
+              const name = given.get(source)!;
+              for (let i = 0; i < chunks.length; i++) {
+                const record = { ...chunkRecord(chunks[i], name), embedder: o.embedder, dimension: d, vector: vectorField(vectors.subarray(i * d, (i + 1) * d), o.vectorFormat) };
+                buffer += JSON.stringify(record) + '\n';
+              }
+              if (buffer.length > 1 << 20) {
+                await output.write(buffer);
+                buffer = '';
+              }
+            }
+          : undefined,
+      });
+    } finally {
+      progress.stop();
+    }
+    if (output) {
+      try {
+        if (o.format === ('npy' as string)) {
+          const n = npy.reduce((a, v) => a + v.length / d, 0);
+          const all = new Float32Array(n * d);
+          let at = 0;
+          for (const v of npy) {
+            all.set(v, at);
+            at += v.length;
+          }
+          await output.write(npyBytes(all, n, d));
+        } else if (buffer) await output.write(buffer);
+      } finally {
+        await output.close();
+      }
+    }
+    await writeSummary(summary, o, sink);
+    throwDocumentErrors(documentErrors);
+    return summary;
+  } finally {
+    if (!opened.sink) await sink?.close();
+  }
+}
+
+/**
+ * The run's summary on stderr: `text` (default with a sink, unless `--quiet`) is one line
+ * — `chunkwise: <sink>: 2 file(s), 40 chunks: 3 added, 37 kept, 3 removed; 3 texts
+ * embedded; 40 in the table; 0.4 s` —, `json` the same fields as one JSON object
+ * (`documents, chunks, added, kept, removed, pruned, embedded, failed, seconds`, and with a sink
+ * `sink` and `rows`).
+ */
+async function writeSummary(summary: PipelineSummary, o: EmbedCommandOptions, sink: Sink | undefined): Promise<void> {
+  const format = o.summary ?? (sink && !o.quiet ? 'text' : 'none');
+  if (format === 'none') return;
+  const rows = sink ? await sink.count() : undefined;
+  if (format === 'json') {
+    process.stderr.write(JSON.stringify({ ...summary, ...(sink ? { sink: sink.name, rows } : {}) }) + '\n');
+    return;
+  }
+  const s = summary;
+  const pruned = s.pruned > 0 ? ` (${s.pruned} of files gone)` : '';
+  const failed = s.failed > 0 ? `, ${s.failed} unreadable (rows kept)` : '';
+  process.stderr.write(
+    `chunkwise: ${sink ? sink.name + ': ' : ''}${s.documents} file(s)${failed}, ${s.chunks} chunks: ${s.added} added, ${s.kept} kept, ${s.removed} removed${pruned}; ${s.embedded} texts embedded${sink ? `; ${rows} in the table` : ''}; ${s.seconds.toFixed(1)} s\n`,
+  );
+}
+
+/** A JSONL vector: base64 of little-endian float32 (default), or an array of numbers. */
+function vectorField(v: Float32Array, format: EmbedCommandOptions['vectorFormat']): string | number[] {
+  return format === 'array' ? Array.from(v) : f32ToBase64(v);
+}

@@ -1,0 +1,181 @@
+/**
+ * The consumer's side of the ingestion queue: a BullMQ worker that runs embed jobs (chunk,
+ * embed, write to the shared sink) until it is closed. Start as many as you like, on as
+ * many machines: each job is one `embed --sink` run over its documents, so a job that
+ * runs twice (a worker killed mid-job, a lock that stalled) leaves the sink as one run.
+ * @module
+ */
+import { ChunkwiseError, GrammarLoadError, InvalidInputError, InvalidOptionError, MissingDependencyError } from '../../engine/errors.js';
+import { requireInteger } from '../../engine/options/options.js';
+import { UnreadableFileError } from '../cli/errors.js';
+import { DocumentError } from '../../documents/document-error.js';
+import { UsageError } from '../cli/usage-error.js';
+import { DEFAULT_QUEUE_NAME, queueConnection, requireQueueName, requireSharedSink, type EmbedJobData, type EmbedJobOptions, type EmbedJobResult } from './jobs.js';
+import { importBullmq } from './queue.js';
+import { runEmbed, type EmbedCommandOptions } from '../cli/embed-cli.js';
+import { loadEmbedder } from '../node/embedders.js';
+import { openSink } from '../node/sinks.js';
+import type { Embedder } from '../../embedders/types.js';
+import type { Sink } from '../../sinks/types.js';
+
+/** Options of {@link createWorker}. */
+export interface CreateWorkerOptions {
+  /** `redis://host:port[/db]`. */
+  connection: string;
+  /** Default `chunkwise`. */
+  queueName?: string;
+  /** Jobs run at once in this process, an integer ≥ 1 (default 1). */
+  concurrency?: number;
+  /**
+   * How long a job's lock lasts without renewal, in ms (default 30,000): a worker that
+   * died holds its jobs this long before another worker takes them again.
+   */
+  lockDuration?: number;
+  /** Called when a job fails (attempts left or not), with its id and the reason. */
+  onFailed?: (id: string, reason: string, final: boolean) => void;
+  /** Called when a job completes. */
+  onCompleted?: (id: string, result: EmbedJobResult) => void;
+}
+
+/** A running worker: {@link ChunkwiseWorker.close} lets the jobs in hand finish, then stops. */
+export interface ChunkwiseWorker {
+  /** Resolves once the worker has connected and takes jobs. */
+  ready(): Promise<void>;
+  /** Stops taking jobs, waits for the jobs in hand, closes the connection. */
+  close(): Promise<void>;
+}
+
+/**
+ * Whether a job's failure is final: the document cannot be read or parsed (a binary file,
+ * a scanned or encrypted PDF), the options
+ * are wrong, or a package is missing — a retry would fail alike. Anything else
+ * (an embedder's 429 or 5xx, a store that is unavailable) is retried with backoff.
+ */
+export function finalFailure(error: unknown): boolean {
+  return (
+    error instanceof UnreadableFileError ||
+    error instanceof InvalidInputError ||
+    error instanceof InvalidOptionError ||
+    error instanceof UsageError ||
+    error instanceof MissingDependencyError ||
+    error instanceof GrammarLoadError ||
+    error instanceof DocumentError
+  );
+}
+
+/**
+ * What one worker process keeps open across jobs: an embedder per `--embedder` spec and a
+ * sink per (`--sink`, `--table`), opened on the first job that names them.
+ */
+export class JobResources {
+  readonly #embedders = new Map<string, Promise<Embedder>>();
+  readonly #sinks = new Map<string, Promise<Sink>>();
+
+  /** The embedder and the sink a job's options name. */
+  async for(options: EmbedJobOptions): Promise<{ embedder: Embedder; sink: Sink }> {
+    const spec = options.embedder ?? 'hashing';
+    if (!this.#embedders.has(spec)) this.#embedders.set(spec, loadEmbedder(spec));
+    const key = `${options.sink}\t${String(options.table ?? 'chunks')}`;
+    if (!this.#sinks.has(key)) this.#sinks.set(key, openSink(options.sink, { table: typeof options.table === 'string' ? options.table : 'chunks' }));
+    try {
+      return { embedder: await this.#embedders.get(spec)!, sink: await this.#sinks.get(key)! };
+    } catch (error) {
+      // a spec that failed is tried again by the next job (a store that was down comes back)
+      this.#embedders.delete(spec);
+      this.#sinks.delete(key);
+      throw error;
+    }
+  }
+
+  /** Closes every sink opened. */
+  async close(): Promise<void> {
+    const sinks = [...this.#sinks.values()];
+    this.#sinks.clear();
+    await Promise.all(sinks.map((s) => s.then((sink) => sink.close()).catch(() => {})));
+  }
+}
+
+/**
+ * Runs one embed job: each document through `chunkwise embed --sink` as one run of that
+ * file (the same pipeline, so a job leaves what an in-process run leaves). A document that
+ * fails for good does not stop the others; the job then fails for good with every such
+ * document's reason, after the others were written.
+ * @throws {InvalidOptionError} for job data of another shape or a sink workers cannot share.
+ */
+export async function runEmbedJob(data: EmbedJobData, resources = new JobResources()): Promise<EmbedJobResult> {
+  if (!data || !Array.isArray(data.documents) || typeof data.options !== 'object' || data.options === null) {
+    throw new InvalidOptionError('job', data, '{ documents: [{ path }], options: { sink, embedder, … } }');
+  }
+  requireSharedSink(data.options.sink);
+  const opened = await resources.for(data.options);
+  const result: EmbedJobResult = { documents: 0, chunks: 0 };
+  const bad: string[] = [];
+  for (const doc of data.documents) {
+    try {
+      const summary = await runEmbed([doc.path], { strategy: 'fixed', format: 'jsonl', batchSize: 64, ...data.options, quiet: true, progress: false, summary: 'none' } as EmbedCommandOptions, opened);
+      result.documents += summary.documents;
+      result.chunks += summary.chunks;
+    } catch (error) {
+      if (!finalFailure(error)) throw error;
+      bad.push(`${doc.path}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  if (bad.length > 0) throw new JobDocumentsError(bad);
+  return result;
+}
+
+/** Documents of a job that cannot be chunked (unreadable, binary, rejected by the parser): a final failure. */
+export class JobDocumentsError extends ChunkwiseError {
+  readonly reasons: readonly string[];
+  constructor(reasons: readonly string[]) {
+    super(reasons.join('; '));
+    this.reasons = reasons;
+  }
+}
+
+/**
+ * Starts a worker that takes embed jobs from the queue until {@link ChunkwiseWorker.close}.
+ * Final failures ({@link finalFailure}) end the job at once with the reason; other errors
+ * are retried with exponential backoff up to the job's attempts.
+ * @throws {InvalidOptionError} for a bad URL, queue name or concurrency.
+ * @throws {MissingDependencyError} without bullmq.
+ */
+export async function createWorker(o: CreateWorkerOptions): Promise<ChunkwiseWorker> {
+  const connection = queueConnection(o.connection);
+  const name = requireQueueName(o.queueName ?? DEFAULT_QUEUE_NAME);
+  const concurrency = o.concurrency ?? 1;
+  requireInteger('concurrency', concurrency, 1);
+  const lockDuration = o.lockDuration ?? 30_000;
+  requireInteger('lockDuration', lockDuration, 100);
+  const { Worker, UnrecoverableError } = await importBullmq();
+  const resources = new JobResources();
+  const worker = new Worker<EmbedJobData, EmbedJobResult>(
+    name,
+    async (job) => {
+      try {
+        return await runEmbedJob(job.data, resources);
+      } catch (error) {
+        if (error instanceof JobDocumentsError || finalFailure(error)) throw new UnrecoverableError(error instanceof Error ? error.message : String(error));
+        throw error;
+      }
+    },
+    // a dead worker's job comes back after one lock period; it may stall a few times
+    // (kills, restarts) before BullMQ gives up on it
+    { connection, concurrency, lockDuration, stalledInterval: Math.max(100, Math.floor(lockDuration / 2)), maxStalledCount: 10 },
+  );
+  worker.on('failed', (job, error) => {
+    if (!job) return;
+    const final = error instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1);
+    o.onFailed?.(String(job.id), error.message, final);
+  });
+  worker.on('completed', (job, result) => o.onCompleted?.(String(job.id), result));
+  // connection errors are retried by the client; without a listener they would throw
+  worker.on('error', () => {});
+  return {
+    ready: () => worker.waitUntilReady().then(() => undefined),
+    close: async () => {
+      await worker.close();
+      await resources.close();
+    },
+  };
+}

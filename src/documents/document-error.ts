@@ -1,0 +1,23 @@
+/**
+ * The error of the document entries (`chunkwise/pdf`, `chunkwise/docx`), in a module of
+ * its own so that the root entry, which exports every class of errors.ts, does not grow.
+ * @module
+ */
+import { ChunkwiseError, describe } from '../engine/errors.js';
+
+/**
+ * A document (PDF, DOCX) that chunkwise cannot turn into text: a PDF with no text layer
+ * (scanned pages: it needs OCR first), an encrypted PDF without its password (or with a
+ * wrong one), or bytes that are not a document of that kind. `source` names the
+ * document (a file name, or `"<bytes>"`); `reason` is `no-text`, `password` or `invalid`.
+ * The message is one line.
+ */
+export class DocumentError extends ChunkwiseError {
+  readonly source: string;
+  readonly reason: 'no-text' | 'password' | 'invalid';
+  constructor(source: string, reason: 'no-text' | 'password' | 'invalid', detail: string) {
+    super(`Cannot read ${describe(source)}: ${detail}`);
+    this.source = source;
+    this.reason = reason;
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * The built-in strategies, registered in this order (the CLI's, the docs' and the web
+ * page's order of strategies), and the registry they are registered in
+ * (`../engine/registry.ts`): import the registry from here to have them.
+ * @module
+ */
+import { registerStrategy } from '../engine/registry.js';
+import { SlidingWindowChunker } from './sliding-window/sliding-window.js';
+import { FixedSizeChunker } from './fixed-size/fixed-size.js';
+import { SentenceChunker } from './sentence/sentence.js';
+import { RecursiveChunker } from './recursive/recursive.js';
+import { MarkdownChunker } from './markdown/markdown.js';
+import { HtmlChunker } from './html/html.js';
+import { PARENT_CHILD_STRATEGY } from './parent-child/parent-child.js';
+import { SEMANTIC_STRATEGY } from './semantic/semantic.js';
+import { CODE_STRATEGY } from './code/schema.js';
+import { CLUSTER_SEMANTIC_STRATEGY } from './cluster-semantic/cluster-semantic.js';
+import { LATE_STRATEGY } from './late/late.js';
+
+export * from '../engine/registry.js';
+
+// Each strategy's entry lives in its own file; this list is the registration order
+// (the CLI's, the docs' and the web page's order of strategies).
+for (const definition of [
+  SlidingWindowChunker.definition,
+  FixedSizeChunker.definition,
+  SentenceChunker.definition,
+  RecursiveChunker.definition,
+  MarkdownChunker.definition,
+  HtmlChunker.definition,
+  PARENT_CHILD_STRATEGY,
+  SEMANTIC_STRATEGY,
+  CODE_STRATEGY,
+  CLUSTER_SEMANTIC_STRATEGY,
+  LATE_STRATEGY,
+]) {
+  registerStrategy(definition);
+}
