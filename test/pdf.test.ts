@@ -15,6 +15,7 @@ import { chunkDocx } from '../src/documents/docx.js';
 import { extractPdf, loadPdfJs, PdfChunker, type PdfChunk, type PdfDocumentText } from '../src/documents/pdf.js';
 import { createChunker } from '../src/strategies/index.js';
 import { cliBin, repoRoot } from './helpers/paths.js';
+import { hostilePdfs, zipBomb } from './helpers/hostile-documents.js';
 import { makePdf, proseLines } from './helpers/make-pdf.js';
 import { pdftotext, readingOrderScore, scoreWords } from './helpers/reading-order.js';
 
@@ -370,6 +371,72 @@ describe('documents that cannot be read', () => {
   it('bytes that are not a PDF, and not bytes at all', async () => {
     expect((await extractPdf(new TextEncoder().encode('hello')).catch((e) => e)).reason).toBe('invalid');
     await expect(extractPdf('x' as unknown as Uint8Array)).rejects.toThrow(/Invalid input: a PDF as a Uint8Array/);
+  });
+});
+
+describe('hostile documents fail cleanly', () => {
+  const hostile = hostilePdfs();
+
+  it.each(Object.keys(hostile))('%s: text or a one-line DocumentError naming the file, never another error', async (name) => {
+    const source = `${name}.pdf`;
+    const result = await extractPdf(hostile[name], { source }).then(
+      (doc) => ({ pages: doc.pages.length }),
+      (error) => error,
+    );
+    if (result instanceof Error) {
+      expect(result).toBeInstanceOf(DocumentError);
+      expect(result.message).toContain(JSON.stringify(source));
+      expect(result.message).not.toContain('\n');
+    } else expect(result.pages).toBeGreaterThanOrEqual(1);
+  });
+
+  it('what each gives: loops and truncation are invalid (naming the page), 150,000 items on one row read (main overflowed the stack)', async () => {
+    const outcome = async (name: string, options = {}) =>
+      extractPdf(hostile[name], { source: 'x.pdf', ...options }).then(
+        (doc) => `${doc.pages.length} pages, ${doc.text.length} characters`,
+        (e: DocumentError) => `${e.reason}: ${e.message}`,
+      );
+    expect(await outcome('page tree that loops')).toBe('invalid: Cannot read "x.pdf": page 1: the PDF is malformed (Pages tree contains circular reference.)');
+    expect(await outcome('count that lies (negative)')).toBe('invalid: Cannot read "x.pdf": the PDF\'s page tree holds no pages (page count -5)');
+    expect(await outcome('truncated at 60 %')).toMatch(/^invalid: .*not a PDF pdf\.js can read/);
+    expect(await outcome('150,000 items on one row')).toBe('1 pages, 150000 characters');
+    expect(await outcome('150,000 items on one row', { maxItemsPerPage: 100_000 })).toBe('too-large: Cannot read "x.pdf": page 1 has 150000 text items, more than maxItemsPerPage (100000)');
+    expect(await outcome('count that lies (a million pages, two kids)', { maxPages: 1 })).toBe('too-large: Cannot read "x.pdf": the PDF has 2 pages, more than maxPages (1)');
+    await expect(extractPdf(hostile['empty file'], { maxPages: 0 })).rejects.toThrow(/Invalid option maxPages: 0/);
+  });
+
+  it('a DOCX zip bomb fails in well under a second, declared or lying about its size; the cap is an option', async () => {
+    for (const [bomb, reason, detail] of [
+      [zipBomb(1 << 30), 'too-large', /inflates to 1073741824 bytes by its own account, more than maxInflatedBytes \(268435456\)/],
+      [zipBomb(1 << 30, true), 'invalid', /entry "word\/document\.xml" inflates past the 100 bytes it declares/],
+    ] as const) {
+      const started = performance.now();
+      const error = await chunkDocx(bomb, { source: 'bomb.docx' }).catch((e) => e);
+      expect(error).toBeInstanceOf(DocumentError);
+      expect(error.reason).toBe(reason);
+      expect(error.message).toMatch(detail);
+      expect(error.message).toContain('"bomb.docx"');
+      expect(performance.now() - started).toBeLessThan(5000); // mammoth alone ran out of memory on the 1 GiB bomb
+    }
+    expect((await chunkDocx(bytes('handbook.docx'), { maxInflatedBytes: 1000 }).catch((e) => e)).reason).toBe('too-large');
+    await expect(chunkDocx(bytes('handbook.docx'), { maxInflatedBytes: -1 })).rejects.toThrow(/Invalid option maxInflatedBytes: -1/);
+  });
+
+  it('CLI: a folder of hostile PDFs beside good files writes every good file\'s chunks, one line per bad file, exit 1, no stack', () => {
+    const work = mkdtempSync(join(tmpdir(), 'chunkwise-hostile-'));
+    copyFileSync(join(dir, 'manual.pdf'), join(work, 'a-good.pdf'));
+    copyFileSync(join(dir, 'handbook.md'), join(work, 'z-good.md'));
+    const names = ['page tree that loops', 'truncated at 60 %', 'count that lies (negative)', 'empty file'];
+    names.forEach((n, i) => writeFileSync(join(work, `bad-${i}.pdf`), hostile[n]));
+    writeFileSync(join(work, 'bomb.docx'), zipBomb(1 << 30));
+    const run = spawnSync(process.execPath, [cliBin, 'chunk', work, '--strategy', 'auto', '--chunk-size', '200', '--format', 'jsonl'], { encoding: 'utf8' });
+    expect(run.status).toBe(1);
+    const errors = run.stderr.trim().split('\n');
+    expect(errors).toHaveLength(names.length + 1);
+    for (const line of errors) expect(line).toMatch(/^chunkwise: cannot read ".*(bad-\d\.pdf|bomb\.docx)": /);
+    expect(run.stderr).not.toMatch(/internal error|\n\s+at /);
+    const sources = new Set(run.stdout.trim().split('\n').map((l) => JSON.parse(l).source.split('/').pop()));
+    expect([...sources].sort()).toEqual(['a-good.pdf', 'z-good.md']);
   });
 });
 

@@ -18,7 +18,7 @@
 import type { Chunk } from '../engine/chunk.js';
 import { ContentIds, documentIdOf, type ChunkCallOptions } from '../engine/ids.js';
 import { DocumentError } from './document-error.js';
-import { firstLine, InvalidInputError, MissingDependencyError } from '../engine/errors.js';
+import { firstLine, InvalidInputError, InvalidOptionError, MissingDependencyError } from '../engine/errors.js';
 
 export { DocumentError };
 import type { Chunker } from '../engine/chunker.js';
@@ -135,7 +135,14 @@ export interface ExtractPdfOptions {
    * thread (pdf.js's in-thread worker) and without any network fetch.
    */
   pdfjs?: unknown;
+  /** Most pages read; a PDF with more is a `DocumentError` (reason `too-large`). Default 10,000. */
+  maxPages?: number;
+  /** Most text items on one page; a page with more is a `DocumentError` (reason `too-large`). Default 200,000. */
+  maxItemsPerPage?: number;
 }
+
+/** Defaults of {@link ExtractPdfOptions}' limits. */
+const PDF_LIMITS = { maxPages: 10_000, maxItemsPerPage: 200_000 } as const;
 
 // ---- pdf.js, as far as this module uses it ----
 interface PdfJsItem {
@@ -198,10 +205,11 @@ const BOLD_FONT = /bold|black|heavy|semibold|demi|^(?:cm|ec|sf|lm)(?:ss|tt)?bx|^
 /** Italic and slanted font names: the foundries' words, TeX's `cmti10`, `cmsl10`, `ecti1000`, `CMBXTI10`. */
 const ITALIC_FONT = /italic|oblique|-it$|^(?:cm|ec|sf|lm)(?:bx)?(?:ti|sl)\d/i;
 
-/** The page's pieces: non-blank items, trimmed, in viewport coordinates. */
-async function pagePieces(page: PdfJsPage): Promise<{ pieces: Piece[]; width: number; height: number }> {
+/** The page's pieces: non-blank items, trimmed, in viewport coordinates; `checkItems` sees the item count first. */
+async function pagePieces(page: PdfJsPage, checkItems: (items: number) => void): Promise<{ pieces: Piece[]; width: number; height: number }> {
   const viewport = page.getViewport({ scale: 1 });
   const content = await page.getTextContent();
+  checkItems(content.items.length);
   // font names (for weight) are known once the page's operators are parsed
   await page.getOperatorList();
   const fonts = new Map<string, { bold: boolean; italic: boolean }>();
@@ -314,13 +322,18 @@ function headingStyles(body: readonly LayoutLine[], bodySize: number): (string |
  *   inferred headings, page headers/footers and the sections a chunker runs on.
  * @throws {DocumentError} reason `password` for an encrypted PDF without the right
  *   password; `no-text` for a PDF with no text layer (scanned pages: run OCR first);
- *   `invalid` for bytes pdf.js cannot read.
+ *   `invalid` for bytes pdf.js cannot read or a page it fails on (a page tree that loops, a
+ *   broken object: the message names the page); `too-large` past `maxPages` or
+ *   `maxItemsPerPage`. The message is one line naming `source`.
+ * @throws {InvalidOptionError} for a limit that is not a positive integer.
  * @throws {InvalidInputError} when `bytes` is not a Uint8Array.
  * @throws {MissingDependencyError} when `pdfjs-dist` is not installed.
  */
 export async function extractPdf(bytes: Uint8Array, options: ExtractPdfOptions = {}): Promise<PdfDocumentText> {
   if (!(bytes instanceof Uint8Array)) throw new InvalidInputError('a PDF as a Uint8Array', bytes);
   const source = options.source ?? '<bytes>';
+  const maxPages = limit(options.maxPages, 'maxPages', PDF_LIMITS.maxPages);
+  const maxItems = limit(options.maxItemsPerPage, 'maxItemsPerPage', PDF_LIMITS.maxItemsPerPage);
   const pdfjs = (options.pdfjs as PdfJs | undefined) ?? (await loadPdfJs());
   let doc: PdfJsDocument;
   try {
@@ -342,22 +355,40 @@ export async function extractPdf(bytes: Uint8Array, options: ExtractPdfOptions =
     }
     throw new DocumentError(source, 'invalid', `not a PDF pdf.js can read (${firstLine(error)})`);
   }
+  let n = 0;
   try {
+    const count = doc.numPages;
+    if (!Number.isInteger(count) || count < 1) throw new DocumentError(source, 'invalid', `the PDF's page tree holds no pages (page count ${count})`);
+    if (count > maxPages) throw new DocumentError(source, 'too-large', `the PDF has ${count} pages, more than maxPages (${maxPages})`);
     const raw: { fragments: Fragment[]; width: number; height: number }[] = [];
-    for (let n = 1; n <= doc.numPages; n++) {
+    for (n = 1; n <= count; n++) {
       const page = await doc.getPage(n);
-      const { pieces, width, height } = await pagePieces(page);
+      const { pieces, width, height } = await pagePieces(page, (items) => {
+        if (items > maxItems) throw new DocumentError(source, 'too-large', `page ${n} has ${items} text items, more than maxItemsPerPage (${maxItems})`);
+      });
       raw.push({ fragments: fragments(pieces), width, height });
       page.cleanup?.();
     }
+    n = 0;
     if (raw.every((p) => p.fragments.length === 0)) {
-      throw new DocumentError(source, 'no-text', `the PDF has no text layer (${doc.numPages} page${doc.numPages === 1 ? '' : 's'} of images?): it needs OCR first`);
+      throw new DocumentError(source, 'no-text', `the PDF has no text layer (${count} page${count === 1 ? '' : 's'} of images?): it needs OCR first`);
     }
     markFurniture(raw);
     return layout(raw);
+  } catch (error) {
+    if (error instanceof DocumentError) throw error;
+    // pdf.js's own errors (a page tree that loops, a broken object) and anything a malformed page makes of the layout
+    throw new DocumentError(source, 'invalid', `${n > 0 ? `page ${n}: ` : ''}the PDF is malformed (${firstLine(error) || (error as Error)?.name || 'unknown error'})`);
   } finally {
     await doc.destroy();
   }
+}
+
+/** A limit option: a positive integer (Infinity allowed), or the default. */
+function limit(value: number | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!(value === Infinity || (Number.isInteger(value) && value > 0))) throw new InvalidOptionError(name, value, 'a positive integer');
+  return value;
 }
 
 /** Lays the pages' lines out as one text and records where everything went. */
