@@ -422,21 +422,25 @@ describe('hostile documents fail cleanly', () => {
     await expect(chunkDocx(bytes('handbook.docx'), { maxInflatedBytes: -1 })).rejects.toThrow(/Invalid option maxInflatedBytes: -1/);
   });
 
-  it('CLI: a folder of hostile PDFs beside good files writes every good file\'s chunks, one line per bad file, exit 1, no stack', () => {
+  it('CLI: a folder of hostile PDFs beside good files writes every good file\'s chunks, one line per bad file, exit 1, no stack; --workers 2 the same', () => {
     const work = mkdtempSync(join(tmpdir(), 'chunkwise-hostile-'));
     copyFileSync(join(dir, 'manual.pdf'), join(work, 'a-good.pdf'));
     copyFileSync(join(dir, 'handbook.md'), join(work, 'z-good.md'));
     const names = ['page tree that loops', 'truncated at 60 %', 'count that lies (negative)', 'empty file'];
     names.forEach((n, i) => writeFileSync(join(work, `bad-${i}.pdf`), hostile[n]));
     writeFileSync(join(work, 'bomb.docx'), zipBomb(1 << 30));
-    const run = spawnSync(process.execPath, [cliBin, 'chunk', work, '--strategy', 'auto', '--chunk-size', '200', '--format', 'jsonl'], { encoding: 'utf8' });
+    const chunk = (workers: string) => spawnSync(process.execPath, [cliBin, 'chunk', work, '--strategy', 'auto', '--chunk-size', '200', '--format', 'jsonl', '--workers', workers], { encoding: 'utf8' });
+    const run = chunk('1');
     expect(run.status).toBe(1);
+    // main: exit 70, "internal error" with pdf.js's stack, 5 records (the files after the page-tree loop never read)
     const errors = run.stderr.trim().split('\n');
     expect(errors).toHaveLength(names.length + 1);
     for (const line of errors) expect(line).toMatch(/^chunkwise: cannot read ".*(bad-\d\.pdf|bomb\.docx)": /);
     expect(run.stderr).not.toMatch(/internal error|\n\s+at /);
     const sources = new Set(run.stdout.trim().split('\n').map((l) => JSON.parse(l).source.split('/').pop()));
     expect([...sources].sort()).toEqual(['a-good.pdf', 'z-good.md']);
+    const two = chunk('2');
+    expect([two.status, two.stdout, two.stderr]).toEqual([1, run.stdout, run.stderr]);
   });
 });
 
