@@ -368,6 +368,9 @@ export async function extractPdf(bytes: Uint8Array, options: ExtractPdfOptions =
       });
       raw.push({ fragments: fragments(pieces), width, height });
       page.cleanup?.();
+      // pdf.js's in-thread worker answers in microtasks: a turn of the event loop per page lets
+      // timers and I/O run during a long PDF (a server's other requests, a progress line)
+      await yieldToEventLoop();
     }
     n = 0;
     if (raw.every((p) => p.fragments.length === 0)) {
@@ -382,6 +385,12 @@ export async function extractPdf(bytes: Uint8Array, options: ExtractPdfOptions =
   } finally {
     await doc.destroy();
   }
+}
+
+/** Resolves after a turn of the event loop (setImmediate in Node, a zero timeout elsewhere). */
+function yieldToEventLoop(): Promise<void> {
+  const immediate = (globalThis as { setImmediate?: (f: () => void) => unknown }).setImmediate;
+  return new Promise((resolve) => (immediate ? immediate(resolve) : setTimeout(resolve, 0)));
 }
 
 /** A limit option: a positive integer (Infinity allowed), or the default. */
