@@ -377,7 +377,8 @@ describe('documents that cannot be read', () => {
 describe('hostile documents fail cleanly', () => {
   const hostile = hostilePdfs();
 
-  it.each(Object.keys(hostile))('%s: text or a one-line DocumentError naming the file, never another error', async (name) => {
+  // the 150,000 items (11 s of pdf.js) are read once, in the next test
+  it.each(Object.keys(hostile).filter((n) => !n.startsWith('150,000')))('%s: text or a one-line DocumentError naming the file, never another error', async (name) => {
     const source = `${name}.pdf`;
     const result = await extractPdf(hostile[name], { source }).then(
       (doc) => ({ pages: doc.pages.length }),
@@ -400,7 +401,7 @@ describe('hostile documents fail cleanly', () => {
     expect(await outcome('count that lies (negative)')).toBe('invalid: Cannot read "x.pdf": the PDF\'s page tree holds no pages (page count -5)');
     expect(await outcome('truncated at 60 %')).toMatch(/^invalid: .*not a PDF pdf\.js can read/);
     expect(await outcome('150,000 items on one row')).toBe('1 pages, 150000 characters');
-    expect(await outcome('150,000 items on one row', { maxItemsPerPage: 100_000 })).toBe('too-large: Cannot read "x.pdf": page 1 has 150000 text items, more than maxItemsPerPage (100000)');
+    expect(await outcome('count that lies (a million pages, two kids)', { maxItemsPerPage: 2 })).toMatch(/^too-large: Cannot read "x\.pdf": page 1 has \d+ text items, more than maxItemsPerPage \(2\)$/);
     expect(await outcome('count that lies (a million pages, two kids)', { maxPages: 1 })).toBe('too-large: Cannot read "x.pdf": the PDF has 2 pages, more than maxPages (1)');
     await expect(extractPdf(hostile['empty file'], { maxPages: 0 })).rejects.toThrow(/Invalid option maxPages: 0/);
   });
