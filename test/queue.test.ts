@@ -14,6 +14,8 @@ import { LanceDbSink } from '../src/sinks/lancedb.js';
 import { queueStatus } from '../src/apps/queue/index.js';
 import { cliBin, corporaDir } from './helpers/paths.js';
 import { runRedisTests, startRedis, type RedisServer } from './helpers/redis.js';
+import { startPgServer } from './helpers/pg-server.js';
+import { openPostgresSink } from '../src/sinks/postgres.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'chunkwise-queue-'));
 const chunking = ['--strategy', 'recursive', '--chunk-size', '128', '--chunk-overlap', '0'];
@@ -222,6 +224,30 @@ describe.runIf(runRedisTests)('embed --queue with chunkwise worker processes (re
     expect(await goneExit, goneErr).toBe(1);
     // (the lost-connection line only when the wait had connected before the server went)
     expect(goneErr).toMatch(/^(chunkwise: lost the connection to Redis at .*\n)?chunkwise: cannot reach Redis at redis:\/\/127\.0\.0\.1:\d+\/0: [^\n]+\n$/);
+  });
+
+  it("--sink postgres://…?table=NAME through the queue: the worker writes the URL's table (Postgres wire server)", async () => {
+    const pg = await startPgServer();
+    const docs = writeDocuments(join(tmp, 'pg-table'), 3);
+    const w = startWorker(redis.url, 'pg-table');
+    try {
+      const r = cli(['embed', ...docs, ...chunking, '--sink', pg.url('docs_v2'), '--queue', redis.url, '--queue-name', 'pg-table', '--wait']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/^chunkwise: 3 of 3 job\(s\) completed, 3 document\(s\), 0 failed, /);
+      const inProcess = cli(['embed', ...docs, ...chunking, '--sink', pg.url('docs_here'), '--summary', 'json']);
+      expect(inProcess.code, inProcess.stderr).toBe(0);
+      const rows = JSON.parse(inProcess.stderr).rows as number;
+      expect(rows).toBeGreaterThan(3);
+      const sink = await openPostgresSink(pg.url('docs_v2'));
+      try {
+        expect(await sink.count()).toBe(rows);
+      } finally {
+        await sink.close();
+      }
+    } finally {
+      await stopWorker(w);
+      await pg.stop();
+    }
   });
 
   it('queue retry-failed and drain; usage errors for a PGlite folder, a queue without a sink, queue flags without --queue', async () => {

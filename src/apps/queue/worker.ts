@@ -75,8 +75,10 @@ export class JobResources {
   async for(options: EmbedJobOptions): Promise<{ embedder: Embedder; sink: Sink }> {
     const spec = options.embedder ?? 'hashing';
     if (!this.#embedders.has(spec)) this.#embedders.set(spec, loadEmbedder(spec));
-    const key = `${options.sink}\t${String(options.table ?? 'chunks')}`;
-    if (!this.#sinks.has(key)) this.#sinks.set(key, openSink(options.sink, { table: typeof options.table === 'string' ? options.table : 'chunks' }));
+    // no --table: the sink's own default (a postgres URL's ?table=, else chunks), as `embed --sink` does
+    const table = typeof options.table === 'string' ? options.table : undefined;
+    const key = `${options.sink}\t${table ?? ''}`;
+    if (!this.#sinks.has(key)) this.#sinks.set(key, openSink(options.sink, { table }));
     try {
       return { embedder: await this.#embedders.get(spec)!, sink: await this.#sinks.get(key)! };
     } catch (error) {
