@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LanceDbSink } from '../src/sinks/lancedb.js';
 import { queueStatus } from '../src/apps/queue/index.js';
 import { cliBin, corporaDir } from './helpers/paths.js';
-import { runRedisTests, startRedis, type RedisServer } from './helpers/redis.js';
+import { freePort, runRedisTests, startRedis, type RedisServer } from './helpers/redis.js';
 import { startPgServer } from './helpers/pg-server.js';
 import { openPostgresSink } from '../src/sinks/postgres.js';
 
@@ -247,6 +247,55 @@ describe.runIf(runRedisTests)('embed --queue with chunkwise worker processes (re
     } finally {
       await stopWorker(w);
       await pg.stop();
+    }
+  });
+
+  it('a worker without Redis exits 1 within --redis-timeout with one line: unreachable at start, lost when idle, lost with SIGTERM while jobs are in hand', async () => {
+    const port = await freePort(); // nothing listens there
+    let started = Date.now();
+    const none = spawnSync(process.execPath, [cliBin, 'worker', '--queue', `redis://127.0.0.1:${port}/0`, '--redis-timeout', '2'], { encoding: 'utf8', timeout: 30_000 });
+    expect([none.status, none.stderr]).toEqual([1, `chunkwise: cannot reach Redis at redis://127.0.0.1:${port}/0: no answer in 2 s\n`]);
+    expect(Date.now() - started).toBeLessThan(12_000);
+
+    /** A worker on `url` with --redis-timeout 2: its stderr, its exit, and when it said it was ready. */
+    const watched = (url: string, queueName: string) => {
+      const child = spawn(process.execPath, [cliBin, 'worker', '--queue', url, '--queue-name', queueName, '--redis-timeout', '2'], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, CI: '' } });
+      const w = { child, stderr: '', exit: new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code))) };
+      child.stderr!.on('data', (d) => (w.stderr += d));
+      return w;
+    };
+    const lostLine = /\nchunkwise: cannot reach Redis at redis:\/\/127\.0\.0\.1:\d+\/0: connect ECONNREFUSED [\d.:]+\n$/;
+
+    // idle when Redis goes: no SIGTERM needed
+    const idleRedis = await startRedis();
+    const idle = watched(idleRedis.url, 'lost-idle');
+    try {
+      await until(async () => idle.stderr.includes('worker on queue'), 30_000);
+      started = Date.now();
+      await idleRedis.stop();
+      expect(await idle.exit, idle.stderr).toBe(1);
+      expect(Date.now() - started).toBeLessThan(12_000);
+      expect(idle.stderr).toMatch(lostLine);
+    } finally {
+      idle.child.kill('SIGKILL');
+    }
+
+    // jobs in hand when Redis goes, then SIGTERM: the jobs cannot finish, the worker says why and exits
+    const busyRedis = await startRedis();
+    const docs = writeDocuments(join(tmp, 'lost-busy'), 40);
+    expect(cli(['embed', ...docs, ...chunking, '--sink', `lancedb:${join(tmp, 'lost-busy-store')}`, '--queue', busyRedis.url, '--queue-name', 'lost-busy']).code).toBe(0);
+    const busy = watched(busyRedis.url, 'lost-busy');
+    try {
+      await until(async () => (await queueStatus({ url: busyRedis.url, queueName: 'lost-busy' })).completed >= 1, 60_000);
+      await busyRedis.stop();
+      started = Date.now();
+      busy.child.kill('SIGTERM');
+      expect(await busy.exit, busy.stderr).toBe(1);
+      expect(Date.now() - started).toBeLessThan(12_000);
+      expect(busy.stderr).toContain('chunkwise: stopping: finishing the jobs in hand\n');
+      expect(busy.stderr).toMatch(lostLine);
+    } finally {
+      busy.child.kill('SIGKILL');
     }
   });
 

@@ -107,7 +107,23 @@ interface QueueCliOptions {
   queueName?: string;
   concurrency?: number;
   lockDuration?: number;
+  redisTimeout?: number;
   quiet?: boolean;
+}
+
+/** A promise resolved by `fire()`, and whether it was. */
+function signalled(): { promise: Promise<void>; fire(): void; done: boolean } {
+  let fire!: () => void;
+  const promise = new Promise<void>((resolve) => (fire = resolve));
+  const s = {
+    promise,
+    done: false,
+    fire: () => {
+      s.done = true;
+      fire();
+    },
+  };
+  return s;
 }
 
 /** A status report, one count per line and a line per failed job. */
@@ -126,35 +142,48 @@ export function addQueueCommands(program: Command): void {
     .option('--queue-name <name>', `queue name (default ${DEFAULT_QUEUE_NAME})`)
     .option('--concurrency <n>', 'jobs at once in this process', parsePositiveIntegerArg, 1)
     .option('--lock-duration <ms>', 'ms a job stays locked to a worker that stopped answering before another takes it', parsePositiveIntegerArg, 30_000)
+    .option('--redis-timeout <seconds>', 'seconds the worker goes without Redis — at start, or after losing it — before it exits 1 with the reason (the jobs in hand run again on another worker)', parsePositiveIntegerArg, 30)
     .action(async (o: QueueCliOptions) => {
       const say = (line: string) => {
         if (!o.quiet) process.stderr.write(`chunkwise: ${line}\n`);
       };
+      const seconds = o.redisTimeout ?? 30;
+      // SIGTERM or SIGINT stops the worker from now on: the first lets the jobs in hand
+      // finish, a second does not wait (nor does a Redis that is gone)
+      const signals = [signalled(), signalled()];
+      const onSignal = () => signals.find((s) => !s.done)?.fire();
+      process.on('SIGTERM', onSignal);
+      process.on('SIGINT', onSignal);
+      let unavailable!: (error: QueueUnavailableError) => void;
+      const lost = new Promise<never>((_, fail) => (unavailable = fail));
+      lost.catch(() => {}); // observed by the races below
       const worker = await createWorker({
         connection: o.queue,
         queueName: o.queueName,
         concurrency: o.concurrency,
         lockDuration: o.lockDuration,
+        redisTimeout: seconds,
+        onUnavailable: unavailable,
         onFailed: (id, reason, final) => say(`job ${id} ${final ? 'failed' : 'will be retried'}: ${reason}`),
       });
-      // the first connection must succeed (a worker started against a wrong URL says so);
-      // later drops are reconnected for as long as it runs
-      await Promise.race([
-        worker.ready(),
-        new Promise((_, fail) => setTimeout(() => fail(new QueueUnavailableError(o.queue, new Error('no answer in 10 s'))), 10_000).unref()),
-      ]).catch(async (error) => {
-        await worker.close().catch(() => {});
+      try {
+        // the first connection must come within --redis-timeout (a worker started against a wrong URL says so)
+        const noAnswer = new Promise<never>((_, fail) => setTimeout(() => fail(new QueueUnavailableError(o.queue, new Error(`no answer in ${seconds} s`))), seconds * 1000).unref());
+        if (!(await Promise.race([worker.ready().then(() => true), noAnswer, signals[0].promise.then(() => false)]))) return await worker.close(true);
+        say(`worker on queue ${o.queueName ?? DEFAULT_QUEUE_NAME} (${o.concurrency ?? 1} at once)`);
+        // later drops are reconnected for up to --redis-timeout
+        await Promise.race([signals[0].promise, lost]);
+        say('stopping: finishing the jobs in hand');
+        if (await Promise.race([worker.close().then(() => true), lost, signals[1].promise.then(() => false)])) return;
+        say('stopping now: the jobs in hand go back to the queue when their locks lapse');
+        await worker.close(true);
+      } catch (error) {
+        await worker.close(true);
         throw error;
-      });
-      say(`worker on queue ${o.queueName ?? DEFAULT_QUEUE_NAME} (${o.concurrency ?? 1} at once)`);
-      await new Promise<void>((done) => {
-        const stop = () => {
-          say('stopping: finishing the jobs in hand');
-          worker.close().then(done, done);
-        };
-        process.once('SIGTERM', stop);
-        process.once('SIGINT', stop);
-      });
+      } finally {
+        process.off('SIGTERM', onSignal);
+        process.off('SIGINT', onSignal);
+      }
     });
 
   const queue = program.command('queue').description('watch and recover the queue of embed jobs');
