@@ -19,7 +19,8 @@
  *     [--qasc-windows …] [--recall-tolerance 1] [--out DIR] [--generate N --chat-model NAME --chat-url URL]
  *
  * Exit codes: 0 success; 1 a file could not be read or written (or a model loaded, or an
- * optional package a strategy needs is not installed, or a queue job failed or was not
+ * optional package a strategy needs is not installed, or an embedder failed (a network
+ * error, a bad answer), or a queue job failed or was not
  * taken by a worker within `--wait-timeout`); 2 a usage error (unknown option,
  * bad value). Either is one line on stderr in one style
  * (`chunkwise: …`, see errors.ts), without a stack trace; every command takes `--quiet`
@@ -27,7 +28,7 @@
  * @module
  */
 import { Command, CommanderError, Option } from 'commander';
-import { ChunkwiseError, MissingDependencyError, ModelLoadError, SinkError } from '../../engine/errors.js';
+import { ChunkwiseError, EmbeddingError, MissingDependencyError, ModelLoadError, SinkError } from '../../engine/errors.js';
 import { DocumentError } from '../../documents/document-error.js';
 import { JobsFailedError, QueueUnavailableError, WaitTimeoutError } from '../queue/queue.js';
 import { runChunk, type ChunkCommandOptions } from './chunk-command.js';
@@ -145,7 +146,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     // the reader of stdout went away (`| head`): nothing more to write, not an error
     if (error instanceof UnwritableFileError && error.path === '-' && error.code === 'EPIPE') return 0;
-    if (error instanceof UnreadableFileError || error instanceof UnwritableFileError || error instanceof ModelLoadError || error instanceof MissingDependencyError || error instanceof DocumentError || error instanceof QueueUnavailableError || error instanceof JobsFailedError || error instanceof WaitTimeoutError || error instanceof QuestionGenerationError) {
+    if (error instanceof UnreadableFileError || error instanceof UnwritableFileError || error instanceof ModelLoadError || error instanceof EmbeddingError || error instanceof MissingDependencyError || error instanceof DocumentError || error instanceof QueueUnavailableError || error instanceof JobsFailedError || error instanceof WaitTimeoutError || error instanceof QuestionGenerationError) {
       report(error.message);
       return 1;
     }
