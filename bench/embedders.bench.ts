@@ -2,7 +2,7 @@
  * Embedders benchmark (issue 4): sentences per second for OnnxEmbedder on
  * onnxruntime-web and onnxruntime-node (fixture models: a static Gather + mean model and
  * a one-layer self-attention encoder with d = 128), HashingEmbedder and StaticEmbedder
- * (Model2Vec fixture, d = 256), side by side, on sentences of the seed articles.
+ * (Model2Vec fixture, d = 256), side by side, on sentences of the documents in texts/.
  *
  * Run: `npx tsx bench/embedders.bench.ts` (prints a Markdown table).
  * The fixture models are tiny: the ONNX figures measure chunkwise's tokenisation,
@@ -16,16 +16,15 @@ import { pathToFileURL } from 'node:url';
 import { Bench } from 'tinybench';
 import { HashingEmbedder, OnnxEmbedder, StaticEmbedder, type Embedder } from '../src/embedders/index.js';
 import { makeEncoderOnnx, makeModel2VecFolder, makeStaticOnnx, writeOnnxFolder } from '../test/helpers/embedder-fixtures.js';
-import { seedsDir } from './util.js';
+import { textsDir } from './util.js';
 
 
 function benchSentences(count = 256): string[] {
-  const seeds = seedsDir;
   const out: string[] = [];
-  if (existsSync(seeds)) {
+  if (existsSync(textsDir)) {
     const seg = new Intl.Segmenter('en', { granularity: 'sentence' });
-    for (const f of readdirSync(seeds).filter((f) => f.endsWith('.txt')).sort()) {
-      for (const s of seg.segment(readFileSync(join(seeds, f), 'utf8'))) {
+    for (const f of readdirSync(textsDir).filter((f) => f.endsWith('.txt')).sort()) {
+      for (const s of seg.segment(readFileSync(join(textsDir, f), 'utf8'))) {
         const t = s.segment.trim();
         if (t.length > 10) out.push(t);
       }

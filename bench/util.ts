@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Bench } from 'tinybench';
 import { corporaDir } from '../test/helpers/paths.js';
 
-export { corporaDir, evalDir, gloveDir, markdownDir, questionsCsv, repoRoot, seedsDir } from '../test/helpers/paths.js';
+export { corporaDir, evalDir, gloveDir, markdownDir, questionsCsv, repoRoot, textsDir } from '../test/helpers/paths.js';
 
 /** Reads corpora from eval/corpora by name (without .md) and joins them. */
 export function corpusText(names: string[]): string {

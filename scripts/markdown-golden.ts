@@ -1,7 +1,7 @@
 /**
  * Golden outputs of MarkdownChunker (and ParentChildChunker over Markdown) for the
  * Markdown rewrite: every file of eval/markdown, eval/corpora (read as
- * Markdown), seeds/ and the repository's README.md + docs/*.md, with char, word and
+ * Markdown), texts/ and the repository's README.md + docs/*.md, with char, word and
  * token units, chunkSize 64, 256, 512, 1000, contextualHeaders off and on. Writes one
  * JSON-lines file per (file, options) into the output folder: every chunk field but `id`.
  *
@@ -23,7 +23,7 @@ const list = (dir: string, ext: string) =>
 
 export function inputs(): { name: string; path: string }[] {
   // the data files are named by their base name, the repository's own docs by their path
-  const data = [...list(join(root, 'eval', 'markdown'), '.md'), ...list(join(root, 'eval', 'corpora'), '.md'), ...list(join(root, 'seeds'), '')];
+  const data = [...list(join(root, 'eval', 'markdown'), '.md'), ...list(join(root, 'eval', 'corpora'), '.md'), ...list(join(root, 'texts'), '')];
   const docs = [join(root, 'README.md'), ...list(join(root, 'docs'), '.md')];
   return [
     ...data.map((path) => ({ name: basename(path), path })),

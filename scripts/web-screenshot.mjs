@@ -1,7 +1,7 @@
-// Takes the screenshots of the web page committed in docs/: seed article 003 (English,
-// sliding-window chunking) with three strategies side by side (sliding 128/96 tokens,
+// Takes the screenshots of the web page committed in docs/: texts/en-sliding-window.txt
+// (English, sliding-window chunking) with three strategies side by side (sliding 128/96 tokens,
 // recursive 256/32, semantic up to 200 tokens), the example questions of
-// web/examples/seed-003.tsv evaluated, a QASC query and one chunk selected;
+// web/examples/en-sliding-window.tsv evaluated, a QASC query and one chunk selected;
 //   docs/web-screenshot.png         1400 px wide, the whole page
 //   docs/web-screenshot-narrow.png  420 px wide (a phone), two strategies, the whole page
 // Needs `npm run build` and /usr/bin/chromium. Run: node scripts/web-screenshot.mjs [outdir]
@@ -20,12 +20,12 @@ const browser = await chromium.launch({
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
 });
 const query = encodeURIComponent('How does the stride relate to the overlap between windows?');
-const doc = '/seeds/003_22955fd41de422b7.txt';
+const doc = '/texts/en-sliding-window.txt';
 
 async function shoot(file, width, height, strategies) {
   const page = await browser.newPage({ viewport: { width, height }, deviceScaleFactor: 1 });
   const s = strategies.map((x) => `&s=${encodeURIComponent(x)}`).join('');
-  await page.goto(`${origin}/?doc=${doc}${s}&questions=/examples/seed-003.tsv&q=${query}`);
+  await page.goto(`${origin}/?doc=${doc}${s}&questions=/examples/en-sliding-window.tsv&q=${query}`);
   await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.body.dataset.evaluation === 'ready', undefined, { timeout: 60_000 });
   await page.waitForFunction(() => document.querySelectorAll('#qasc li').length > 0, undefined, { timeout: 30_000 });
   // a full-page screenshot draws the view's rows off screen too

@@ -4,7 +4,7 @@
  * Documents, `loc.lines` equals what LangChain's own `TextSplitter.createDocuments`
  * computes for the same splits, and every Document carries exact offsets
  * (`pageContent === text.slice(start, end)`), the chunk id, token count, and heading
- * path / parent ids where the strategy has them. Real documents from eval/ and seeds/.
+ * path / parent ids where the strategy has them. Real documents from eval/ and texts/.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,10 +24,10 @@ import {
   SemanticChunker,
   SlidingWindowChunker,
 } from '../src/index.js';
-import { markdownDir, seedsDir, sharedFiles } from './helpers/paths.js';
+import { markdownDir, texts } from './helpers/paths.js';
 
-const english = readFileSync(sharedFiles(seedsDir, '.txt').find((f) => f.includes('003_'))!, 'utf8');
-const dutch = readFileSync(sharedFiles(seedsDir, '.txt').find((f) => f.includes('001_'))!, 'utf8');
+const english = readFileSync(texts.enSliding, 'utf8');
+const dutch = readFileSync(texts.nlStrategies, 'utf8');
 const chapter = readFileSync(join(markdownDir, 'ch08-02-strings.md'), 'utf8');
 
 /** LangChain's line numbers the naive way: 1 + newlines before, + newlines inside. */

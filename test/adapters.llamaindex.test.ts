@@ -12,10 +12,10 @@ import { Document, IngestionPipeline, MetadataMode, NodeParser, NodeRelationship
 import { describe, expect, it } from 'vitest';
 import { ChunkwiseNodeParser } from '../src/adapters/llamaindex.js';
 import { HashingEmbedder, InvalidInputError, InvalidOptionError, MarkdownChunker, ParentChildChunker, RecursiveChunker } from '../src/index.js';
-import { markdownDir, seedsDir, sharedFiles } from './helpers/paths.js';
+import { markdownDir, texts } from './helpers/paths.js';
 
-const english = readFileSync(sharedFiles(seedsDir, '.txt').find((f) => f.includes('003_'))!, 'utf8');
-const french = readFileSync(sharedFiles(seedsDir, '.txt').find((f) => f.includes('002_'))!, 'utf8');
+const english = readFileSync(texts.enSliding, 'utf8');
+const french = readFileSync(texts.frSliding, 'utf8');
 const chapter = readFileSync(join(markdownDir, 'ch09-02-recoverable-errors-with-result.md'), 'utf8');
 
 describe('a LlamaIndex NodeParser', () => {

@@ -1,7 +1,7 @@
 /**
  * The browser bundles in Debian's Chromium (playwright-core drives /usr/bin/chromium; no
  * browser is downloaded): a page served from 127.0.0.1 runs the harness
- * (test/runtimes/harness.mjs: every registered strategy on the seeds and the
+ * (test/runtimes/harness.mjs: every registered strategy on the texts of texts/ and the
  * state_of_the_union corpus, HashingEmbedder bytes, kernels) and its JSON must equal
  * Node's byte for byte — with the inline bundle (`await initKernels()`) and with the
  * asset bundle (`await initKernels(url of chunkwise.wasm)`); the rank tables come from

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HashingEmbedder } from '../src/index.js';
 import { makeModel2VecFolder, makeStaticOnnx, writeOnnxFolder } from './helpers/embedder-fixtures.js';
-import { cliBin, seedsDir, sharedFiles } from './helpers/paths.js';
+import { cliBin, texts } from './helpers/paths.js';
 
 function run(args: string[], input?: string) {
   const r = spawnSync(process.execPath, [cliBin, ...args], { input, encoding: 'utf8', maxBuffer: 1 << 28 });
@@ -18,7 +18,7 @@ function decode(b64: string): Float32Array {
 }
 
 describe('chunkwise embed', () => {
-  const seed = sharedFiles(seedsDir, '.txt').find((f) => f.includes('003_'))!;
+  const seed = texts.enSliding;
   const text = readFileSync(seed, 'utf8');
 
   it('writes chunks with hashing vectors equal to the API', async () => {

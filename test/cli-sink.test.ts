@@ -16,7 +16,7 @@ import { FixedSizeChunker, HashingEmbedder, type Sink } from '../src/index.js';
 import { LanceDbSink } from '../src/sinks/lancedb.js';
 import { openPgliteSink } from '../src/sinks/pglite.js';
 import { openPostgresSink } from '../src/sinks/postgres.js';
-import { cliBin, markdownDir, seedsDir, sharedFiles } from './helpers/paths.js';
+import { cliBin, markdownDir, texts } from './helpers/paths.js';
 import { comparableRows, editFirstThird, misplacedRows } from './helpers/sink-rows.js';
 import { startPgServer, type PgServer } from './helpers/pg-server.js';
 
@@ -34,7 +34,6 @@ function summaryLine(stderr: string, name: string) {
 }
 
 const tmp = mkdtempSync(join(tmpdir(), 'chunkwise-cli-sink-'));
-const seeds = sharedFiles(seedsDir, '.txt');
 const chunking = ['--chunk-size', '100', '--chunk-overlap', '20'];
 const chunker = new FixedSizeChunker({ chunkSize: 100, chunkOverlap: 20 });
 
@@ -55,8 +54,8 @@ const stores: [string, (dir: string) => string, (dir: string, table: string) => 
 describe.each(stores)('embed --sink %s', (kind, spec, open) => {
   const dir = join(tmp, kind);
   const files = [join(tmp, `${kind}-a.txt`), join(tmp, `${kind}-b.txt`)];
-  copyFileSync(seeds.find((f) => f.includes('003_'))!, files[0]);
-  copyFileSync(seeds.find((f) => f.includes('002_'))!, files[1]);
+  copyFileSync(texts.enSliding, files[0]);
+  copyFileSync(texts.frSliding, files[1]);
   // embed's document id is the file's absolute path (the key of its rows)
   const expected = () => files.flatMap((f) => chunker.chunk(readFileSync(f, 'utf8'), { documentId: f }).map((c) => ({ ...c, source: f })));
 
@@ -70,7 +69,7 @@ describe.each(stores)('embed --sink %s', (kind, spec, open) => {
       expect(r.stdout).toBe('');
       const line = summaryLine(r.stderr, `${spec(dir)} table docs`);
       expect([line.files, line.chunks, line.added + line.kept, line.removed, line.rows]).toEqual([2, want.length, want.length, 0, want.length]);
-      // texts embedded: the added chunks' (the seeds have no repeated chunk text)
+      // texts embedded: the added chunks' (these texts have no repeated chunk text)
       expect(line.embedded).toBe(line.added);
       if (round === 0) expect(line.added).toBe(want.length);
       if (round === 1) expect([line.added, line.kept]).toEqual([0, want.length]);
@@ -121,7 +120,7 @@ describe.each(stores)('embed --sink %s', (kind, spec, open) => {
 
   it('a deleted file: without --prune its rows stay, with --prune exactly they go; --summary json says so', async () => {
     const gone = join(tmp, `${kind}-c.txt`);
-    copyFileSync(seeds.find((f) => f.includes('002_'))!, gone);
+    copyFileSync(texts.frSliding, gone);
     const both = run(['embed', files[0], gone, ...chunking, '--sink', spec(dir), '--table', 'pruned']);
     expect(both.code, both.stderr).toBe(0);
     const goneRows = chunker.chunk(readFileSync(gone, 'utf8')).length;
@@ -206,7 +205,7 @@ describe('embed --sink postgres://…', () => {
 });
 
 describe('embed usage errors and --vector-format', () => {
-  const seed = seeds[0];
+  const seed = texts.nlSliding;
   it('exit 2 for a bad sink spec, --sink with --out or npy, --table without --sink, a bad vector format', () => {
     for (const [args, message] of [
       [['--sink', 'mongo:./x'], 'chunkwise: invalid option --sink: "mongo:./x" (lancedb:<dir>, pglite:<dir> or postgres://user@host:port/db[?table=name])\n'],

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Chunk } from '../src/index.js';
 import { expectInvariants } from './helpers/invariants.js';
-import { cliBin, corporaDir, seedsDir, sharedFiles } from './helpers/paths.js';
+import { cliBin, corporaDir, texts } from './helpers/paths.js';
 
 function run(args: string[], input?: string) {
   const r = spawnSync(process.execPath, [cliBin, ...args], { input, encoding: 'utf8', maxBuffer: 1 << 30 });
@@ -38,15 +38,15 @@ describe('chunkwise chunk --strategy sentence|recursive', () => {
     }
   });
 
-  it('sentence with --locale nl and --overlap-sentences on a Dutch seed', () => {
-    const file = sharedFiles(seedsDir, '.txt')[0];
+  it('sentence with --locale nl and --overlap-sentences on a Dutch text', () => {
+    const file = texts.nlSliding;
     const text = readFileSync(file, 'utf8');
     const r = run(['chunk', file, '-s', 'sentence', '--chunk-size', '60', '--overlap-sentences', '1', '--locale', 'nl']);
     expect(r.code).toBe(0);
     const out = records(r.stdout);
     expectInvariants(text, out as unknown as Chunk[], { unit: 'token', budget: 60 });
     expect(out.some((c) => c.metadata.overlapSentences === 1)).toBe(true);
-    expect(out.some((c) => c.text.includes('Venstergrootte — de Lengte van elke Chunk, gemeten in Tokens (bv. 512 Tokens).'))).toBe(true);
+    expect(out.some((c) => c.text.includes('Venstergrootte — het aantal eenheden per chunk, meestal geteld in tokens (bv. 256 of 512 tokens).'))).toBe(true);
     expect(out.every((c) => !c.text.endsWith("(bv."))).toBe(true);
   });
 

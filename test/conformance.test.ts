@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunkStream, createChunker, QueryAdaptiveChunker, strategies, type Chunk, type Chunker, type TokenEmbedder } from '../src/index.js';
 import { fixturesDir, loadLateEmbedder } from './helpers/golden.js';
 import { expectInvariants, expectStreamEqual, findViolations, referenceTokens, streamDifferences, type Check, type InvariantOptions, type Unit } from './helpers/invariants.js';
-import { corporaDir, markdownDir, seedsDir } from './helpers/paths.js';
+import { corporaDir, markdownDir, textsDir } from './helpers/paths.js';
 import { docsSitePage, navHeavyPage, salaryTablePage } from './helpers/html-pages.js';
 import { visibleChars } from './helpers/html-visible.js';
 import { collect, fourKiB, splitAt, webStream } from './helpers/stream.js';
@@ -301,8 +301,11 @@ async function streamConforms(strategy: string, unit: Unit, p: Params, text: str
 
 const read = (dir: string, file: string, max = Infinity) => readFileSync(join(dir, file), 'utf8').slice(0, max);
 const DOCUMENTS: Array<[string, () => string]> = [
-  ['seeds/000 (Dutch)', () => read(seedsDir, '000_8f226b84e52f95a9.txt')],
-  ['seeds/002 (French)', () => read(seedsDir, '002_c9af61e5de683e74.txt')],
+  ['texts/nl-sliding-window.txt (Dutch)', () => read(textsDir, 'nl-sliding-window.txt')],
+  ['texts/fr-fenetre-glissante.txt (French)', () => read(textsDir, 'fr-fenetre-glissante.txt')],
+  ['texts/de-streaming.txt (German)', () => read(textsDir, 'de-streaming.txt')],
+  ['texts/ja-chunking.txt (Japanese)', () => read(textsDir, 'ja-chunking.txt')],
+  ['texts/th-chunking.txt (Thai)', () => read(textsDir, 'th-chunking.txt')],
   ['markdown/ch08-02-strings.md', () => read(markdownDir, 'ch08-02-strings.md')],
   ['corpora/state_of_the_union.md (first 12,000)', () => read(corporaDir, 'state_of_the_union.md', 12_000)],
   ['fixtures/tricky.md', () => read(fixturesDir, 'tricky.md')],

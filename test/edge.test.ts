@@ -10,7 +10,7 @@
  * - Vercel's edge-runtime: `chunkwise` with the edge-light condition (dist/runtime/edge.js,
  *   `import wasm from '…/chunkwise.wasm?module'` supplied as that module); the rank
  *   tables through `await loadTokenizer(encoding)`.
- * The workload is test/runtimes/harness.mjs (every registered strategy on the seeds and
+ * The workload is test/runtimes/harness.mjs (every registered strategy on texts/ and
  * the state_of_the_union corpus, HashingEmbedder bytes, kernels; the code strategy on the
  * 12 source fixtures through `chunkwise/code`, web-tree-sitter's runtime and the grammars
  * imported as compiled modules and handed over as `treeSitterWasm` and `grammar`).

@@ -1,11 +1,10 @@
-import { readFileSync, readdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { EmbeddingError, InvalidOptionError } from '../src/engine/errors.js';
 import { HashingEmbedder } from '../src/embedders/index.js';
-import { seedsDir } from './helpers/paths.js';
+import { texts } from './helpers/paths.js';
 
-const seed = (prefix: string) => readFileSync(resolve(seedsDir, readdirSync(seedsDir).find((f) => f.startsWith(prefix))!), 'utf8');
+const read = (file: string) => readFileSync(file, 'utf8');
 
 function sentences(text: string, locale: string): string[] {
   const seg = new Intl.Segmenter(locale, { granularity: 'sentence' });
@@ -81,45 +80,45 @@ describe('HashingEmbedder', () => {
   });
 });
 
-describe('HashingEmbedder on the seeds: where is QASC latency stated?', () => {
+describe('HashingEmbedder on texts/: where is QASC latency stated?', () => {
   const e = new HashingEmbedder();
 
-  it('Dutch: "wat is de latentie van QASC?" → the 380 ms sentence of 004', () => {
-    const s = sentences(seed('004_'), 'nl');
+  it('Dutch: "wat is de latentie van QASC?" → the first sentence of the latency bullet of nl-qasc.txt', () => {
+    const s = sentences(read(texts.nlQasc), 'nl');
     const { index } = best(e, 'wat is de latentie van QASC?', s);
-    expect(s[index]).toContain('QASC introduceerde extra latentie (380 ms)');
+    expect(s[index]).toBe('• Latentie: QASC maakt elke vraag trager dan het opzoeken van vooraf geknipte chunks.');
   });
 
-  // The English (003) and French (002) seeds do not mention QASC. These tests translate
-  // the Dutch latency sentence and three distractor sentences of 004 themselves
-  // (translations ours) and add them to the sentences of the seed in that language.
+  // The English and French texts do not mention QASC. These tests translate the Dutch
+  // latency bullet and three distractor bullets of nl-qasc.txt themselves and add them to
+  // the sentences of the text in that language.
   const EN = {
     latency:
-      'Latency: QASC introduced additional latency (380 ms) compared to fixed chunking (110–120 ms) due to query-time processing, but remained comparable to embedding-based semantic chunking (340 ms) and well within sub-second interactive thresholds.',
+      'Latency: QASC makes every query slower than looking up chunks cut in advance. In a worked example with 300 sentences and a small model on one processor core, a query takes about 380 ms, against 110 to 120 ms for ordinary chunks; that stays well under a second.',
     distractors: [
-      'Reliability: QASC achieved the highest reliability score (0.87), indicating a significant reduction in hallucinated or unsupported claims compared to baselines.',
-      'Practical applicability: although it introduces query-time latency, the article argues that this is a necessary trade-off for high-quality generation.',
-      'The algorithm works at query time, which means that chunking is performed dynamically for each specific query instead of being precomputed during indexing.',
+      'Computation per query: the similarity of every sentence to the query has to be computed again for each query.',
+      'Memory: whoever keeps sentence embeddings stores many more vectors per document than with large chunks, about one per sentence instead of one per 500 tokens.',
+      'Dependence on the model: the quality of the seed sentences stands or falls with the embedding model.',
     ],
   };
   const FR = {
     latency:
-      "Latence : QASC a introduit une latence supplémentaire (380 ms) par rapport au découpage de taille fixe (110–120 ms) en raison du traitement au moment de la requête, mais est resté comparable au découpage sémantique fondé sur les plongements (340 ms) et bien en deçà des seuils interactifs inférieurs à la seconde.",
+      "Latence : QASC rend chaque requête plus lente que la recherche de chunks découpés à l'avance. Dans un exemple chiffré avec 300 phrases et un petit modèle sur un seul cœur de processeur, une requête prend environ 380 ms, contre 110 à 120 ms pour des chunks ordinaires ; cela reste bien en dessous d'une seconde.",
     distractors: [
-      "Fiabilité : QASC a obtenu le score de fiabilité le plus élevé (0,87), ce qui indique une réduction significative des affirmations hallucinées ou non étayées par rapport aux méthodes de référence.",
-      "Applicabilité pratique : bien qu'il introduise une latence au moment de la requête, l'article soutient qu'il s'agit d'un compromis nécessaire pour une génération de haute qualité.",
-      "L'algorithme fonctionne au moment de la requête, ce qui signifie que le découpage est effectué dynamiquement pour chaque requête spécifique au lieu d'être précalculé lors de l'indexation.",
+      'Calcul par requête : la similarité de chaque phrase avec la requête doit être recalculée à chaque requête.',
+      "Mémoire : conserver les embeddings des phrases revient à stocker beaucoup plus de vecteurs par document qu'avec de grands chunks, environ un par phrase au lieu d'un pour 500 tokens.",
+      "Dépendance au modèle : la qualité des phrases germes dépend entièrement du modèle d'embedding.",
     ],
   };
 
-  it('English: "what is the latency of QASC?" against seed 003 + translated 004 sentences', () => {
-    const s = [...sentences(seed('003_'), 'en'), ...EN.distractors, EN.latency];
+  it('English: "what is the latency of QASC?" against en-sliding-window.txt + translated nl-qasc.txt bullets', () => {
+    const s = [...sentences(read(texts.enSliding), 'en'), ...EN.distractors, EN.latency];
     const { index } = best(e, 'what is the latency of QASC?', s);
     expect(s[index]).toBe(EN.latency);
   });
 
-  it('French: "quelle est la latence de QASC ?" against seed 002 + translated 004 sentences', () => {
-    const s = [...sentences(seed('002_'), 'fr'), ...FR.distractors, FR.latency];
+  it('French: "quelle est la latence de QASC ?" against fr-fenetre-glissante.txt + translated nl-qasc.txt bullets', () => {
+    const s = [...sentences(read(texts.frSliding), 'fr'), ...FR.distractors, FR.latency];
     const { index } = best(e, 'quelle est la latence de QASC ?', s);
     expect(s[index]).toBe(FR.latency);
   });

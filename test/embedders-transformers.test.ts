@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmbeddingError, InvalidOptionError, ModelLoadError, SemanticChunker } from '../src/index.js';
 import { OnnxEmbedder } from '../src/onnx.js';
 import { TransformersJsEmbedder, type TransformersTruncation } from '../src/embedders/transformers-js.js';
-import { cliBin, seedsDir, sharedFiles } from './helpers/paths.js';
+import { cliBin, texts } from './helpers/paths.js';
 import { makeEncoderOnnx, makeTokenizerConfig, makeTokenizerJson, normalizeRowsRef, referenceEncoder, writeTransformersFolder, type EncoderWeights } from './helpers/embedder-fixtures.js';
 
 const TEXTS = ['The quick brown fox jumps over the lazy dog.', 'What is the latency of QASC?', 'a cat sat on the mat', 'chunks'];
@@ -95,7 +95,7 @@ describe('TransformersJsEmbedder', () => {
   });
 
   it('the CLI: embed --embedder transformers:<folder> gives the library vectors; a missing folder exits 1', async () => {
-    const seed = sharedFiles(seedsDir, '.txt')[3];
+    const seed = texts.enSliding;
     const r = spawnSync(process.execPath, [cliBin, 'embed', seed, '--chunk-size', '20', '--chunk-overlap', '0', '--embedder', `transformers:${join(dir, 'encoder')}`, '--vector-format', 'array'], { encoding: 'utf8' });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);

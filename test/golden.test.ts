@@ -1,6 +1,6 @@
 /**
  * Golden outputs (issue 11, "how to keep it safe"): every registered strategy × unit ×
- * setting on the corpora, Markdown chapters, seeds and `test/golden/fixtures`, plus QASC
+ * setting on the corpora, Markdown chapters, `texts/` and `test/golden/fixtures`, plus QASC
  * on fixed queries, recomputed and compared with `test/golden/*.json` (ids left out: see
  * `test/helpers/golden.ts`). A difference is reported per input and chunk with both spans
  * and text snippets. After a change you mean: `npm run golden:record`, and list the

@@ -18,7 +18,7 @@ import {
   type EncoderWeights,
 } from './helpers/embedder-fixtures.js';
 import { expectInvariants } from './helpers/invariants.js';
-import { seedsDir } from './helpers/paths.js';
+import { texts } from './helpers/paths.js';
 
 const D = 16;
 let dir: string;
@@ -161,8 +161,8 @@ describe('LateChunker on documents longer than the model (macro windows)', () =>
     expect(chunks[0].metadata.macroWindows).toBeGreaterThan(3);
   });
 
-  it('a real document: the Dutch QASC summary through the fixture model', async () => {
-    const nl = readFileSync(join(seedsDir, '004_671b0f59775d2df1.txt'), 'utf8');
+  it('a real document: the Dutch QASC note through the fixture model', async () => {
+    const nl = readFileSync(texts.nlQasc, 'utf8');
     const late = new LateChunker({ embedder, chunker: new FixedSizeChunker({ chunkSize: 64, chunkOverlap: 0 }) });
     const chunks = await late.chunk(nl);
     expect(chunks.length).toBeGreaterThan(10);

@@ -2,7 +2,7 @@
  * The Markdown block scanner (`markdownBlocks`, src/strategies/markdown/blocks.ts) and heading
  * text (`inlineText`): worked examples of every block kind; the same blocks, spans,
  * heading texts and table rows as micromark / mdast (the parser it replaced) on every
- * real Markdown file in eval/, seeds/ and the repository's docs; heading text equal to
+ * real Markdown file in eval/, texts/ and the repository's docs; heading text equal to
  * mdast-util-to-string over generated inline Markdown; structural invariants over
  * generated documents; and the places where it follows CommonMark where micromark does
  * not, pinned.
@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FRONT_MATTER_MAX_LINES, inlineText, markdownBlocks, MAX_NESTING, type MarkdownBlock } from '../src/strategies/markdown/blocks.js';
 import { mdastShapes, ourShapes } from './helpers/mdast.js';
-import { corporaDir, markdownDir, repoRoot, seedsDir, sharedFiles } from './helpers/paths.js';
+import { corporaDir, markdownDir, repoRoot, sharedFiles, textsDir } from './helpers/paths.js';
 
 const show = (b: MarkdownBlock): unknown[] => [
   b.type,
@@ -134,7 +134,7 @@ describe('the same blocks as micromark / mdast on real documents', () => {
   const files = [
     ...sharedFiles(markdownDir, '.md'),
     ...sharedFiles(corporaDir, '.md'),
-    ...readdirSync(seedsDir).map((f) => join(seedsDir, f)),
+    ...readdirSync(textsDir).map((f) => join(textsDir, f)),
     join(repoRoot, 'README.md'),
     ...sharedFiles(join(repoRoot, 'docs'), '.md'),
   ];

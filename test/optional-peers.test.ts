@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { cliBin, repoRoot, seedsDir, sharedFiles } from './helpers/paths.js';
+import { cliBin, repoRoot, texts } from './helpers/paths.js';
 
 const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
 const PEERS = Object.keys(pkg.peerDependencies).sort();
@@ -147,13 +147,13 @@ describe('optional peers are loaded only by their entry', () => {
   });
 
   it('the CLI chunking and embedding (no --sink) loads none', () => {
-    const seed = sharedFiles(seedsDir, '.txt')[0];
+    const seed = texts.nlSliding;
     expect(peersLoaded([cliBin, 'chunk', seed, '--chunk-size', '100', '--chunk-overlap', '0'])).toEqual([]);
     expect(peersLoaded([cliBin, 'embed', seed, '--chunk-size', '100', '--chunk-overlap', '0'])).toEqual([]);
   });
 
   it('the CLI loads a store\'s peers only for its --sink, and Transformers.js only for transformers:<folder>', () => {
-    const seed = sharedFiles(seedsDir, '.txt')[0];
+    const seed = texts.nlSliding;
     const cli = (...extra: string[]) => [cliBin, 'embed', seed, '--chunk-size', '200', '--chunk-overlap', '0', ...extra];
     expect(peersLoaded(cli('--sink', `pglite:${join(dir, 'pg')}`))).toEqual(['@electric-sql/pglite', '@electric-sql/pglite-pgvector']);
     expect(peersLoaded(cli('--sink', `lancedb:${join(dir, 'lance')}`))).toEqual(['@lancedb/lancedb', 'apache-arrow']);

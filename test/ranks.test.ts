@@ -19,7 +19,7 @@ import { rankTableFromStrings, rankTableFromTiktoken, readRankTable, writeRankTa
 import cl100kParts from '../bindings/generated/ranks/cl100k_base.js';
 import o200kParts from '../bindings/generated/ranks/o200k_base.js';
 import { UnknownEncodingError, WasmError } from '../src/engine/errors.js';
-import { repoRoot, seedsDir, sharedFiles } from './helpers/paths.js';
+import { repoRoot, texts } from './helpers/paths.js';
 
 const DATA = { cl100k_base: cl100k, o200k_base: o200k } as const;
 const PARTS = { cl100k_base: cl100kParts, o200k_base: o200kParts } as const;
@@ -109,7 +109,7 @@ describe('loading per encoding, on first use', () => {
 
   it('a bundle outside the package layout: a typed error naming both ways, then loadTokenizer', () => {
     const bundle = pathToFileURL(join(repoRoot, 'dist', 'bundle', 'inline', 'index.js')).href;
-    const text = readFileSync(sharedFiles(seedsDir, '.txt')[0], 'utf8').slice(0, 3000);
+    const text = readFileSync(texts.nlSliding, 'utf8').slice(0, 3000);
     const out = inNode(`
       const cw = await import('${bundle}');
       const text = ${JSON.stringify(text)};

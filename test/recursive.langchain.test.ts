@@ -1,7 +1,7 @@
 /**
  * Differential test: RecursiveChunker against LangChain's RecursiveCharacterTextSplitter
  * (@langchain/textsplitters 1.0.2) on every corpus in eval/corpora and every
- * seed article, with LF and with CRLF line ends, at the settings of issues 3 and 11. With LangChain's separators, `unit: 'char'` and keepSeparator
+ * document of texts/, with LF and with CRLF line ends, at the settings of issues 3 and 11. With LangChain's separators, `unit: 'char'` and keepSeparator
  * true (LangChain's default), the chunk texts must be equal, string for string: our
  * chunk is the source slice with whitespace trimmed at both ends, which is what
  * LangChain's join-with-"" then `.trim()` gives (docs/recursive.md).
@@ -12,7 +12,7 @@ import { RecursiveCharacterTextSplitter } from '@langchain/textsplitters';
 import { describe, expect, it } from 'vitest';
 import { LANGCHAIN_SEPARATORS, RecursiveChunker } from '../src/index.js';
 import { expectInvariants } from './helpers/invariants.js';
-import { corporaDir, seedsDir, sharedFiles } from './helpers/paths.js';
+import { corporaDir, sharedFiles, textsDir } from './helpers/paths.js';
 
 const SETTINGS = [
   [200, 0],
@@ -36,7 +36,7 @@ function sameUpToRepeats(ours: string[], expected: string[]): boolean {
   return j === ours.length;
 }
 
-const files = [...sharedFiles(corporaDir, '.md'), ...sharedFiles(seedsDir, '.txt')];
+const files = [...sharedFiles(corporaDir, '.md'), ...sharedFiles(textsDir, '.txt')];
 
 describe.each(files.flatMap((f) => [[basename(f), 'LF', f] as const, [basename(f), 'CRLF', f] as const]))('%s (%s line ends)', (_name, ends, file) => {
   const lf = readFileSync(file, 'utf8');
@@ -46,7 +46,8 @@ describe.each(files.flatMap((f) => [[basename(f), 'LF', f] as const, [basename(f
     const ours = new RecursiveChunker({ unit: 'char', chunkSize, chunkOverlap, separators: LANGCHAIN_SEPARATORS, countTokens: false }).chunk(text);
     // equal string for string: at these settings LangChain repeats no chunk
     expect(ours.map((c) => c.text)).toEqual(expected);
-    expect(ours.length).toBeGreaterThan(file.includes('seeds') ? 3 : 10);
+    // texts/ holds short documents (the Japanese and Thai ones are 1,470 and 1,922 characters): split at all
+    expect(ours.length).toBeGreaterThan(file.startsWith(textsDir) ? 1 : 10);
     expectInvariants(text, ours, { unit: 'char', budget: chunkSize, tokenCounts: false });
     for (const c of ours) expect(c.metadata.unitCount).toBeLessThanOrEqual(chunkSize);
   });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeEncoderOnnx, writeOnnxFolder } from './helpers/embedder-fixtures.js';
 import { expectInvariants } from './helpers/invariants.js';
-import { cliBin, corporaDir, seedsDir } from './helpers/paths.js';
+import { cliBin, corporaDir, texts } from './helpers/paths.js';
 import { QueryAdaptiveChunker } from '../src/strategies/qasc/qasc.js';
 import { getTokenizer } from '../src/engine/size/tokens.js';
 
@@ -37,11 +37,11 @@ describe('chunkwise chunk --strategy semantic|late, chunkwise qasc', () => {
   });
 
   it('late needs a token-level model; with the fixture it writes a vector per chunk', () => {
-    const bad = run(['chunk', join(seedsDir, '004_671b0f59775d2df1.txt'), '--strategy', 'late']);
+    const bad = run(['chunk', texts.nlQasc, '--strategy', 'late']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--embedder onnx:<folder>/);
     writeOnnxFolder(join(dir, 'encoder'), makeEncoderOnnx({ d: 16, seed: 7 }).bytes, { pooling: 'mean' });
-    const r = run(['chunk', join(seedsDir, '004_671b0f59775d2df1.txt'), '--strategy', 'late', '--embedder', `onnx:${join(dir, 'encoder')}`, '--chunk-size', '128']);
+    const r = run(['chunk', texts.nlQasc, '--strategy', 'late', '--embedder', `onnx:${join(dir, 'encoder')}`, '--chunk-size', '128']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const records = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
@@ -52,15 +52,15 @@ describe('chunkwise chunk --strategy semantic|late, chunkwise qasc', () => {
     }
   }, 60_000);
 
-  it('qasc answers the Dutch latency question from the seeds, with --explain', () => {
-    const seeds = ['000_8f226b84e52f95a9.txt', '004_671b0f59775d2df1.txt'].map((s) => join(seedsDir, s));
-    // top 2: with the hashing embedder the fused rank puts the closing paragraph (its pre-chunk
-    // holds "query-tijd-latentie") before the latency bullet, as test/qasc.test.ts reports
+  it('qasc answers the Dutch latency question from texts/, with --explain', () => {
+    const seeds = [texts.nlSliding, texts.nlQasc];
+    // top 2: with the hashing embedder the fused rank puts the latency bullet first and the
+    // closing section (it names "de extra latentie") second, as test/qasc.test.ts reports
     const r = run(['qasc', ...seeds, '--query', 'wat is de latentie van QASC?', '--top-k', '2', '--m', '1', '--explain']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/#1 {2}S = 0\.\d{4} {2}.*004_671b0f59775d2df1\.txt/);
-    expect(r.stdout).toMatch(/#2 {2}S = 0\.\d{4} {2}.*004_671b0f59775d2df1\.txt/);
+    expect(r.stdout).toMatch(/#1 {2}S = 0\.\d{4} {2}.*nl-qasc\.txt/);
+    expect(r.stdout).toMatch(/#2 {2}S = 0\.\d{4} {2}.*nl-qasc\.txt/);
     expect(r.stdout).toContain('380 ms');
     expect(r.stdout).toMatch(/τ = 0\.\d{4} {2}κ·τ = 0\.\d{4}/);
     const j = run(['qasc', seeds[1], '-q', 'latentie', '--format', 'jsonl']);
@@ -72,7 +72,7 @@ describe('chunkwise chunk --strategy semantic|late, chunkwise qasc', () => {
   });
 
   it('qasc: every parameter has a flag, both modes run, the locale is detected by default', async () => {
-    const seed = join(seedsDir, '004_671b0f59775d2df1.txt');
+    const seed = texts.nlQasc;
     const text = readFileSync(seed, 'utf8');
     const q = 'wat is de latentie van QASC?';
     const jsonl = (args: string[]) => {

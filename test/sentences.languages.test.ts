@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ABBREVIATIONS, NEUTRAL_RULES, isCaseless, rulesFor, splitSentences } from '../src/engine/boundaries/sentences.js';
 import { detectLocale } from '../src/engine/boundaries/locale.js';
-import { corporaDir, seedsDir } from './helpers/paths.js';
+import { corporaDir, textsDir } from './helpers/paths.js';
 
 const sentences = (text: string, locale: string): string[] => {
   const s = splitSentences(text, { locale });
@@ -188,15 +188,16 @@ describe('rules per locale', () => {
 });
 
 describe('detectLocale (stopword vote, scripts)', () => {
-  const seed = (name: string) => readFileSync(join(seedsDir, name), 'utf8');
   it.each([
-    ['000_8f226b84e52f95a9.txt', 'nl'],
-    ['001_5f3fee5fa4fde4a1.txt', 'nl'],
-    ['002_c9af61e5de683e74.txt', 'fr'],
-    ['003_22955fd41de422b7.txt', 'en'],
-    ['004_671b0f59775d2df1.txt', 'nl'],
-  ])('seed %s → %s', (name, locale) => {
-    expect(detectLocale(seed(name))).toBe(locale);
+    ['nl-sliding-window.txt', 'nl'],
+    ['nl-chunking-strategieen.txt', 'nl'],
+    ['nl-qasc.txt', 'nl'],
+    ['fr-fenetre-glissante.txt', 'fr'],
+    ['en-sliding-window.txt', 'en'],
+    ['de-streaming.txt', 'de'],
+    ['ja-chunking.txt', 'ja'],
+  ])('texts/%s → %s', (name, locale) => {
+    expect(detectLocale(readFileSync(join(textsDir, name), 'utf8'))).toBe(locale);
   });
   it('the evaluation corpora are English', () => {
     for (const c of ['state_of_the_union', 'wikitexts', 'pubmed', 'finance']) {

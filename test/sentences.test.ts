@@ -1,22 +1,21 @@
 /**
  * splitSentences (src/engine/boundaries/sentences.ts): Intl.Segmenter with guards against false
- * breaks, on the Dutch, French and English seeds (hand-counted sentences), worked
+ * breaks, on the Dutch, French, English, German and Japanese texts of texts/ (hand-counted sentences), worked
  * examples of each guard, CJK, CRLF, windowed segmentation equal to one whole call, and
  * the tiling contract over generated text.
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { icuSentenceStarts, SEGMENT_WINDOW, splitSentences, splitSentencesCounted, type SentenceWork } from '../src/engine/boundaries/sentences.js';
-import { seedsDir, sharedFiles } from './helpers/paths.js';
+import { sharedFiles, texts, textsDir } from './helpers/paths.js';
 
 const sentences = (text: string, locale = 'en'): string[] => {
   const s = splitSentences(text, { locale });
   return Array.from(s.starts, (a, i) => text.slice(a, s.ends[i]));
 };
-const seed = (prefix: string): string => readFileSync(join(seedsDir, sharedFiles(seedsDir, '.txt').find((f) => f.includes(`/${prefix}_`))!.split('/').pop()!), 'utf8');
-/** The line of a seed that starts with `start`. */
+const read = (file: string): string => readFileSync(file, 'utf8');
+/** The line of a text that starts with `start`. */
 const line = (text: string, start: string): string => {
   const found = text.split('\n').find((l) => l.trimStart().startsWith(start));
   if (!found) throw new Error(`no line starting ${start}`);
@@ -56,30 +55,49 @@ describe('guards against false breaks (worked examples)', () => {
   });
 });
 
-describe('seeds (hand-counted sentences)', () => {
-  const nl0 = seed('000');
-  const nl1 = seed('001');
-  const fr2 = seed('002');
-  const en3 = seed('003');
-  const nl4 = seed('004');
+describe('texts/ (hand-counted sentences)', () => {
+  const nlSliding = read(texts.nlSliding);
+  const nlStrategies = read(texts.nlStrategies);
+  const nlQasc = read(texts.nlQasc);
+  const fr = read(texts.frSliding);
+  const en = read(texts.enSliding);
+  const de = read(texts.deStreaming);
+  const ja = read(texts.jaChunking);
   it.each([
-    ['000 bv.', nl0, 'Venstergrootte — de Lengte', 'nl', 2],
-    ['000 et al.', nl0, 'Qinglin Zhang et al.', 'nl', 1],
-    ['001', nl1, 'Wanneer een document verkeerd', 'nl', 4],
-    ['001 "3.1"', nl1, 'Bij documentbewust opknippen', 'nl', 3],
-    ['002', fr2, 'Le découpage en fenêtre glissante', 'fr', 3],
-    ['002 et al.', fr2, 'Shuaitong Guo et al.', 'fr', 1],
-    ['003', en3, 'This is Part 16', 'en', 3],
-    ['003 (3) < (5)', en3, 'The window starts at word 1', 'en', 3],
-    ['004', nl4, 'Bestaande geavanceerde methoden', 'nl', 3],
+    ['nl bv.', nlSliding, 'Venstergrootte — het aantal', 'nl', 2],
+    ['nl d.w.z.', nlSliding, 'Stapgrootte (ook: stride)', 'nl', 3],
+    ['nl bijv. et al. p.', nlSliding, 'Tip voor de metadata', 'nl', 2],
+    ['nl 3.500', nlSliding, 'Een rekenvoorbeeld', 'nl', 2],
+    ['nl "3.1 Vereisten"', nlStrategies, 'Bij documentbewust knippen', 'nl', 4],
+    ['nl ca. 0,8', nlStrategies, 'Bij het kiezen van een methode', 'nl', 2],
+    ['nl bullet', nlQasc, '• Latentie:', 'nl', 2],
+    ['fr', fr, 'Le découpage en fenêtre glissante consiste', 'fr', 3],
+    ['fr M. Mme 0,25', fr, 'M. Dupont indexe', 'fr', 4],
+    ['fr p. ex. et al. chap.', fr, 'Conservez avec chaque chunk', 'fr', 2],
+    ['en i.e.', en, 'With a stride equal to the window', 'en', 2],
+    ['en e.g.', en, 'Start from the window.', 'en', 3],
+    ['en Dr. “quote.”', en, 'Dr. Lena Okafor', 'en', 3],
+    ['en 10,000 ⌈…⌉', en, 'The number of chunks grows', 'en', 4],
+    ['de z.B.', de, 'Ein Beispiel: Ein Satzende', 'de', 3],
+    ['de d.h. 1.000', de, 'Die wichtigste Anforderung', 'de', 3],
+    ['de Dr. ca.', de, 'Faustregel nach Dr. Keller', 'de', 1],
+    ['de ordinal date', de, 'Stand: 5. März 2025', 'de', 1],
+    ['ja', ja, '全角と半角', 'ja', 5],
   ])('%s', (_name, text, start, locale, count) => {
     expect(sentences(line(text, start), locale)).toHaveLength(count);
   });
 
-  it('no sentence of any seed ends in an abbreviation the seeds contain', () => {
-    for (const [text, locale] of [[nl0, 'nl'], [nl1, 'nl'], [fr2, 'fr'], [en3, 'en'], [nl4, 'nl']] as const) {
+  // Reported, not hidden: ICU ends a Japanese sentence after sentence-final punctuation in
+  // 「」 quotes even where the quote is mid-sentence (「。」「！」「？」で終わり…, 「はい。そうです。」と答えた。),
+  // and splitSentences has no rule against it: 7 sentences where a reader counts 3.
+  it.fails('ja: punctuation quoted mid-sentence does not end the sentence (known defect)', () => {
+    expect(sentences(line(ja, '日本語の文は'), 'ja')).toHaveLength(3);
+  });
+
+  it('no sentence of any text ends in an abbreviation the texts contain', () => {
+    for (const [text, locale] of [[nlSliding, 'nl'], [nlStrategies, 'nl'], [nlQasc, 'nl'], [fr, 'fr'], [en, 'en'], [de, 'de']] as const) {
       for (const s of sentences(text, locale)) {
-        expect(s.trimEnd()).not.toMatch(/(?:\bbv|\bal|e\.g|i\.e|o\.a|p\. ex|z\.B)\.$/);
+        expect(s.trimEnd()).not.toMatch(/(?:\bbv|\bbijv|\bca|\bal|\bchap|\bDr|\bMme|\bM|e\.g|i\.e|o\.a|d\.w\.z|p\. ex|c\.-à-d|z\.B|d\.h|u\.a|bzw|engl)\.$/);
       }
     }
   });
@@ -87,7 +105,7 @@ describe('seeds (hand-counted sentences)', () => {
 
 describe('windowed segmentation', () => {
   it('gives the same breaks as one Intl.Segmenter call over text with and without line breaks', () => {
-    const all = sharedFiles(seedsDir, '.txt').map((f) => readFileSync(f, 'utf8')).join('\n');
+    const all = sharedFiles(textsDir, '.txt').map((f) => readFileSync(f, 'utf8')).join('\n');
     const oneLine = all.replace(/\s+/g, ' ');
     for (const text of [all.slice(0, 3 * SEGMENT_WINDOW), oneLine.slice(0, 3 * SEGMENT_WINDOW)]) {
       const whole = Array.from(new Intl.Segmenter('en', { granularity: 'sentence' }).segment(text), (s) => s.index);

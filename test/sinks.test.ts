@@ -18,11 +18,11 @@ import { writeChunks, type Sink, type SinkRow } from '../src/sinks/index.js';
 import { LanceDbSink } from '../src/sinks/lancedb.js';
 import { openPgliteSink } from '../src/sinks/pglite.js';
 import { openPostgresSink } from '../src/sinks/postgres.js';
-import { seedsDir, sharedFiles } from './helpers/paths.js';
+import { texts } from './helpers/paths.js';
 import { startPgServer, type PgServer } from './helpers/pg-server.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'chunkwise-sinks-'));
-const seed = sharedFiles(seedsDir, '.txt').find((f) => f.includes('003_'))!;
+const seed = texts.enSliding;
 const text = readFileSync(seed, 'utf8');
 const embedder = new HashingEmbedder({ dimension: 64 });
 const chunker = new RecursiveChunker({ chunkSize: 80, chunkOverlap: 0 });

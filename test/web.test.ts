@@ -14,11 +14,11 @@ import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliBin, corporaDir, gloveDir, questionsCsv, repoRoot, seedsDir } from './helpers/paths.js';
+import { cliBin, corporaDir, gloveDir, questionsCsv, repoRoot, textsDir } from './helpers/paths.js';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumAvailable } from './runtimes/support.js';
 
 const run = chromiumAvailable();
-const SEED = '003_22955fd41de422b7.txt';
+const DOC = 'en-sliding-window.txt';
 const GLOVE = gloveDir();
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
@@ -102,7 +102,7 @@ describe.skipIf(!run)('web page', () => {
     symlinkSync(repoRoot, join(work, 'node_modules', 'chunkwise'));
     // what npm's bin link does (tsc's bin.js has no execute bit in a checkout)
     writeFileSync(join(work, 'node_modules', '.bin', 'chunkwise'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(cliBin)} "$@"\n`, { mode: 0o755 });
-    copyFileSync(join(seedsDir, SEED), join(work, SEED));
+    copyFileSync(join(textsDir, DOC), join(work, DOC));
   });
 
   afterAll(async () => {
@@ -137,17 +137,17 @@ describe.skipIf(!run)('web page', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.click(`.column:nth-child(${k + 1}) .download`)]);
     return readFileSync(await download.path(), 'utf8');
   }
-  const seedText = () => readFileSync(join(seedsDir, SEED), 'utf8');
+  const docText = () => readFileSync(join(textsDir, DOC), 'utf8');
 
   describe('two strategies side by side', () => {
     let page: Any;
     beforeAll(async () => {
-      page = await open(`?doc=/seeds/${SEED}&s=sliding:128:32&s=recursive:256:32`);
+      page = await open(`?doc=/texts/${DOC}&s=sliding:128:32&s=recursive:256:32`);
     });
     afterAll(() => page?.close());
 
     it('give the chunks the library gives in Node for the same options', async () => {
-      const text = seedText();
+      const text = docText();
       const cols = await columns(page);
       expect(cols.map((c) => [c.strategy, c.options])).toEqual([
         ['sliding', { unit: 'token', windowSize: 128, stride: 96 }],
@@ -162,7 +162,7 @@ describe.skipIf(!run)('web page', () => {
     });
 
     it('align: every column is the whole text, cut at every boundary of both, rows at one height; labels, overlap, no lost text', async () => {
-      const text = seedText();
+      const text = docText();
       const cols = await columns(page);
       const dom = await page.evaluate(() => {
         const bands = Array.from(document.querySelectorAll('#view .band:not(.head)')) as HTMLElement[];
@@ -191,7 +191,7 @@ describe.skipIf(!run)('web page', () => {
     });
 
     it('histograms count the chunk sizes Node gives', async () => {
-      const text = seedText();
+      const text = docText();
       const cols = await columns(page);
       const hists: { edges: number[]; counts: number[] }[] = await page.evaluate(() =>
         Array.from(document.querySelectorAll('.hist svg')).map((s) => ({ edges: (s as HTMLElement).dataset.edges!.split(',').map(Number), counts: (s as HTMLElement).dataset.counts!.split(',').map(Number) })),
@@ -208,7 +208,7 @@ describe.skipIf(!run)('web page', () => {
     });
 
     it('the JSONL download equals `chunkwise chunk` for the same settings', async () => {
-      const cli = (args: string[]) => spawnSync(process.execPath, [cliBin, 'chunk', SEED, ...args], { cwd: seedsDir, encoding: 'utf8' });
+      const cli = (args: string[]) => spawnSync(process.execPath, [cliBin, 'chunk', DOC, ...args], { cwd: textsDir, encoding: 'utf8' });
       const sliding = cli(['--strategy', 'sliding', '--unit', 'token', '--window-size', '128', '--stride', '96']);
       const recursive = cli(['--strategy', 'recursive', '--unit', 'token', '--chunk-size', '256', '--chunk-overlap', '32']);
       expect(sliding.status).toBe(0);
@@ -250,8 +250,8 @@ describe.skipIf(!run)('web page', () => {
   });
 
   it('lost text (stride past the window) is highlighted and counted as Node counts it', async () => {
-    const page = await open(`?doc=/seeds/${SEED}&s=sliding:unit=word:windowSize=20:stride=30:allowGaps=true&s=fixed:unit=word:chunkSize=20:chunkOverlap=0`);
-    const text = seedText();
+    const page = await open(`?doc=/texts/${DOC}&s=sliding:unit=word:windowSize=20:stride=30:allowGaps=true&s=fixed:unit=word:chunkSize=20:chunkOverlap=0`);
+    const text = docText();
     const cols = await columns(page);
     expect(cols[0].options).toEqual({ unit: 'word', windowSize: 20, stride: 30, allowGaps: true });
     const chunks = api.createChunker('sliding', cols[0].options).chunk(text);
@@ -354,7 +354,7 @@ describe.skipIf(!run)('web page', () => {
   });
 
   it('the TypeScript and CLI snippets, run as shown, print what the page downloads', async () => {
-    const page = await open(`?doc=/seeds/${SEED}&s=parent-child:parentSize=400:childSize=100&s=semantic:maxChunkSize=200&s=recursive:256:32`);
+    const page = await open(`?doc=/texts/${DOC}&s=parent-child:parentSize=400:childSize=100&s=semantic:maxChunkSize=200&s=recursive:256:32`);
     await page.fill('.column:nth-child(3) [data-option="separators"]', '["\\n\\n", "it\'s", {"kind": "sentence"}, " ", ""]');
     await page.dispatchEvent('.column:nth-child(3) [data-option="separators"]', 'change');
     await settle(page);
@@ -387,11 +387,11 @@ describe.skipIf(!run)('web page', () => {
   });
 
   it('the GloVe static model served by the page gives the semantic chunks StaticEmbedder gives in Node', async () => {
-    const page = await open(`?doc=/seeds/${SEED}&s=semantic:maxChunkSize=200&embedder=static:glove-6b-100d`);
+    const page = await open(`?doc=/texts/${DOC}&s=semantic:maxChunkSize=200&embedder=static:glove-6b-100d`);
     const [c] = await columns(page);
     const embedder = await api.StaticEmbedder.load(GLOVE);
-    const expected = await api.createChunker('semantic', { ...c.options, embedder }).chunk(seedText());
-    const hashing = await api.createChunker('semantic', { ...c.options, embedder: new api.HashingEmbedder() }).chunk(seedText());
+    const expected = await api.createChunker('semantic', { ...c.options, embedder }).chunk(docText());
+    const hashing = await api.createChunker('semantic', { ...c.options, embedder: new api.HashingEmbedder() }).chunk(docText());
     expect(c.chunks).toEqual(plain(expected));
     expect(c.chunks).not.toEqual(plain(hashing));
     expect(await page.textContent('.column code.ts')).toContain(`embedder: await StaticEmbedder.load('${realpathSync(GLOVE)}')`);
@@ -400,7 +400,7 @@ describe.skipIf(!run)('web page', () => {
   });
 
   it('controls come from the registry: every strategy offered, late disabled with the library\'s reason', async () => {
-    const page = await open(`?doc=/seeds/${SEED}`);
+    const page = await open(`?doc=/texts/${DOC}`);
     const offered = await page.$$eval('.column:nth-child(1) .strategy option', (os: Any[]) => os.map((o) => ({ value: o.value, disabled: o.disabled, text: o.textContent })));
     expect(offered.map((o: Any) => o.value)).toEqual(api.strategyNames());
     let reason = '';
@@ -435,7 +435,7 @@ describe.skipIf(!run)('web page', () => {
   for (const width of [360, 1440]) {
     it(`the QASC panel shows scored chunks without horizontal overflow at ${width} px`, async () => {
       const q = encodeURIComponent('How does the stride relate to the overlap between windows?');
-      const page = await open(`?doc=/seeds/${SEED}&s=sliding:128:32&s=recursive:256:32&q=${q}`, { width, height: 900 });
+      const page = await open(`?doc=/texts/${DOC}&s=sliding:128:32&s=recursive:256:32&q=${q}`, { width, height: 900 });
       await page.waitForFunction(() => document.querySelectorAll('#qasc li').length > 0, undefined, { timeout: 30_000 });
       expect(await page.textContent('#qasc .note')).toMatch(/τ = -?\d\.\d{3} \(75th percentile of sim\) · keep S ≥ κ·τ = -?\d\.\d{3} · \d+ chunks/);
       expect(await page.textContent('#qasc li .qmeta')).toMatch(/^S -?\d\.\d{3}sentences \[\d+, \d+\)seeds #\d+/);
@@ -492,7 +492,7 @@ describe.skipIf(!run)('web page', () => {
 
   for (const width of [420, 1400]) {
     it(`at ${width} px no control cuts its text or placeholder, and the chunk view is in a monospace font`, async () => {
-      const page = await open(`?doc=/seeds/${SEED}&s=sliding:128:32&s=recursive:256:32`, { width, height: 900 });
+      const page = await open(`?doc=/texts/${DOC}&s=sliding:128:32&s=recursive:256:32`, { width, height: 900 });
       const cut = await page.evaluate(() => {
         const ctx = document.createElement('canvas').getContext('2d')!;
         const out: string[] = [];
@@ -518,7 +518,7 @@ describe.skipIf(!run)('web page', () => {
   }
 
   it('screenshot shows the rendered page (a non-trivial PNG)', async () => {
-    const page = await open(`?doc=/seeds/${SEED}&s=sliding:128:32&s=recursive:256:32`);
+    const page = await open(`?doc=/texts/${DOC}&s=sliding:128:32&s=recursive:256:32`);
     const png: Buffer = await page.screenshot({ fullPage: false });
     expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
     expect(png.readUInt32BE(16)).toBe(1280); // IHDR width

@@ -3,7 +3,7 @@
 // 8080): web/ at /, the browser bundles (dist/bundle, made by `npm run build`) at
 // /bundle/, onnxruntime-web's files at /ort/, the code strategy's grammars (tree-sitter-wasms)
 // at /grammars/ and web-tree-sitter at /wts/, pdf.js's build at /pdfjs/ (for pdf.html), the
-// repository's data at /eval/ and /seeds/ (so `?doc=/seeds/<file>` opens a seed article),
+// repository's data at /eval/ and /texts/ (so `?doc=/texts/<file>` opens a sample document),
 // the document fixtures at /documents/, and /models.json: the static
 // embedding models (Model2Vec layout: model.safetensors + tokenizer.json) found in
 // build/models/ (`npm test` builds GloVe there; `npm run models` alone),
@@ -26,7 +26,7 @@ const mounts = [
   // the document fixtures (pdf.html?pdf=/documents/report.pdf)
   ['/documents/', join(root, 'test', 'fixtures', 'documents')],
   ['/eval/', join(root, 'eval')],
-  ['/seeds/', join(root, 'seeds')],
+  ['/texts/', join(root, 'texts')],
   ['/models/', join(root, 'build', 'models')],
   ['/', join(root, 'web')],
 ];
@@ -102,6 +102,6 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   server.listen(port, '127.0.0.1', () => {
     const { port: actual } = server.address();
     console.log(`chunkwise web page: http://127.0.0.1:${actual}/`);
-    console.log(`a seed article:     http://127.0.0.1:${actual}/?doc=/seeds/001_5f3fee5fa4fde4a1.txt`);
+    console.log(`a sample document:  http://127.0.0.1:${actual}/?doc=/texts/nl-chunking-strategieen.txt`);
   });
 }

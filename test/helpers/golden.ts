@@ -26,7 +26,7 @@ import { createChunker, QueryAdaptiveChunker, strategies, type Chunk } from '../
 import { hashText } from '../../src/engine/chunk.js';
 import { OnnxEmbedder } from '../../src/onnx.js';
 import { makeEncoderOnnx, writeOnnxFolder } from './embedder-fixtures.js';
-import { corporaDir, markdownDir, repoRoot, seedsDir, sharedFiles } from './paths.js';
+import { corporaDir, markdownDir, repoRoot, sharedFiles, textsDir } from './paths.js';
 
 export const goldenDir = join(repoRoot, 'test', 'golden');
 export const fixturesDir = join(goldenDir, 'fixtures');
@@ -37,7 +37,7 @@ export const codeFixturesDir = join(goldenDir, '..', 'fixtures', 'code');
 
 /** An input of the golden runs. */
 export interface GoldenInput {
-  /** `corpora/…`, `markdown/…`, `seeds/…`, `fixtures/…`, `html/…` or `code/…`. */
+  /** `corpora/…`, `markdown/…`, `texts/…`, `fixtures/…`, `html/…` or `code/…`. */
   name: string;
   text: string;
 }
@@ -49,12 +49,12 @@ const KNOWN_DEFECTS: Record<string, Record<string, string>> = {
   },
 };
 
-/** Every golden input: the 4 corpora, the 4 Markdown chapters, the 5 seeds, the fixtures, the HTML pages and the code fixtures. */
+/** Every golden input: the 4 corpora, the 4 Markdown chapters, the 8 texts (texts/README.md), the fixtures, the HTML pages and the code fixtures. */
 export function goldenInputs(): GoldenInput[] {
   const groups: Array<[string, string, string]> = [
     ['corpora', corporaDir, '.md'],
     ['markdown', markdownDir, '.md'],
-    ['seeds', seedsDir, '.txt'],
+    ['texts', textsDir, '.txt'],
     ['fixtures', fixturesDir, ''],
     ['html', htmlPagesDir, '.html'],
     ['code', codeFixturesDir, ''],
@@ -81,8 +81,8 @@ function inSet(set: InputSet, name: string): boolean {
   if (set === 'all') return true;
   if (set === 'no-large') return !LARGE.has(name);
   if (set === 'fixtures') return name.startsWith('fixtures/');
-  // small: the seeds and the fixtures
-  return name.startsWith('seeds/') || name.startsWith('fixtures/');
+  // small: the texts and the fixtures
+  return name.startsWith('texts/') || name.startsWith('fixtures/');
 }
 
 interface Setting {
@@ -95,7 +95,7 @@ interface Setting {
  * The settings per registered strategy: its defaults, one smaller setting, and a tiny one
  * on the fixtures (where they are small enough to show every rule). Units char, word
  * and token for each (every registered strategy takes a unit). Late chunking runs a
- * fixture ONNX encoder, one model pass per document: seeds and fixtures only.
+ * fixture ONNX encoder, one model pass per document: texts and fixtures only.
  */
 /** Defaults on every input, `small` on all but the two large corpora, `tiny` on the fixtures. */
 const standard = (small: Record<string, unknown>, tiny: Record<string, unknown>): Setting[] => [
@@ -113,7 +113,7 @@ export const GOLDEN_SETTINGS: Record<string, Setting[]> = {
   'parent-child': standard({ parentSize: 512, childSize: 64, childOverlap: 8 }, { parentSize: 64, childSize: 16, childOverlap: 4 }),
   semantic: standard({ maxChunkSize: 128 }, { maxChunkSize: 16, bufferSize: 0, breakpoint: 'gradient' }),
   html: [
-    // plain text too (the seeds and fixtures: text with no markup is one run of inline content)
+    // plain text too (the texts and fixtures: text with no markup is one run of inline content)
     { name: 'default', options: {}, inputs: 'small' },
     { name: 'pages', options: {}, inputs: 'pages' },
     { name: 'small', options: { chunkSize: 128, chunkOverlap: 16 }, inputs: 'pages' },
@@ -136,9 +136,9 @@ export const UNITS = ['char', 'word', 'token'] as const;
 
 /** QASC (query-time, not in the registry): its defaults, fixed queries per input. */
 export const QASC_QUERIES: Record<string, string[]> = {
-  'seeds/004_671b0f59775d2df1.txt': [
+  'texts/nl-qasc.txt': [
     'wat is de latentie van QASC?',
-    'hoe worden de seed-zinnen gekozen?',
+    'hoe worden de zaadzinnen gekozen?',
     'welke parameters heeft het contextvenster?',
     'wat zijn de nadelen van chunking met vaste grootte?',
   ],

@@ -17,8 +17,27 @@ export const corporaDir = join(evalDir, 'corpora');
 export const markdownDir = join(evalDir, 'markdown');
 /** The evaluation's questions (`question`, `references`, `corpus_id`). */
 export const questionsCsv = join(evalDir, 'questions.csv');
-/** The five source articles (Dutch, French, English; seeds/README.md). */
-export const seedsDir = join(repoRoot, 'seeds');
+/** Test and sample documents written for chunkwise: Dutch, French, English, German, Japanese, Thai (texts/README.md). */
+export const textsDir = join(repoRoot, 'texts');
+/** The documents of {@link textsDir} by role, as paths. */
+export const texts = {
+  /** Dutch glossary article on sliding windows (bv., o.a., et al., 0,5). */
+  nlSliding: join(textsDir, 'nl-sliding-window.txt'),
+  /** Dutch survey of chunking strategies: code blocks, a pipe table, long paragraphs. */
+  nlStrategies: join(textsDir, 'nl-chunking-strategieen.txt'),
+  /** Dutch technical note on QASC, with the latency passage ("380 ms"). */
+  nlQasc: join(textsDir, 'nl-qasc.txt'),
+  /** French article on sliding windows (M., p. ex., c.-à-d., 0,25). */
+  frSliding: join(textsDir, 'fr-fenetre-glissante.txt'),
+  /** English walkthrough of sliding windows: code, tables; the web page's sample. */
+  enSliding: join(textsDir, 'en-sliding-window.txt'),
+  /** German article on streaming chunking (z.B., d.h., ordinal dates). */
+  deStreaming: join(textsDir, 'de-streaming.txt'),
+  /** Japanese article: no spaces between words, full-width punctuation. */
+  jaChunking: join(textsDir, 'ja-chunking.txt'),
+  /** Thai article: no spaces between words, no sentence-final period. */
+  thChunking: join(textsDir, 'th-chunking.txt'),
+} as const;
 /** The compiled CLI entry point. */
 export const cliBin = join(repoRoot, 'dist', 'src', 'cli', 'bin.js');
 

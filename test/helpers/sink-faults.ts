@@ -11,20 +11,20 @@ import type { Sink } from '../../src/sinks/types.js';
 import { LanceDbSink } from '../../src/sinks/lancedb.js';
 import { openPgliteSink } from '../../src/sinks/pglite.js';
 import { openPostgresSink } from '../../src/sinks/postgres.js';
-import { cliBin, seedsDir, sharedFiles } from './paths.js';
+import { cliBin, sharedFiles, textsDir } from './paths.js';
 
 /** Files in the corpus. */
 export const FILES = 40;
 
 /**
- * Writes the corpus into `dir`: 40 files cut from the seed texts, each different.
+ * Writes the corpus into `dir`: 40 files cut from the texts of texts/, each different.
  * Version `b` edits the first paragraph of files 0–4, empties file 5 and halves file 6
  * (chunks added, kept, and removed on a switch between the versions).
  * @returns the files' paths.
  */
 export function writeCorpus(dir: string, version: 'a' | 'b'): string[] {
   mkdirSync(dir, { recursive: true });
-  const seeds = sharedFiles(seedsDir, '.txt').map((f) => readFileSync(f, 'utf8'));
+  const seeds = sharedFiles(textsDir, '.txt').map((f) => readFileSync(f, 'utf8'));
   const files: string[] = [];
   for (let i = 0; i < FILES; i++) {
     let text = `File ${i}.\n\n` + seeds[i % seeds.length].slice(i * 37);

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { extname, join, normalize, resolve } from 'node:path';
-import { corporaDir, repoRoot, seedsDir, sharedFiles } from '../helpers/paths.js';
+import { corporaDir, repoRoot, sharedFiles, textsDir } from '../helpers/paths.js';
 
 export { bundleLikeDeploy, type DeployBundle } from '../../bench/deploy-bundle.js';
 
@@ -17,11 +17,11 @@ export interface Doc {
 }
 
 /**
- * The seeds, the state_of_the_union corpus and an HTML page (the html strategy's parser in
+ * The texts of texts/, the state_of_the_union corpus and an HTML page (the html strategy's parser in
  * every runtime); with `code`, also the 12 source files of test/fixtures/code.
  */
 export function workloadDocs(options: { code?: boolean } = {}): Doc[] {
-  const docs: Doc[] = sharedFiles(seedsDir, '.txt').map((f) => ({ name: f.slice(seedsDir.length + 1), text: readFileSync(f, 'utf8') }));
+  const docs: Doc[] = sharedFiles(textsDir, '.txt').map((f) => ({ name: f.slice(textsDir.length + 1), text: readFileSync(f, 'utf8') }));
   docs.push({ name: 'state_of_the_union.md', text: readFileSync(join(corporaDir, 'state_of_the_union.md'), 'utf8') });
   docs.push({ name: 'docs-page.html', text: readFileSync(join(repoRoot, 'test', 'golden', 'html', 'docs-page.html'), 'utf8') });
   if (options.code) {

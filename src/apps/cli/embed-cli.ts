@@ -8,8 +8,11 @@
  * Embeds `chunk.embedText ?? chunk.text`, stated here on purpose.
  * @module
  */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError } from './usage-error.js';
+import { UnreadableFileError } from './errors.js';
 import { openCliSink } from './sink-cli.js';
 import { AUTO_STRATEGY, fallbackNotice, FileChunkers, filePieces, walkExtensions } from '../node/chunk-file.js';
 import { chunkDocumentFile, documentKind, loadDocumentPeers, throwDocumentErrors } from '../node/documents.js';
@@ -84,6 +87,7 @@ export async function runEmbed(inputs: string[], o: EmbedCommandOptions, opened:
     const given = new Map(files.map((f) => [canonical(f), f]));
     const sizes = await sourceSizes(files);
     noticeEmptyFiles(files, sizes, o.quiet ? undefined : (line) => process.stderr.write(line));
+    const sizeOf = new Map(files.map((f, i) => [canonical(f), sizes[i]]));
     const progress = createProgress(sizes.reduce((a, b) => a + b, 0), files.length, progressWanted(o));
     const npy: Float32Array[] = [];
     const documentErrors: DocumentError[] = [];
@@ -91,10 +95,16 @@ export async function runEmbed(inputs: string[], o: EmbedCommandOptions, opened:
     let summary: PipelineSummary;
     try {
       summary = await pipeline({
-        documents: (function* () {
-          // a .pdf or .docx is read as bytes by its loader, not decoded as text
-          for (const file of files) yield { source: canonical(file), text: documentKind(file) ? '' : filePieces(file) };
+        documents: (async function* () {
+          // a .pdf or .docx is read as bytes by its loader, not decoded as text; with a
+          // sink, the file's bytes are hashed first: an unchanged file is not read again
+          for (const file of files) {
+            const hash = sink && file !== '-' ? await fileHash(file) : undefined;
+            yield { source: canonical(file), text: documentKind(file) ? '' : filePieces(file), hash };
+          }
         })(),
+        // what a file's chunks depend on besides its bytes: its strategy and options (and loader)
+        chunking: (source) => JSON.stringify({ ...chunkers.plan(given.get(source)!), document: documentKind(given.get(source)!) ?? null }),
         chunker: (source) => {
           const file = given.get(source)!;
           const chunker = chunkers.for(file);
@@ -109,7 +119,7 @@ export async function runEmbed(inputs: string[], o: EmbedCommandOptions, opened:
         embedBatchSize: o.batchSize,
         onProgress: (p) => {
           if (p.kind !== 'document') return;
-          progress.advance(p.documentBytes, given.get(p.source));
+          progress.advance(sizeOf.get(p.source) ?? p.documentBytes, given.get(p.source));
           const notice = o.quiet ? undefined : fallbackNotice(chunkers.for(given.get(p.source)!), given.get(p.source)!);
           if (notice !== undefined) process.stderr.write(notice);
         },
@@ -179,6 +189,20 @@ async function writeSummary(summary: PipelineSummary, o: EmbedCommandOptions, si
   process.stderr.write(
     `chunkwise: ${sink ? sink.name + ': ' : ''}${s.documents} file(s)${failed}, ${s.chunks} chunks: ${s.added} added, ${s.kept} kept, ${s.removed} removed${pruned}; ${s.embedded} texts embedded${sink ? `; ${rows} in the table` : ''}; ${s.seconds.toFixed(1)} s\n`,
   );
+}
+
+/**
+ * SHA-256 of a file's bytes (hex), read as a stream.
+ * @throws {UnreadableFileError} when it cannot be read.
+ */
+async function fileHash(name: string): Promise<string> {
+  const hash = createHash('sha256');
+  try {
+    for await (const block of createReadStream(name)) hash.update(block as Buffer);
+  } catch (cause) {
+    throw new UnreadableFileError(name, cause);
+  }
+  return `sha256:${hash.digest('hex')}`;
 }
 
 /** A JSONL vector: base64 of little-endian float32 (default), or an array of numbers. */
