@@ -153,6 +153,17 @@ describe('tune()', () => {
     expect(result.recommendation.reason).toContain(result.recommendation.spec);
   });
 
+  it('recommends an index-time configuration unless queryTime: QASC is measured, not recommended; by default not searched', async () => {
+    expect(tuneGrid({ sizes: [200], overlaps: [0] }).specs.map((x) => x.spec)).toEqual(['fixed:200:0', 'recursive:200:0', 'sentence:200:0', 'semantic:200:0', 'cluster-semantic:200:0']);
+    expect(tuneGrid({ sizes: [200], overlaps: [0], qascWindows: ['fixed'], queryTime: true }).specs.map((x) => x.spec)).toContain('qasc:200:0:window=fixed');
+    const indexed = await tune([speech], questions, { embedder, ...grid, bootstrap: { resamples: 200 } });
+    expect(indexed.rows.map((r) => r.spec)).toContain('qasc:100:0:window=adaptive');
+    expect(indexed.recommendation.spec).toMatch(/^(fixed|recursive):/);
+    expect(indexed.recommendation.rule).toContain('index-time configurations');
+    const any = await tune([speech], questions, { embedder, ...grid, queryTime: true, bootstrap: { resamples: 200 } });
+    expect(any.recommendation.rule).not.toContain('index-time');
+  });
+
   it('starts no configuration that would end past the budget and reports the skipped', async () => {
     // a clock on which every configuration takes 10 s
     let t = 0;
@@ -225,7 +236,8 @@ describe('chunkwise tune', () => {
   it('prints the front and the recommendation; --out writes tune.json, front.svg and report.md; chunkwise eval agrees', async () => {
     const out = join(dir, 'out');
     const r = await cli('tune', corpusFile, '--questions', questionsFile, '--strategies', 'fixed,recursive,qasc', '--sizes', '100,200', '--overlaps', '0', '--qasc-windows', 'adaptive', '--budget', '2m', '--out', out);
-    expect(r.err).toBe('');
+    // stderr is not a terminal here: a line per configuration instead of a bar (b75b80f: nothing for the whole run)
+    expect(r.err).toMatch(/^(chunkwise: tune [1-6]\/6 (fixed|recursive|qasc):\S+ done, \d+ s\n){6}$/);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/Pareto front of mean recall against mean IoU/);
     const json = JSON.parse(readFileSync(join(out, 'tune.json'), 'utf8'));
@@ -333,7 +345,7 @@ describe('question generation through an OpenAI-compatible chat endpoint', () =>
     replies = [];
     const out = join(dir, 'generated');
     const r = await cli('tune', corpusFile, '--generate', '3', '--chat-model', 'local-chat', '--chat-url', endpoint.baseURL, '--strategies', 'fixed', '--sizes', '100', '--overlaps', '0', '--out', out);
-    expect(r.err).toBe('');
+    expect(r.err).toMatch(/^chunkwise: tune 1\/1 fixed:100:0 done, \d+ s\n$/);
     expect(r.code).toBe(0);
     const generated = parseQuestionsCsv(readFileSync(join(out, 'questions.csv'), 'utf8'));
     expect(generated).toHaveLength(3);
