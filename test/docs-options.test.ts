@@ -11,7 +11,8 @@ import { buildProgram } from '../src/apps/cli/main.js';
 import { cliFlag, defaultText } from '../src/engine/options/schema.js';
 import { createChunker, InvalidOptionError, strategies } from '../src/index.js';
 import { UnknownOptionError } from '../src/engine/options/schema.js';
-import { ChunkwiseError, HashingEmbedder, InvalidInputError, LateChunker, QueryAdaptiveChunker, utf16ToCodePointOffset, utf16ToUtf8Offset } from '../src/index.js';
+import { ChunkwiseError, HashingEmbedder, InvalidInputError, LateChunker, QueryAdaptiveChunker } from '../src/index.js';
+import { utf16ToCodePointOffset, utf16ToUtf8Offset } from '../src/engine.js';
 import { QascIndex } from '../src/strategies/qasc/qasc-index.js';
 import { OpenAIEmbedder } from '../src/embedders/openai.js';
 

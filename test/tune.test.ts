@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { capacitySchema, defineStrategy, HashingEmbedder, InvalidInputError, InvalidOptionError, packLevels, registerStrategy } from '../src/index.js';
+import { HashingEmbedder, InvalidInputError, InvalidOptionError } from '../src/index.js';
+import { capacitySchema, defineStrategy, packLevels, registerStrategy } from '../src/engine.js';
 import {
   configurationForms,
   evaluateSpec,
