@@ -23,6 +23,7 @@ import {
   type EvalQuestion,
 } from '../src/evaluation/index.js';
 import { main } from '../src/apps/cli/main.js';
+import { parseTabbedQuestions } from '../src/evaluation/questions.js';
 import { parseDuration, runTune } from '../src/apps/cli/tune-command.js';
 import { readQuestions } from '../src/apps/node/index.js';
 import { localServer } from './helpers/local-server.js';
@@ -234,6 +235,23 @@ describe('the three forms of a configuration', () => {
 });
 
 describe('chunkwise tune', () => {
+  it('takes question<TAB>excerpt lines and finds each excerpt\'s corpus and offsets; an excerpt not found or found twice names its line', async () => {
+    // the shared questions' own excerpts, written as a user would paste them (newlines as \\n)
+    const chosen = questions.filter((q) => q.references.length === 1 && speech.text.indexOf(q.references[0].content) === speech.text.lastIndexOf(q.references[0].content)).slice(0, 8);
+    expect(chosen.length).toBe(8);
+    const tsv = ['# question, tab, excerpt', ...chosen.map((q) => `${q.question}\t${q.references[0].content.replace(/\\/g, '\\\\').replace(/\n/g, '\\n')}`), ''].join('\n');
+    const parsed = parseTabbedQuestions(tsv, [{ id: 'other', text: 'nothing of the speech' }, speech], 'q.tsv');
+    expect(parsed).toEqual(chosen.map((q) => ({ question: q.question, corpusId: speech.id, references: [{ content: q.references[0].content, start: q.references[0].start, end: q.references[0].end }] })));
+    expect(() => parseTabbedQuestions('What?\tno such words in the speech at all\n', [speech], 'q.tsv')).toThrow('Invalid evaluation data (q.tsv line 1): excerpt not found in the corpora: "no such words in the speech at all"');
+    expect(() => parseTabbedQuestions('# c\nWho?\tthe\n', [speech], 'q.tsv')).toThrow(/^Invalid evaluation data \(q\.tsv line 2\): excerpt found more than once \(state_of_the_union at \d+ and state_of_the_union at \d+\)/);
+    expect(() => parseTabbedQuestions('Who?\n', [speech], 'q.tsv')).toThrow('Invalid evaluation data (q.tsv line 1): needs a question, a tab, then an excerpt of a corpus');
+    const file = join(dir, 'pasted.tsv');
+    writeFileSync(file, tsv);
+    const r = await cli('tune', corpusFile, '--questions', file, '--strategies', 'fixed', '--sizes', '100', '--overlaps', '0', '--quiet');
+    expect([r.code, r.err]).toEqual([0, '']);
+    expect(r.out).toContain('8 questions over 1 corpora');
+  });
+
   it('prints the front and the recommendation; --out writes tune.json, front.svg and report.md; chunkwise eval agrees', async () => {
     const out = join(dir, 'out');
     const r = await cli('tune', corpusFile, '--questions', questionsFile, '--strategies', 'fixed,recursive,qasc', '--sizes', '100,200', '--overlaps', '0', '--qasc-windows', 'adaptive', '--budget', '2m', '--out', out);

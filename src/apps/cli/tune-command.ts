@@ -81,7 +81,7 @@ export function addTuneCommand(program: Command): Command {
     .command('tune')
     .description('search strategy × chunk size × overlap (and QASC\'s window) on your corpora and questions within a time budget; print the Pareto front of recall against IoU and the recommended configuration')
     .argument('<corpora...>', 'corpus files, directories or globs; a question\'s corpus_id is a file\'s base name without extension')
-    .option('--questions <csv>', 'questions CSV with columns question, references, corpus_id (Chroma\'s format)')
+    .option('--questions <file>', 'questions: a CSV with columns question, references, corpus_id (Chroma\'s format), or lines of question<TAB>excerpt (the excerpt copied from a corpus; its corpus and offsets are found)')
     .addOption(new Option('--budget <duration>', 'time budget: no configuration is started that would end past it (e.g. 90s, 5m, 1h; a bare number is seconds)').argParser(parseDuration).default(TUNE_BUDGET_MS, '5m'))
     .option('--embedder <spec>', 'hashing | hashing:<dim> | onnx:<folder> | static:<folder> | openai:<model> | transformers:<folder>', 'hashing')
     .option('-k, --top-k <n>', 'chunks retrieved per question', parsePositiveIntegerArg, 5)
@@ -160,7 +160,7 @@ export async function runTune(corporaArgs: string[], o: TuneCommandOptions): Pro
     if (questions.length === 0) throw new UsageError('the chat endpoint gave no usable question');
     if (o.out) await writeFile(join(o.out, 'questions.csv'), questionsCsv(questions));
   } else {
-    questions = await readQuestions(o.questions!);
+    questions = await readQuestions(o.questions!, corpora);
   }
   checkQuestions(questions, corpora);
   const embedder = await loadEmbedder(o.embedder);
