@@ -10,7 +10,7 @@ import { forEachFile, loadDocumentPeers, missingDocumentPackages } from '../node
 import { documentKind } from '../../engine/document-kinds.js';
 import { LazyCodeChunker } from '../../strategies/code/schema.js';
 import type { StrategyOptions } from '../../strategies/index.js';
-import { createProgress, Output, progressWanted, sourceSizes } from './io.js';
+import { createProgress, noticeEmptyFiles, Output, progressWanted, sourceSizes } from './io.js';
 import { semanticOptionsFromCli } from './semantic-options.js';
 import { UsageError } from './usage-error.js';
 import { autoStrategyOptions, strategyOptionsFromFlags } from './strategy-flags.js';
@@ -165,6 +165,7 @@ export async function runChunk(inputs: string[], o: ChunkCommandOptions): Promis
   const notice = o.quiet ? undefined : (line: string) => process.stderr.write(line);
   const files = await loadPeersFirst(chunkers, await expandInputs(inputs, o.ext ?? walkExtensions(o.strategy, DEFAULT_EXTENSIONS), binaryInputs(o)), o.skipUnsupported === true, notice);
   const sizes = await sourceSizes(files);
+  noticeEmptyFiles(files, sizes, notice);
   await loadDocumentPeers(files);
   // progress by bytes read: a large file or stdin (no total: bytes and rate) moves as it is read
   const progress = createProgress(

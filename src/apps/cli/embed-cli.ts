@@ -23,7 +23,7 @@ import { autoStrategyOptions } from './strategy-flags.js';
 import { loadEmbedder } from '../node/embedders.js';
 import { f32ToBase64, npyBytes } from '../node/embed-command.js';
 import { checkInputEncoding, chunkRecord, loadPeersFirst, strategyOptionsFromCli, type ChunkCommandOptions } from './chunk-command.js';
-import { createProgress, Output, progressWanted, sourceSizes } from './io.js';
+import { createProgress, noticeEmptyFiles, Output, progressWanted, sourceSizes } from './io.js';
 import { DEFAULT_EXTENSIONS, expandInputs } from './inputs.js';
 import { requireInteger } from '../../engine/options/options.js';
 import { pipeline, type PipelineSummary } from '../../pipeline/pipeline.js';
@@ -87,6 +87,7 @@ export async function runEmbed(inputs: string[], o: EmbedCommandOptions, opened:
     const canonical = (name: string) => (name === '-' ? name : resolve(name));
     const given = new Map(files.map((f) => [canonical(f), f]));
     const sizes = await sourceSizes(files);
+    noticeEmptyFiles(files, sizes, o.quiet ? undefined : (line) => process.stderr.write(line));
     const sizeOf = new Map(files.map((f, i) => [canonical(f), sizes[i]]));
     const progress = createProgress(sizes.reduce((a, b) => a + b, 0), files.length, progressWanted(o));
     const npy: Float32Array[] = [];

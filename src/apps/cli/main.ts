@@ -19,16 +19,18 @@
  *     [--qasc-windows …] [--recall-tolerance 1] [--out DIR] [--generate N --chat-model NAME --chat-url URL]
  *
  * Exit codes: 0 success; 1 a file could not be read or written (or a model loaded, or an
- * optional package a strategy needs is not installed); 2 a usage error (unknown option,
+ * optional package a strategy needs is not installed, or an embedder failed (a network
+ * error, a bad answer), or a queue job failed or was not
+ * taken by a worker within `--wait-timeout`); 2 a usage error (unknown option,
  * bad value). Either is one line on stderr in one style
  * (`chunkwise: …`, see errors.ts), without a stack trace; every command takes `--quiet`
  * and `--no-progress`.
  * @module
  */
 import { Command, CommanderError, Option } from 'commander';
-import { ChunkwiseError, MissingDependencyError, ModelLoadError, SinkError } from '../../engine/errors.js';
+import { ChunkwiseError, EmbeddingError, MissingDependencyError, ModelLoadError, SinkError } from '../../engine/errors.js';
 import { DocumentError } from '../../documents/document-error.js';
-import { QueueUnavailableError } from '../queue/queue.js';
+import { JobsFailedError, QueueUnavailableError, WaitTimeoutError } from '../queue/queue.js';
 import { runChunk, type ChunkCommandOptions } from './chunk-command.js';
 import { runEval, type EvalCommandOptions } from './eval-command.js';
 import { UnreadableFileError, UnwritableFileError } from './io.js';
@@ -99,9 +101,9 @@ export function buildProgram(): Command {
     .option('-o, --out <file>', 'write to a file instead of stdout (required for npy)')
     .option('--ext <list>', `extensions picked when walking a directory (comma-separated) [default: ${DEFAULT_EXTENSIONS.join(',')}; with markdown also .markdown,.mdx; code: source files; html: .html,.htm,.xhtml; auto: every strategy's]`, parseExtensions)
     .option('--skip-unsupported', 'leave out the files whose strategy needs an optional package that is not installed (said on stderr) instead of failing');
-  addEnqueueOptions(embedCommand).action(async (files: string[], options: EmbedCommandOptions & { queue?: string; queueName?: string; batchFiles?: number; wait?: boolean }) => {
+  addEnqueueOptions(embedCommand).action(async (files: string[], options: EmbedCommandOptions & { queue?: string; queueName?: string; batchFiles?: number; wait?: boolean; waitTimeout?: number }) => {
     if (options.queue !== undefined) return runEnqueue(files, options);
-    if (options.wait || options.batchFiles !== undefined || options.queueName !== undefined) throw new UsageError('--wait, --batch-files and --queue-name go with --queue redis://…');
+    if (options.wait || options.waitTimeout !== undefined || options.batchFiles !== undefined || options.queueName !== undefined) throw new UsageError('--wait, --wait-timeout, --batch-files and --queue-name go with --queue redis://…');
     await runEmbed(files, options);
   });
   addSemanticOptions(chunkCommand);
@@ -147,7 +149,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     // the reader of stdout went away (`| head`): nothing more to write, not an error
     if (error instanceof UnwritableFileError && error.path === '-' && error.code === 'EPIPE') return 0;
-    if (error instanceof UnreadableFileError || error instanceof UnwritableFileError || error instanceof ModelLoadError || error instanceof MissingDependencyError || error instanceof DocumentError || error instanceof QueueUnavailableError || error instanceof QuestionGenerationError) {
+    if (error instanceof UnreadableFileError || error instanceof UnwritableFileError || error instanceof ModelLoadError || error instanceof EmbeddingError || error instanceof MissingDependencyError || error instanceof DocumentError || error instanceof QueueUnavailableError || error instanceof JobsFailedError || error instanceof WaitTimeoutError || error instanceof QuestionGenerationError) {
       report(error.message);
       return 1;
     }
