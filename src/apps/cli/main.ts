@@ -1,7 +1,7 @@
 /**
  * The `chunkwise` command line (Node only).
  *
- *   chunkwise chunk <file...|-> --strategy sliding|fixed --unit char|word|token
+ *   chunkwise chunk <file...|-> [--strategy auto|sliding|fixed|…] --unit char|word|token
  *     [--encoding cl100k_base|o200k_base] [--window-size N --stride N | --chunk-size N --chunk-overlap N]
  *     [--locale TAG --overlap-sentences N] (sentence) [--separators JSON --keep-separator [MODE]] (recursive)
  *     [--fallback sliding] [--contextual-headers] (markdown)
@@ -40,6 +40,7 @@ import { runEmbed, type EmbedCommandOptions } from './embed-cli.js';
 import { UsageError } from './usage-error.js';
 import { DEFAULT_EXTENSIONS, parseExtensions } from './inputs.js';
 import { strategyNames } from '../../strategies/index.js';
+import { AUTO_STRATEGY, describeAuto } from '../../strategies/file-chunkers.js';
 import { addQascCommand } from './qasc-command.js';
 import { addTuneCommand } from './tune-command.js';
 import { QuestionGenerationError } from '../../evaluation/question-generation.js';
@@ -51,11 +52,11 @@ export { UsageError };
 
 export { parseIntegerArg } from './strategy-flags.js';
 
-/** `--strategy`: a registered strategy, or `auto` (each file's by its extension: `strategyForFile`). */
+/** `--strategy`: a registered strategy, or `auto` (the default: each file's by its extension, `FileChunkers`). */
 function strategyOption(): Option {
-  return new Option('-s, --strategy <name>', 'chunking strategy; auto: by file extension (.md markdown, .html/.htm html, source files code, .txt and .pdf recursive, .docx html, else fixed)')
-    .choices([...strategyNames(), 'auto'])
-    .default('fixed');
+  return new Option('-s, --strategy <name>', `chunking strategy; auto picks by file extension: ${describeAuto()}`)
+    .choices([...strategyNames(), AUTO_STRATEGY])
+    .default(AUTO_STRATEGY);
 }
 
 /** Builds the program (exported for tests). */
@@ -74,7 +75,9 @@ export function buildProgram(): Command {
 
   // a command over files with --strategy and every strategy's flags
   const filesCommand = (name: string, description: string, files: string) =>
-    addStrategyFlags(program.command(name).description(description).argument('<files...>', files).addOption(strategyOption()));
+    addStrategyFlags(program.command(name).description(description).argument('<files...>', files).addOption(strategyOption()))
+      .option('--input-encoding <label>', 'encoding of text files without a UTF-16 byte order mark (latin1, windows-1252, utf-16le, shift_jis …); default UTF-8, and a file that is not valid UTF-8 is an error')
+      .option('--pdf-password <password>', 'password of encrypted PDF inputs');
   const chunkCommand = filesCommand('chunk', 'chunk files (or stdin for -) and write one chunk per line (JSONL) or a JSON array', 'files, directories (walked recursively) or globs to chunk; - reads stdin');
   chunkCommand
     .addOption(new Option('-f, --format <format>', 'output format').choices(['jsonl', 'json']).default('jsonl'))
