@@ -592,6 +592,14 @@ function rowOf(c: Chunk, source: string, vector: Float32Array, embedder: string)
 }
 
 /**
+ * The loaders of the load stage, named in variables so that bundlers do not follow them:
+ * the root entry's module graph keeps out pdf.js and mammoth (Node built-ins), which only a
+ * run with bytes documents loads, from the module tree beside this one (`dist/src`).
+ */
+const LOAD_MODULE = '../documents/load.js';
+const PDF_MODULE = '../documents/pdf.js';
+
+/**
  * The chunks of one document, in order: through `chunkStream` when the text comes in
  * pieces and the chunker streams, else `chunk` of the whole text. The one place a
  * document meets its chunker: `source` (the key of the sink's rows) is the document id
@@ -601,9 +609,9 @@ async function* chunkDocument(chunker: Chunker, source: string, text: string | A
   const call = { documentId: source };
   if (text instanceof Uint8Array) {
     // the load stage: bytes → text (+ a PDF's layout, which PdfChunker maps onto each chunk)
-    const { loadDocument } = await import('../documents/load.js');
+    const { loadDocument } = (await import(/* @vite-ignore */ LOAD_MODULE)) as typeof import('../documents/load.js');
     const loaded = await loadDocument({ source, bytes: text });
-    if (loaded.pdf) yield* await new (await import('../documents/pdf.js')).PdfChunker(chunker).chunk(loaded.pdf, call);
+    if (loaded.pdf) yield* await new ((await import(/* @vite-ignore */ PDF_MODULE)) as typeof import('../documents/pdf.js')).PdfChunker(chunker).chunk(loaded.pdf, call);
     else yield* await chunker.chunk(loaded.text, call);
     return;
   }
