@@ -6,6 +6,7 @@
  * @module
  */
 import { hashText, type Chunk } from '../engine/chunk.js';
+import { VERSION } from '../version.js';
 import { DocumentError } from '../documents/document-error.js';
 import { EmbeddingError, InvalidOptionError } from '../engine/errors.js';
 import { withBackoff, type RetryEvent, type TransientFailure } from '../engine/retry.js';
@@ -239,8 +240,21 @@ interface Taken {
 /** Documents looked up together in the sink's records (and the string text they may hold: at most ~32 MB). */
 const DOCUMENT_GROUP = 256;
 const GROUP_BYTES = 32 << 20;
-/** Bumped when a chunker's output for the same text and options changes: stored records then no longer match. */
+/**
+ * Bumped when a chunker's output for the same text and options changes: stored records then
+ * no longer match. The package version is part of the identity too ({@link chunkingIdentity}),
+ * so an upgrade re-chunks even when this was not bumped.
+ */
 const CHUNKING_REVISION = '1';
+
+/**
+ * The string hashed into a document record's chunking: the chunking revision, the package
+ * version and the chunker's own identity (strategy and options), NUL-separated.
+ * @internal exported for tests
+ */
+export function chunkingIdentity(id: string, version: string = VERSION): string {
+  return `${CHUNKING_REVISION}\u0000${version}\u0000${id}`;
+}
 
 /**
  * Syncs documents into a sink, in batches of documents. Documents are read in groups
@@ -603,7 +617,7 @@ async function* chunkDocument(chunker: Chunker, source: string, text: string | A
 /** A hash of the chunking of each source (undefined: none known, the source is never skipped). */
 function chunkingChoice(o: PipelineOptions): (source: string) => string | undefined {
   const given = o.chunking;
-  const hashed = (id: string | undefined) => (id === undefined ? undefined : hashText(`${CHUNKING_REVISION}\u0000${id}`));
+  const hashed = (id: string | undefined) => (id === undefined ? undefined : hashText(chunkingIdentity(id)));
   if (typeof given === 'string') return () => hashed(given);
   if (typeof given === 'function') {
     return (source) => {
