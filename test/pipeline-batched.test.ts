@@ -175,6 +175,16 @@ describe('pipeline(): documents synced in windows', () => {
     expect(same.documents).toEqual([]);
   });
 
+  it('a window also ends at 32 MB of chunk text: 20 one-chunk documents of 2 MB (1 Mi code units) with batchSize 8192 are two upserts, 16 rows then 4', async () => {
+    const sink = new CountingSink();
+    const big = (i: number) => String.fromCharCode(97 + i) + 'x'.repeat((1 << 20) - 1);
+    const whole: Chunker = { chunk: (text, call) => [{ id: `${call?.documentId}-0`, index: 0, text, start: 0, end: text.length, tokenCount: 1, metadata: {} } as Chunk] };
+    const tiny: Embedder = { dimension: 2, id: 'tiny', embed: async (texts) => new Float32Array(texts.length * 2).fill(0.5) };
+    const summary = await pipeline({ documents: Array.from({ length: 20 }, (_, i) => ({ source: `big-${i}`, text: big(i) })), chunker: whole, embedder: tiny, sink, batchSize: 8192 });
+    expect(summary).toMatchObject({ documents: 20, chunks: 20, added: 20 });
+    expect(sink.upserts).toEqual([16, 4]);
+  });
+
   it('a run stopped after an upsert (before its deletes and records), between two versions of the corpus: each rerun equals a clean run', async () => {
     const a = corpus.map(([source, text]) => ({ source, text }));
     const b = corpus.map(([source, text], i) => ({ source, text: i < 3 ? (editFirstThird(text)?.text ?? text) : i === 3 ? '' : text }));

@@ -134,6 +134,8 @@ export interface PipelineOptions {
   /**
    * Chunks per window: chunked (of one or many documents), looked up, embedded and written
    * together; memory is bounded by it. Default the sink's `batchSize` (at most 8192), else 256.
+   * A window also ends at 32 MB of chunk text (JavaScript strings, 2 bytes a code unit), so
+   * large chunks do not make a window of `batchSize` chunks hundreds of MB.
    */
   batchSize?: number;
   /** Texts per `embed` call. Default 64. */
@@ -240,6 +242,8 @@ interface Taken {
 /** Documents looked up together in the sink's records (and the string text they may hold: at most ~32 MB). */
 const DOCUMENT_GROUP = 256;
 const GROUP_BYTES = 32 << 20;
+/** A window ends at this many bytes of chunk text (and embed text), whatever its chunk count. */
+const WINDOW_TEXT_BYTES = 32 << 20;
 /**
  * Bumped when a chunker's output for the same text and options changes: stored records then
  * no longer match. The package version is part of the identity too ({@link chunkingIdentity}),
@@ -374,6 +378,7 @@ export async function pipeline(options: PipelineOptions): Promise<PipelineSummar
   // the window: chunks of consecutive documents (segments), and the documents that ended in it
   let window: { doc: DocState; chunks: Chunk[] }[] = [];
   let windowChunks = 0;
+  let windowBytes = 0;
   let ended: DocState[] = [];
   /** The writes of the last window flushed (they overlap the next window's chunking and embedding). */
   let writing: Promise<void> = Promise.resolve();
@@ -389,6 +394,7 @@ export async function pipeline(options: PipelineOptions): Promise<PipelineSummar
     const done = ended;
     window = [];
     windowChunks = 0;
+    windowBytes = 0;
     ended = [];
     if (segments.length === 0 && done.length === 0) return;
     if (o.refine) {
@@ -497,7 +503,8 @@ export async function pipeline(options: PipelineOptions): Promise<PipelineSummar
       for await (const c of chunkDocument(chunkerFor(t.source), t.source, text)) {
         if (!segment) window.push((segment = { doc, chunks: [] }));
         segment.chunks.push(c);
-        if (++windowChunks >= batchSize) {
+        windowBytes += 2 * (c.text.length + (c.embedText?.length ?? 0));
+        if (++windowChunks >= batchSize || windowBytes >= WINDOW_TEXT_BYTES) {
           segment = undefined;
           await flush();
         }
@@ -508,6 +515,7 @@ export async function pipeline(options: PipelineOptions): Promise<PipelineSummar
       // (its chunks not yet synced are dropped)
       window = window.filter((seg) => seg.doc !== doc);
       windowChunks = window.reduce((n, seg) => n + seg.chunks.length, 0);
+      windowBytes = window.reduce((n, seg) => n + seg.chunks.reduce((m, c) => m + 2 * (c.text.length + (c.embedText?.length ?? 0)), 0), 0);
       summary.failed++;
       o.onDocumentError(error, t.source);
       return;
