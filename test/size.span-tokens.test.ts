@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BpeEncoder } from '../bindings/bpe.js';
-import { InvalidInputError, SlidingWindowChunker, getTokenizer, type Chunk, type Tokenizer } from '../src/index.js';
+import { FixedSizeChunker, InvalidInputError, RecursiveChunker, SlidingWindowChunker, getTokenizer, type Chunk, type Tokenizer } from '../src/index.js';
 import { spanTokenCounts } from '../src/engine/size/span-tokens.js';
 import { goldenInputs, type GoldenFile } from './helpers/golden.js';
 
@@ -242,5 +242,20 @@ describe('chunkers on the one-pass path', () => {
       for await (const c of chunker.chunkStream(pieces())) streamed.push(c);
       expect(streamed).toEqual(chunks);
     }
+  });
+
+  it.each(ENCODINGS)('%s: fixed and recursive chunks with overlaps (the defaults count every text once through countSpans): each tokenCount equals the tokenizer on chunk.text', (encoding) => {
+    const t = getTokenizer(encoding);
+    fc.assert(
+      fc.property(textArb, fc.integer({ min: 8, max: 300 }), fc.integer({ min: 0, max: 99 }), fc.boolean(), (part, size, overlapPercent, recursive) => {
+        // repeated so the chunks share stretches longer than countSpans' 80 code units at the larger sizes
+        const long = part.repeat(12);
+        const chunkOverlap = Math.floor((size * overlapPercent) / 100);
+        const options = { unit: 'char' as const, chunkSize: size, chunkOverlap, encoding };
+        const chunks = (recursive ? new RecursiveChunker(options) : new FixedSizeChunker(options)).chunk(long);
+        for (const c of chunks) expect(c.tokenCount, `${recursive ? 'recursive' : 'fixed'} ${size}/${chunkOverlap} chunk ${c.index}`).toBe(t.count(c.text));
+      }),
+      { numRuns: 150 },
+    );
   });
 });

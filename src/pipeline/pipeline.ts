@@ -31,7 +31,14 @@ export interface PipelineDocument {
   source?: string;
   /** Alias of `source`. */
   id?: string;
-  text: string | Iterable<string> | AsyncIterable<string>;
+  text?: string | Iterable<string> | AsyncIterable<string>;
+  /**
+   * The document as bytes instead of `text` (a PDF, a Word file, HTML, Markdown or text,
+   * by the extension of `source` or else by its magic bytes): loaded by
+   * `loadDocument` (src/documents/load.ts) before chunking; a PDF's chunks carry
+   * `metadata.pages` and `metadata.boxes` to the sink, a Word file is chunked as its HTML.
+   */
+  bytes?: Uint8Array;
   /**
    * A hash of the document's content (the CLI: SHA-256 of the file's bytes, taken before
    * decoding). With it — or for a string `text`, whose hash the pipeline takes — a rerun
@@ -234,7 +241,7 @@ interface DocState {
 /** A document taken from the input, checked, with what decides whether it is skipped. */
 interface Taken {
   source: string;
-  text: string | Iterable<string> | AsyncIterable<string>;
+  text: string | Iterable<string> | AsyncIterable<string> | Uint8Array;
   contentHash?: string;
   chunking?: string;
 }
@@ -499,7 +506,7 @@ export async function pipeline(options: PipelineOptions): Promise<PipelineSummar
     const counter = { bytes: 0 };
     let segment: { doc: DocState; chunks: Chunk[] } | undefined;
     try {
-      const text = typeof t.text === 'string' ? t.text : counted(t.text, counter);
+      const text = typeof t.text === 'string' || t.text instanceof Uint8Array ? t.text : counted(t.text, counter);
       for await (const c of chunkDocument(chunkerFor(t.source), t.source, text)) {
         if (!segment) window.push((segment = { doc, chunks: [] }));
         segment.chunks.push(c);
@@ -548,16 +555,18 @@ export async function pipeline(options: PipelineOptions): Promise<PipelineSummar
     for await (const doc of docs as AsyncIterable<PipelineDocument>) {
       const source = doc?.source ?? doc?.id;
       if (typeof source !== 'string' || source.length === 0) throw new InvalidOptionError('documents', doc, 'documents with a source (or id) string');
-      const text = doc.text as PipelineDocument['text'] | undefined;
+      // a document as bytes: loaded (PDF, DOCX, HTML, Markdown, text) where it is chunked
+      const bytes = doc.bytes instanceof Uint8Array && doc.text === undefined ? doc.bytes : undefined;
+      const text = bytes ? '' : (doc.text as PipelineDocument['text'] | undefined);
       const isString = typeof text === 'string';
       if (!isString && (text == null || (typeof (text as AsyncIterable<string>)[Symbol.asyncIterator] !== 'function' && typeof (text as Iterable<string>)[Symbol.iterator] !== 'function'))) {
         throw new InvalidOptionError('documents', doc, `document ${source}: text as a string or pieces of strings`);
       }
       if (doc.hash !== undefined && (typeof doc.hash !== 'string' || doc.hash.length === 0)) throw new InvalidOptionError('documents', doc, `document ${source}: hash as a non-empty string`);
       seen.add(source);
-      const contentHash = doc.hash ?? (isString ? `${hashText(text)}:${text.length}` : undefined);
+      const contentHash = doc.hash ?? (bytes ? `${hashText(new TextDecoder('latin1').decode(bytes))}:${bytes.length}:bytes` : isString ? `${hashText(text)}:${text.length}` : undefined);
       const chunking = records && contentHash !== undefined ? chunkingOf(source) : undefined;
-      group.push({ source, text: text!, contentHash, chunking });
+      group.push({ source, text: bytes ?? text!, contentHash, chunking });
       groupBytes += isString ? text.length : 0;
       if (group.length >= DOCUMENT_GROUP || groupBytes >= GROUP_BYTES) {
         const g = group;
@@ -610,8 +619,16 @@ function rowOf(c: Chunk, source: string, vector: Float32Array, embedder: string)
  * document meets its chunker: `source` (the key of the sink's rows) is the document id
  * of the chunk ids, so a chunk keeps its id across runs while its text stays the same.
  */
-async function* chunkDocument(chunker: Chunker, source: string, text: string | AsyncIterable<string>): AsyncGenerator<Chunk> {
+async function* chunkDocument(chunker: Chunker, source: string, text: string | AsyncIterable<string> | Uint8Array): AsyncGenerator<Chunk> {
   const call = { documentId: source };
+  if (text instanceof Uint8Array) {
+    // the load stage: bytes → text (+ a PDF's layout, which PdfChunker maps onto each chunk)
+    const { loadDocument } = await import('../documents/load.js');
+    const loaded = await loadDocument({ source, bytes: text });
+    if (loaded.pdf) yield* await new (await import('../documents/pdf.js')).PdfChunker(chunker).chunk(loaded.pdf, call);
+    else yield* await chunker.chunk(loaded.text, call);
+    return;
+  }
   if (typeof text !== 'string' && typeof chunker.chunkStream === 'function') {
     yield* chunker.chunkStream(text, call);
     return;

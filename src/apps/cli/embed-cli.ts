@@ -22,8 +22,8 @@ import type { ChunkCallOptions } from '../../engine/ids.js';
 import { autoStrategyOptions } from './strategy-flags.js';
 import { loadEmbedder } from '../node/embedders.js';
 import { f32ToBase64, npyBytes } from '../node/embed-command.js';
-import { chunkRecord, loadPeersFirst, strategyOptionsFromCli, type ChunkCommandOptions } from './chunk-command.js';
-import { createProgress, Output, progressWanted, sourceSizes } from './io.js';
+import { checkInputEncoding, chunkRecord, loadPeersFirst, strategyOptionsFromCli, type ChunkCommandOptions } from './chunk-command.js';
+import { createProgress, noticeEmptyFiles, Output, progressWanted, sourceSizes } from './io.js';
 import { DEFAULT_EXTENSIONS, expandInputs } from './inputs.js';
 import { requireInteger } from '../../engine/options/options.js';
 import { pipeline, type PipelineSummary } from '../../pipeline/pipeline.js';
@@ -65,6 +65,7 @@ export interface EmbedResources {
  * @throws {UsageError} for `--prune` without `--sink`, or npy without `--out`.
  */
 export async function runEmbed(inputs: string[], o: EmbedCommandOptions, opened: EmbedResources = {}): Promise<PipelineSummary> {
+  checkInputEncoding(o.inputEncoding);
   requireInteger('batchSize', o.batchSize, 1);
   if (o.format === ('npy' as string) && (!o.out || o.out === '-')) {
     throw new UsageError('--format npy writes binary data: give --out FILE.npy');
@@ -86,6 +87,7 @@ export async function runEmbed(inputs: string[], o: EmbedCommandOptions, opened:
     const canonical = (name: string) => (name === '-' ? name : resolve(name));
     const given = new Map(files.map((f) => [canonical(f), f]));
     const sizes = await sourceSizes(files);
+    noticeEmptyFiles(files, sizes, o.quiet ? undefined : (line) => process.stderr.write(line));
     const sizeOf = new Map(files.map((f, i) => [canonical(f), sizes[i]]));
     const progress = createProgress(sizes.reduce((a, b) => a + b, 0), files.length, progressWanted(o));
     const npy: Float32Array[] = [];
@@ -99,7 +101,7 @@ export async function runEmbed(inputs: string[], o: EmbedCommandOptions, opened:
           // sink, the file's bytes are hashed first: an unchanged file is not read again
           for (const file of files) {
             const hash = sink && file !== '-' ? await fileHash(file) : undefined;
-            yield { source: canonical(file), text: documentKind(file) ? '' : filePieces(file), hash };
+            yield { source: canonical(file), text: documentKind(file) ? '' : filePieces(file, undefined, undefined, o.inputEncoding), hash };
           }
         })(),
         // what a file's chunks depend on besides its bytes: its strategy and options (and loader)
@@ -108,7 +110,7 @@ export async function runEmbed(inputs: string[], o: EmbedCommandOptions, opened:
           const file = given.get(source)!;
           const chunker = chunkers.for(file);
           if (!documentKind(file)) return chunker;
-          return { chunk: (_text: string, call?: ChunkCallOptions) => chunkDocumentFile(chunker, file, call) };
+          return { chunk: (_text: string, call?: ChunkCallOptions) => chunkDocumentFile(chunker, file, { ...call, password: o.pdfPassword }) };
         },
         // a scanned or encrypted PDF: its one-line error after the run, its rows kept, the other files go on
         onDocumentError: (error) => documentErrors.push(error),

@@ -33,6 +33,16 @@ export async function readSource(name: string): Promise<Source> {
 }
 
 /** Sizes of the files in bytes (stdin counts 0). @throws {UnreadableFileError} */
+/**
+ * A notice on stderr for each named file of 0 bytes (it gives no chunks: said, not silent),
+ * through `write` (undefined with `--quiet`).
+ */
+export function noticeEmptyFiles(names: readonly string[], sizes: readonly number[], write: ((line: string) => void) | undefined): void {
+  names.forEach((name, i) => {
+    if (name !== '-' && sizes[i] === 0) write?.(`chunkwise: ${name}: empty file, no chunks\n`);
+  });
+}
+
 export async function sourceSizes(names: string[]): Promise<number[]> {
   return Promise.all(
     names.map(async (name) => {
