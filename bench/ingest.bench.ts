@@ -11,7 +11,9 @@
  * run's peak RSS (the child's own `resourceUsage().maxRSS`). The sinks run interleaved
  * in each pass; figures are medians over the passes, ratios of medians; the load average
  * is printed beside. Optional: the queue with 1 and 2 workers into Postgres
- * (`INGEST_QUEUE=1`, needs redis-server). Needs `npm run build` (runs dist/).
+ * (`INGEST_QUEUE=1`, needs redis-server; `INGEST_BATCH_FILES=1,25`: files per job, one
+ * row each) and `INGEST_SINKS=lancedb,pglite` to run only those sinks beside jsonl
+ * (`none`: jsonl only). Needs `npm run build` (runs dist/).
  *
  *   npx tsx bench/ingest.bench.ts                  # INGEST_DOCS=1000 INGEST_PASSES=3
  *   INGEST_DOCS=400 INGEST_PASSES=1 npx tsx bench/ingest.bench.ts
@@ -122,7 +124,8 @@ export async function runIngestBench(): Promise<string> {
     const fresh = join(tmp, 'new');
     writeDocuments(fresh, text, DOCS, DOCS + NEW_DOCS);
     const editedFiles = Array.from({ length: Math.max(1, Math.round(DOCS / 100)) }, (_, k) => Math.floor((k * DOCS) / Math.max(1, Math.round(DOCS / 100))));
-    const kinds: Kind[] = ['jsonl', 'lancedb', 'pglite', 'postgres'];
+    const only = process.env.INGEST_SINKS?.split(',');
+    const kinds = (['jsonl', 'lancedb', 'pglite', 'postgres'] as Kind[]).filter((k) => k === 'jsonl' || !only || only.includes(k));
     const times = new Map<string, number[]>();
     const put = (kind: Kind, step: Step, x: number) => {
       const key = `${kind} ${step}`;
@@ -191,32 +194,52 @@ export async function runIngestBench(): Promise<string> {
   }
 }
 
-/** The corpus over the queue into Postgres with 1 and 2 `chunkwise worker` processes (ready before the clock starts). */
+/**
+ * The corpus over the queue into Postgres with 1 and 2 `chunkwise worker` processes (ready
+ * before the clock starts), a row per `INGEST_BATCH_FILES` (files per job).
+ */
 async function queueRows(tmp: string, docs: string, server: PgServer): Promise<string> {
   const { startRedis } = await import('../test/helpers/redis.js');
   const { Queue } = await import('bullmq');
   const redis = await startRedis();
+  const batches = (process.env.INGEST_BATCH_FILES ?? '1,25').split(',').map(Number);
+  const rows: string[] = [];
+  const summaries: string[] = [];
   try {
-    const seconds: Record<number, number[]> = { 1: [], 2: [] };
-    for (let round = 0; round < PASSES; round++) {
-      for (const n of round % 2 === 0 ? [1, 2] : [2, 1]) {
-        const name = `ingest-${n}-${round}`;
-        const workers: ChildProcess[] = Array.from({ length: n }, () => spawn(process.execPath, [bin, 'worker', '--queue', redis.url, '--queue-name', name, '--quiet'], { stdio: 'ignore' }));
-        try {
-          const queue = new Queue(name, { connection: { url: redis.url } });
-          while ((await queue.getWorkers()).length < n) await new Promise((r) => setTimeout(r, 100));
-          await queue.close();
-          const run = await cli(['embed', docs, ...chunking, '--sink', server.url(`queue_${n}_${round}`), '--queue', redis.url, '--queue-name', name, '--wait']);
-          seconds[n].push(run.seconds);
-        } finally {
-          await Promise.all(workers.map((w) => new Promise((r) => (w.exitCode !== null ? r(null) : (w.once('exit', r), w.kill('SIGTERM'))))));
+    for (const batch of batches) {
+      const seconds: Record<number, number[]> = { 1: [], 2: [] };
+      for (let round = 0; round < PASSES; round++) {
+        for (const n of round % 2 === 0 ? [1, 2] : [2, 1]) {
+          const name = `ingest-${batch}-${n}-${round}`;
+          const workers: ChildProcess[] = Array.from({ length: n }, () => spawn(process.execPath, [bin, 'worker', '--queue', redis.url, '--queue-name', name, '--quiet'], { stdio: 'ignore' }));
+          try {
+            const queue = new Queue(name, { connection: { url: redis.url } });
+            while ((await queue.getWorkers()).length < n) await new Promise((r) => setTimeout(r, 100));
+            await queue.close();
+            const run = await cli(['embed', docs, ...chunking.filter((a) => a !== '--quiet'), '--no-progress', '--sink', server.url(`queue_${batch}_${n}_${round}`), '--queue', redis.url, '--queue-name', name, '--batch-files', String(batch), '--wait']);
+            // --wait exits 1 when a job failed; a failed job also counts here (it would time nothing)
+            if (!/ 0 failed/.test(run.stderr)) throw new Error(`queue run with ${n} worker(s): ${run.stderr}`);
+            seconds[n].push(run.seconds);
+            if (round === 0) summaries.push(`${batch} file(s) a job, ${n} worker(s): ${run.stderr.trim().split('\n').pop()}`);
+          } finally {
+            await Promise.all(workers.map((w) => new Promise((r) => (w.exitCode !== null ? r(null) : (w.once('exit', r), w.kill('SIGTERM'))))));
+          }
         }
       }
+      const one = median(seconds[1]);
+      const two = median(seconds[2]);
+      rows.push(`| ${batch} | ${one.toFixed(2)} | ${two.toFixed(2)} | **${(one / two).toFixed(2)}×** |`);
     }
-    const one = median(seconds[1]);
-    const two = median(seconds[2]);
     void tmp;
-    return `Queue into Postgres (pglite-socket), the same corpus, workers ready before the clock: 1 worker ${one.toFixed(2)} s, 2 workers ${two.toFixed(2)} s: **${(one / two).toFixed(2)}×** (median of ${PASSES}).`;
+    return [
+      `Queue into Postgres (pglite-socket), the same corpus, workers ready before the clock, \`embed --queue … --batch-files N --wait\` timed (median of ${PASSES}):`,
+      '',
+      '| files per job | 1 worker s | 2 workers s | 1 / 2 |',
+      '|---:|---:|---:|---:|',
+      ...rows,
+      '',
+      ...summaries.map((line) => `- ${line}`),
+    ].join('\n');
   } finally {
     await redis.stop();
   }

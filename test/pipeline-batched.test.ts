@@ -12,6 +12,9 @@ import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HashingEmbedder, MarkdownChunker, MemorySink, pipeline, type Chunk, type Chunker, type Embedder } from '../src/index.js';
 import { writeChunks } from '../src/sinks/index.js';
+import { chunkingIdentity } from '../src/pipeline/pipeline.js';
+import { hashText } from '../src/engine/chunk.js';
+import { VERSION } from '../src/version.js';
 import { markdownDir, sharedFiles } from './helpers/paths.js';
 import { comparableRows, editFirstThird } from './helpers/sink-rows.js';
 
@@ -145,6 +148,41 @@ describe('pipeline(): documents synced in windows', () => {
     const fn = counting(markdown);
     await pipeline({ documents: docs(2), chunker: () => fn, embedder: new HashingEmbedder(), sink });
     expect(fn.documents.length).toBe(corpus.length);
+  });
+
+  it('records written by another package version do not match: an upgrade re-chunks every document, the same version skips them', async () => {
+    expect(VERSION).toBe(JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version);
+    expect(chunkingIdentity('markdown 256')).toBe(chunkingIdentity('markdown 256', VERSION));
+    expect(chunkingIdentity('markdown 256', '0.0.9')).not.toBe(chunkingIdentity('markdown 256'));
+    const sink = new CountingSink();
+    const docs = () => corpus.map(([source, text]) => ({ source, text }));
+    await pipeline({ documents: docs(), chunker: markdown, chunking: 'markdown 256', embedder: new HashingEmbedder(), sink });
+    const sources = corpus.map(([source]) => source);
+    const records = [...(await sink.documents(sources)).values()];
+    expect(records.length).toBe(corpus.length);
+    expect(records.every((r) => r.chunking === hashText(chunkingIdentity('markdown 256')))).toBe(true);
+    const before = comparableRows(await sink.rows());
+    // the records as an older version would have written them (same revision constant, same options)
+    await sink.writeDocuments(records.map((r) => ({ ...r, chunking: hashText(chunkingIdentity('markdown 256', '0.0.9')) })));
+    const upgraded = counting(markdown);
+    const summary = await pipeline({ documents: docs(), chunker: upgraded, chunking: 'markdown 256', embedder: new HashingEmbedder(), sink });
+    expect(upgraded.documents.length).toBe(corpus.length);
+    expect(summary).toMatchObject({ chunks: total, kept: total, added: 0, removed: 0 });
+    expect(comparableRows(await sink.rows())).toEqual(before);
+    // the rerun wrote this version's records: the next run skips every document
+    const same = counting(markdown);
+    await pipeline({ documents: docs(), chunker: same, chunking: 'markdown 256', embedder: new HashingEmbedder(), sink });
+    expect(same.documents).toEqual([]);
+  });
+
+  it('a window also ends at 32 MB of chunk text: 20 one-chunk documents of 2 MB (1 Mi code units) with batchSize 8192 are two upserts, 16 rows then 4', async () => {
+    const sink = new CountingSink();
+    const big = (i: number) => String.fromCharCode(97 + i) + 'x'.repeat((1 << 20) - 1);
+    const whole: Chunker = { chunk: (text, call) => [{ id: `${call?.documentId}-0`, index: 0, text, start: 0, end: text.length, tokenCount: 1, metadata: {} } as Chunk] };
+    const tiny: Embedder = { dimension: 2, id: 'tiny', embed: async (texts) => new Float32Array(texts.length * 2).fill(0.5) };
+    const summary = await pipeline({ documents: Array.from({ length: 20 }, (_, i) => ({ source: `big-${i}`, text: big(i) })), chunker: whole, embedder: tiny, sink, batchSize: 8192 });
+    expect(summary).toMatchObject({ documents: 20, chunks: 20, added: 20 });
+    expect(sink.upserts).toEqual([16, 4]);
   });
 
   it('a run stopped after an upsert (before its deletes and records), between two versions of the corpus: each rerun equals a clean run', async () => {

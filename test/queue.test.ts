@@ -314,3 +314,44 @@ describe.runIf(runRedisTests)('embed --queue with chunkwise worker processes (re
     expect(cli(['worker', '--queue', 'http://x']).stderr).toMatch(/^chunkwise: .*queue.*http:\/\/x.*redis:\/\/host:port/);
   });
 });
+
+describe('runEmbedJob() in process (no Redis): a job of many documents into a postgres:// URL that names its table', () => {
+  it('one run for the job: the URL\'s ?table= is used (no "chunks" forced on it), the rows equal an in-process embed --sink run; a job with an unreadable document still writes the others, then fails for good naming it', async () => {
+    const { startPgServer } = await import('./helpers/pg-server.js');
+    const { runEmbedJob, JobResources, JobDocumentsError } = await import('../src/apps/queue/worker.js');
+    const { openPostgresSink } = await import('../src/sinks/postgres.js');
+    const server = await startPgServer();
+    const dir = join(tmp, 'job-docs');
+    const files = writeDocuments(dir, 6);
+    const options = { sink: server.url('job_rows'), embedder: 'hashing', strategy: 'recursive', chunkSize: 128, chunkOverlap: 0 };
+    const resources = new JobResources();
+    const rowsOf = async (url: string) => {
+      const sink = await openPostgresSink(url);
+      try {
+        return (await sink.rows()).map((r) => `${r.source}\t${r.id}\t${r.text}\t${Array.from(r.vector).join(',')}`).sort();
+      } finally {
+        await sink.close();
+      }
+    };
+    try {
+      const result = await runEmbedJob({ documents: files.map((path) => ({ path })), options }, resources);
+      expect(result.documents).toBe(6);
+      const r = cli(['embed', dir, ...chunking, '--embedder', 'hashing', '--sink', server.url('clean_rows'), '--quiet']);
+      expect(r.code, r.stderr).toBe(0);
+      const rows = await rowsOf(server.url('job_rows'));
+      expect(rows.length).toBe(result.chunks);
+      expect(rows).toEqual(await rowsOf(server.url('clean_rows')));
+
+      const gone = join(dir, 'gone.txt');
+      const more = writeDocuments(join(tmp, 'job-docs-2'), 2);
+      const failed = await runEmbedJob({ documents: [more[0], gone, more[1]].map((path) => ({ path })), options: { ...options, sink: server.url('job_rows_2') } }, resources).catch((e: unknown) => e);
+      expect(failed).toBeInstanceOf(JobDocumentsError);
+      expect((failed as InstanceType<typeof JobDocumentsError>).reasons).toEqual([expect.stringContaining(gone)]);
+      expect(new Set((await rowsOf(server.url('job_rows_2'))).map((line) => line.split('\t')[0]))).toEqual(new Set(more));
+    } finally {
+      await resources.close();
+      await server.stop();
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  }, 120_000);
+});

@@ -6,6 +6,7 @@
  * @module
  */
 import { hashText, type Chunk } from '../engine/chunk.js';
+import { VERSION } from '../version.js';
 import { DocumentError } from '../documents/document-error.js';
 import { EmbeddingError, InvalidOptionError } from '../engine/errors.js';
 import { withBackoff, type RetryEvent, type TransientFailure } from '../engine/retry.js';
@@ -140,6 +141,8 @@ export interface PipelineOptions {
   /**
    * Chunks per window: chunked (of one or many documents), looked up, embedded and written
    * together; memory is bounded by it. Default the sink's `batchSize` (at most 8192), else 256.
+   * A window also ends at 32 MB of chunk text (JavaScript strings, 2 bytes a code unit), so
+   * large chunks do not make a window of `batchSize` chunks hundreds of MB.
    */
   batchSize?: number;
   /** Texts per `embed` call. Default 64. */
@@ -246,8 +249,23 @@ interface Taken {
 /** Documents looked up together in the sink's records (and the string text they may hold: at most ~32 MB). */
 const DOCUMENT_GROUP = 256;
 const GROUP_BYTES = 32 << 20;
-/** Bumped when a chunker's output for the same text and options changes: stored records then no longer match. */
+/** A window ends at this many bytes of chunk text (and embed text), whatever its chunk count. */
+const WINDOW_TEXT_BYTES = 32 << 20;
+/**
+ * Bumped when a chunker's output for the same text and options changes: stored records then
+ * no longer match. The package version is part of the identity too ({@link chunkingIdentity}),
+ * so an upgrade re-chunks even when this was not bumped.
+ */
 const CHUNKING_REVISION = '1';
+
+/**
+ * The string hashed into a document record's chunking: the chunking revision, the package
+ * version and the chunker's own identity (strategy and options), NUL-separated.
+ * @internal exported for tests
+ */
+export function chunkingIdentity(id: string, version: string = VERSION): string {
+  return `${CHUNKING_REVISION}\u0000${version}\u0000${id}`;
+}
 
 /**
  * Syncs documents into a sink, in batches of documents. Documents are read in groups
@@ -367,6 +385,7 @@ export async function pipeline(options: PipelineOptions): Promise<PipelineSummar
   // the window: chunks of consecutive documents (segments), and the documents that ended in it
   let window: { doc: DocState; chunks: Chunk[] }[] = [];
   let windowChunks = 0;
+  let windowBytes = 0;
   let ended: DocState[] = [];
   /** The writes of the last window flushed (they overlap the next window's chunking and embedding). */
   let writing: Promise<void> = Promise.resolve();
@@ -382,6 +401,7 @@ export async function pipeline(options: PipelineOptions): Promise<PipelineSummar
     const done = ended;
     window = [];
     windowChunks = 0;
+    windowBytes = 0;
     ended = [];
     if (segments.length === 0 && done.length === 0) return;
     if (o.refine) {
@@ -490,7 +510,8 @@ export async function pipeline(options: PipelineOptions): Promise<PipelineSummar
       for await (const c of chunkDocument(chunkerFor(t.source), t.source, text)) {
         if (!segment) window.push((segment = { doc, chunks: [] }));
         segment.chunks.push(c);
-        if (++windowChunks >= batchSize) {
+        windowBytes += 2 * (c.text.length + (c.embedText?.length ?? 0));
+        if (++windowChunks >= batchSize || windowBytes >= WINDOW_TEXT_BYTES) {
           segment = undefined;
           await flush();
         }
@@ -501,6 +522,7 @@ export async function pipeline(options: PipelineOptions): Promise<PipelineSummar
       // (its chunks not yet synced are dropped)
       window = window.filter((seg) => seg.doc !== doc);
       windowChunks = window.reduce((n, seg) => n + seg.chunks.length, 0);
+      windowBytes = window.reduce((n, seg) => n + seg.chunks.reduce((m, c) => m + 2 * (c.text.length + (c.embedText?.length ?? 0)), 0), 0);
       summary.failed++;
       o.onDocumentError(error, t.source);
       return;
@@ -628,7 +650,7 @@ async function* chunkDocument(chunker: Chunker, source: string, text: string | A
 /** A hash of the chunking of each source (undefined: none known, the source is never skipped). */
 function chunkingChoice(o: PipelineOptions): (source: string) => string | undefined {
   const given = o.chunking;
-  const hashed = (id: string | undefined) => (id === undefined ? undefined : hashText(`${CHUNKING_REVISION}\u0000${id}`));
+  const hashed = (id: string | undefined) => (id === undefined ? undefined : hashText(chunkingIdentity(id)));
   if (typeof given === 'string') return () => hashed(given);
   if (typeof given === 'function') {
     return (source) => {

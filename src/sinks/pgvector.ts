@@ -13,6 +13,7 @@
  * @module
  */
 import { firstLine, SinkError } from '../engine/errors.js';
+import { COPY_COLUMNS, copyRowsBinary, vectorBinary } from './pg-copy.js';
 import { byPlace, distinctSorted, documentsTableName, requireDimension, rowFromStored, requireTableName, searchArgs, storedFromRecord, vectorFromStored, type DocumentRecord, type RowKeys, type Sink, type SinkMatch, type SinkRow, type StoredChunk } from './types.js';
 
 /** What the sink needs of a Postgres client: parameterised queries returning rows. */
@@ -30,6 +31,19 @@ export interface PgVectorSinkOptions {
   name?: string;
   /** Called by {@link PgVectorSink.close} (e.g. to close the client the sink owns). */
   onClose?: () => Promise<void> | void;
+  /**
+   * Runs `sql`, a `COPY … FROM '/dev/blob' WITH (FORMAT binary)`, with `data` as the file it
+   * reads (PGlite: `db.query(sql, [], { blob })`). Given, upserts go through binary COPY
+   * into a temporary staging table and one `INSERT … SELECT … ON CONFLICT` (the server
+   * parses no vector text); without it, multi-row `INSERT … VALUES`.
+   */
+  copyFrom?: (sql: string, data: Uint8Array<ArrayBuffer>) => Promise<unknown>;
+  /**
+   * Send each upserted vector as a binary parameter (pgvector's wire form, a Uint8Array)
+   * instead of its text: for clients that send typed-array parameters in binary format
+   * (node-postgres). Default false (text, which every client sends).
+   */
+  binaryVectors?: boolean;
 }
 
 /** Rows per INSERT statement: 10 parameters each, under Postgres' 65,535. */
@@ -87,10 +101,18 @@ export class PgVectorSink implements Sink {
   /** The table of {@link DocumentRecord}s beside it, quoted. */
   readonly #documents: string;
   readonly #onClose?: () => Promise<void> | void;
+  readonly #copyFrom?: (sql: string, data: Uint8Array<ArrayBuffer>) => Promise<unknown>;
+  /** The temporary staging table of binary COPY, quoted; made on the first upsert after {@link prepare}. */
+  readonly #staging: string;
+  readonly #binaryVectors: boolean;
+  #staged = false;
   #prepared: Map<string, number> | undefined;
 
-  private constructor(client: PgQueryable, tableName: string, name: string, onClose?: () => Promise<void> | void) {
+  private constructor(client: PgQueryable, tableName: string, name: string, onClose?: () => Promise<void> | void, copyFrom?: (sql: string, data: Uint8Array<ArrayBuffer>) => Promise<unknown>, binaryVectors = false) {
     this.client = client;
+    this.#binaryVectors = binaryVectors;
+    this.#copyFrom = copyFrom;
+    this.#staging = `pg_temp."${tableName}_staging"`;
     this.tableName = tableName;
     this.#quoted = `"${tableName}"`;
     this.#documents = `"${documentsTableName(tableName)}"`;
@@ -105,7 +127,7 @@ export class PgVectorSink implements Sink {
    */
   static async open(client: PgQueryable, options: PgVectorSinkOptions = {}): Promise<PgVectorSink> {
     const table = requireTableName(options.table ?? 'chunks');
-    const sink = new PgVectorSink(client, table, options.name ?? 'postgres', options.onClose);
+    const sink = new PgVectorSink(client, table, options.name ?? 'postgres', options.onClose, options.copyFrom, options.binaryVectors === true);
     if (options.createExtension !== false) {
       try {
         await retrying(() => client.query('CREATE EXTENSION IF NOT EXISTS vector'));
@@ -146,6 +168,7 @@ export class PgVectorSink implements Sink {
   async prepare(dimension: number): Promise<void> {
     requireDimension(dimension);
     this.#prepared = undefined;
+    this.#staged = false;
     const existed = (await this.#columns()) !== undefined;
     await this.#run(
       'create the table',
@@ -187,12 +210,13 @@ export class PgVectorSink implements Sink {
   async upsert(rows: readonly SinkRow[]): Promise<void> {
     const sorted = [...rows].sort(byKey);
     const update = COLUMNS.filter((c) => c !== 'id' && c !== 'source').map((c) => `"${c}" = EXCLUDED."${c}"`).join(', ');
+    if (this.#copyFrom && sorted.length > 0) return this.#upsertByCopy(sorted, update);
     for (let s = 0; s < sorted.length; s += ROWS_PER_STATEMENT) {
       const params: unknown[] = [];
       const values: string[] = [];
       for (const r of sorted.slice(s, s + ROWS_PER_STATEMENT)) {
         const p = params.length;
-        params.push(r.id, r.source, r.text, r.embedText, r.start, r.end, r.tokenCount, JSON.stringify(r.metadata), vectorLiteral(r.vector), r.embedder ?? '');
+        params.push(r.id, r.source, r.text, r.embedText, r.start, r.end, r.tokenCount, JSON.stringify(r.metadata), this.#binaryVectors ? vectorBinary(r.vector) : vectorLiteral(r.vector), r.embedder ?? '');
         values.push(`($${p + 1}, $${p + 2}, $${p + 3}, $${p + 4}, $${p + 5}, $${p + 6}, $${p + 7}, $${p + 8}::jsonb, $${p + 9}::vector, $${p + 10})`);
       }
       await this.#run(
@@ -202,6 +226,30 @@ export class PgVectorSink implements Sink {
         params,
       );
     }
+  }
+
+  /**
+   * The rows as one binary COPY into the session's staging table (emptied first), then
+   * one `INSERT … SELECT … ORDER BY source, id ON CONFLICT … DO UPDATE` (one transaction,
+   * rows locked in key order as with VALUES). Measured on PGlite in memory, 1,024 rows of
+   * real text with 384-dimension vectors: 1,935 rows/s against 350 as VALUES with vector
+   * text (bench/pg-write.bench.ts).
+   */
+  async #upsertByCopy(sorted: readonly SinkRow[], update: string): Promise<void> {
+    const columns = COPY_COLUMNS.map((c) => `"${c}"`).join(', ');
+    if (!this.#staged) {
+      await this.#run('make the staging table', `DROP TABLE IF EXISTS ${this.#staging}`);
+      await this.#run('make the staging table', `CREATE TEMP TABLE ${this.#staging} (LIKE ${this.#quoted} INCLUDING DEFAULTS)`);
+      this.#staged = true;
+    }
+    await this.#run('write rows', `TRUNCATE ${this.#staging}`);
+    const data = copyRowsBinary(sorted);
+    try {
+      await this.#copyFrom!(`COPY ${this.#staging} (${columns}) FROM '/dev/blob' WITH (FORMAT binary)`, data);
+    } catch (error) {
+      throw new SinkError(this.name, `cannot write rows: ${firstLine(error)}`);
+    }
+    await this.#run('write rows', `INSERT INTO ${this.#quoted} (${columns}) SELECT ${columns} FROM ${this.#staging} ORDER BY "source", "id" ON CONFLICT ("source", "id") DO UPDATE SET ${update}`);
   }
 
   async removeStale(source: string, keep: ReadonlySet<string>): Promise<number> {

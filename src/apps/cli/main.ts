@@ -30,6 +30,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { ChunkwiseError, EmbeddingError, MissingDependencyError, ModelLoadError, SinkError } from '../../engine/errors.js';
 import { DocumentError } from '../../documents/document-error.js';
+import { VERSION } from '../../version.js';
 import { JobsFailedError, QueueUnavailableError, WaitTimeoutError } from '../queue/queue.js';
 import { runChunk, type ChunkCommandOptions } from './chunk-command.js';
 import { runEval, type EvalCommandOptions } from './eval-command.js';
@@ -65,7 +66,7 @@ export function buildProgram(): Command {
   program
     .name('chunkwise')
     .description('Chunk documents for retrieval-augmented generation, with exact offsets.')
-    .version('0.1.0')
+    .version(VERSION)
     .exitOverride()
     .showSuggestionAfterError(true)
     .configureOutput({

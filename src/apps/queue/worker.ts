@@ -110,10 +110,13 @@ export class JobResources {
 }
 
 /**
- * Runs one embed job: each document through `chunkwise embed --sink` as one run of that
- * file (the same pipeline, so a job leaves what an in-process run leaves). A document that
- * fails for good does not stop the others; the job then fails for good with every such
- * document's reason, after the others were written.
+ * Runs one embed job: its documents through `chunkwise embed --sink` as one run (the same
+ * pipeline, so a job leaves what an in-process run leaves, and its documents share windows:
+ * one read, one upsert and one delete per window rather than per document). When that run
+ * fails for good (a document that cannot be read or parsed), each document is run alone,
+ * so one bad document does not stop the others (the documents the whole run synced are
+ * skipped as unchanged); the job then fails for good with every such document's reason,
+ * after the others were written.
  * @throws {InvalidOptionError} for job data of another shape or a sink workers cannot share.
  */
 export async function runEmbedJob(data: EmbedJobData, resources = new JobResources()): Promise<EmbedJobResult> {
@@ -122,16 +125,27 @@ export async function runEmbedJob(data: EmbedJobData, resources = new JobResourc
   }
   requireSharedSink(data.options.sink);
   const opened = await resources.for(data.options);
+  const run = (paths: string[]) =>
+    runEmbed(paths, { strategy: 'fixed', format: 'jsonl', batchSize: 64, ...data.options, quiet: true, progress: false, summary: 'none' } as EmbedCommandOptions, opened);
+  const paths = data.documents.map((doc) => doc.path);
+  if (paths.length > 1) {
+    try {
+      const summary = await run(paths);
+      return { documents: summary.documents, chunks: summary.chunks };
+    } catch (error) {
+      if (!finalFailure(error)) throw error;
+    }
+  }
   const result: EmbedJobResult = { documents: 0, chunks: 0 };
   const bad: string[] = [];
-  for (const doc of data.documents) {
+  for (const path of paths) {
     try {
-      const summary = await runEmbed([doc.path], { strategy: 'fixed', format: 'jsonl', batchSize: 64, ...data.options, quiet: true, progress: false, summary: 'none' } as EmbedCommandOptions, opened);
+      const summary = await run([path]);
       result.documents += summary.documents;
       result.chunks += summary.chunks;
     } catch (error) {
       if (!finalFailure(error)) throw error;
-      bad.push(`${doc.path}: ${error instanceof Error ? error.message : String(error)}`);
+      bad.push(`${path}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
   if (bad.length > 0) throw new JobDocumentsError(bad);
