@@ -123,7 +123,8 @@ const ways: Record<string, Way> = {
   'COPY, shortest float32 spelling': copyWay(shortLiteral),
 };
 
-async function main() {
+/** The write ways side by side (`npm run bench -- pg-write`): a Markdown table of rows/s. */
+export async function runPgWriteBench(): Promise<string> {
   const rows = (await corpusRows()).sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const db = await PGlite.create(undefined, { extensions: { vector } });
   await db.query('CREATE EXTENSION IF NOT EXISTS vector');
@@ -148,13 +149,19 @@ async function main() {
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
   const base = median(rate['VALUES, vector text (today)']);
-  console.log(`PGlite 0.5 in memory, ${rows.length} rows of real text (markdown 256, hashing 384), ${ROUNDS} rounds interleaved, medians. Load ${load0.toFixed(1)} → ${os.loadavg()[0].toFixed(1)}.\n`);
-  console.log('| way | rows/s | × today |\n|---|---:|---:|');
-  for (const [name, xs] of Object.entries(rate)) console.log(`| ${name} | ${median(xs).toFixed(0)} | ${(median(xs) / base).toFixed(2)} |`);
+  const lines = [`PGlite 0.5 in memory, ${rows.length} rows of real text (markdown 256, hashing 384), ${ROUNDS} rounds interleaved, medians. Load ${load0.toFixed(1)} → ${os.loadavg()[0].toFixed(1)}.`, '', '| way | rows/s | × today |', '|---|---:|---:|'];
+  for (const [name, xs] of Object.entries(rate)) lines.push(`| ${name} | ${median(xs).toFixed(0)} | ${(median(xs) / base).toFixed(2)} |`);
   await db.close();
+  return lines.join('\n');
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+// run directly: npx tsx bench/pg-write.bench.ts (importing the module runs nothing)
+if (process.argv[1]?.endsWith('pg-write.bench.ts')) {
+  runPgWriteBench().then(
+    (md) => console.log(md),
+    (error) => {
+      console.error(error);
+      process.exitCode = 1;
+    },
+  );
+}

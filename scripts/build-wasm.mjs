@@ -12,16 +12,16 @@ const generated = join(root, 'bindings', 'generated');
 mkdirSync(join(root, 'build'), { recursive: true });
 mkdirSync(generated, { recursive: true });
 
-// src/version.ts carries package.json's version (a chunking identity includes it: an
+// src/engine/version.ts carries package.json's version (a chunking identity includes it: an
 // upgrade re-chunks documents a sink skipped as unchanged); rewritten only when it differs.
 {
   const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  const file = join(root, 'src', 'version.ts');
+  const file = join(root, 'src', 'engine', 'version.ts');
   const source = readFileSync(file, 'utf8');
   const updated = source.replace(/export const VERSION = '[^']*';/, `export const VERSION = '${version}';`);
   if (updated !== source) {
     writeFileSync(file, updated);
-    console.log(`src/version.ts: VERSION = '${version}'`);
+    console.log(`src/engine/version.ts: VERSION = '${version}'`);
   }
 }
 

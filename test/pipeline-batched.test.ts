@@ -14,7 +14,7 @@ import { HashingEmbedder, MarkdownChunker, MemorySink, pipeline, type Chunk, typ
 import { writeChunks } from '../src/sinks/index.js';
 import { chunkingIdentity } from '../src/pipeline/pipeline.js';
 import { hashText } from '../src/engine/chunk.js';
-import { VERSION } from '../src/version.js';
+import { VERSION } from '../src/engine/version.js';
 import { markdownDir, sharedFiles } from './helpers/paths.js';
 import { comparableRows, editFirstThird } from './helpers/sink-rows.js';
 

@@ -6,7 +6,7 @@
  * @module
  */
 import { hashText, type Chunk } from '../engine/chunk.js';
-import { VERSION } from '../version.js';
+import { VERSION } from '../engine/version.js';
 import { DocumentError } from '../documents/document-error.js';
 import { EmbeddingError, InvalidOptionError } from '../engine/errors.js';
 import { withBackoff, type RetryEvent, type TransientFailure } from '../engine/retry.js';

@@ -30,7 +30,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { ChunkwiseError, EmbeddingError, MissingDependencyError, ModelLoadError, SinkError } from '../../engine/errors.js';
 import { DocumentError } from '../../documents/document-error.js';
-import { VERSION } from '../../version.js';
+import { VERSION } from '../../engine/version.js';
 import { JobsFailedError, QueueUnavailableError, WaitTimeoutError } from '../queue/queue.js';
 import { runChunk, type ChunkCommandOptions } from './chunk-command.js';
 import { runEval, type EvalCommandOptions } from './eval-command.js';
