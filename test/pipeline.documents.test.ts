@@ -1,6 +1,7 @@
 /**
  * Documents as a stage of `pipeline()`: `{ source, bytes }` documents (PDF, DOCX, HTML,
  * Markdown) are loaded before chunking; a PDF's pages and boxes reach the sink's rows.
+ * A folder through `documentFiles` into PGlite: test/pipeline.folder.test.ts.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -42,5 +43,20 @@ describe('pipeline({ documents }) with bytes', () => {
     // a rerun skips every document unread (their bytes' hash is recorded)
     const again = await pipeline({ documents, chunker: 'auto', chunkerOptions: { recursive: { chunkSize: 200 }, html: { chunkSize: 200 }, markdown: { chunkSize: 200 }, fixed: { chunkSize: 200 } }, embedder: new HashingEmbedder(), sink });
     expect(again.added).toBe(0);
+  });
+
+  it('load: the password opens an encrypted PDF (without it, a DocumentError for onDocumentError); a load that is not an object is refused', async () => {
+    const documents = [{ source: 'encrypted.pdf', bytes: bytes('encrypted.pdf') }];
+    const errors: string[] = [];
+    const locked = await pipeline({ documents, chunker: 'auto', embedder: new HashingEmbedder(), sink: new MemorySink(), onDocumentError: (e) => errors.push(e.reason) });
+    expect(locked).toMatchObject({ documents: 0, failed: 1 });
+    expect(errors).toEqual(['password']);
+    const sink = new MemorySink();
+    const opened = await pipeline({ documents, chunker: 'auto', embedder: new HashingEmbedder(), sink, load: { password: 'secret' } });
+    expect(opened).toMatchObject({ documents: 1, failed: 0 });
+    const rows = [...(await sink.stored('encrypted.pdf')).values()];
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((r) => (r.metadata.boxes as unknown[]).length > 0)).toBe(true);
+    await expect(pipeline({ documents, chunker: 'auto', embedder: new HashingEmbedder(), load: 'secret' as never })).rejects.toThrow(/Invalid option load/);
   });
 });

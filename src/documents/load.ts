@@ -34,11 +34,19 @@ export interface LoadOptions {
   password?: string;
   /** Encoding of a text document without a UTF-16 byte order mark (a WHATWG label); default UTF-8, which must be valid. */
   encoding?: string;
+  /**
+   * The pdf.js module to read a PDF with (`import * as pdfjs from 'pdfjs-dist'`, its worker
+   * set up: what a browser gives); default the legacy build, imported on first use (Node).
+   */
+  pdfjs?: unknown;
 }
 
 const BY_EXTENSION: Readonly<Record<string, DocumentKind>> = {
   '.pdf': 'pdf', '.docx': 'docx', '.html': 'html', '.htm': 'html', '.xhtml': 'html', '.md': 'markdown', '.markdown': 'markdown', '.mdx': 'markdown', '.txt': 'text',
 };
+
+/** The extensions the loader knows (lower case, with their dot): the kind of a file of any other is sniffed. */
+export const DOCUMENT_FILE_EXTENSIONS: readonly string[] = Object.keys(BY_EXTENSION);
 
 const startsWith = (bytes: Uint8Array, magic: readonly number[], at = 0) => magic.every((b, i) => bytes[at + i] === b);
 
@@ -86,7 +94,7 @@ export async function loadDocument(doc: DocumentBytes, options: LoadOptions = {}
   const kind = documentKindOf(source, bytes);
   if (kind === 'pdf') {
     const { extractPdf } = await import('./pdf.js');
-    const pdf = await extractPdf(bytes, { source, password: options.password });
+    const pdf = await extractPdf(bytes, { source, password: options.password, pdfjs: options.pdfjs });
     return { source, kind, text: pdf.text, pdf };
   }
   if (kind === 'docx') {

@@ -11,6 +11,7 @@ import { AUTO_STRATEGY, FileChunkers } from '../strategies/file-chunkers.js';
 import type { Chunker } from '../engine/chunker.js';
 import { loadBytes, pdfModule } from './load.js';
 import type { PipelineOptions } from './types.js';
+import type { LoadOptions } from '../documents/load.js';
 import type { pipeline } from './pipeline.js';
 
 /**
@@ -34,12 +35,13 @@ export function chunkingIdentity(id: string, version: string = VERSION): string 
  * pieces and the chunker streams, else `chunk` of the whole text. The one place a
  * document meets its chunker: `source` (the key of the sink's rows) is the document id
  * of the chunk ids, so a chunk keeps its id across runs while its text stays the same.
+ * Bytes are loaded first (with `load`).
  */
-export async function* chunkDocument(chunker: Chunker, source: string, text: string | AsyncIterable<string> | Uint8Array): AsyncGenerator<Chunk> {
+export async function* chunkDocument(chunker: Chunker, source: string, text: string | AsyncIterable<string> | Uint8Array, load?: LoadOptions): AsyncGenerator<Chunk> {
   const call = { documentId: source };
   if (text instanceof Uint8Array) {
     // the load stage: bytes → text (+ a PDF's layout, which PdfChunker maps onto each chunk)
-    const loaded = await loadBytes(source, text);
+    const loaded = await loadBytes(source, text, load);
     if (loaded.pdf) yield* await new (await pdfModule()).PdfChunker(chunker).chunk(loaded.pdf, call);
     else yield* await chunker.chunk(loaded.text, call);
     return;

@@ -8,7 +8,7 @@
 import { hashText } from '../engine/chunk.js';
 import { InvalidOptionError } from '../engine/errors.js';
 import { utf8Length } from '../engine/size/utf8.js';
-import type { LoadedDocument } from '../documents/load.js';
+import type { LoadedDocument, LoadOptions } from '../documents/load.js';
 import type { PipelineDocument } from './types.js';
 import type { pipeline } from './pipeline.js';
 
@@ -55,18 +55,25 @@ export async function* counted(text: Iterable<string> | AsyncIterable<string>, c
 /**
  * The loaders of the load stage, named in variables so that bundlers do not follow them:
  * the root entry's module graph keeps out pdf.js and mammoth (Node built-ins), which only a
- * run with bytes documents loads, from the module tree beside this one (`dist/src`).
+ * run with bytes documents loads, from the module tree beside this one (`dist/src`). The
+ * package's own builds (rollup.config.mjs: the Node build, the browser bundles) make these
+ * imports literal, so that they reach the loaders' chunks.
  */
 const LOAD_MODULE = '../documents/load.js';
 const PDF_MODULE = '../documents/pdf.js';
 
-/** A document's bytes loaded: its text, and a PDF's layout (`loadDocument`). */
-export async function loadBytes(source: string, bytes: Uint8Array): Promise<LoadedDocument> {
-  const { loadDocument } = (await import(/* @vite-ignore */ LOAD_MODULE)) as typeof import('../documents/load.js');
-  return loadDocument({ source, bytes });
+/** `import(spec)` with a specifier bundlers do not follow. */
+async function importLoader<T>(spec: string): Promise<T> {
+  return (await import(/* @vite-ignore */ spec)) as T;
+}
+
+/** A document's bytes loaded with `options`: its text, and a PDF's layout (`loadDocument`). */
+export async function loadBytes(source: string, bytes: Uint8Array, options?: LoadOptions): Promise<LoadedDocument> {
+  const { loadDocument } = await importLoader<typeof import('../documents/load.js')>(LOAD_MODULE);
+  return loadDocument({ source, bytes }, options);
 }
 
 /** The PDF module (`PdfChunker`, which maps a PDF's layout onto each chunk). */
-export async function pdfModule(): Promise<typeof import('../documents/pdf.js')> {
-  return (await import(/* @vite-ignore */ PDF_MODULE)) as typeof import('../documents/pdf.js');
+export function pdfModule(): Promise<typeof import('../documents/pdf.js')> {
+  return importLoader<typeof import('../documents/pdf.js')>(PDF_MODULE);
 }

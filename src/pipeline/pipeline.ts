@@ -86,6 +86,7 @@ export async function pipeline(options: PipelineOptions): Promise<PipelineSummar
   if (!embedder || typeof embedder.embed !== 'function' || !Number.isInteger(embedder.dimension) || embedder.dimension < 1) {
     throw new InvalidOptionError('embedder', embedder, 'an Embedder ({ dimension, embed(texts) })');
   }
+  if (o.load !== undefined && (typeof o.load !== 'object' || o.load === null)) throw new InvalidOptionError('load', o.load, '{ password?, encoding?, pdfjs? }');
   const chunkerFor = chunkerChoice(o);
   const chunkingOf = chunkingChoice(o);
   const sink = o.sink === undefined ? undefined : incrementalSink(o.sink);
@@ -165,7 +166,7 @@ export async function pipeline(options: PipelineOptions): Promise<PipelineSummar
     let segment: Segment | undefined;
     try {
       const text = typeof t.text === 'string' || t.text instanceof Uint8Array ? t.text : counted(t.text, counter);
-      for await (const c of chunkDocument(chunkerFor(t.source), t.source, text)) {
+      for await (const c of chunkDocument(chunkerFor(t.source), t.source, text, o.load)) {
         if (!segment) window.push((segment = { doc, chunks: [] }));
         segment.chunks.push(c);
         windowBytes += 2 * (c.text.length + (c.embedText?.length ?? 0));

@@ -10,6 +10,7 @@ import type { Embedder } from '../embedders/types.js';
 import type { FileChunkerOptions } from '../strategies/file-chunkers.js';
 import type { Chunker } from '../engine/chunker.js';
 import type { Sink } from '../sinks/types.js';
+import type { LoadOptions } from '../documents/load.js';
 import type { pipeline } from './pipeline.js';
 
 /**
@@ -27,8 +28,10 @@ export interface PipelineDocument {
   /**
    * The document as bytes instead of `text` (a PDF, a Word file, HTML, Markdown or text,
    * by the extension of `source` or else by its magic bytes): loaded by
-   * `loadDocument` (src/documents/load.ts) before chunking; a PDF's chunks carry
-   * `metadata.pages` and `metadata.boxes` to the sink, a Word file is chunked as its HTML.
+   * `loadDocument` (src/documents/load.ts, with {@link PipelineOptions.load}) before
+   * chunking; a PDF's chunks carry `metadata.pages` and `metadata.boxes` to the sink, a
+   * Word file is chunked as its HTML. In Node, `documentFiles(folder)` of `chunkwise/node`
+   * yields a folder's documents so.
    */
   bytes?: Uint8Array;
   /**
@@ -161,4 +164,12 @@ export interface PipelineOptions {
   onDocumentError?: (error: DocumentError, source: string) => void;
   /** Called with each batch of newly embedded chunks (after the sink has them): a JSONL writer, a custom store. */
   onBatch?: (batch: EmbeddedBatch) => void | Promise<void>;
+  /**
+   * How documents given as `bytes` are loaded: `password` (an encrypted PDF), `encoding`
+   * (text without a UTF-16 byte order mark; default UTF-8, which must be valid) and
+   * `pdfjs`, the pdf.js module to read PDFs with — in a browser, `import * as pdfjs from
+   * 'pdfjs-dist'` with `pdfjs.GlobalWorkerOptions.workerSrc` set (Node imports pdf.js's
+   * legacy build itself). Not part of the chunking identity: change `chunking` with it.
+   */
+  load?: LoadOptions;
 }
