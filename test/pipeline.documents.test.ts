@@ -21,10 +21,11 @@ describe('pipeline({ documents }) with bytes', () => {
       { source: 'handbook.md', bytes: bytes('handbook.md') },
       { source: 'page.html', bytes: html },
       { source: 'upload-without-a-name', bytes: bytes('manual.pdf') }, // sniffed: %PDF-
+      { source: 'saved-as.txt', bytes: bytes('handbook.docx') }, // a Word file whatever its name says
     ];
     const sink = new MemorySink();
     const summary = await pipeline({ documents, chunker: 'auto', chunkerOptions: { recursive: { chunkSize: 200 }, html: { chunkSize: 200 }, markdown: { chunkSize: 200 }, fixed: { chunkSize: 200 } }, embedder: new HashingEmbedder(), sink });
-    expect(summary.documents).toBe(5);
+    expect(summary.documents).toBe(6);
     for (const source of ['report.pdf', 'upload-without-a-name']) {
       const rows = [...(await sink.stored(source)).values()];
       expect(rows.length, source).toBeGreaterThan(1);
@@ -34,8 +35,11 @@ describe('pipeline({ documents }) with bytes', () => {
         expect(m.boxes.length, source).toBeGreaterThan(0);
       }
     }
+    // auto picks by the sniffed kind: the nameless PDF's text by recursive, the Word file's HTML by html
+    expect([...(await sink.stored('upload-without-a-name')).values()].every((r) => r.metadata.strategy === 'recursive')).toBe(true);
     const docx = [...(await sink.stored('handbook.docx')).values()];
-    expect(docx.every((r) => r.metadata.strategy === 'html')).toBe(true);
+    expect(docx.every((r) => r.metadata.strategy === 'html' && r.metadata.documentFormat === 'docx-html')).toBe(true);
+    expect([...(await sink.stored('saved-as.txt')).values()].map((r) => r.metadata)).toEqual(docx.map((r) => r.metadata));
     expect(docx.some((r) => (r.metadata.headingPath as string[]).includes('Visiting a station'))).toBe(true);
     const page = [...(await sink.stored('page.html')).values()];
     expect(page.map((r) => r.metadata.headingPath)).toContainEqual(['Gauges', 'Logs']);

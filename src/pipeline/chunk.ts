@@ -11,7 +11,8 @@ import { AUTO_STRATEGY, FileChunkers } from '../strategies/file-chunkers.js';
 import type { Chunker } from '../engine/chunker.js';
 import { loadBytes, pdfModule } from './load.js';
 import type { PipelineOptions } from './types.js';
-import type { LoadOptions } from '../documents/load.js';
+import type { LoadedDocument, LoadOptions } from '../documents/load.js';
+import type { ChunkCallOptions } from '../engine/ids.js';
 import type { pipeline } from './pipeline.js';
 
 /**
@@ -31,6 +32,19 @@ export function chunkingIdentity(id: string, version: string = VERSION): string 
 }
 
 /**
+ * The chunks of a loaded document: a PDF's through `PdfChunker` (each chunk with
+ * `metadata.pages` and `metadata.boxes`, offsets into the extracted text), a Word file's
+ * HTML with `metadata.documentFormat: "docx-html"` (offsets into that HTML), the others'
+ * text as it is. The CLI chunks its documents through this too.
+ */
+export async function chunkLoaded(chunker: Chunker, loaded: LoadedDocument, call?: ChunkCallOptions): Promise<Chunk[]> {
+  if (loaded.pdf) return new (await pdfModule()).PdfChunker(chunker).chunk(loaded.pdf, call);
+  const chunks = await chunker.chunk(loaded.text, call);
+  if (loaded.kind === 'docx') for (const c of chunks) c.metadata.documentFormat = 'docx-html';
+  return chunks;
+}
+
+/**
  * The chunks of one document, in order: through `chunkStream` when the text comes in
  * pieces and the chunker streams, else `chunk` of the whole text. The one place a
  * document meets its chunker: `source` (the key of the sink's rows) is the document id
@@ -41,9 +55,7 @@ export async function* chunkDocument(chunker: Chunker, source: string, text: str
   const call = { documentId: source };
   if (text instanceof Uint8Array) {
     // the load stage: bytes → text (+ a PDF's layout, which PdfChunker maps onto each chunk)
-    const loaded = await loadBytes(source, text, load);
-    if (loaded.pdf) yield* await new (await pdfModule()).PdfChunker(chunker).chunk(loaded.pdf, call);
-    else yield* await chunker.chunk(loaded.text, call);
+    yield* await chunkLoaded(chunker, await loadBytes(source, text, load), call);
     return;
   }
   if (typeof text !== 'string' && typeof chunker.chunkStream === 'function') {
@@ -57,7 +69,7 @@ export async function* chunkDocument(chunker: Chunker, source: string, text: str
 }
 
 /** A hash of the chunking of each source (undefined: none known, the source is never skipped). */
-export function chunkingChoice(o: PipelineOptions): (source: string) => string | undefined {
+export function chunkingChoice(o: PipelineOptions): (source: string, document?: '.pdf' | '.docx') => string | undefined {
   const given = o.chunking;
   const hashed = (id: string | undefined) => (id === undefined ? undefined : hashText(chunkingIdentity(id)));
   if (typeof given === 'string') return () => hashed(given);
@@ -73,7 +85,7 @@ export function chunkingChoice(o: PipelineOptions): (source: string) => string |
   const c = o.chunker;
   if (c === AUTO_STRATEGY) {
     const chunkers = new FileChunkers(AUTO_STRATEGY, o.chunkerOptions ?? {});
-    return (source) => hashed(plainJson(chunkers.plan(source)));
+    return (source, document) => hashed(plainJson(chunkers.plan(source, document)));
   }
   if (typeof c === 'function' || !c) return () => undefined;
   const options = plainJson((c as { options?: unknown }).options);
@@ -99,12 +111,12 @@ function plainJson(value: unknown): string | undefined {
   return plain && value !== undefined ? json : undefined;
 }
 
-/** The chunker of each source, from `chunker` (and `chunkerOptions` for `'auto'`). */
-export function chunkerChoice(o: PipelineOptions): (source: string) => Chunker {
+/** The chunker of each source, from `chunker` (and `chunkerOptions` for `'auto'`, by the source's name or its `document` kind). */
+export function chunkerChoice(o: PipelineOptions): (source: string, document?: '.pdf' | '.docx') => Chunker {
   const c = o.chunker;
   if (c === AUTO_STRATEGY) {
     const chunkers = new FileChunkers(AUTO_STRATEGY, o.chunkerOptions ?? {}).check();
-    return (source) => chunkers.for(source);
+    return (source, document) => chunkers.for(source, document);
   }
   if (typeof c === 'function') {
     return (source) => {

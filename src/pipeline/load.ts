@@ -9,6 +9,7 @@ import { hashText } from '../engine/chunk.js';
 import { InvalidOptionError } from '../engine/errors.js';
 import { utf8Length } from '../engine/size/utf8.js';
 import type { LoadedDocument, LoadOptions } from '../documents/load.js';
+import { documentExtensionOf, documentKindOf } from '../documents/kind.js';
 import type { PipelineDocument } from './types.js';
 import type { pipeline } from './pipeline.js';
 
@@ -18,16 +19,18 @@ export interface Taken {
   text: string | Iterable<string> | AsyncIterable<string> | Uint8Array;
   contentHash?: string;
   chunking?: string;
+  /** Bytes that are a PDF or a Word file (by their magic bytes, else `source`'s extension): `auto` picks its strategy by it. */
+  document?: '.pdf' | '.docx';
 }
 
 /**
  * A document of the input, checked: its source (`source`, else `id`), its text or bytes,
  * and its content hash (`hash`, else a hash of its string text or of its bytes; none for
  * text in pieces), with the chunking identity `chunkingOf` gives when `keyed` (a sink
- * that keeps records) and it has a hash.
+ * that keeps records) and it has a hash; bytes that are a PDF or a Word file say so.
  * @throws {InvalidOptionError} for a document without a source, or without text or bytes, or with a hash that is not a non-empty string.
  */
-export function takeDocument(doc: PipelineDocument, keyed: boolean, chunkingOf: (source: string) => string | undefined): Taken {
+export function takeDocument(doc: PipelineDocument, keyed: boolean, chunkingOf: (source: string, document?: '.pdf' | '.docx') => string | undefined): Taken {
   const source = doc?.source ?? doc?.id;
   if (typeof source !== 'string' || source.length === 0) throw new InvalidOptionError('documents', doc, 'documents with a source (or id) string');
   // a document as bytes: loaded (PDF, DOCX, HTML, Markdown, text) where it is chunked
@@ -39,8 +42,9 @@ export function takeDocument(doc: PipelineDocument, keyed: boolean, chunkingOf: 
   }
   if (doc.hash !== undefined && (typeof doc.hash !== 'string' || doc.hash.length === 0)) throw new InvalidOptionError('documents', doc, `document ${source}: hash as a non-empty string`);
   const contentHash = doc.hash ?? (bytes ? `${hashText(new TextDecoder('latin1').decode(bytes))}:${bytes.length}:bytes` : isString ? `${hashText(text)}:${text.length}` : undefined);
-  const chunking = keyed && contentHash !== undefined ? chunkingOf(source) : undefined;
-  return { source, text: bytes ?? text!, contentHash, chunking };
+  const document = bytes ? documentExtensionOf(documentKindOf(source, bytes)) : undefined;
+  const chunking = keyed && contentHash !== undefined ? chunkingOf(source, document) : undefined;
+  return { source, text: bytes ?? text!, contentHash, chunking, document };
 }
 
 /** The pieces of a document's text, counting their UTF-8 bytes into `counter`. */

@@ -29,7 +29,7 @@ function count(name: string, value: unknown, fallback: number, min = 1): number 
   return v;
 }
 
-/** Documents looked up together in the sink's records (and the string text they may hold: at most ~32 MB). */
+/** Documents looked up together in the sink's records (and the string text or bytes they may hold: about 32 MB at most). */
 const DOCUMENT_GROUP = 256;
 const GROUP_BYTES = 32 << 20;
 /** A window ends at this many bytes of chunk text (and embed text), whatever its chunk count. */
@@ -166,7 +166,7 @@ export async function pipeline(options: PipelineOptions): Promise<PipelineSummar
     let segment: Segment | undefined;
     try {
       const text = typeof t.text === 'string' || t.text instanceof Uint8Array ? t.text : counted(t.text, counter);
-      for await (const c of chunkDocument(chunkerFor(t.source), t.source, text, o.load)) {
+      for await (const c of chunkDocument(chunkerFor(t.source, t.document), t.source, text, o.load)) {
         if (!segment) window.push((segment = { doc, chunks: [] }));
         segment.chunks.push(c);
         windowBytes += 2 * (c.text.length + (c.embedText?.length ?? 0));
@@ -215,7 +215,7 @@ export async function pipeline(options: PipelineOptions): Promise<PipelineSummar
       const t = takeDocument(doc, records !== undefined, chunkingOf);
       seen.add(t.source);
       group.push(t);
-      groupBytes += typeof t.text === 'string' ? t.text.length : 0;
+      groupBytes += typeof t.text === 'string' || t.text instanceof Uint8Array ? t.text.length : 0;
       if (group.length >= DOCUMENT_GROUP || groupBytes >= GROUP_BYTES) {
         const g = group;
         group = [];

@@ -103,8 +103,9 @@ export interface PipelineOptions {
   /**
    * A chunker for every document, a function choosing one per document, or `'auto'`:
    * the strategy by the source's extension (`.md` markdown, `.html` html, source files
-   * code, `.txt` recursive, else `fixed`: the CLI's `--strategy auto`), with
-   * `chunkerOptions` (for `'auto'`: by strategy name).
+   * code, `.txt` recursive, else `fixed`: the CLI's `--strategy auto`) — for `bytes` that
+   * are a PDF or a Word file (their magic bytes), `recursive` or `html` whatever the name —
+   * with `chunkerOptions` (for `'auto'`: by strategy name).
    */
   chunker: Chunker | 'auto' | ((source: string) => Chunker);
   /** For `'auto'`: each strategy's options by name, e.g. `{ markdown: { chunkSize: 256 } }`. */

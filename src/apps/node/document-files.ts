@@ -64,6 +64,11 @@ export async function* documentFiles(paths: string | readonly string[], options:
     } catch (cause) {
       throw new UnreadableFileError(file, cause);
     }
-    yield { source, bytes, hash: `sha256:${createHash('sha256').update(bytes).digest('hex')}` };
+    yield { source, bytes, hash: bytesHash(bytes) };
   }
+}
+
+/** `sha256:` and the hex SHA-256 of `bytes`: a file's content hash, as `chunkwise embed` records it. */
+export function bytesHash(bytes: Uint8Array): string {
+  return `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 }
