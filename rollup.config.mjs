@@ -72,7 +72,8 @@ function entries(extra) {
   return {
     name: 'chunkwise-entries',
     resolveId(id) {
-      if (id === 'onnxruntime-web' || id.startsWith('pdfjs-dist/')) return { id, external: true };
+      // mammoth too: the pipeline's load stage reaches the Word loader (it fails with MissingDependencyError unless the page maps it)
+      if (id === 'onnxruntime-web' || id.startsWith('pdfjs-dist/') || id === 'mammoth') return { id, external: true };
       // web-tree-sitter's Node branch (taken only in Node): its built-ins stay external
       if (id === 'fs/promises' || id === 'module' || id === 'fs' || id === 'path' || id === 'url') return { id, external: true };
       return null;
@@ -80,7 +81,17 @@ function entries(extra) {
     load(id) {
       return extra?.load?.(id) ?? null;
     },
+    transform(code, id) {
+      return id === pipelineLoad ? literalLoaders(code, id) : null;
+    },
   };
+}
+
+/** The pipeline's load stage, whose loaders (documents/load.js, documents/pdf.js) each build imports literally. */
+const pipelineLoad = join(dist, 'src', 'pipeline', 'load.js');
+function literalLoaders(code, id) {
+  const specs = [...code.matchAll(/\b[A-Z]+_MODULE = '([^']+)'/g)].map((m) => m[1]);
+  return literalImport(code, id, 'import(/* @vite-ignore */ spec)', 'spec', specs);
 }
 
 /** The workerd and Vercel Edge entries: the compiled wasm modules set up on import, then the API. */
@@ -168,7 +179,7 @@ function literalImport(code, id, expression, variable, specifiers) {
   return (
     code.replace(expression, `${fn}(${variable})`) +
     `\n/** Written by rollup.config.mjs (Node build): the computed import above, with literal specifiers. */\n` +
-    `function ${fn}(spec) { switch (spec) { ${cases} default: return Promise.reject(new Error('chunkwise: no module ' + spec + ' in the Node build')); } }\n`
+    `function ${fn}(spec) { switch (spec) { ${cases} default: return Promise.reject(new Error('chunkwise: no module ' + spec + ' in this build')); } }\n`
   );
 }
 
@@ -198,6 +209,7 @@ function nodeBuild() {
         }
         return literalImport(code, id, 'import(/* @vite-ignore */ spec)', 'spec', [...names].sort().map((n) => `../apps/node/${n}.js`));
       }
+      if (id === pipelineLoad) return literalLoaders(code, id);
       if (id === codeSchema) {
         const paths = [...new Set([...code.matchAll(/\bimportModule\(\s*'([^']+)'\s*\)/g)].map((m) => m[1]))];
         return literalImport(code, id, 'import(/* @vite-ignore */ path)', 'path', paths);

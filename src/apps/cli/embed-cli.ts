@@ -15,10 +15,10 @@ import { UsageError } from './usage-error.js';
 import { UnreadableFileError } from './errors.js';
 import { openCliSink } from './sink-cli.js';
 import { AUTO_STRATEGY, fallbackNotice, FileChunkers, filePieces, walkExtensions } from '../node/chunk-file.js';
-import { chunkDocumentFile, documentKind, loadDocumentPeers, throwDocumentErrors } from '../node/documents.js';
+import { fileDocumentKind, loadDocumentPeers, readDocumentFile, throwDocumentErrors } from '../node/documents.js';
+import { bytesHash } from '../node/document-files.js';
 import { binaryInputs } from './chunk-command.js';
 import { DocumentError } from '../../documents/document-error.js';
-import type { ChunkCallOptions } from '../../engine/ids.js';
 import { autoStrategyOptions } from './strategy-flags.js';
 import { loadEmbedder } from '../node/embedders.js';
 import { f32ToBase64, npyBytes } from '../node/embed-command.js';
@@ -97,23 +97,27 @@ export async function runEmbed(inputs: string[], o: EmbedCommandOptions, opened:
     try {
       summary = await pipeline({
         documents: (async function* () {
-          // a .pdf or .docx is read as bytes by its loader, not decoded as text; with a
-          // sink, the file's bytes are hashed first: an unchanged file is not read again
+          // a PDF or Word file (by its bytes, else its name) goes to the pipeline's load
+          // stage as bytes, not decoded as text; with a sink, a text file's bytes are hashed
+          // first: an unchanged file is not read again
           for (const file of files) {
-            const hash = sink && file !== '-' ? await fileHash(file) : undefined;
-            yield { source: canonical(file), text: documentKind(file) ? '' : filePieces(file, undefined, undefined, o.inputEncoding), hash };
+            if (fileDocumentKind(file)) {
+              const bytes = await readDocumentFile(file);
+              yield { source: canonical(file), bytes, hash: sink ? bytesHash(bytes) : undefined };
+            } else yield { source: canonical(file), text: filePieces(file, undefined, undefined, o.inputEncoding), hash: sink && file !== '-' ? await fileHash(file) : undefined };
           }
         })(),
+        load: { password: o.pdfPassword },
         // what a file's chunks depend on besides its bytes: its strategy and options (and loader)
-        chunking: (source) => JSON.stringify({ ...chunkers.plan(given.get(source)!), document: documentKind(given.get(source)!) ?? null }),
-        chunker: (source) => {
+        chunking: (source) => {
           const file = given.get(source)!;
-          const chunker = chunkers.for(file);
-          if (!documentKind(file)) return chunker;
-          return { chunk: (_text: string, call?: ChunkCallOptions) => chunkDocumentFile(chunker, file, { ...call, password: o.pdfPassword }) };
+          const kind = fileDocumentKind(file);
+          return JSON.stringify({ ...chunkers.plan(file, kind), document: kind ?? null });
         },
-        // a scanned or encrypted PDF: its one-line error after the run, its rows kept, the other files go on
-        onDocumentError: (error) => documentErrors.push(error),
+        chunker: (source) => chunkers.for(given.get(source)!, fileDocumentKind(given.get(source)!)),
+        // a scanned or encrypted PDF: its one-line error after the run (naming the file as
+        // given), its rows kept, the other files go on
+        onDocumentError: (error, source) => documentErrors.push(new DocumentError(given.get(source) ?? source, error.reason, error.detail)),
         embedder,
         sink,
         prune: o.prune,
@@ -121,7 +125,8 @@ export async function runEmbed(inputs: string[], o: EmbedCommandOptions, opened:
         onProgress: (p) => {
           if (p.kind !== 'document') return;
           progress.advance(sizeOf.get(p.source) ?? p.documentBytes, given.get(p.source));
-          const notice = o.quiet ? undefined : fallbackNotice(chunkers.for(given.get(p.source)!), given.get(p.source)!);
+          const file = given.get(p.source)!;
+          const notice = o.quiet ? undefined : fallbackNotice(chunkers.for(file, fileDocumentKind(file)), file);
           if (notice !== undefined) process.stderr.write(notice);
         },
         onBatch: output
