@@ -12,7 +12,7 @@ import { RecursiveChunker } from './recursive/recursive.js';
 import { MarkdownChunker } from './markdown/markdown.js';
 import { HtmlChunker } from './html/html.js';
 import { PARENT_CHILD_STRATEGY } from './parent-child/parent-child.js';
-import { SEMANTIC_STRATEGY } from './semantic/semantic.js';
+import { SemanticChunker } from './semantic/semantic.js';
 import { CODE_STRATEGY } from './code/schema.js';
 import { CLUSTER_SEMANTIC_STRATEGY } from './cluster-semantic/cluster-semantic.js';
 import { LATE_STRATEGY } from './late/late.js';
@@ -29,7 +29,7 @@ for (const definition of [
   MarkdownChunker.definition,
   HtmlChunker.definition,
   PARENT_CHILD_STRATEGY,
-  SEMANTIC_STRATEGY,
+  SemanticChunker.definition,
   CODE_STRATEGY,
   CLUSTER_SEMANTIC_STRATEGY,
   LATE_STRATEGY,
