@@ -10,7 +10,7 @@
 import type { Chunk } from './chunk.js';
 import { InvalidOptionError } from './errors.js';
 import { documentIdOf, workOf, type ChunkCallOptions } from './ids.js';
-import type { Work } from './work.js';
+import { addWork, type Work } from './work.js';
 import { resolveOptions, type OptionsOf, type OptionsSchema, type ResolvedOf, type StrategySchema } from './options/schema.js';
 import { isBlank, requireText } from './text.js';
 import { Assembler, type PlannedChunk } from './assemble.js';
@@ -205,6 +205,12 @@ export abstract class ShellBase<S extends StrategySchema> {
     this.resolved = resolveUnits(this.options as UnitOptions);
     this.unit = this.resolved.unit;
     this.encoding = this.resolved.encoding;
+  }
+
+  /** Size of `text` in the chunker's unit, counted as one of the call's `measurements` in `work`. */
+  protected measure(text: string, work: Work | undefined): number {
+    addWork(work, 'measurements', 1);
+    return this.resolved.units.size(text);
   }
 
   /** A fresh Assembler for one call (`documentId` of the call options enters every id). */

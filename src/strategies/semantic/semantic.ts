@@ -154,12 +154,6 @@ export class SemanticChunker extends defineStrategy({
     return (text, start, end, max) => split(text.slice(start, end), max).map((p) => ({ ...p, start: start + p.start, end: start + p.end }));
   }
 
-  /** Size of `text` in the chunker's unit. */
-  #size(text: string, work: Work | undefined): number {
-    addWork(work, 'measurements', 1);
-    return this.resolved.units.size(text);
-  }
-
   /**
    * The planned chunks of `text` (not blank): sentences, their distances, the breaks, the
    * groups cut at maxChunkSize. `chunk(text, options)` (see {@link AsyncShell.chunk})
@@ -193,13 +187,13 @@ export class SemanticChunker extends defineStrategy({
       let a = 0;
       for (let i = 0; i < n - 1; i++) {
         if (!(bp.values[i] > threshold)) continue;
-        if (this.minChunkSize > 0 && this.#size(text.slice(s.starts[a], s.ends[i]), work) < this.minChunkSize) continue;
+        if (this.minChunkSize > 0 && this.measure(text.slice(s.starts[a], s.ends[i]), work) < this.minChunkSize) continue;
         groups.push({ a, b: i + 1, breakValue: bp.values[i] });
         a = i + 1;
       }
       groups.push({ a, b: n });
       const last = groups[groups.length - 1];
-      if (groups.length > 1 && this.minChunkSize > 0 && this.#size(text.slice(s.starts[last.a], s.ends[n - 1]), work) < this.minChunkSize) {
+      if (groups.length > 1 && this.minChunkSize > 0 && this.measure(text.slice(s.starts[last.a], s.ends[n - 1]), work) < this.minChunkSize) {
         groups.pop();
         const prev = groups[groups.length - 1];
         prev.b = n;
@@ -211,11 +205,11 @@ export class SemanticChunker extends defineStrategy({
     for (const g of groups) {
       const start = s.starts[g.a];
       const end = s.ends[g.b - 1];
-      const size = this.#size(text.slice(start, end), work);
+      const size = this.measure(text.slice(start, end), work);
       let pieces: Span[] = size <= this.maxChunkSize ? [{ start, end }] : this.#splitter(text, start, end, this.maxChunkSize);
       if (pieces.length > 1 && this.minChunkSize > 0) pieces = await this.#mergeShort(text, pieces, work);
       for (const p of pieces) {
-        const unitCount = pieces.length === 1 ? size : this.#size(text.slice(p.start, p.end), work);
+        const unitCount = pieces.length === 1 ? size : this.measure(text.slice(p.start, p.end), work);
         const chunk: PlannedChunk = {
           start: p.start,
           end: p.end,
@@ -246,7 +240,7 @@ export class SemanticChunker extends defineStrategy({
    * change, and a piece found stuck stays stuck), so the pass is linear in the pieces.
    */
   async #mergeShort(text: string, pieces: Span[], work: Work | undefined): Promise<Span[]> {
-    const out = pieces.map((p) => ({ ...p, size: this.#size(text.slice(p.start, p.end), work) }));
+    const out = pieces.map((p) => ({ ...p, size: this.measure(text.slice(p.start, p.end), work) }));
     const n = out.length;
     // a doubly linked list over `out`: a merge keeps the left node and unlinks the right one
     const next = new Int32Array(n);
@@ -265,7 +259,7 @@ export class SemanticChunker extends defineStrategy({
       missing.forEach((p, k) => vectors.set(key(p), m.subarray(k * d, (k + 1) * d)));
     };
     const stuck = new Set<number>(); // starts of short pieces no neighbour can take
-    const fits = (a: number, b: number): boolean => this.#size(text.slice(out[a].start, out[b].end), work) <= this.maxChunkSize;
+    const fits = (a: number, b: number): boolean => this.measure(text.slice(out[a].start, out[b].end), work) <= this.maxChunkSize;
     const head = n > 0 ? 0 : -1;
     for (let i = head; i >= 0; ) {
       addWork(work, 'mergeSteps', 1);
@@ -293,7 +287,7 @@ export class SemanticChunker extends defineStrategy({
         toRight = toR > toL;
       }
       const [a, b] = toRight ? [i, right] : [left, i];
-      out[a] = { start: out[a].start, end: out[b].end, size: this.#size(text.slice(out[a].start, out[b].end), work) };
+      out[a] = { start: out[a].start, end: out[b].end, size: this.measure(text.slice(out[a].start, out[b].end), work) };
       next[a] = next[b];
       if (next[b] >= 0) prev[next[b]] = a;
       i = a; // everything before a is unchanged: resume the search at the merged piece
