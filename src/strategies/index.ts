@@ -13,7 +13,7 @@ import { MarkdownChunker } from './markdown/markdown.js';
 import { HtmlChunker } from './html/html.js';
 import { ParentChildChunker } from './parent-child/parent-child.js';
 import { SemanticChunker } from './semantic/semantic.js';
-import { CODE_STRATEGY } from './code/schema.js';
+import { LazyCodeChunker } from './code/schema.js';
 import { ClusterSemanticChunker } from './cluster-semantic/cluster-semantic.js';
 import { LateChunker } from './late/late.js';
 
@@ -30,7 +30,7 @@ for (const definition of [
   HtmlChunker.definition,
   ParentChildChunker.definition,
   SemanticChunker.definition,
-  CODE_STRATEGY,
+  LazyCodeChunker.definition,
   ClusterSemanticChunker.definition,
   LateChunker.definition,
 ]) {
