@@ -234,10 +234,7 @@ export abstract class ShellBase<S extends StrategySchema> {
     });
     const out: Chunk[] = new Array(spans.length);
     for (const at of byLevel.values()) {
-      const chunks = this.assembler(options).add(
-        text,
-        at.map((k) => spans[k]),
-      );
+      const chunks = this.assembler(options).add(text, at.map((k) => spans[k]));
       at.forEach((k, i) => (out[k] = chunks[i]));
     }
     spans.forEach((s, k) => {
