@@ -4,8 +4,8 @@
  * of folders for `pipeline()` (`documentFiles`).
  * @module
  */
-export { readOnnxFolder, readStaticFolder } from './model-folder.js';
-export { loadOnnxruntimeNode } from './ort-node.js';
+export { readOnnxFolder, readStaticFolder } from '../../embedders/node/model-folder.js';
+export { loadOnnxruntimeNode } from '../../embedders/node/ort-node.js';
 export { loadEmbedder, type LoadEmbedderOptions } from './embedders.js';
 export { embedChunks, npyBytes, f32ToBase64, textToEmbed, type EmbedChunksOptions, type EmbeddableChunk } from './embed-command.js';
 export { readCorpora, readQuestions, embeddingProgress, type ProgressBar } from './evaluation.js';
