@@ -49,6 +49,7 @@ export const slowFiles = [
   // servers: redis-server for the queue, Postgres over the wire (PGlite's socket server), LanceDB and PGlite stores under faults
   'test/cli-sink.test.ts',
   'test/queue.test.ts',
+  'test/sink-connections.test.ts',
   'test/sink-faults.test.ts',
   'test/sinks.test.ts',
   // memory (hundreds of MB streamed), linear-work scaling at three sizes, the embedders' bench run
