@@ -51,6 +51,7 @@ export const slowFiles = [
   'test/queue.test.ts',
   'test/sink-connections.test.ts',
   'test/sink-faults.test.ts',
+  'test/sink-nul.test.ts',
   'test/sinks.test.ts',
   // memory (hundreds of MB streamed), linear-work scaling at three sizes, the embedders' bench run
   'test/embedders-bench.test.ts',
