@@ -52,6 +52,7 @@ export const slowFiles = [
   'test/sink-connections.test.ts',
   'test/sink-faults.test.ts',
   'test/sink-nul.test.ts',
+  'test/sink-search.test.ts',
   'test/sinks.test.ts',
   // memory (hundreds of MB streamed), linear-work scaling at three sizes, the embedders' bench run
   'test/embedders-bench.test.ts',

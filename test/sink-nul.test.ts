@@ -11,13 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HashingEmbedder, MarkdownChunker, type Chunk } from '../src/index.js';
-import { NUL_REPLACEMENT, writeChunks, type Sink } from '../src/sinks/index.js';
-import { LanceDbSink } from '../src/sinks/lancedb.js';
-import { MemorySink } from '../src/sinks/memory.js';
-import { openPgliteSink } from '../src/sinks/pglite.js';
-import { openPostgresSink } from '../src/sinks/postgres.js';
+import { NUL_REPLACEMENT, writeChunks } from '../src/sinks/index.js';
 import { cliBin } from './helpers/paths.js';
 import { usePgServer } from './helpers/pg-server.js';
+import { everySink } from './helpers/sink-engines.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'chunkwise-nul-'));
 /** Markdown with NULs in headings (so in `headingPath` metadata) and in body text. */
@@ -42,12 +39,7 @@ const storedMetadata = (c: Chunk) => JSON.parse(JSON.stringify(c.metadata).repla
 
 const server = usePgServer();
 
-const engines: [string, () => Promise<Sink>][] = [
-  ['LanceDB', () => LanceDbSink.open(join(tmp, 'lance'))],
-  ['PGlite', () => openPgliteSink(undefined)],
-  ['Postgres (pg over the wire)', () => openPostgresSink(server().url('nul_rows'))],
-  ['memory', async () => new MemorySink()],
-];
+const engines = everySink(tmp, server, 'nul_rows');
 
 describe.each(engines)('%s: NUL code points', (_name, open) => {
   it('are stored as U+FFFD and counted; a rerun keeps every row', async () => {

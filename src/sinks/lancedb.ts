@@ -445,8 +445,8 @@ export class LanceDbSink implements Sink {
     const query = searchArgs(vector, k);
     const table = this.#table;
     if (!table) return [];
-    const rows = await this.#run('search', async () => (await table.vectorSearch(query).distanceType('cosine').limit(k).select(['id', 'source', 'text', 'start', 'end', '_distance']).toArray()) as (SinkMatch & { _distance: number })[]);
-    return rows.map((r) => ({ id: r.id, source: r.source, text: r.text, start: r.start, end: r.end, distance: r._distance }));
+    const rows = await this.#run('search', async () => (await table.vectorSearch(query).distanceType('cosine').limit(k).select(['id', 'source', 'text', 'start', 'end', 'metadata', '_distance']).toArray()) as { id: string; source: string; text: string; start: number; end: number; metadata: string; _distance: number }[]);
+    return rows.map((r) => ({ id: r.id, source: r.source, text: r.text, start: r.start, end: r.end, metadata: JSON.parse(r.metadata) as Record<string, unknown>, distance: r._distance }));
   }
 
   async count(): Promise<number> {

@@ -179,7 +179,7 @@ export class MemorySink implements IncrementalSink {
           n += r.vector[i] * r.vector[i];
         }
         const cos = qn === 0 || n === 0 ? 0 : dot / (qn * Math.sqrt(n));
-        matches.push({ id: r.id, source: r.source, text: r.text, start: r.start, end: r.end, distance: 1 - cos });
+        matches.push({ id: r.id, source: r.source, text: r.text, start: r.start, end: r.end, metadata: structuredClone(r.metadata), distance: 1 - cos });
       }
     }
     return matches.sort((a, b) => a.distance - b.distance).slice(0, k);

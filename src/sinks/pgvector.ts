@@ -387,7 +387,7 @@ export class PgVectorSink implements Sink {
     if ((await this.#columns()) === undefined) return [];
     const { rows } = await this.#run(
       'search',
-      `SELECT "id", "source", "text", "start", "end", ("vector" <=> $1::vector)::float8 AS distance FROM ${this.#quoted} ORDER BY "vector" <=> $1::vector LIMIT $2`,
+      `SELECT "id", "source", "text", "start", "end", "metadata", ("vector" <=> $1::vector)::float8 AS distance FROM ${this.#quoted} ORDER BY "vector" <=> $1::vector LIMIT $2`,
       [vectorLiteral(query), k],
     );
     return rows as SinkMatch[];

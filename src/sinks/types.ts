@@ -137,6 +137,8 @@ export interface SinkMatch {
   text: string;
   start: number;
   end: number;
+  /** The row's {@link SinkRow.metadata}: the chunk's heading path, pages, line numbers… as stored. */
+  metadata: Record<string, unknown>;
   /** Cosine distance to the query vector: 0 for the same direction, up to 2. */
   distance: number;
 }
