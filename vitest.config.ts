@@ -26,6 +26,7 @@ export const packageFiles = [
   'test/optional-peers.test.ts',
   'test/package.test.ts',
   'test/size.test.ts',
+  'test/sizes-docs.test.ts',
   'test/types.test.ts',
   // other runtimes: Chromium (the bundles, the web page), workerd and the edge runtime
   'test/browser.test.ts',
