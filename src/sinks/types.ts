@@ -235,7 +235,7 @@ export interface Sink {
    * stores the same, see `chunkwise/sinks`' NUL_REPLACEMENT). Optional: a sink without it replaces none.
    */
   readonly nulReplaced?: number;
-  /** The `k` rows nearest to `vector` by cosine distance, nearest first. */
+  /** The `k` rows nearest to `vector` by cosine distance, nearest first, each with its stored metadata ({@link SinkMatch}). */
   search(vector: Float32Array | readonly number[], k?: number): Promise<SinkMatch[]>;
   /** Rows in the table (0 when it does not exist yet). */
   count(): Promise<number>;
