@@ -28,6 +28,7 @@ import { DEFAULT_EXTENSIONS, expandInputs } from './inputs.js';
 import { requireInteger } from '../../engine/options/options.js';
 import { pipeline, type PipelineSummary } from '../../pipeline/pipeline.js';
 import type { Sink } from '../../sinks/types.js';
+import { replaceNul } from '../../sinks/nul.js';
 import type { Embedder } from '../../embedders/types.js';
 
 /** Options of `chunkwise embed`. */
@@ -93,6 +94,8 @@ export async function runEmbed(inputs: string[], o: EmbedCommandOptions, opened:
     const npy: Float32Array[] = [];
     const documentErrors: DocumentError[] = [];
     let buffer = '';
+    /** U+0000 replaced in the JSONL records (a sink counts its own): the same U+FFFD as every sink. */
+    let nulReplaced = 0;
     let summary: PipelineSummary;
     try {
       summary = await pipeline({
@@ -137,7 +140,9 @@ export async function runEmbed(inputs: string[], o: EmbedCommandOptions, opened:
               }
               const name = given.get(source)!;
               for (let i = 0; i < chunks.length; i++) {
-                const record = { ...chunkRecord(chunks[i], name), embedder: o.embedder, dimension: d, vector: vectorField(vectors.subarray(i * d, (i + 1) * d), o.vectorFormat) };
+                const { item: chunk, replaced } = replaceNul(chunks[i]);
+                nulReplaced += replaced;
+                const record = { ...chunkRecord(chunk, name), embedder: o.embedder, dimension: d, vector: vectorField(vectors.subarray(i * d, (i + 1) * d), o.vectorFormat) };
                 buffer += JSON.stringify(record) + '\n';
               }
               if (buffer.length > 1 << 20) {
@@ -166,7 +171,7 @@ export async function runEmbed(inputs: string[], o: EmbedCommandOptions, opened:
         await output.close();
       }
     }
-    await writeSummary(summary, o, sink);
+    await writeSummary(summary, o, sink, sink?.nulReplaced ?? nulReplaced);
     throwDocumentErrors(documentErrors);
     return summary;
   } finally {
@@ -179,14 +184,16 @@ export async function runEmbed(inputs: string[], o: EmbedCommandOptions, opened:
  * — `chunkwise: <sink>: 2 file(s), 40 chunks: 3 added, 37 kept, 3 removed; 3 texts
  * embedded; 40 in the table; 0.4 s` —, `json` the same fields as one JSON object
  * (`documents, chunks, added, kept, removed, pruned, embedded, failed, seconds`, and with a sink
- * `sink` and `rows`).
+ * `sink` and `rows`, and `nulReplaced` when some U+0000 was written as U+FFFD). A line
+ * before it (or alone, for JSONL) counts those replacements, with a sink or without.
  */
-async function writeSummary(summary: PipelineSummary, o: EmbedCommandOptions, sink: Sink | undefined): Promise<void> {
+async function writeSummary(summary: PipelineSummary, o: EmbedCommandOptions, sink: Sink | undefined, nul = 0): Promise<void> {
   const format = o.summary ?? (sink && !o.quiet ? 'text' : 'none');
+  if (nul > 0 && !o.quiet && format !== 'json') process.stderr.write(`chunkwise: ${nul} NUL code point(s) (U+0000) in chunk text or metadata written as U+FFFD\n`);
   if (format === 'none') return;
   const rows = sink ? await sink.count() : undefined;
   if (format === 'json') {
-    process.stderr.write(JSON.stringify({ ...summary, ...(sink ? { sink: sink.name, rows } : {}) }) + '\n');
+    process.stderr.write(JSON.stringify({ ...summary, ...(sink ? { sink: sink.name, rows } : {}), ...(nul > 0 ? { nulReplaced: nul } : {}) }) + '\n');
     return;
   }
   const s = summary;
