@@ -4,7 +4,7 @@
  * {@link extractPdf} is the public face.
  * @module
  */
-import { extentOf, pageRows, type Extent, type Piece } from './pdf-layout.js';
+import { extentOf, pageRows, type Extent, type Piece } from './layout.js';
 
 /** Pieces on one baseline, close together in x. */
 export interface Fragment extends Extent {
