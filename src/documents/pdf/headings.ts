@@ -3,8 +3,21 @@
  * bold, or italic and numbered; its level from the style's rank and its numbering.
  * @module
  */
-import type { LayoutLine } from './layout.js';
 import type { PdfHeading } from './types.js';
+
+/** What a heading is inferred from: a line of one block of a page, its type, where it sits. */
+export interface StyledLine {
+  text: string;
+  /** Font size, averaged over the line's characters. */
+  size: number;
+  /** The line's largest font size; NaN where pieces stand 1.5 ems apart or more (a table row). */
+  typeSize: number;
+  bold: boolean;
+  italic: boolean;
+  baseline: number;
+  column: number;
+  band: number;
+}
 
 const NUMBERING = /^(\d+(?:\.\d+)*)\.?\s/;
 const ROMAN_NUMBERING = /^[IVXLC]+\.\s/;
@@ -29,15 +42,11 @@ export function numberingDepth(text: string): number {
  * a table row (no gap of 1.5 ems between its pieces). The style's size is the line's
  * largest type.
  */
-export function headingStyle(line: LayoutLine, bodySize: number): string | undefined {
+export function headingStyle(line: StyledLine, bodySize: number): string | undefined {
   if (line.text.length > 90 || !/\p{L}/u.test(line.text)) return undefined;
   // italic only where numbered (`2.1. Measurements`): an italic line may be a quotation
   if (!(line.size >= bodySize * 1.15) && !line.bold && !(line.italic && NUMBERING.test(line.text))) return undefined;
-  let max = 0;
-  line.pieces.forEach((p, k) => {
-    if (p.size > max) max = p.size;
-    if (k > 0 && p.x0 - line.pieces[k - 1].x1 >= 1.5 * line.size) max = NaN;
-  });
+  const max = line.typeSize;
   // the style by the largest type of the line: small capitals' sizes average differently line by line
   return Number.isNaN(max) ? undefined : `${Math.round(max * 2) / 2}|${line.bold ? 1 : 0}|${line.italic ? 1 : 0}`;
 }
@@ -51,7 +60,7 @@ const MAX_HEADING = 160;
  * style) when they hold at most {@link MAX_HEADING} characters and 3 lines; longer runs
  * (a bold paragraph) are body text.
  */
-export function headingStyles(body: readonly LayoutLine[], bodySize: number): (string | undefined)[] {
+export function headingStyles(body: readonly StyledLine[], bodySize: number): (string | undefined)[] {
   const styles = body.map((l) => headingStyle(l, bodySize));
   for (let k = 0; k < body.length; ) {
     const style = styles[k];
@@ -79,8 +88,8 @@ export function headingPathAt(headings: readonly PdfHeading[], offset: number): 
   return stack.map((h) => h.text);
 }
 
-/** The body font size: the size (to half a point) most characters of `pages`' body lines are set in; 10 for none. */
-export function bodyFontSize(pages: readonly (readonly LayoutLine[])[]): number {
+/** The body font size: the size (to half a point) most characters of the pages' body lines are set in (read once, page by page); 10 for none. */
+export function bodyFontSize(pages: Iterable<readonly StyledLine[]>): number {
   const sizes = new Map<number, number>();
   for (const body of pages) for (const l of body) sizes.set(Math.round(l.size * 2) / 2, (sizes.get(Math.round(l.size * 2) / 2) ?? 0) + l.text.length);
   return [...sizes.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 10;

@@ -2,14 +2,15 @@
  * Loading a PDF for `chunkwise/pdf`: pdf.js (`pdfjs-dist`, an optional peer dependency,
  * imported on first use) reads the file page by page; each page's text items become
  * positioned pieces (font size, weight, slant), grouped into fragments for furniture
- * detection, then laid out as one document text ({@link documentText}).
+ * detection in a window of pages, then laid out, packed and written ({@link DocumentTextWriter}).
  * @module
  */
 import { DocumentError } from '../document-error.js';
 import { firstLine, InvalidInputError, InvalidOptionError, MissingDependencyError } from '../../engine/errors.js';
-import { fragments, markFurniture, type Fragment } from './furniture.js';
+import { FurnitureWindow, fragments } from './furniture.js';
 import type { Piece } from './layout.js';
-import { documentText } from './text.js';
+import { layOutPage, packPage, type PackedPage } from './page-lines.js';
+import { DocumentTextWriter } from './text.js';
 import type { ExtractPdfOptions, PdfDocumentText } from './types.js';
 
 /** Defaults of {@link ExtractPdfOptions}' limits. */
@@ -76,29 +77,42 @@ const BOLD_FONT = /bold|black|heavy|semibold|demi|^(?:cm|ec|sf|lm)(?:ss|tt)?bx|^
 /** Italic and slanted font names: the foundries' words, TeX's `cmti10`, `cmsl10`, `ecti1000`, `CMBXTI10`. */
 const ITALIC_FONT = /italic|oblique|-it$|^(?:cm|ec|sf|lm)(?:bx)?(?:ti|sl)\d/i;
 
-/** The page's pieces: non-blank items, trimmed, in viewport coordinates; `checkItems` sees the item count first. */
-async function pagePieces(page: PdfJsPage, checkItems: (items: number) => void): Promise<{ pieces: Piece[]; width: number; height: number }> {
+/** A font's weight and slant. */
+interface FontStyle {
+  bold: boolean;
+  italic: boolean;
+}
+
+/**
+ * The page's pieces: non-blank items, trimmed, in viewport coordinates; `checkItems` sees
+ * the item count first. `known`: the styles of the document's fonts read on earlier pages
+ * (pdf.js names a font once per document), added to here; the page's operators are parsed
+ * (which makes pdf.js hand over its fonts' names) only when it uses a font not in it.
+ */
+async function pagePieces(page: PdfJsPage, known: Map<string, FontStyle>, checkItems: (items: number) => void): Promise<{ pieces: Piece[]; width: number; height: number }> {
   const viewport = page.getViewport({ scale: 1 });
   const content = await page.getTextContent();
   checkItems(content.items.length);
+  const read = (item: PdfJsItem) => item.transform !== undefined && (item.str ?? '').trim() !== '';
   // font names (for weight) are known once the page's operators are parsed
-  await page.getOperatorList();
-  const fonts = new Map<string, { bold: boolean; italic: boolean }>();
+  if (content.items.some((item) => read(item) && !known.has(item.fontName ?? ''))) await page.getOperatorList();
+  const fonts = new Map<string, FontStyle>();
   const pieces: Piece[] = [];
   content.items.forEach((item, index) => {
-    const str = item.str ?? '';
-    if (!item.transform || str.trim() === '') return;
+    if (!read(item)) return;
+    const str = item.str!;
     const font = item.fontName ?? '';
-    if (!fonts.has(font)) {
+    if (!known.has(font) && !fonts.has(font)) {
       try {
         const obj = page.commonObjs.get(font) as { name?: string; bold?: boolean; italic?: boolean } | undefined;
         const name = (obj?.name ?? '').replace(/^[A-Z]{6}\+/, '');
-        fonts.set(font, { bold: obj?.bold === true || BOLD_FONT.test(name), italic: obj?.italic === true || ITALIC_FONT.test(name) });
+        known.set(font, { bold: obj?.bold === true || BOLD_FONT.test(name), italic: obj?.italic === true || ITALIC_FONT.test(name) });
       } catch {
+        // not handed over (yet): regular on this page, asked again on the next
         fonts.set(font, { bold: false, italic: false });
       }
     }
-    const t = transform(viewport.transform, item.transform);
+    const t = transform(viewport.transform, item.transform!);
     const size = Math.hypot(t[2], t[3]) || item.height || 1;
     const style = content.styles[font] ?? {};
     const ascent = style.ascent && style.ascent > 0 ? style.ascent : 0.8;
@@ -117,7 +131,7 @@ async function pagePieces(page: PdfJsPage, checkItems: (items: number) => void):
       bottom: t[5] + descent * size,
       baseline: t[5],
       size,
-      ...(fonts.get(font) ?? { bold: false, italic: false }),
+      ...(known.get(font) ?? fonts.get(font) ?? { bold: false, italic: false }),
     });
   });
   return { pieces, width: viewport.width, height: viewport.height };
@@ -168,24 +182,31 @@ export async function extractPdf(bytes: Uint8Array, options: ExtractPdfOptions =
     const count = doc.numPages;
     if (!Number.isInteger(count) || count < 1) throw new DocumentError(source, 'invalid', `the PDF's page tree holds no pages (page count ${count})`);
     if (count > maxPages) throw new DocumentError(source, 'too-large', `the PDF has ${count} pages, more than maxPages (${maxPages})`);
-    const raw: { fragments: Fragment[]; width: number; height: number }[] = [];
+    // pages go through a window: furniture is decided once the pages around a page are read,
+    // then the page is laid out and packed, and its pdf.js items and pieces are let go
+    const window = new FurnitureWindow<PackedPage>(count);
+    const writer = new DocumentTextWriter(count);
+    let text = false;
+    const fonts = new Map<string, FontStyle>();
     for (n = 1; n <= count; n++) {
       const page = await doc.getPage(n);
-      const { pieces, width, height } = await pagePieces(page, (items) => {
+      const { pieces, width, height } = await pagePieces(page, fonts, (items) => {
         if (items > maxItems) throw new DocumentError(source, 'too-large', `page ${n} has ${items} text items, more than maxItemsPerPage (${maxItems})`);
       });
-      raw.push({ fragments: fragments(pieces), width, height });
+      const found = fragments(pieces);
+      if (found.length > 0) text = true;
+      for (const p of window.add(packPage(found, width, height), found, height)) writer.add(layOutPage(p.page, p.furniture));
       page.cleanup?.();
       // pdf.js's in-thread worker answers in microtasks: a turn of the event loop per page lets
       // timers and I/O run during a long PDF (a server's other requests, a progress line)
       await yieldToEventLoop();
     }
     n = 0;
-    if (raw.every((p) => p.fragments.length === 0)) {
+    if (!text) {
       throw new DocumentError(source, 'no-text', `the PDF has no text layer (${count} page${count === 1 ? '' : 's'} of images?): it needs OCR first`);
     }
-    markFurniture(raw);
-    return documentText(raw);
+    for (const p of window.finish()) writer.add(layOutPage(p.page, p.furniture));
+    return writer.finish();
   } catch (error) {
     if (error instanceof DocumentError) throw error;
     // pdf.js's own errors (a page tree that loops, a broken object) and anything a malformed page makes of the layout

@@ -4,68 +4,140 @@
  * the runs, lines, pages, headings, furniture and sections that map its offsets back.
  * @module
  */
-import type { Fragment } from './furniture.js';
+import { FURNITURE_WINDOW } from './furniture.js';
 import { bodyFontSize, headingStyle, headingStyles, numberingDepth, rankStyles } from './headings.js';
-import { layoutLine, pageRows, readingOrder, spaced, type LayoutLine } from './layout.js';
+import { RUN_FIELDS, unpackLines, type LaidPage, type PageLine } from './page-lines.js';
 import type { PdfDocumentText, PdfFurniture, PdfHeading, PdfLine, PdfPage, PdfTextRun } from './types.js';
 
-/** Lays the pages' lines out as one text and records where everything went. */
-export function documentText(raw: { fragments: Fragment[]; width: number; height: number }[]): PdfDocumentText {
-  const pageLines = raw.map((p) => {
-    const piecesOf = (keep: (f: Fragment) => boolean) => p.fragments.filter(keep).flatMap((f) => f.pieces);
-    const body = readingOrder(piecesOf((f) => !f.furniture));
-    const furnitureLines = (kind: 'header' | 'footer') => pageRows(piecesOf((f) => f.furniture === kind)).map((r) => layoutLine(r.pieces, -1, -1, 0));
-    return { body, header: furnitureLines('header'), footer: furnitureLines('footer') };
-  });
-  const bodySize = bodyFontSize(pageLines.map((p) => p.body));
-  const lineStyles = pageLines.map((p) => headingStyles(p.body, bodySize));
-  const rank = rankStyles(lineStyles);
+/** A page unpacked, its body lines' heading styles, and whether a paragraph runs over onto it. */
+interface ReadyPage {
+  laid: LaidPage;
+  header: PageLine[];
+  body: PageLine[];
+  footer: PageLine[];
+  styles: (string | undefined)[];
+  continues: boolean;
+}
 
-  let text = '';
-  const pages: PdfPage[] = [];
-  const runs: PdfTextRun[] = [];
-  const lines: PdfLine[] = [];
-  const headings: PdfHeading[] = [];
-  const furniture: PdfFurniture[] = [];
-  const sections: { start: number; end: number }[] = [];
-  let section: { start: number; end: number } | undefined;
-  // does the last body paragraph of page i − 1 run over onto page i?
-  let last: LayoutLine | undefined; // the last body line of the pages before
-  const continues = pageLines.map((p) => {
-    const before = last;
-    if (p.body.length > 0) last = p.body[p.body.length - 1];
-    return runsOver(before, p.body[0]);
-  });
-  function runsOver(last: LayoutLine | undefined, first: LayoutLine | undefined): boolean {
+/**
+ * Writes laid-out pages as one text, page by page, and records where everything went. The
+ * body font size (which tells headings from body text) is the document's when it has at most
+ * `window` pages, else that of its first `window` pages: those are held until it is known,
+ * then each page is written as the next one arrives (a paragraph may run over onto it). Heading
+ * levels rank the styles of the whole document; they are set at the end.
+ */
+export class DocumentTextWriter {
+  readonly #wait: number;
+  #bodySize: number | undefined;
+  readonly #held: LaidPage[] = [];
+  /** The page read and not written yet (its footer waits on whether the next page continues it). */
+  #ready: ReadyPage | undefined;
+  /** The last body line of the pages read. */
+  #last: PageLine | undefined;
+  #pageNumber = 0;
+  #parts: string[] = [];
+  #length = 0;
+  readonly #pages: PdfPage[] = [];
+  readonly #runs: PdfTextRun[] = [];
+  readonly #lines: PdfLine[] = [];
+  readonly #headings: PdfHeading[] = [];
+  /** Each heading's style and numbering depth, for its level at the end. */
+  readonly #headingStyles: { style: string; depth: number }[] = [];
+  /** The heading styles seen. */
+  readonly #styles = new Set<string>();
+  readonly #furniture: PdfFurniture[] = [];
+  readonly #sections: { start: number; end: number }[] = [];
+  #section: { start: number; end: number } | undefined;
+
+  /**
+   * @param count the document's page count
+   * @param window pages the body font size is read from in a longer document
+   */
+  constructor(count: number, window = FURNITURE_WINDOW) {
+    this.#wait = Math.min(count, window);
+  }
+
+  /** Adds the next page. */
+  add(laid: LaidPage): void {
+    if (this.#bodySize !== undefined) {
+      this.#read(laid);
+      return;
+    }
+    this.#held.push(laid);
+    if (this.#held.length >= this.#wait) this.#release();
+  }
+
+  /** The document text: call after the last page. */
+  finish(): PdfDocumentText {
+    if (this.#bodySize === undefined) this.#release();
+    if (this.#ready) this.#write(this.#ready, false);
+    this.#ready = undefined;
+    if (this.#section) this.#sections.push(this.#section);
+    const rank = rankStyles([[...this.#styles]]);
+    this.#headings.forEach((h, k) => (h.level = rank.indexOf(this.#headingStyles[k].style) + this.#headingStyles[k].depth));
+    const text = this.#parts.join('');
+    this.#parts = [];
+    return { text, pages: this.#pages, runs: this.#runs, lines: this.#lines, headings: this.#headings, furniture: this.#furniture, sections: this.#sections };
+  }
+
+  /** The body font size from the pages held, then those pages read. */
+  #release(): void {
+    const held = this.#held.splice(0);
+    this.#bodySize = bodyFontSize(
+      (function* () {
+        for (const p of held) yield unpackLines(p.body);
+      })(),
+    );
+    for (const p of held) this.#read(p);
+  }
+
+  #read(laid: LaidPage): void {
+    const body = unpackLines(laid.body);
+    const styles = headingStyles(body, this.#bodySize!);
+    for (const style of styles) if (style !== undefined) this.#styles.add(style);
+    // does the last body paragraph of the page before run over onto this one?
+    const continues = this.#runsOver(this.#last, body[0]);
+    if (body.length > 0) this.#last = body[body.length - 1];
+    if (this.#ready) this.#write(this.#ready, continues);
+    this.#ready = { laid, header: unpackLines(laid.header), body, footer: unpackLines(laid.footer), styles, continues };
+  }
+
+  #runsOver(last: PageLine | undefined, first: PageLine | undefined): boolean {
+    const bodySize = this.#bodySize!;
     if (!last || !first || headingStyle(last, bodySize) !== undefined || headingStyle(first, bodySize) !== undefined) return false;
     return /\p{L}-$/u.test(last.text) || (!/[.!?:;)\]"”]$/u.test(last.text) && /^\p{Ll}/u.test(first.text));
   }
 
-  const emitLine = (l: LayoutLine, page: number, sep: string) => {
-    text += sep;
-    const start = text.length;
-    l.pieces.forEach((p, k) => {
-      if (k > 0 && spaced(l.pieces[k - 1], p)) text += ' ';
-      runs.push({ start: text.length, end: text.length + p.str.length, box: { page, x0: p.x0, y0: p.top, x1: p.x1, y1: p.bottom }, item: p.item, itemOffset: p.itemOffset, fontSize: p.size, bold: p.bold });
-      text += p.str;
-    });
-    lines.push({ start, end: text.length, box: { page, x0: l.x0, y0: l.top, x1: l.x1, y1: l.bottom }, column: l.column, band: l.band });
+  #emitLine(l: PageLine, page: number, sep: string): number {
+    this.#parts.push(sep, l.text);
+    const start = this.#length + sep.length;
+    this.#length = start + l.text.length;
+    for (let k = l.firstRun; k < l.firstRun + l.runCount; k++) {
+      const [offset, length, x0, y0, x1, y1, item, itemOffset, fontSize, bold] = l.runs.subarray(k * RUN_FIELDS, (k + 1) * RUN_FIELDS);
+      this.#runs.push({ start: start + offset, end: start + offset + length, box: { page, x0, y0, x1, y1 }, item, itemOffset, fontSize, bold: bold === 1 });
+    }
+    this.#lines.push({ start, end: this.#length, box: { page, x0: l.x0, y0: l.top, x1: l.x1, y1: l.bottom }, column: l.column, band: l.band });
     return start;
-  };
-  const sepBefore = () => (text.length === 0 ? '' : '\n\n');
+  }
 
-  pageLines.forEach((p, i) => {
-    const page = i + 1;
-    const firstLine = lines.length;
+  #sepBefore(): string {
+    return this.#length === 0 ? '' : '\n\n';
+  }
+
+  /** Writes a page: `next`, whether the page after continues its last paragraph. */
+  #write(p: ReadyPage, next: boolean): void {
+    const page = ++this.#pageNumber;
+    const bodySize = this.#bodySize!;
+    const firstLine = this.#lines.length;
     // headers and footers inside a paragraph running over the page stay on its lines
     for (const l of p.header) {
-      const s = emitLine(l, page, continues[i] ? '\n' : sepBefore());
+      const s = this.#emitLine(l, page, p.continues ? '\n' : this.#sepBefore());
       // the line's own text (a copy), not a slice of the document text: a slice keeps the whole text so far alive
-      furniture.push({ start: s, end: text.length, page, kind: 'header', text: l.text });
+      this.#furniture.push({ start: s, end: this.#length, page, kind: 'header', text: l.text });
     }
-    if (!continues[i] && section) {
-      sections.push(section);
-      section = undefined;
+    if (!p.continues && this.#section) {
+      this.#sections.push(this.#section);
+      this.#section = undefined;
     }
     // pitch: the most common baseline distance between consecutive lines of a column
     const gaps: number[] = [];
@@ -76,40 +148,40 @@ export function documentText(raw: { fragments: Fragment[]; width: number; height
     }
     gaps.sort((a, b) => a - b);
     const pitch = gaps.length ? gaps[Math.floor(gaps.length / 2)] : bodySize * 1.2;
-    let prev: LayoutLine | undefined;
+    let prev: PageLine | undefined;
     let prevStyle: string | undefined;
     p.body.forEach((l, k) => {
-      const style = lineStyles[i][k];
+      const style = p.styles[k];
       const sameBlock = prev !== undefined && prev.column === l.column && prev.band === l.band;
       // the next line of a heading set on several lines
       const headingGoesOn = style !== undefined && style === prevStyle && sameBlock && l.baseline - prev!.baseline <= 1.6 * l.size;
       let sep: string;
-      if (!prev) sep = continues[i] ? '\n' : sepBefore();
+      if (!prev) sep = p.continues ? '\n' : this.#sepBefore();
       else {
         const gap = l.baseline - prev.baseline;
         const newParagraph = !headingGoesOn && (!sameBlock || style !== undefined || prevStyle !== undefined || gap > pitch * 1.2 || gap < 0);
         sep = newParagraph ? '\n\n' : '\n';
       }
-      const s = emitLine(l, page, sep);
-      if (!section) section = { start: s, end: text.length };
-      section.end = text.length;
+      const s = this.#emitLine(l, page, sep);
+      this.#section ??= { start: s, end: this.#length };
+      this.#section.end = this.#length;
       if (headingGoesOn) {
-        const h = headings[headings.length - 1];
-        h.end = text.length;
+        const h = this.#headings[this.#headings.length - 1];
+        h.end = this.#length;
         h.text = `${h.text} ${l.text}`;
       } else if (style !== undefined) {
-        headings.push({ start: s, end: text.length, level: rank.indexOf(style) + numberingDepth(l.text), text: l.text });
+        this.#headings.push({ start: s, end: this.#length, level: 0, text: l.text });
+        this.#headingStyles.push({ style, depth: numberingDepth(l.text) });
       }
       prev = l;
       prevStyle = style;
     });
     for (const l of p.footer) {
-      const s = emitLine(l, page, continues[i + 1] ? '\n' : sepBefore());
-      furniture.push({ start: s, end: text.length, page, kind: 'footer', text: l.text });
+      const s = this.#emitLine(l, page, next ? '\n' : this.#sepBefore());
+      this.#furniture.push({ start: s, end: this.#length, page, kind: 'footer', text: l.text });
     }
-    const mine = lines.slice(firstLine);
-    pages.push({ number: page, width: raw[i].width, height: raw[i].height, start: mine[0]?.start ?? text.length, end: mine[mine.length - 1]?.end ?? text.length });
-  });
-  if (section) sections.push(section);
-  return { text, pages, runs, lines, headings, furniture, sections };
+    const first = this.#lines[firstLine];
+    const last = this.#lines[this.#lines.length - 1];
+    this.#pages.push({ number: page, width: p.laid.width, height: p.laid.height, start: first?.start ?? this.#length, end: this.#lines.length > firstLine ? last.end : this.#length });
+  }
 }
