@@ -61,6 +61,7 @@ export const slowFiles = [
   'test/qasc.scaling.test.ts',
   'test/scaling.test.ts',
   'test/stream.memory.test.ts',
+  'test/pdf.memory.test.ts',
 ];
 
 /**
