@@ -8,6 +8,7 @@
  * @module
  */
 import { isSpace } from '../text.js';
+import { isUnspacedScript, segmentWords, WORD_PIECE } from './words.js';
 import { noSurrogates } from './chars.js';
 import type { Sizer } from './types.js';
 
@@ -130,6 +131,8 @@ class WordMeasure implements RangeMeasure {
   calls = 0;
   /** starts[k] = word starts p ≥ 1 (non-space after a space) before k·STEP. */
   #starts: Int32Array | undefined;
+  /** The starts of the text's word units, where words split inside runs of non-whitespace (unspaced scripts, long runs). */
+  #units: Int32Array | undefined;
   constructor(readonly text: string, readonly sizer: Sizer) {}
 
   #build(): Int32Array {
@@ -138,12 +141,22 @@ class WordMeasure implements RangeMeasure {
     const starts = new Int32Array(Math.floor(n / STEP) + 2);
     let count = 0;
     let prevSpace = n > 0 ? isSpace(t.charCodeAt(0)) : true;
+    let runStart = 0;
     starts[0] = 0;
     for (let i = 1; i <= n; i++) {
       if (i % STEP === 0) starts[i / STEP] = count;
       if (i === n) break;
-      const space = isSpace(t.charCodeAt(i));
-      if (!space && prevSpace) count++;
+      const c = t.charCodeAt(i);
+      const space = isSpace(c);
+      if (!space && prevSpace) {
+        count++;
+        runStart = i;
+      }
+      if (!space && ((c >= 0x0e00 && isUnspacedScript(c)) || i - runStart >= WORD_PIECE || (i === 1 && isUnspacedScript(t.charCodeAt(0))))) {
+        // words split inside runs of non-whitespace: count the starts of the text's own units
+        this.#units = segmentWords(t).starts;
+        return starts;
+      }
       prevSpace = space;
     }
     starts[Math.floor(n / STEP) + 1] = count;
@@ -153,6 +166,18 @@ class WordMeasure implements RangeMeasure {
   /** Word starts p in [1, q). */
   #before(q: number): number {
     const starts = (this.#starts ??= this.#build());
+    const units = this.#units;
+    if (units) {
+      // units whose start lies in [1, q): binary search
+      let lo = 0;
+      let hi = units.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (units[mid] < q) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo - (units.length > 0 && units[0] === 0 && q > 0 ? 1 : 0);
+    }
     const k = Math.floor(q / STEP);
     let count = starts[k];
     const t = this.text;
