@@ -11,7 +11,7 @@
 // Rollup bundles, for use without a bundler (a page importing them directly, the web
 // page in web/), with code splitting so that entries share one instance of everything:
 //   dist/bundle/inline/           WebAssembly bytes built in (base64): index.js, onnx.js,
-//                                 evaluation.js, kernels.js, code.js, pdf.js, encodings/<encoding>.js; shared code and
+//                                 evaluation.js, kernels.js, engine.js, code.js, pdf.js, encodings/<encoding>.js; shared code and
 //                                 the rank tables in chunks/.
 //   dist/bundle/asset/            the same without the kernels' bytes: `await
 //                                 initKernels(url)` loads dist/bundle/asset/chunkwise.wasm.
@@ -56,6 +56,7 @@ const inputs = {
   index: join(dist, 'src', 'index.js'),
   onnx: join(dist, 'src', 'onnx.js'),
   kernels: join(dist, 'src', 'kernels.js'),
+  engine: join(dist, 'src', 'engine.js'),
   evaluation: join(dist, 'src', 'evaluation', 'index.js'),
   'encodings/cl100k_base': join(dist, 'src', 'encodings', 'cl100k_base.js'),
   'encodings/o200k_base': join(dist, 'src', 'encodings', 'o200k_base.js'),

@@ -14,7 +14,8 @@
  */
 import { RecursiveChunker as ChonkieRecursive } from '@chonkiejs/core';
 import { RecursiveCharacterTextSplitter } from '@langchain/textsplitters';
-import { LANGCHAIN_SEPARATORS, RecursiveChunker } from '../src/index.js';
+import { RecursiveChunker } from '../src/index.js';
+import { LANGCHAIN_SEPARATORS } from '../src/engine.js';
 import { corpusText, runInterleaved, table, utf8Bytes, type BenchTask } from './util.js';
 
 /** Runs the recursive chunking benchmark; returns Markdown. */

@@ -4,6 +4,7 @@
  * @module
  */
 import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import { join } from 'node:path';
 import { Bench } from 'tinybench';
 import { corporaDir } from '../test/helpers/paths.js';
@@ -118,4 +119,50 @@ export async function runInterleaved(tasks: BenchTask[], options: { rounds?: num
     const meanMs = sorted[sorted.length >> 1];
     return { name: t.name, meanMs, mbPerSec: t.bytes ? t.bytes / 1e6 / (meanMs / 1000) : undefined, samples: sorted.length };
   });
+}
+
+/** A row measured in several interleaved passes: `meanMs` is the median of the passes' medians. */
+export interface PassRow extends BenchRow {
+  /** Each pass's median CPU time per call, ms. */
+  passMs: number[];
+}
+
+/** The median of a non-empty list (the upper middle for an even count). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[sorted.length >> 1];
+}
+
+/**
+ * Runs `passes` (default 3) interleaved passes of the same tasks (`runInterleaved`, so in
+ * every round of a pass ours and the peers' calls alternate in a shuffled order) after one
+ * warm-up, and records the 1-minute load average after each pass. A row's `meanMs` is the
+ * median over the passes of each pass's median CPU time per call; `ratio` gives the median
+ * of the per-pass ratios, so one noisy pass cannot make a row.
+ */
+export async function runPasses(
+  tasks: BenchTask[],
+  options: { passes?: number; rounds?: number; reps?: number; warmup?: number; warmupMs?: number } = {},
+): Promise<{ rows: PassRow[]; loads: number[]; ratio(a: string, b: string): number }> {
+  const passes = options.passes ?? 3;
+  const perPass: BenchRow[][] = [];
+  const loads: number[] = [];
+  for (let p = 0; p < passes; p++) {
+    // warm only before the first pass: the later passes run on warm code
+    perPass.push(await runInterleaved(tasks, { ...options, warmup: p === 0 ? options.warmup : 0, warmupMs: p === 0 ? options.warmupMs : 0 }));
+    loads.push(os.loadavg()[0]);
+  }
+  const rows: PassRow[] = tasks.map((t, i) => {
+    const passMs = perPass.map((rs) => rs[i].meanMs);
+    const meanMs = median(passMs);
+    return { name: t.name, meanMs, passMs, mbPerSec: t.bytes ? t.bytes / 1e6 / (meanMs / 1000) : undefined, samples: perPass.reduce((n, rs) => n + rs[i].samples, 0) };
+  });
+  const at = (name: string) => {
+    const i = tasks.findIndex((t) => t.name === name);
+    if (i < 0) throw new Error(`no task ${name}`);
+    return i;
+  };
+  /** How many times faster `a` ran than `b`: the median over the passes of b's time over a's. */
+  const ratio = (a: string, b: string) => median(perPass.map((rs) => rs[at(b)].meanMs / rs[at(a)].meanMs));
+  return { rows, loads, ratio };
 }

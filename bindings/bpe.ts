@@ -210,8 +210,8 @@ interface RunResult {
 export class BpeEncoder {
   /**
    * Linear memory (bytes) an instance may keep after a call; above it the instance is
-   * dropped and rebuilt on the next call. An instance holds about 9.2 MB (cl100k_base)
-   * or 15.1 MB (o200k_base) with its tables, its piece maps and merge cache (3 MB) and usual buffers.
+   * dropped and rebuilt on the next call. An instance holds about 11.4 MB (cl100k_base)
+   * or 17.2 MB (o200k_base) with its tables, its piece and segment maps and merge cache (5 MB) and usual buffers.
    */
   static retainBytes = 64 * 1024 * 1024;
   /**

@@ -12,6 +12,19 @@ const generated = join(root, 'bindings', 'generated');
 mkdirSync(join(root, 'build'), { recursive: true });
 mkdirSync(generated, { recursive: true });
 
+// src/engine/version.ts carries package.json's version (a chunking identity includes it: an
+// upgrade re-chunks documents a sink skipped as unchanged); rewritten only when it differs.
+{
+  const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const file = join(root, 'src', 'engine', 'version.ts');
+  const source = readFileSync(file, 'utf8');
+  const updated = source.replace(/export const VERSION = '[^']*';/, `export const VERSION = '${version}';`);
+  if (updated !== source) {
+    writeFileSync(file, updated);
+    console.log(`src/engine/version.ts: VERSION = '${version}'`);
+  }
+}
+
 /** Each module: its asconfig file and the name of its base64 export. */
 const modules = [
   { config: 'asconfig.json', wasm: 'build/chunkwise.wasm', ts: 'kernels-wasm.ts', name: 'KERNELS_WASM_BASE64' },

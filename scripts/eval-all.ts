@@ -26,7 +26,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chonkieRecursive, langchainRecursive, langchainToken, peerSpans, type Peer } from '../bench/peers.js';
 import { corporaDir, gloveDir, questionsCsv, repoRoot } from '../bench/util.js';
-import { strategyNames, strategyDefinition, type Embedder, type QascParams } from '../src/index.js';
+import { strategyNames, type Embedder, type QascParams } from '../src/index.js';
+import { strategyDefinition } from '../src/engine.js';
 import {
   QascRetriever,
   chunkerFromSpec,

@@ -4,7 +4,8 @@
  * cannot disagree:
  * - `docs/options.md`: every strategy, its description, its options table;
  * - each `<!-- options:NAME -->` … `<!-- /options:NAME -->` block in README.md and
- *   docs/*.md: that strategy's table.
+ *   docs/*.md: that strategy's table, or the table of a command's own schema
+ *   ({@link COMMAND_SCHEMAS}: `queue-wait`, the options of `embed --queue … --wait`).
  *
  *   npx tsx scripts/gen-docs.ts          # write
  *   npx tsx scripts/gen-docs.ts --check  # exit 1 and name the files that are stale
@@ -15,6 +16,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { optionsTable } from '../src/engine/options/schema.js';
 import { strategies } from '../src/strategies/index.js';
+import { WAIT_SCHEMA } from '../src/apps/queue/queue.js';
+
+/** Schemas of commands rather than strategies, by the name their docs block uses. */
+export const COMMAND_SCHEMAS = { 'queue-wait': WAIT_SCHEMA } as const;
 
 const root = join(fileURLToPath(import.meta.url), '..', '..');
 
@@ -41,7 +46,7 @@ export function optionsPage(): string {
 
 /** `text` with every options block replaced by its strategy's current table. */
 export function fillBlocks(text: string): string {
-  const tables = new Map(strategies().map((d) => [d.name, optionsTable(d.schema)]));
+  const tables = new Map([...strategies().map((d) => [d.name, optionsTable(d.schema)] as const), ...Object.entries(COMMAND_SCHEMAS).map(([name, schema]) => [name, optionsTable(schema)] as const)]);
   return text.replace(/<!-- options:([\w-]+) -->[\s\S]*?<!-- \/options:\1 -->/g, (whole, name: string) => {
     const table = tables.get(name);
     return table ? `<!-- options:${name} -->\n${table}\n<!-- /options:${name} -->` : whole;

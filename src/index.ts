@@ -26,28 +26,20 @@ export {
   SinkError,
   CallbackError,
 } from './engine/errors.js';
+export { UnknownOptionError } from './engine/options/schema.js';
+export { DocumentError } from './documents/document-error.js';
 
 // Chunks, ids, chunkers
 export { chunkRecord, type Chunk, type ChunkMetadata } from './engine/chunk.js';
-export { contentId, type ChunkCallOptions } from './engine/ids.js';
+export type { ChunkCallOptions } from './engine/ids.js';
 export type { Chunker, TextSource } from './engine/chunker.js';
-export { chunkStream, isStreamingChunker, type StreamingChunker } from './engine/stream/index.js';
+export { chunkStream, type StreamingChunker } from './engine/stream/index.js';
 
 // Units and tokenizers
 export {
-  UNIT_KINDS,
-  getUnits,
-  charUnits,
-  wordUnits,
-  tokenUnits,
   getTokenizer,
-  ENCODINGS,
-  isEncodingName,
   lengthFunctionSizer,
   hfTokenizerSizer,
-  utf16ToUtf8Offset,
-  utf16ToCodePointOffset,
-  utf8ToUtf16Offsets,
   type EncodingName,
   type HfLikeTokenizer,
   type UnitKind,
@@ -58,30 +50,24 @@ export {
   type UnitSegmenter,
   type Tokenizer,
 } from './engine/size/index.js';
-export { WasmBpeTokenizer, getWasmBpeTokenizer, loadTokenizer, type WasmBpeEncoding } from './engine/size/wasm-bpe.js';
-export { initBpe, setBpeModule } from '../bindings/bpe.js';
-export { setRankTable, type RankTableSource } from '../bindings/bpe-ranks.js';
-// The kernels' module, for runtimes that load it themselves (the kernels: `chunkwise/kernels`).
-export { initKernels, setKernelsModule, type KernelsSource } from '../bindings/index.js';
-
-// Sentences (the sentence and semantic strategies' units)
-export { splitSentences, type AbbreviationRules, type SentenceOptions } from './engine/boundaries/sentences.js';
-export { detectLocale } from './engine/boundaries/locale.js';
-export { sentenceSpans, type SentenceSpans } from './engine/boundaries/sentence-spans.js';
+export { loadTokenizer, type WasmBpeEncoding } from './engine/size/wasm-bpe.js';
+export type { RankTableSource } from '../bindings/bpe-ranks.js';
+// The kernels' module, for pages that load it themselves (the module set-up functions and
+// the kernels: `chunkwise/kernels`).
+export { initKernels, type KernelsSource } from '../bindings/index.js';
+export type { AbbreviationRules, SentenceOptions } from './engine/boundaries/sentences.js';
+export type { SentenceSpans } from './engine/boundaries/sentence-spans.js';
 
 // Strategies
-export { createChunker, registerStrategy, strategies, strategyNames, strategyDefinition, type StrategyDefinition, type StrategyOptions } from './strategies/index.js';
-export { fallbackNames } from './engine/pack/fallback.js';
-export { defineStrategy, capacitySchema, type StrategySpec } from './engine/define.js';
-export { packLevels } from './engine/pack/pack-levels.js';
-export { typed, type OptionsOf, type ResolvedOf } from './engine/options/schema.js';
+// (writing a strategy, and the boundaries, units and offsets strategies share: `chunkwise/engine`)
+export { createChunker, strategies, strategyNames, type StrategyDefinition, type StrategyOptions } from './strategies/index.js';
+export type { StrategySpec } from './engine/define.js';
+export type { OptionsOf, ResolvedOf } from './engine/options/schema.js';
 export { SlidingWindowChunker, type SlidingWindowOptions, type UnitOptions } from './strategies/sliding-window/sliding-window.js';
 export { FixedSizeChunker, type FixedSizeOptions } from './strategies/fixed-size/fixed-size.js';
 export { SentenceChunker, type SentenceChunkerOptions } from './strategies/sentence/sentence.js';
 export {
   RecursiveChunker,
-  DEFAULT_SEPARATORS,
-  LANGCHAIN_SEPARATORS,
   type RecursiveOptions,
   type Separator,
   type SeparatorKind,
@@ -89,7 +75,6 @@ export {
 } from './strategies/recursive/recursive.js';
 export {
   MarkdownChunker,
-  markdownBlocks,
   type MarkdownBlock,
   type MarkdownBlockType,
   type MarkdownOptions,
@@ -97,7 +82,7 @@ export {
   type MarkdownChunk,
 } from './strategies/markdown/markdown.js';
 export { HtmlChunker, type HtmlOptions, type HtmlChunk, type HtmlChunkMetadata, type DroppedRegion, type Landmark } from './strategies/html/html.js';
-export { SemanticChunker, breakpointThreshold, BREAKPOINT_TYPES, BREAKPOINT_DEFAULTS, type BreakpointType, type SemanticOptions } from './strategies/semantic/semantic.js';
+export { SemanticChunker, type BreakpointType, type SemanticOptions } from './strategies/semantic/semantic.js';
 export { ClusterSemanticChunker, type ClusterSemanticOptions } from './strategies/cluster-semantic/cluster-semantic.js';
 export { ParentChildChunker, type ParentChildOptions, type ParentChildResult } from './strategies/parent-child/parent-child.js';
 export { LateChunker, type LateOptions, type LateChunk } from './strategies/late/late.js';
@@ -108,8 +93,7 @@ export { QueryAdaptiveChunker, type QascChunk, type QascChunkMetadata, type Qasc
 export type { Embedder, TokenEmbedder, TokenEmbeddings } from './engine/embedder.js';
 export { HashingEmbedder, type HashingEmbedderOptions } from './embedders/hashing-embedder.js';
 export { StaticEmbedder, type StaticEmbedderOptions } from './embedders/static-embedder.js';
-export { OpenAIEmbedder, EmbeddingRequestError, OPENAI_MODEL_DIMENSIONS, type OpenAIEmbedderOptions, type RetryEvent } from './embedders/openai.js';
-export { poolTokenSpans } from './embedders/pool-spans.js';
+export { OpenAIEmbedder, EmbeddingRequestError, type OpenAIEmbedderOptions, type RetryEvent } from './embedders/openai.js';
 
 // Pipeline and sinks (vector-store sinks: `chunkwise/sinks/*`)
 export * from './pipeline/index.js';

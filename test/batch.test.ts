@@ -44,7 +44,7 @@ describe('chunkwise chunk <dir> --workers N', () => {
   let single: string;
   beforeAll(() => {
     folder = makeFolder();
-    const r = run(['chunk', folder.dir, '--unit', 'token', '--chunk-size', '64', '--chunk-overlap', '8', '--workers', '1']);
+    const r = run(['chunk', folder.dir, '--strategy', 'fixed', '--unit', 'token', '--chunk-size', '64', '--chunk-overlap', '8', '--workers', '1']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     single = r.stdout;
@@ -67,7 +67,7 @@ describe('chunkwise chunk <dir> --workers N', () => {
 
   for (const workers of [2]) {
     it(`--workers ${workers}: byte-identical JSONL`, () => {
-      const r = run(['chunk', folder.dir, '--unit', 'token', '--chunk-size', '64', '--chunk-overlap', '8', '--workers', String(workers)]);
+      const r = run(['chunk', folder.dir, '--strategy', 'fixed', '--unit', 'token', '--chunk-size', '64', '--chunk-overlap', '8', '--workers', String(workers)]);
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
       expect(r.stdout.length).toBe(single.length);
@@ -112,7 +112,7 @@ describe('inputs and file streaming', () => {
     ]);
   });
 
-  it('filePieces joins to readFile(utf8) at every block size: BOM, CRLF, invalid bytes, 4-byte characters', async () => {
+  it('filePieces joins to readFile(utf8) at every block size: BOM, CRLF, invalid bytes (only when the encoding is named), 4-byte characters', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'chunkwise-pieces-'));
     const file = join(dir, 'mixed.txt');
     const bytes = Buffer.concat([
@@ -125,8 +125,15 @@ describe('inputs and file streaming', () => {
     const expected = readFileSync(file, 'utf8');
     for (let block = 1; block <= 9; block++) {
       let text = '';
-      for await (const piece of filePieces(file, block)) text += piece;
+      // invalid UTF-8 is an error unless an encoding is named (utf-8 named: U+FFFD, as readFile gives)
+      for await (const piece of filePieces(file, block, undefined, 'utf-8')) text += piece;
       expect(text).toBe(expected);
+      await expect((async () => { for await (const _ of filePieces(file, block)); })()).rejects.toThrow(/not valid UTF-8; give its encoding with --input-encoding/);
+      const valid = join(dir, 'valid.txt');
+      writeFileSync(valid, bytes.subarray(0, bytes.indexOf(0xf0, 10)));
+      let clean = '';
+      for await (const piece of filePieces(valid, block)) clean += piece;
+      expect(clean).toBe(readFileSync(valid, 'utf8'));
     }
   });
 

@@ -310,6 +310,59 @@ describe('WASM BPE tokenizer', () => {
         checkSpansAgainstBytes(encoding, sample);
       });
 
+      it('counts, encodes and gives offsets like js-tiktoken where they go by segments between safe cuts (repeated segments, keys of 8, 16 and 17 bytes, NUL padding, cuts next to line feeds, tabs, non-ASCII whitespace and other non-ASCII)', () => {
+        // counting and ids cut the text at spaces after non-whitespace and after line feeds
+        // and look segments of up to 16 bytes up by their bytes: few fragments, so segments
+        // recur within a text and across texts (the map is kept between calls)
+        const parts = [
+          'a', 'abcdefg', 'abcdefgh', 'abcdefghi', 'abcdefghijklmno', 'abcdefghijklmnop', 'abcdefghijklmnopq', 'Ab', 'XYZ', 'iPhone',
+          '\u0000', 'a\u0000', ' ', ' ', ' ', '  ', '   ', '\n', '\n', '\r\n', '\n/', '/', '\t', '\u000b', '\u00a0', '\u3000', '\u2028', '\u2029', '\u0085', '\u1680', '\u2003', '\u200a', '\u202f', '\u205f', '\ufeff', '\u00a1', '\u00bf', '\u2060',
+          'é', 'naïve', '中文', 'Ж', "'s", "'S", "'LL", "'Re", "'d", "'", '1', '123', '4567', '.', ',', '...', '(', ')', '-',
+          '\ud83d', '\udc00', '👍', 'İ', '\u0301',
+        ];
+        const text = fc.array(fc.constantFrom(...parts), { maxLength: 120 }).map((p) => p.join(''));
+        const tok = getWasmBpeTokenizer(encoding);
+        fc.assert(
+          fc.property(text, (t) => {
+            checkText(encoding, t);
+            // counted first (entries without their ids), then encoded (the entries gain them)
+            const u = t + '\n' + t + ' ' + t;
+            const expected = reference(encoding).encode(u, [], []);
+            expect(tok.count(u)).toBe(expected.length);
+            expect(Array.from(tok.encode(u))).toEqual(expected);
+            // counted first, then with offsets
+            const v = t + '\t' + t + '. ' + t;
+            tok.count(v);
+            expect(Array.from(tok.encodeWithOffsets(v).ids)).toEqual(reference(encoding).encode(v, [], []));
+            checkSpansAgainstBytes(encoding, v);
+          }),
+          { numRuns: 1500 },
+        );
+      });
+
+      it('counts like js-tiktoken when more distinct segments pass than its segment map holds', () => {
+        // 70 000 distinct words of 2 to 14 letters with a comma or a full stop now and then,
+        // counted twice: segments are added, found, and the map is emptied when full
+        const rnd = mulberry32(41);
+        const letters = 'bcdfghjklmnpqrstvwxzaeiouy';
+        const set = new Set<string>();
+        while (set.size < 70_000) {
+          let w = ' ';
+          const n = 2 + Math.floor(rnd() * 13);
+          for (let i = 0; i < n; i++) w += letters[Math.floor(rnd() * letters.length)];
+          const r = rnd();
+          set.add(r < 0.1 ? w + ',' : r < 0.15 ? w + '.\n' : w);
+        }
+        const text = [...set].join('');
+        const tok = getWasmBpeTokenizer(encoding);
+        const expected = reference(encoding).encode(text, [], []).length;
+        for (let round = 0; round < 2; round++) expect(tok.count(text)).toBe(expected);
+        const head = text.slice(0, 100_000);
+        const ids = reference(encoding).encode(head, [], []);
+        expect(tok.count(head)).toBe(ids.length);
+        expect(Array.from(tok.encode(head))).toEqual(ids);
+      });
+
       it('encodes special-token strings and contractions as ordinary text', () => {
         checkText(encoding, "<|endoftext|>It's <|fim_prefix|>THEY'LL we'Ve I'M you'D <|endofprompt|>");
         const tok = getWasmBpeTokenizer(encoding);

@@ -34,7 +34,7 @@ function summaryLine(stderr: string, name: string) {
 }
 
 const tmp = mkdtempSync(join(tmpdir(), 'chunkwise-cli-sink-'));
-const chunking = ['--chunk-size', '100', '--chunk-overlap', '20'];
+const chunking = ['--strategy', 'fixed', '--chunk-size', '100', '--chunk-overlap', '20']; // the counts below are fixed windows' (auto, the default, picks per file)
 const chunker = new FixedSizeChunker({ chunkSize: 100, chunkOverlap: 20 });
 
 let server: PgServer;

@@ -71,7 +71,7 @@ describe('chunkwise chunk with the code strategy', () => {
     const py = 'def f():\n    return 1\n';
     const missing = run(['chunk', '-', '--strategy', 'code'], py);
     expect(missing.status).toBe(2);
-    expect(missing.stderr).toMatch(/^chunkwise: invalid option --language: undefined \(give --language \(typescript/);
+    expect(missing.stderr).toMatch(/^chunkwise: missing option --language: give --language \(typescript/);
     expect(missing.stderr.trim().split('\n')).toHaveLength(1);
     const named = run(['chunk', '-', '--strategy', 'code', '--filename', 'x.py'], py);
     expect(named.records.map((c) => [c.text, c.metadata.language, c.metadata.symbolPath])).toEqual([['def f():\n    return 1', 'python', ['function f']]]);

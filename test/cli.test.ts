@@ -113,9 +113,11 @@ describe('CLI behaviour', () => {
 
   it('a directory without .md/.txt files: exit 1 naming it (directories with such files are walked, issue 7)', () => {
     const empty = mkdtempSync(join(tmpdir(), 'chunkwise-empty-'));
-    const r = run(['chunk', empty]);
+    const r = run(['chunk', empty, '--strategy', 'fixed']);
     expect(r.code).toBe(1);
     expect(r.stderr.trim()).toBe(`chunkwise: cannot read ${empty}: no .md/.txt files in directory`);
+    // the default, auto, walks every registered kind of file
+    expect(run(['chunk', empty]).stderr.trim()).toBe(`chunkwise: cannot read ${empty}: no .md/.txt/.markdown/.mdx/.html/.htm/… (35 extensions; --ext chooses) files in directory`);
   });
 });
 
@@ -179,7 +181,8 @@ describe('CLI: binary input and progress by bytes', () => {
       const r = spawnSync('script', ['-qfec', command, '/dev/null'], { encoding: 'utf8', env: { ...process.env, CI: '' }, maxBuffer: 1 << 26 });
       return r.stdout.replace(/\x1b\[[0-9;?]*[A-Za-z]|\x1b[78]/g, '');
     };
-    const file = tty(`${process.execPath} ${cliBin} chunk ${big} --unit char --chunk-size 4000 --out /dev/null`);
+    // fixed streams the file (auto's recursive, for .txt, reads it whole first)
+    const file = tty(`${process.execPath} ${cliBin} chunk ${big} --strategy fixed --unit char --chunk-size 4000 --out /dev/null`);
     // one file used to show 0 % until it was done; now percentages between
     const percents = [...file.matchAll(/chunking \[[^\]]*\] (\d+)%/g)].map((m) => Number(m[1]));
     expect(percents.some((p) => p > 0 && p < 100), file.slice(0, 400)).toBe(true);

@@ -20,7 +20,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunkStream, createChunker, QueryAdaptiveChunker, strategies, type Chunk, type Chunker, type TokenEmbedder } from '../src/index.js';
 import { fixturesDir, loadLateEmbedder } from './helpers/golden.js';
-import { expectInvariants, expectStreamEqual, findViolations, referenceTokens, streamDifferences, type Check, type InvariantOptions, type Unit } from './helpers/invariants.js';
+import { expectInvariants, expectStreamEqual, findViolations, measure, referenceTokens, streamDifferences, type Check, type InvariantOptions, type Unit } from './helpers/invariants.js';
 import { corporaDir, markdownDir, textsDir } from './helpers/paths.js';
 import { docsSitePage, navHeavyPage, salaryTablePage } from './helpers/html-pages.js';
 import { visibleChars } from './helpers/html-visible.js';
@@ -413,6 +413,41 @@ describe('conformance of every registered strategy', () => {
   }
 });
 
+// ---------------------------------------------------------------- tokenCount and the budget
+
+describe('tokenCount counts what the budget bounds (docs/chunks.md "tokenCount")', () => {
+  it('No chunk of any strategy has tokenCount over its budget without metadata.oversized (real documents, token and char units; in char units, text of multi-token characters aside)', async () => {
+    const over: string[] = [];
+    let markupOver = 0; // HTML chunks whose markup alone has more tokens than the budget: what tokenCount used to report
+    let checked = 0;
+    for (const { name } of strategies()) {
+      const c = CASES[name];
+      for (const unit of (['token', 'char'] as const).filter((u) => c.units.includes(u))) {
+        const options = { ...c.options(unit, DOC_PARAMS, scaled(unit, DOC_PARAMS.size)), countTokens: true };
+        const budgetOf = c.budget(options);
+        // late chunking runs a model over every window (fixed's windows, which are checked here too): two documents suffice
+        for (const [doc, load] of name === 'late' ? DOCUMENTS.slice(0, 2) : [...DOCUMENTS, ...(c.documents ?? [])]) {
+          for (const chunk of await build(name, options).chunk(load())) {
+            const budget = typeof budgetOf === 'function' ? budgetOf(chunk) : budgetOf;
+            if (budget === undefined) continue;
+            checked++;
+            expect(chunk.tokenCount, `${name} ${unit} ${doc} chunk ${chunk.index}`).toBe(referenceTokens(chunk.embedText ?? chunk.text));
+            // char units bound characters: text whose characters take more than one token each
+            // (CJK, emoji) can have more tokens than the budget has characters, and only such text
+            const multiToken = unit === 'char' && chunk.tokenCount > measure('char', chunk.embedText ?? chunk.text);
+            if (chunk.tokenCount > budget && !chunk.metadata.oversized && !multiToken) over.push(`${name} ${unit} ${doc} chunk ${chunk.index}: ${chunk.tokenCount} > ${budget}`);
+            if (name === 'html' && referenceTokens(chunk.text) > budget) markupOver++;
+          }
+        }
+      }
+    }
+    expect(over).toEqual([]);
+    expect(checked).toBeGreaterThan(5000);
+    // the check can fail: counted on text (markup included), HTML chunks are over their budget
+    expect(markupOver).toBeGreaterThan(100);
+  }, SLOW);
+});
+
 // ---------------------------------------------------------------- chunkStream = chunk, in bulk
 
 /**
@@ -564,8 +599,16 @@ describe('the checker rejects broken chunk lists', () => {
     expect(checks([{ ...big, metadata: { ...big.metadata, oversized: true } }, ...rest])).toEqual([]);
     expect(checks([{ ...big, metadata: { ...big.metadata, unitCount: 3, oversized: true } }, ...rest])).toEqual(['unitCount']);
     expect(checks([{ ...big, tokenCount: big.tokenCount + 1, metadata: { ...big.metadata, oversized: true } }, ...rest])).toEqual(['tokenCount']);
-    // embedText must hold the budget too
-    expect(checks([{ ...first, embedText: `Header one: ${first.text}` }, ...rest])).toEqual(['embedBudget']);
+    // embedText must hold the budget too, and tokenCount counts it
+    const headed = `Header one: ${first.text}`;
+    expect(checks([{ ...first, embedText: headed, tokenCount: referenceTokens(headed) }, ...rest])).toEqual(['embedBudget']);
+    expect(checks([{ ...first, embedText: headed }, ...rest])).toEqual(['embedBudget', 'tokenCount']);
+    // token units: a tokenCount over the budget (the markup's count, say) is caught, not only a wrong one
+    const tokens = createChunker('fixed', { unit: 'token', chunkSize: 4, chunkOverlap: 0 }).chunk(source) as Chunk[];
+    const tokenChecks = (chunks: Chunk[]) => findViolations(source, chunks, { unit: 'token', budget: 4 }).map((v) => v.check);
+    expect(tokenChecks(tokens)).toEqual([]);
+    expect(tokenChecks([{ ...tokens[0], tokenCount: 9 }, ...tokens.slice(1)])).toEqual(['tokenBudget', 'tokenCount']);
+    expect(tokenChecks([{ ...tokens[0], tokenCount: 9, metadata: { ...tokens[0].metadata, oversized: true } }, ...tokens.slice(1)])).toEqual(['tokenCount']);
     // with countTokens false, char and word chunks carry −1
     expect(checks(good(), { unit: 'word', budget: 3, tokenCounts: false })).toEqual(good().map(() => 'tokenCount'));
   });

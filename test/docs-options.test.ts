@@ -6,12 +6,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { generated } from '../scripts/gen-docs.js';
+import { COMMAND_SCHEMAS, generated } from '../scripts/gen-docs.js';
 import { buildProgram } from '../src/apps/cli/main.js';
 import { cliFlag, defaultText } from '../src/engine/options/schema.js';
 import { createChunker, InvalidOptionError, strategies } from '../src/index.js';
 import { UnknownOptionError } from '../src/engine/options/schema.js';
-import { ChunkwiseError, HashingEmbedder, InvalidInputError, LateChunker, QueryAdaptiveChunker, utf16ToCodePointOffset, utf16ToUtf8Offset } from '../src/index.js';
+import { ChunkwiseError, HashingEmbedder, InvalidInputError, LateChunker, QueryAdaptiveChunker } from '../src/index.js';
+import { utf16ToCodePointOffset, utf16ToUtf8Offset } from '../src/engine.js';
 import { QascIndex } from '../src/strategies/qasc/qasc-index.js';
 import { OpenAIEmbedder } from '../src/embedders/openai.js';
 
@@ -32,6 +33,16 @@ describe('docs generated from the schemas', () => {
         if (def !== '—' && !(spec.cli && spec.cli.negate)) expect(help, `${d.name}.${name} default`).toContain(def.split(' ')[0]);
       }
     }
+  });
+});
+
+describe('options of commands (not strategies) come from schemas too', () => {
+  it('embed --help has --wait-timeout with its doc and default', () => {
+    const embed = buildProgram().commands.find((c) => c.name() === 'embed')!;
+    const help = embed.helpInformation().replace(/\s+/g, ' ');
+    expect(help).toContain('--wait-timeout <seconds> seconds to go on waiting while no job is taken or finished');
+    for (const [name, spec] of Object.entries(COMMAND_SCHEMAS['queue-wait'].options)) expect(help, name).toContain(`${cliFlag(name, spec)} <seconds> ${spec.doc}`.slice(0, 60));
+    expect(help).toMatch(/--wait-timeout <seconds>.*\[default: 600\]/);
   });
 });
 

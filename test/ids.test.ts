@@ -4,7 +4,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { contentId, createChunker, QueryAdaptiveChunker, FixedSizeChunker, HtmlChunker, InvalidOptionError, MarkdownChunker, ParentChildChunker, RecursiveChunker, SentenceChunker, type Chunk } from '../src/index.js';
+import { createChunker, QueryAdaptiveChunker, FixedSizeChunker, HtmlChunker, InvalidOptionError, MarkdownChunker, ParentChildChunker, RecursiveChunker, SentenceChunker, type Chunk } from '../src/index.js';
+import { contentId } from '../src/engine.js';
 import { ContentIds } from '../src/engine/ids.js';
 import { chunkStream } from '../src/engine/stream/index.js';
 import { QascIndex } from '../src/evaluation/index.js';

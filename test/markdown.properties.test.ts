@@ -7,7 +7,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { markdownBlocks, MarkdownChunker, type Chunk, type MarkdownBlock, type UnitKind } from '../src/index.js';
+import { MarkdownChunker, type Chunk, type MarkdownBlock, type UnitKind } from '../src/index.js';
+import { markdownBlocks } from '../src/engine.js';
 import { expectInvariants } from './helpers/invariants.js';
 
 const word = fc.constantFrom('alpha', 'beta', 'Gamma', 'δέλτα', '日本語', '😀', 'x/y', '`code`', '**bold**', 'a_b', '#', '|', '-', '1.', '>', 'end.');

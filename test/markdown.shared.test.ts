@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { markdownBlocks, MarkdownChunker, type Chunk, type MarkdownBlock } from '../src/index.js';
+import { MarkdownChunker, type Chunk, type MarkdownBlock } from '../src/index.js';
+import { markdownBlocks } from '../src/engine.js';
 import { expectInvariants } from './helpers/invariants.js';
 import { markdownDir, sharedFiles } from './helpers/paths.js';
 

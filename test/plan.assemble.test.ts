@@ -5,7 +5,8 @@
  * equal to `contentId`, ordinals among identical chunks, the id suffix).
  */
 import { describe, expect, it } from 'vitest';
-import { contentId, getTokenizer } from '../src/index.js';
+import { getTokenizer } from '../src/index.js';
+import { contentId } from '../src/engine.js';
 import { Assembler, type AssemblerConfig } from '../src/engine/assemble.js';
 import { chunkCounters, resolveUnits, type UnitOptions } from '../src/engine/size/resolve.js';
 

@@ -13,7 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LanceDbSink } from '../src/sinks/lancedb.js';
 import { queueStatus } from '../src/apps/queue/index.js';
 import { cliBin, corporaDir } from './helpers/paths.js';
-import { runRedisTests, startRedis, type RedisServer } from './helpers/redis.js';
+import { freePort, runRedisTests, startRedis, type RedisServer } from './helpers/redis.js';
+import { startPgServer } from './helpers/pg-server.js';
+import { openPostgresSink } from '../src/sinks/postgres.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'chunkwise-queue-'));
 const chunking = ['--strategy', 'recursive', '--chunk-size', '128', '--chunk-overlap', '0'];
@@ -157,6 +159,146 @@ describe.runIf(runRedisTests)('embed --queue with chunkwise worker processes (re
     }
   });
 
+  it('embed --wait exits 1 when a job failed: the summary counts the documents, each failure has its reason, a closing line', async () => {
+    const dir = join(tmp, 'wait-fail');
+    const good = writeDocuments(dir, 3);
+    const png = join(dir, 'image.png');
+    writeFileSync(png, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]));
+    const w = startWorker(redis.url, 'wait-fail');
+    try {
+      const r = cli(['embed', ...good, png, ...chunking, '--sink', `lancedb:${join(tmp, 'wait-fail-store')}`, '--queue', redis.url, '--queue-name', 'wait-fail', '--wait']);
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(/^chunkwise: 3 of 4 job\(s\) completed, 3 document\(s\), 1 failed, [\d.]+ s\nchunkwise: job \S+ failed: .*image\.png: a binary file, not text \(a NUL byte at offset 8\)\nchunkwise: 1 of 4 job\(s\) failed\n$/);
+    } finally {
+      await stopWorker(w);
+    }
+  });
+
+  it('embed --wait with no worker: exit 1 after --wait-timeout with one line, the jobs left queued; a bad --wait-timeout is a usage error', async () => {
+    const docs = writeDocuments(join(tmp, 'idle'), 2);
+    const started = Date.now();
+    const r = cli(['embed', ...docs, '--sink', `lancedb:${join(tmp, 'idle-store')}`, '--queue', redis.url, '--queue-name', 'idle', '--wait', '--wait-timeout', '2']);
+    const seconds = (Date.now() - started) / 1000;
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/^chunkwise: 0 of 2 job\(s\) completed, 0 document\(s\), 0 failed, [\d.]+ s\nchunkwise: no job was taken or finished in 2 s: 2 of 2 job\(s\) still on queue idle \(they stay queued: start chunkwise worker on it, or wait longer with --wait-timeout\)\n$/);
+    expect(seconds).toBeGreaterThanOrEqual(2);
+    expect(seconds).toBeLessThan(10);
+    expect((await queueStatus({ url: redis.url, queueName: 'idle' })).waiting).toBe(2);
+    const zero = cli(['embed', ...docs, '--sink', `lancedb:${join(tmp, 'idle-store')}`, '--queue', redis.url, '--queue-name', 'idle', '--wait', '--wait-timeout', '0']);
+    expect([zero.code, zero.stderr]).toEqual([2, 'chunkwise: invalid option --wait-timeout: 0 (must be an integer ≥ 1)\n']);
+    expect(cli(['embed', ...docs, '--sink', `lancedb:${join(tmp, 'idle-store')}`, '--queue', redis.url, '--wait-timeout', '5']).stderr).toBe('chunkwise: --wait-timeout goes with --wait\n');
+    const help = cli(['embed', '--help']).stdout.replace(/\s+/g, ' ');
+    expect(help).toContain('--wait-timeout <seconds> seconds to go on waiting while no job is taken or finished (no worker running) or Redis cannot be reached; then exit 1, the jobs left on the queue [default: 600]');
+  });
+
+  it('Redis killed and restarted during embed --wait: the wait reconnects and ends with every job; Redis gone for good: one line, exit 1', async () => {
+    const dir = join(tmp, 'restart-redis');
+    mkdirSync(dir);
+    let server = await startRedis({ dir });
+    const docs = writeDocuments(join(tmp, 'restart'), 20);
+    const w = startWorker(server.url, 'restart');
+    const waiting = spawn(process.execPath, [cliBin, 'embed', ...docs, ...chunking, '--sink', `lancedb:${join(tmp, 'restart-store')}`, '--queue', server.url, '--queue-name', 'restart', '--wait', '--wait-timeout', '30'], { env: { ...process.env, CI: '' } });
+    let stderr = '';
+    waiting.stderr!.on('data', (d) => (stderr += d));
+    const exited = new Promise<number | null>((resolve) => waiting.once('exit', (code) => resolve(code)));
+    try {
+      await until(async () => (await queueStatus({ url: server.url, queueName: 'restart' }).catch(() => ({ completed: 0 }))).completed >= 2, 60_000);
+      await server.stop();
+      await new Promise((r) => setTimeout(r, 2000)); // longer than a producer's reconnect attempts
+      server = await startRedis({ port: server.port, dir });
+      expect(await exited, stderr).toBe(0);
+      expect(stderr).toMatch(/^chunkwise: lost the connection to Redis at redis:\/\/127\.0\.0\.1:\d+\/0 \(.+\): reconnecting for up to 30 s\n/m);
+      expect(stderr).toMatch(/^chunkwise: 20 of 20 job\(s\) completed, 20 document\(s\), 0 failed, [\d.]+ s\n$/m);
+    } finally {
+      waiting.kill('SIGKILL');
+      expect(await stopWorker(w)).toBe(0);
+    }
+    // a Redis that does not come back: the wait gives up after --wait-timeout with the reason
+    const gone = spawn(process.execPath, [cliBin, 'embed', docs[0], '--sink', `lancedb:${join(tmp, 'restart-store')}`, '--queue', server.url, '--queue-name', 'gone', '--wait', '--wait-timeout', '2'], { env: { ...process.env, CI: '' } });
+    let goneErr = '';
+    gone.stderr!.on('data', (d) => (goneErr += d));
+    const goneExit = new Promise<number | null>((resolve) => gone.once('exit', (code) => resolve(code)));
+    await until(async () => goneErr.includes('0 of 1') || (await queueStatus({ url: server.url, queueName: 'gone' })).waiting === 1, 20_000);
+    await new Promise((r) => setTimeout(r, 500));
+    await server.stop();
+    expect(await goneExit, goneErr).toBe(1);
+    // (the lost-connection line only when the wait had connected before the server went)
+    expect(goneErr).toMatch(/^(chunkwise: lost the connection to Redis at .*\n)?chunkwise: cannot reach Redis at redis:\/\/127\.0\.0\.1:\d+\/0: [^\n]+\n$/);
+  });
+
+  it("--sink postgres://…?table=NAME through the queue: the worker writes the URL's table (Postgres wire server)", async () => {
+    const pg = await startPgServer();
+    const docs = writeDocuments(join(tmp, 'pg-table'), 3);
+    const w = startWorker(redis.url, 'pg-table');
+    try {
+      const r = cli(['embed', ...docs, ...chunking, '--sink', pg.url('docs_v2'), '--queue', redis.url, '--queue-name', 'pg-table', '--wait']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/^chunkwise: 3 of 3 job\(s\) completed, 3 document\(s\), 0 failed, /);
+      const inProcess = cli(['embed', ...docs, ...chunking, '--sink', pg.url('docs_here'), '--summary', 'json']);
+      expect(inProcess.code, inProcess.stderr).toBe(0);
+      const rows = JSON.parse(inProcess.stderr).rows as number;
+      expect(rows).toBeGreaterThan(3);
+      const sink = await openPostgresSink(pg.url('docs_v2'));
+      try {
+        expect(await sink.count()).toBe(rows);
+      } finally {
+        await sink.close();
+      }
+    } finally {
+      await stopWorker(w);
+      await pg.stop();
+    }
+  });
+
+  it('a worker without Redis exits 1 within --redis-timeout with one line: unreachable at start, lost when idle, lost with SIGTERM while jobs are in hand', async () => {
+    const port = await freePort(); // nothing listens there
+    let started = Date.now();
+    const none = spawnSync(process.execPath, [cliBin, 'worker', '--queue', `redis://127.0.0.1:${port}/0`, '--redis-timeout', '2'], { encoding: 'utf8', timeout: 30_000 });
+    expect([none.status, none.stderr]).toEqual([1, `chunkwise: cannot reach Redis at redis://127.0.0.1:${port}/0: no answer in 2 s\n`]);
+    expect(Date.now() - started).toBeLessThan(12_000);
+
+    /** A worker on `url` with --redis-timeout 2: its stderr, its exit, and when it said it was ready. */
+    const watched = (url: string, queueName: string) => {
+      const child = spawn(process.execPath, [cliBin, 'worker', '--queue', url, '--queue-name', queueName, '--redis-timeout', '2'], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, CI: '' } });
+      const w = { child, stderr: '', exit: new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code))) };
+      child.stderr!.on('data', (d) => (w.stderr += d));
+      return w;
+    };
+    const lostLine = /\nchunkwise: cannot reach Redis at redis:\/\/127\.0\.0\.1:\d+\/0: connect ECONNREFUSED [\d.:]+\n$/;
+
+    // idle when Redis goes: no SIGTERM needed
+    const idleRedis = await startRedis();
+    const idle = watched(idleRedis.url, 'lost-idle');
+    try {
+      await until(async () => idle.stderr.includes('worker on queue'), 30_000);
+      started = Date.now();
+      await idleRedis.stop();
+      expect(await idle.exit, idle.stderr).toBe(1);
+      expect(Date.now() - started).toBeLessThan(12_000);
+      expect(idle.stderr).toMatch(lostLine);
+    } finally {
+      idle.child.kill('SIGKILL');
+    }
+
+    // jobs in hand when Redis goes, then SIGTERM: the jobs cannot finish, the worker says why and exits
+    const busyRedis = await startRedis();
+    const docs = writeDocuments(join(tmp, 'lost-busy'), 40);
+    expect(cli(['embed', ...docs, ...chunking, '--sink', `lancedb:${join(tmp, 'lost-busy-store')}`, '--queue', busyRedis.url, '--queue-name', 'lost-busy']).code).toBe(0);
+    const busy = watched(busyRedis.url, 'lost-busy');
+    try {
+      await until(async () => (await queueStatus({ url: busyRedis.url, queueName: 'lost-busy' })).completed >= 1, 60_000);
+      await busyRedis.stop();
+      started = Date.now();
+      busy.child.kill('SIGTERM');
+      expect(await busy.exit, busy.stderr).toBe(1);
+      expect(Date.now() - started).toBeLessThan(12_000);
+      expect(busy.stderr).toContain('chunkwise: stopping: finishing the jobs in hand\n');
+      expect(busy.stderr).toMatch(lostLine);
+    } finally {
+      busy.child.kill('SIGKILL');
+    }
+  });
+
   it('queue retry-failed and drain; usage errors for a PGlite folder, a queue without a sink, queue flags without --queue', async () => {
     const dir = join(tmp, 'drain');
     const docs = writeDocuments(dir, 3);
@@ -168,7 +310,48 @@ describe.runIf(runRedisTests)('embed --queue with chunkwise worker processes (re
     const pglite = cli(['embed', docs[0], '--sink', `pglite:${join(tmp, 'pg')}`, '--queue', redis.url]);
     expect([pglite.code, pglite.stderr]).toEqual([2, expect.stringMatching(/^chunkwise: --sink pglite:.*: a PGlite folder takes one process, workers need a store they share: --sink postgres:\/\/… \(or lancedb:<dir> with every worker on this machine\)\n$/)]);
     expect(cli(['embed', docs[0], '--queue', redis.url]).stderr).toBe('chunkwise: --queue needs --sink: the store the workers write (postgres://… or lancedb:<dir>)\n');
-    expect(cli(['embed', docs[0], '--wait']).stderr).toBe('chunkwise: --wait, --batch-files and --queue-name go with --queue redis://…\n');
+    expect(cli(['embed', docs[0], '--wait']).stderr).toBe('chunkwise: --wait, --wait-timeout, --batch-files and --queue-name go with --queue redis://…\n');
     expect(cli(['worker', '--queue', 'http://x']).stderr).toMatch(/^chunkwise: .*queue.*http:\/\/x.*redis:\/\/host:port/);
   });
+});
+
+describe('runEmbedJob() in process (no Redis): a job of many documents into a postgres:// URL that names its table', () => {
+  it('one run for the job: the URL\'s ?table= is used (no "chunks" forced on it), the rows equal an in-process embed --sink run; a job with an unreadable document still writes the others, then fails for good naming it', async () => {
+    const { startPgServer } = await import('./helpers/pg-server.js');
+    const { runEmbedJob, JobResources, JobDocumentsError } = await import('../src/apps/queue/worker.js');
+    const { openPostgresSink } = await import('../src/sinks/postgres.js');
+    const server = await startPgServer();
+    const dir = join(tmp, 'job-docs');
+    const files = writeDocuments(dir, 6);
+    const options = { sink: server.url('job_rows'), embedder: 'hashing', strategy: 'recursive', chunkSize: 128, chunkOverlap: 0 };
+    const resources = new JobResources();
+    const rowsOf = async (url: string) => {
+      const sink = await openPostgresSink(url);
+      try {
+        return (await sink.rows()).map((r) => `${r.source}\t${r.id}\t${r.text}\t${Array.from(r.vector).join(',')}`).sort();
+      } finally {
+        await sink.close();
+      }
+    };
+    try {
+      const result = await runEmbedJob({ documents: files.map((path) => ({ path })), options }, resources);
+      expect(result.documents).toBe(6);
+      const r = cli(['embed', dir, ...chunking, '--embedder', 'hashing', '--sink', server.url('clean_rows'), '--quiet']);
+      expect(r.code, r.stderr).toBe(0);
+      const rows = await rowsOf(server.url('job_rows'));
+      expect(rows.length).toBe(result.chunks);
+      expect(rows).toEqual(await rowsOf(server.url('clean_rows')));
+
+      const gone = join(dir, 'gone.txt');
+      const more = writeDocuments(join(tmp, 'job-docs-2'), 2);
+      const failed = await runEmbedJob({ documents: [more[0], gone, more[1]].map((path) => ({ path })), options: { ...options, sink: server.url('job_rows_2') } }, resources).catch((e: unknown) => e);
+      expect(failed).toBeInstanceOf(JobDocumentsError);
+      expect((failed as InstanceType<typeof JobDocumentsError>).reasons).toEqual([expect.stringContaining(gone)]);
+      expect(new Set((await rowsOf(server.url('job_rows_2'))).map((line) => line.split('\t')[0]))).toEqual(new Set(more));
+    } finally {
+      await resources.close();
+      await server.stop();
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

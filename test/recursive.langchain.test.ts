@@ -10,7 +10,8 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { RecursiveCharacterTextSplitter } from '@langchain/textsplitters';
 import { describe, expect, it } from 'vitest';
-import { LANGCHAIN_SEPARATORS, RecursiveChunker } from '../src/index.js';
+import { RecursiveChunker } from '../src/index.js';
+import { LANGCHAIN_SEPARATORS } from '../src/engine.js';
 import { expectInvariants } from './helpers/invariants.js';
 import { corporaDir, sharedFiles, textsDir } from './helpers/paths.js';
 

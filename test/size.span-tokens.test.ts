@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BpeEncoder } from '../bindings/bpe.js';
-import { InvalidInputError, SlidingWindowChunker, getTokenizer, type Chunk, type Tokenizer } from '../src/index.js';
+import { FixedSizeChunker, InvalidInputError, RecursiveChunker, SlidingWindowChunker, getTokenizer, type Chunk, type Tokenizer } from '../src/index.js';
 import { spanTokenCounts } from '../src/engine/size/span-tokens.js';
 import { goldenInputs, type GoldenFile } from './helpers/golden.js';
 
@@ -190,11 +190,19 @@ describe('every chunk of every golden case', () => {
         if ((unit !== 'char' && unit !== 'word') || !run.chunks?.length) continue;
         const text = texts.get(run.input)!;
         const t = tokenizer((run.options.encoding as string | undefined) ?? 'cl100k_base');
-        const spans = run.chunks.map(([start, end]) => ({ start, end }));
         const recorded = run.chunks.map((row) => row[3]);
         const where = `${strategy} ${run.input} ${run.setting} ${unit}`;
-        expect(recorded, where).toEqual(exactCounts(t, text, spans));
-        expect(Array.from(spanTokenCounts(t, text, spans, { always: true })!), where).toEqual(recorded);
+        // tokenCount counts what is embedded: embedText where the chunk has one (the row's sixth column), else the text
+        const embedded = run.chunks.map(([start, end, , , , e]) => {
+          const slice = text.slice(start, end);
+          if (!run.embedText || e == null) return undefined;
+          return typeof e === 'string' ? e : (e as { prefix: string }).prefix + slice;
+        });
+        expect(recorded, where).toEqual(run.chunks.map(([start, end], i) => t.count(embedded[i] ?? text.slice(start, end))));
+        // the one-pass count over the text, for the chunks that embed their text as it is
+        const plain = run.chunks.filter((_, i) => embedded[i] === undefined);
+        const spans = plain.map(([start, end]) => ({ start, end }));
+        if (spans.length > 0) expect(Array.from(spanTokenCounts(t, text, spans, { always: true })!), where).toEqual(plain.map((row) => row[3]));
         checked += spans.length;
       }
     }
@@ -242,5 +250,20 @@ describe('chunkers on the one-pass path', () => {
       for await (const c of chunker.chunkStream(pieces())) streamed.push(c);
       expect(streamed).toEqual(chunks);
     }
+  });
+
+  it.each(ENCODINGS)('%s: fixed and recursive chunks with overlaps (the defaults count every text once through countSpans): each tokenCount equals the tokenizer on chunk.text', (encoding) => {
+    const t = getTokenizer(encoding);
+    fc.assert(
+      fc.property(textArb, fc.integer({ min: 8, max: 300 }), fc.integer({ min: 0, max: 99 }), fc.boolean(), (part, size, overlapPercent, recursive) => {
+        // repeated so the chunks share stretches longer than countSpans' 80 code units at the larger sizes
+        const long = part.repeat(12);
+        const chunkOverlap = Math.floor((size * overlapPercent) / 100);
+        const options = { unit: 'char' as const, chunkSize: size, chunkOverlap, encoding };
+        const chunks = (recursive ? new RecursiveChunker(options) : new FixedSizeChunker(options)).chunk(long);
+        for (const c of chunks) expect(c.tokenCount, `${recursive ? 'recursive' : 'fixed'} ${size}/${chunkOverlap} chunk ${c.index}`).toBe(t.count(c.text));
+      }),
+      { numRuns: 150 },
+    );
   });
 });

@@ -6,7 +6,8 @@
  * CallbackError) — never a chunk with `end` past the text or a raw TypeError.
  */
 import { describe, expect, it } from 'vitest';
-import { CallbackError, capacitySchema, createChunker, defineStrategy, InvalidOptionError, packLevels, registerStrategy, strategyNames } from '../src/index.js';
+import { CallbackError, createChunker, InvalidOptionError, strategyNames } from '../src/index.js';
+import { capacitySchema, defineStrategy, packLevels, registerStrategy } from '../src/engine.js';
 
 const schema = capacitySchema('probe', {}, { overlap: false });
 const probe = (spans: (text: string) => { start: number; end: number }[]) =>

@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { contentId, MarkdownChunker, type Chunk, type MarkdownBlock } from '../src/index.js';
+import { MarkdownChunker, type Chunk, type MarkdownBlock } from '../src/index.js';
+import { contentId } from '../src/engine.js';
 import { scanMarkdown } from '../src/strategies/markdown/blocks.js';
 import { corporaDir, markdownDir, sharedFiles } from './helpers/paths.js';
 import { collect, splitAt, webStream, fourKiB } from './helpers/stream.js';

@@ -1,13 +1,8 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  FixedSizeChunker,
-  contentId,
-  InvalidInputError,
-  SlidingWindowChunker,
-  type Chunk,
-} from '../src/index.js';
+import { FixedSizeChunker, InvalidInputError, SlidingWindowChunker, type Chunk } from '../src/index.js';
+import { contentId } from '../src/engine.js';
 import { chunkStream, planWhole, streamPlan, type StreamPlan } from '../src/engine/stream/index.js';
 import { Assembler, type PlannedChunk } from '../src/engine/assemble.js';
 import { chunkCounters, resolveUnits } from '../src/engine/size/resolve.js';

@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { contentId, SentenceChunker, type Chunk } from '../src/index.js';
+import { SentenceChunker, type Chunk } from '../src/index.js';
+import { contentId } from '../src/engine.js';
 import { corporaDir, sharedFiles } from './helpers/paths.js';
 import { collect, splitAt, webStream, fourKiB } from './helpers/stream.js';
 

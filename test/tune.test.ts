@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { capacitySchema, defineStrategy, HashingEmbedder, InvalidInputError, InvalidOptionError, packLevels, registerStrategy } from '../src/index.js';
+import { HashingEmbedder, InvalidInputError, InvalidOptionError } from '../src/index.js';
+import { capacitySchema, defineStrategy, packLevels, registerStrategy } from '../src/engine.js';
 import {
   configurationForms,
   evaluateSpec,
@@ -22,6 +23,7 @@ import {
   type EvalQuestion,
 } from '../src/evaluation/index.js';
 import { main } from '../src/apps/cli/main.js';
+import { parseTabbedQuestions } from '../src/evaluation/questions.js';
 import { parseDuration, runTune } from '../src/apps/cli/tune-command.js';
 import { readQuestions } from '../src/apps/node/index.js';
 import { localServer } from './helpers/local-server.js';
@@ -153,6 +155,17 @@ describe('tune()', () => {
     expect(result.recommendation.reason).toContain(result.recommendation.spec);
   });
 
+  it('recommends an index-time configuration unless queryTime: QASC is measured, not recommended; by default not searched', async () => {
+    expect(tuneGrid({ sizes: [200], overlaps: [0] }).specs.map((x) => x.spec)).toEqual(['fixed:200:0', 'recursive:200:0', 'sentence:200:0', 'semantic:200:0', 'cluster-semantic:200:0']);
+    expect(tuneGrid({ sizes: [200], overlaps: [0], qascWindows: ['fixed'], queryTime: true }).specs.map((x) => x.spec)).toContain('qasc:200:0:window=fixed');
+    const indexed = await tune([speech], questions, { embedder, ...grid, bootstrap: { resamples: 200 } });
+    expect(indexed.rows.map((r) => r.spec)).toContain('qasc:100:0:window=adaptive');
+    expect(indexed.recommendation.spec).toMatch(/^(fixed|recursive):/);
+    expect(indexed.recommendation.rule).toContain('index-time configurations');
+    const any = await tune([speech], questions, { embedder, ...grid, queryTime: true, bootstrap: { resamples: 200 } });
+    expect(any.recommendation.rule).not.toContain('index-time');
+  });
+
   it('starts no configuration that would end past the budget and reports the skipped', async () => {
     // a clock on which every configuration takes 10 s
     let t = 0;
@@ -222,10 +235,28 @@ describe('the three forms of a configuration', () => {
 });
 
 describe('chunkwise tune', () => {
+  it('takes question<TAB>excerpt lines and finds each excerpt\'s corpus and offsets; an excerpt not found or found twice names its line', async () => {
+    // the shared questions' own excerpts, written as a user would paste them (newlines as \\n)
+    const chosen = questions.filter((q) => q.references.length === 1 && speech.text.indexOf(q.references[0].content) === speech.text.lastIndexOf(q.references[0].content)).slice(0, 8);
+    expect(chosen.length).toBe(8);
+    const tsv = ['# question, tab, excerpt', ...chosen.map((q) => `${q.question}\t${q.references[0].content.replace(/\\/g, '\\\\').replace(/\n/g, '\\n')}`), ''].join('\n');
+    const parsed = parseTabbedQuestions(tsv, [{ id: 'other', text: 'nothing of the speech' }, speech], 'q.tsv');
+    expect(parsed).toEqual(chosen.map((q) => ({ question: q.question, corpusId: speech.id, references: [{ content: q.references[0].content, start: q.references[0].start, end: q.references[0].end }] })));
+    expect(() => parseTabbedQuestions('What?\tno such words in the speech at all\n', [speech], 'q.tsv')).toThrow('Invalid evaluation data (q.tsv line 1): excerpt not found in the corpora: "no such words in the speech at all"');
+    expect(() => parseTabbedQuestions('# c\nWho?\tthe\n', [speech], 'q.tsv')).toThrow(/^Invalid evaluation data \(q\.tsv line 2\): excerpt found more than once \(state_of_the_union at \d+ and state_of_the_union at \d+\)/);
+    expect(() => parseTabbedQuestions('Who?\n', [speech], 'q.tsv')).toThrow('Invalid evaluation data (q.tsv line 1): needs a question, a tab, then an excerpt of a corpus');
+    const file = join(dir, 'pasted.tsv');
+    writeFileSync(file, tsv);
+    const r = await cli('tune', corpusFile, '--questions', file, '--strategies', 'fixed', '--sizes', '100', '--overlaps', '0', '--quiet');
+    expect([r.code, r.err]).toEqual([0, '']);
+    expect(r.out).toContain('8 questions over 1 corpora');
+  });
+
   it('prints the front and the recommendation; --out writes tune.json, front.svg and report.md; chunkwise eval agrees', async () => {
     const out = join(dir, 'out');
     const r = await cli('tune', corpusFile, '--questions', questionsFile, '--strategies', 'fixed,recursive,qasc', '--sizes', '100,200', '--overlaps', '0', '--qasc-windows', 'adaptive', '--budget', '2m', '--out', out);
-    expect(r.err).toBe('');
+    // stderr is not a terminal here: a line per configuration instead of a bar (b75b80f: nothing for the whole run)
+    expect(r.err).toMatch(/^(chunkwise: tune [1-6]\/6 (fixed|recursive|qasc):\S+ done, \d+ s\n){6}$/);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/Pareto front of mean recall against mean IoU/);
     const json = JSON.parse(readFileSync(join(out, 'tune.json'), 'utf8'));
@@ -333,7 +364,7 @@ describe('question generation through an OpenAI-compatible chat endpoint', () =>
     replies = [];
     const out = join(dir, 'generated');
     const r = await cli('tune', corpusFile, '--generate', '3', '--chat-model', 'local-chat', '--chat-url', endpoint.baseURL, '--strategies', 'fixed', '--sizes', '100', '--overlaps', '0', '--out', out);
-    expect(r.err).toBe('');
+    expect(r.err).toMatch(/^chunkwise: tune 1\/1 fixed:100:0 done, \d+ s\n$/);
     expect(r.code).toBe(0);
     const generated = parseQuestionsCsv(readFileSync(join(out, 'questions.csv'), 'utf8'));
     expect(generated).toHaveLength(3);

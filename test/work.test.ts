@@ -52,7 +52,7 @@ describe('Assembler', () => {
     const [c] = a.add('One. Two.', [{ start: 0, end: 9, unitCount: 2 }]);
     expect([c.text, c.tokenCount, c.metadata]).toEqual(['One. Two.', -1, { strategy: 'toy', unit: 'sentence', unitCount: 2, overlap: 0 }]);
     expect(() => a.add('One.', [{ start: 0, end: 4 }])).toThrow(TypeError);
-    const counted = new Assembler({ strategy: 'toy', unitName: 'char', size: (t) => t.length, tokenCount: (_t, n) => n * 10 });
+    const counted = new Assembler({ strategy: 'toy', unitName: 'char', size: (t) => t.length, tokenCount: (_t, n) => (n ?? 0) * 10 });
     expect(counted.add('abc', [{ start: 0, end: 3 }]).map((x) => [x.metadata.unitCount, x.tokenCount])).toEqual([[3, 30]]);
   });
 });

@@ -3,6 +3,7 @@
 // all in the browser through the browser bundle (dist/bundle/inline) and its
 // WebAssembly kernels. Served by web/serve.mjs (`npm run web`).
 import * as cw from '/bundle/inline/index.js';
+import * as engine from '/bundle/inline/engine.js';
 import * as ev from '/bundle/inline/evaluation.js';
 import { cosineNeighbours } from '/bundle/inline/kernels.js';
 import { describeStrategy } from './options.js';
@@ -83,7 +84,7 @@ function unitLabel(unit) {
  * listed as unavailable with the library's own reason.
  */
 function loadStrategies() {
-  const dynamic = { fallbacks: cw.fallbackNames(), breakpoints: [...cw.BREAKPOINT_TYPES] };
+  const dynamic = { fallbacks: engine.fallbackNames(), breakpoints: [...engine.BREAKPOINT_TYPES] };
   for (const definition of cw.strategies()) {
     const d = describeStrategy(definition, dynamic);
     const initial = initialOptions(d);
@@ -380,7 +381,7 @@ async function chunkColumn(col, text) {
     const d = state.strategies.get(col.strategy);
     // Each encoding's rank table is a lazy chunk of the bundle, fetched the first time it is used.
     const encoding = options.encoding ?? 'cl100k_base';
-    if (cw.isEncodingName(encoding)) await cw.loadTokenizer(encoding);
+    if (engine.isEncodingName(encoding)) await cw.loadTokenizer(encoding);
     let chosen = d.usesEmbedder ? { ...options, embedder: embedder() } : options;
     if (col.strategy === 'code') chosen = { ...(await codeLoading()), ...chosen };
     const chunker = cw.createChunker(col.strategy, chosen);
@@ -807,7 +808,7 @@ let distances = { key: '', dist: null, n: 0 };
 async function renderChart(text) {
   const key = `${state.embedderKey}\u0000${text}`;
   if (distances.key !== key) {
-    const spans = cw.sentenceSpans(text);
+    const spans = engine.sentenceSpans(text);
     const n = Math.min(spans.count, 4000);
     let dist = null;
     if (n >= 3) {
@@ -826,8 +827,8 @@ async function renderChart(text) {
   }
   const semantic = state.columns.find((c) => c.strategy === 'semantic' && c.settings);
   const breakpoint = semantic?.settings.options.breakpoint ?? 'percentile';
-  const amount = semantic?.settings.options.threshold ?? cw.BREAKPOINT_DEFAULTS[breakpoint];
-  const { threshold, values } = cw.breakpointThreshold(dist, breakpoint, amount);
+  const amount = semantic?.settings.options.threshold ?? engine.BREAKPOINT_DEFAULTS[breakpoint];
+  const { threshold, values } = engine.breakpointThreshold(dist, breakpoint, amount);
   const W = 1000;
   const H = 190;
   const L = 38;

@@ -59,8 +59,29 @@ export function staticModels() {
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
-/** Serves web/ and the bundles; exported for tests. */
-export function createWebServer() {
+/**
+ * The file a request path names under a mount, or undefined: the path must stay inside the
+ * mount's folder, and so must the file it names once symlinks are resolved (a link inside
+ * a served folder to a file outside it is not served).
+ */
+function servedFile(dir, rest) {
+  const file = resolve(dir, normalize('./' + rest));
+  if (!file.startsWith(dir + '/')) return undefined;
+  try {
+    const real = realpathSync(file);
+    const base = realpathSync(dir);
+    return real.startsWith(base + '/') && statSync(real).isFile() ? real : undefined;
+  } catch {
+    return undefined; // missing, or a dangling link
+  }
+}
+
+/**
+ * Serves web/ and the bundles; exported for tests.
+ * @param {{ mounts?: [string, string][] }} [options] URL prefix → folder, first match wins (default: the page's folders)
+ */
+export function createWebServer(options = {}) {
+  const served = options.mounts ?? mounts;
   return createServer((req, res) => {
     let path;
     try {
@@ -74,11 +95,10 @@ export function createWebServer() {
       res.writeHead(200, { 'content-type': types['.json'] }).end(JSON.stringify(staticModels()));
       return;
     }
-    for (const [prefix, dir] of mounts) {
+    for (const [prefix, dir] of served) {
       if (!path.startsWith(prefix)) continue;
-      const file = resolve(dir, normalize('./' + path.slice(prefix.length)));
-      if (!file.startsWith(dir + '/')) continue;
-      if (existsSync(file) && statSync(file).isFile()) {
+      const file = servedFile(dir, path.slice(prefix.length));
+      if (file !== undefined) {
         res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream', 'content-length': statSync(file).size });
         createReadStream(file).pipe(res);
         return;

@@ -16,7 +16,10 @@
 // merged with tiktoken's algorithm (repeatedly merge the adjacent pair whose concatenation
 // has the lowest rank, leftmost first; merged pieces of up to 48 bytes are cached too):
 // the quadratic form for short pieces, a heap with lazy deletion for long ones. ASCII
-// letter runs are scanned sixteen bytes at a time (wasm SIMD).
+// letter runs are scanned sixteen bytes at a time (wasm SIMD). Counts, ids and offsets
+// (every run mode) first cut the text where both patterns always split, 64
+// bytes at a time, and look each segment of up to 16 bytes up in a map of segments to
+// their count and ids: the pre-tokenizer runs only on segments it lacks (see runSegments).
 import { bump, bumpTop, bumpReset, ensureMemory } from './memory';
 import { lookup, lookupHashed, hashBytes, byteRank, pairRank, NO_RANK, tokLen, tokBytes, tokOff, rankCount } from './ranks';
 
@@ -83,6 +86,7 @@ export function setUnicodeTables(s1: usize, s2: usize): void {
   stage2 = s2;
   byteClass = bump(512);
   for (let b: usize = 0; b < 256; b++) store<u16>(byteClass + (b << 1), <u16>(b < 0x80 ? <u32>1 << <u32>load<u8>(stage2 + b) : B_HIGH));
+  setTailTables();
 }
 
 /** The category bit of the byte at p (B_HIGH for any byte ≥ 0x80). */
@@ -686,6 +690,11 @@ function emit(rank: u32, byteEnd: usize): void {
     if (mode == 2) {
       let p = curByte;
       let u = cur16;
+      // up to eight ASCII bytes at once (the input has spare bytes past its end)
+      if (p < byteEnd && byteEnd - p <= 8 && (load<u64>(p) & (<u64>0x8080808080808080 >> (<u64>(8 - (byteEnd - p)) << 3))) == 0) {
+        u += <i32>(byteEnd - p);
+        p = byteEnd;
+      }
       while (p < byteEnd) {
         const x = load<u8>(p);
         if (x < 0x80) p += 1;
@@ -782,6 +791,7 @@ function initCache(): void {
     memory.fill(pieceCache, 0, <usize>32 << PIECE_LOG);
     tiny = bump(<usize>16 << TINY_LOG);
     memory.fill(tiny, 0, <usize>16 << TINY_LOG);
+    initSegments();
   }
 }
 
@@ -1149,16 +1159,283 @@ function encodeLong(ps: usize, n: usize): void {
   else mergeHeap(ps, n);
 }
 
-/** Splits [inBuf, end) and encodes each piece, in mode m. */
+// ---------------------------------------------------------------- segments (counts and ids)
+
+// Counts, ids and offsets (run modes 0, 1, 2) skip the pre-tokenizer for text seen: the text is cut
+// at places where both split patterns always split and the pieces before do not depend on
+// what follows (bindings/bpe.ts's isSafeCut, over UTF-8 bytes): a space after a byte that
+// is not ASCII whitespace and does not end a whitespace character (see tailTables), and
+// after a line feed before an ASCII byte that is neither whitespace nor `/`. A segment between two such cuts has a
+// tokens of its own (its pieces are those of the segment alone), looked up in a map of
+// segments of up to SEG_BYTES bytes to their count and, for up to five tokens, their ids;
+// else encoded by the pre-tokenizer and the piece maps and added. The cuts are found
+// sixteen bytes at a time (wasm SIMD). Map entries are 32 bytes: the segment's bytes (zero
+// past its end), then two u64: the first holds the length (bits 0–7; 0: a free entry), the
+// count (bits 8–15), SEG_IDS (bit 16: the ids are known; not after counting only, nor for
+// more than five tokens), ids 3 and 4 (18 bits each from bit 17), SEG_ASCII (bit 53: the
+// segment is ASCII) and the byte ends of tokens 0 and 1 (4 bits each from bit 54, end − 1);
+// the second ids 0 to 2 (from bit 0) and the ends of tokens 2 and 3 (from bit 54). Open
+// addressing, linear probing, emptied when SEG_FULL full.
+const SEG_LOG: u32 = 16;
+const SEG_MASK: usize = (<usize>1 << SEG_LOG) - 1;
+const SEG_FULL: u32 = (3 << SEG_LOG) >> 2;
+const SEG_BYTES: usize = 16;
+const SEG_IDS: u64 = <u64>1 << 16;
+const SEG_ASCII: u64 = <u64>1 << 53;
+let segMap: usize = 0;
+let segCount: u32 = 0;
+let segKeyMask: usize = 0; // v128[SEG_BYTES + 1]: the low n bytes set, for n = 0…16
+
+function initSegments(): void {
+  segMap = bump(<usize>32 << SEG_LOG);
+  memory.fill(segMap, 0, <usize>32 << SEG_LOG);
+  segKeyMask = bump((SEG_BYTES + 1) << 4);
+  for (let n: usize = 0; n <= SEG_BYTES; n++) {
+    for (let i: usize = 0; i < 16; i++) store<u8>(segKeyMask + (n << 4) + i, i < n ? 0xff : 0);
+  }
+}
+
+// Which bytes ≥ 0x80 may end a whitespace character (so a space after them is no cut):
+// a byte b may when tailHigh[b >> 4] & tailLow[b & 15] is not zero. The continuation
+// bytes that end JavaScript's \s characters of U+0080 and up (U+00A0, U+1680, U+2000–
+// U+200A, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF): 0x80–0x8A, 0x9F, 0xA0, 0xA8,
+// 0xA9, 0xAF, 0xBF; and every lead byte (none ends a character). If the category tables
+// hold a whitespace character of U+0080 and up that ends otherwise, every byte ≥ 0x80 may.
+let tailTables: usize = 0; // tailHigh u8[16], then tailLow u8[16]
+
+function setTailTables(): void {
+  tailTables = bump(32);
+  const hi = tailTables;
+  const lo = tailTables + 16;
+  memory.fill(hi, 0, 32);
+  store<u8>(hi + 8, 1);
+  store<u8>(hi + 9, 2);
+  store<u8>(hi + 10, 4);
+  store<u8>(hi + 11, 8);
+  for (let h: usize = 12; h < 16; h++) store<u8>(hi + h, 16);
+  for (let l: usize = 0; l < 16; l++) {
+    let v: u32 = 16;
+    if (l <= 10) v |= 1;
+    if (l == 15) v |= 2 | 4 | 8;
+    if (l == 0 || l == 8 || l == 9) v |= 4;
+    store<u8>(lo + l, <u8>v);
+  }
+  // check the rule against the tables: the last UTF-8 byte of each whitespace code point
+  for (let cp: u32 = 0x80; cp < 0x110000; cp++) {
+    const c = <u32>load<u8>(stage2 + ((<usize>load<u8>(stage1 + (cp >> 8))) << 8) + (cp & 0xff));
+    if (c != 6 && c != 7) continue;
+    const last = 0x80 | (cp & 0x3f);
+    if ((<u32>load<u8>(hi + (last >> 4)) & <u32>load<u8>(lo + (last & 15))) == 0) {
+      memory.fill(hi + 8, 0xff, 8);
+      memory.fill(lo, 0xff, 16);
+      return;
+    }
+  }
+}
+
+/**
+ * The cuts among the sixteen bytes at q (bit i: a cut between bytes q + i − 1 and q + i;
+ * see above). Reads whole vectors at q − 1 and q.
+ */
 // @ts-ignore: decorator
 @inline
-function runPieces(end: usize, o200k: bool, m: i32): void {
-  let p = inBuf;
+function cutBits16(q: usize, tailHigh: v128, tailLow: v128, ascii: bool): u64 {
+  const cur = v128.load(q);
+  const prev = v128.load(q - 1);
+  // Bytes up to 0x20 stand for whitespace (the control characters among them too: no cut
+  // beside them, which is only fewer cuts). A space after a byte above 0x20 that may not
+  // end a whitespace character (`ascii`: the bytes before are ASCII)
+  let spaceCut = v128.and(i8x16.eq(cur, i8x16.splat(0x20)), i8x16.gt_u(prev, i8x16.splat(0x20)));
+  if (!ascii) {
+    const prevTail = v128.and(i8x16.swizzle(tailHigh, i8x16.shr_u(prev, 4)), i8x16.swizzle(tailLow, v128.and(prev, i8x16.splat(15))));
+    spaceCut = v128.and(spaceCut, i8x16.eq(prevTail, i8x16.splat(0)));
+  }
+  // after a line feed, before a byte of 0x21–0x7f other than `/`
+  const lfCut = v128.and(
+    v128.and(i8x16.eq(prev, i8x16.splat(0x0a)), i8x16.lt_u(i8x16.sub(cur, i8x16.splat(0x21)), i8x16.splat(0x5f))),
+    i8x16.ne(cur, i8x16.splat(0x2f)),
+  );
+  return <u64>i8x16.bitmask(v128.or(spaceCut, lfCut));
+}
+
+/**
+ * Encodes the segment [p, c) in mode m (0: count, 1: ids, 2: ids and ends): through the
+ * map, or the pieces when longer than SEG_BYTES.
+ */
+// @ts-ignore: decorator
+@inline
+function encodeSegment(p: usize, c: usize, o200k: bool, m: i32): void {
+  const n = c - p;
+  if (n <= SEG_BYTES) {
+    const key = v128.and(v128.load(p), v128.load(segKeyMask + (n << 4)));
+    const k0 = i64x2.extract_lane(key, 0);
+    const k1 = i64x2.extract_lane(key, 1);
+    const h = (<u64>k0 ^ (<u64>k1 * 0x9e3779b97f4a7c15) ^ <u64>n) * 0xbf58476d1ce4e5b9;
+    let i = <usize>(h >> (64 - SEG_LOG));
+    while (true) {
+      const e = segMap + (i << 5);
+      const w0 = load<u64>(e + 16);
+      if (<usize>(w0 & 0xff) == n && i64x2.all_true(i64x2.eq(v128.load(e), key))) {
+        const k = <i32>(w0 >> 8) & 0xff;
+        if (m == 0) nOut += k;
+        else if ((w0 & SEG_IDS) == 0) segmentIds(p, c, o200k, e, m); // counted before: the ids now
+        else if (m == 2 && (w0 & SEG_ASCII) == 0) {
+          // not ASCII: tokens may end inside characters, piece by piece
+          if (o200k) runPieces(p, c, true, 2);
+          else runPieces(p, c, false, 2);
+        } else {
+          // three stores whatever the count (the ids buffer has spare room past its end), two more for four or five
+          const w1 = load<u64>(e + 24);
+          const o = idsBuf + (<usize>nOut << 2);
+          store<u32>(o, <u32>w1 & 0x3ffff);
+          store<u32>(o + 4, <u32>(w1 >> 18) & 0x3ffff);
+          store<u32>(o + 8, <u32>(w1 >> 36) & 0x3ffff);
+          if (k > 3) {
+            store<u32>(o + 12, <u32>(w0 >> 17) & 0x3ffff);
+            store<u32>(o + 16, <u32>(w0 >> 35) & 0x3ffff);
+          }
+          if (m == 2) {
+            // ASCII: a token's UTF-16 end is the segment's start plus its byte end (the
+            // cursor is at the segment's start: segments start at ASCII bytes)
+            const u0 = cur16;
+            const ends = <u32>((w0 >> 54) & 0xff) | (<u32>((w1 >> 54) & 0xff) << 8);
+            const t = endsBuf + (<usize>nOut << 2);
+            store<i32>(t, u0 + <i32>(ends & 15) + 1);
+            store<i32>(t + 4, u0 + <i32>((ends >> 4) & 15) + 1);
+            store<i32>(t + 8, u0 + <i32>((ends >> 8) & 15) + 1);
+            if (k > 3) store<i32>(t + 12, u0 + <i32>((ends >> 12) & 15) + 1);
+            store<i32>(t + ((<usize>k - 1) << 2), u0 + <i32>n); // the last token ends with the segment
+            cur16 = u0 + <i32>n;
+            curByte = c;
+          }
+          nOut += k;
+        }
+        return;
+      }
+      if (w0 == 0) {
+        addSegment(p, c, key, i, <usize>(h >> (64 - SEG_LOG)), o200k, m);
+        return;
+      }
+      i = (i + 1) & SEG_MASK;
+    }
+  }
+  if (o200k) runPieces(p, c, true, m);
+  else runPieces(p, c, false, m);
+}
+
+/**
+ * Encodes [start, end) in mode m (0: count, 1: ids, 2: ids and ends), segment by segment: the cuts of 64
+ * bytes at a time as one bit mask, then each segment in turn.
+ */
+// @ts-ignore: decorator
+@inline
+function runSegments(start: usize, end: usize, o200k: bool, mode: i32): void {
+  const hi = v128.load(tailTables);
+  const lo = v128.load(tailTables + 16);
+  let seg = start;
+  for (let q = start; q < end; q += 64) {
+    // the bytes before each of the 64 (q − 1 to q + 62): all ASCII?
+    const ascii = i8x16.bitmask(v128.or(v128.or(v128.load(q - 1), v128.load(q + 15)), v128.or(v128.load(q + 31), v128.load(q + 47)))) == 0;
+    let m: u64;
+    if (ascii) m = cutBits16(q, hi, lo, true) | (cutBits16(q + 16, hi, lo, true) << 16) | (cutBits16(q + 32, hi, lo, true) << 32) | (cutBits16(q + 48, hi, lo, true) << 48);
+    else m = cutBits16(q, hi, lo, false) | (cutBits16(q + 16, hi, lo, false) << 16) | (cutBits16(q + 32, hi, lo, false) << 32) | (cutBits16(q + 48, hi, lo, false) << 48);
+    if (q == start) m &= ~(<u64>1); // no cut at the start (the byte before is not the text's)
+    if (end - q < 64) m &= (<u64>1 << <u64>(end - q)) - 1;
+    while (m != 0) {
+      const c = q + <usize>ctz(m);
+      m &= m - 1;
+      encodeSegment(seg, c, o200k, mode);
+      seg = c;
+    }
+  }
+  if (seg < end) encodeSegment(seg, end, o200k, mode);
+}
+
+/**
+ * Encodes the segment [p, c) by its pieces in mode m (1 or 2) and writes its length,
+ * count and (up to five of under 2^18) ids to the map entry e.
+ */
+function segmentIds(p: usize, c: usize, o200k: bool, e: usize, m: i32): void {
+  const before = nOut;
+  if (m == 1) {
+    if (o200k) runPieces(p, c, true, 1);
+    else runPieces(p, c, false, 1);
+  } else if (o200k) runPieces(p, c, true, 2);
+  else runPieces(p, c, false, 2);
+  const k = nOut - before;
+  let w0 = <u64>(c - p) | (<u64>k << 8);
+  let w1: u64 = 0;
+  if (k <= 5 && rankCount <= 1 << TINY_RANK_BITS) {
+    w0 |= SEG_IDS;
+    const o = idsBuf + (<usize>before << 2);
+    let b: u64 = 0; // the token's byte end, from p
+    for (let j = 0; j < k; j++) {
+      const r = <u64>load<u32>(o + (<usize>j << 2));
+      if (j < 3) w1 |= r << (18 * <u64>j);
+      else w0 |= r << (17 + 18 * <u64>(j - 3));
+      b += <u64>load<u32>(tokLen + (<usize>r << 2));
+      // the ends of tokens 0 and 1, then 2 and 3 (four bits each, end − 1)
+      if (j < 2) w0 |= (b - 1) << (54 + 4 * <u64>j);
+      else if (j < 4) w1 |= (b - 1) << (54 + 4 * <u64>(j - 2));
+    }
+    let ascii = true;
+    for (let q = p; q < c; q++) if (load<u8>(q) >= 0x80) ascii = false;
+    if (ascii) w0 |= SEG_ASCII;
+  }
+  store<u64>(e + 16, w0);
+  store<u64>(e + 24, w1);
+}
+
+/** Encodes the segment [p, c) the map lacks in mode m and adds it at the free entry `i`, or at `home` after emptying the map when it is full. */
+function addSegment(p: usize, c: usize, key: v128, i: usize, home: usize, o200k: bool, m: i32): void {
+  if (segCount >= SEG_FULL) {
+    memory.fill(segMap, 0, <usize>32 << SEG_LOG);
+    segCount = 0;
+    i = home;
+  }
+  segCount++;
+  const e = segMap + (i << 5);
+  v128.store(e, key);
+  if (m != 0) {
+    segmentIds(p, c, o200k, e, m);
+    return;
+  }
+  const before = nOut;
+  if (o200k) runPieces(p, c, true, 0);
+  else runPieces(p, c, false, 0);
+  store<u64>(e + 16, <u64>(c - p) | (<u64>(nOut - before) << 8));
+  store<u64>(e + 24, 0);
+}
+
+/** Splits [p, end) and encodes each piece, in mode m. */
+// @ts-ignore: decorator
+@inline
+function runPieces(p: usize, end: usize, o200k: bool, m: i32): void {
   while (p < end) {
     const e = pieceEnd(p, end, o200k);
     encodePiece(p, e, m);
     p = e;
   }
+}
+
+// runSegments for each pattern and mode, a function each (so that each loop is compiled on its own)
+function countCl100k(start: usize, end: usize): void {
+  runSegments(start, end, false, 0);
+}
+function idsCl100k(start: usize, end: usize): void {
+  runSegments(start, end, false, 1);
+}
+function offsetsCl100k(start: usize, end: usize): void {
+  runSegments(start, end, false, 2);
+}
+function countO200k(start: usize, end: usize): void {
+  runSegments(start, end, true, 0);
+}
+function idsO200k(start: usize, end: usize): void {
+  runSegments(start, end, true, 1);
+}
+function offsetsO200k(start: usize, end: usize): void {
+  runSegments(start, end, true, 2);
 }
 
 let pattern: i32 = 0; // 0 cl100k_base, 1 o200k_base
@@ -1180,13 +1457,13 @@ export function run(len: i32, runMode: i32): i32 {
   const end = inBuf + <usize>len;
   // one loop per pattern and mode, so that neither is tested per piece
   if (pattern == 0) {
-    if (runMode == 0) runPieces(end, false, 0);
-    else if (runMode == 1) runPieces(end, false, 1);
-    else runPieces(end, false, 2);
+    if (runMode == 0) countCl100k(inBuf, end);
+    else if (runMode == 1) idsCl100k(inBuf, end);
+    else offsetsCl100k(inBuf, end);
   } else {
-    if (runMode == 0) runPieces(end, true, 0);
-    else if (runMode == 1) runPieces(end, true, 1);
-    else runPieces(end, true, 2);
+    if (runMode == 0) countO200k(inBuf, end);
+    else if (runMode == 1) idsO200k(inBuf, end);
+    else offsetsO200k(inBuf, end);
   }
   return nOut;
 }

@@ -7,7 +7,8 @@
  * @module
  */
 import { DocumentError } from './document-error.js';
-import { firstLine, InvalidInputError, MissingDependencyError } from '../engine/errors.js';
+import { firstLine, InvalidInputError, InvalidOptionError, MissingDependencyError } from '../engine/errors.js';
+import { checkZipInflation, MAX_INFLATED_BYTES } from './zip-limits.js';
 
 export { DocumentError };
 import { HtmlChunker, type HtmlChunk, type HtmlOptions } from '../strategies/html/html.js';
@@ -18,6 +19,11 @@ export interface DocxOptions {
   source?: string;
   /** mammoth style-map lines (`"p[style-name='Title'] => h1:fresh"`), added to its defaults. */
   styleMap?: string[];
+  /**
+   * Most bytes the file's zip may inflate to, checked before mammoth inflates it whole (a zip
+   * bomb is a `DocumentError`, reason `too-large`, in milliseconds). Default 256 MiB.
+   */
+  maxInflatedBytes?: number;
 }
 
 interface Mammoth {
@@ -45,12 +51,17 @@ export function loadMammoth(): Promise<unknown> {
  * `ul`/`ol`, tables with their header rows as `thead`/`th`).
  * @returns the HTML and mammoth's messages (unrecognised styles and the like)
  * @throws {InvalidInputError} when `bytes` is not a Uint8Array.
- * @throws {DocumentError} reason `invalid` when the bytes are not a Word document.
+ * @throws {DocumentError} reason `invalid` when the bytes are not a Word document (or its
+ *   zip lies about its sizes); `too-large` when it inflates past `maxInflatedBytes`.
+ * @throws {InvalidOptionError} for a `maxInflatedBytes` that is not a positive integer.
  * @throws {MissingDependencyError} when `mammoth` is not installed.
  */
 export async function docxToHtml(bytes: Uint8Array, options: DocxOptions = {}): Promise<{ html: string; messages: string[] }> {
   if (!(bytes instanceof Uint8Array)) throw new InvalidInputError('a .docx file as a Uint8Array', bytes);
+  const max = options.maxInflatedBytes ?? MAX_INFLATED_BYTES;
+  if (!(max === Infinity || (Number.isInteger(max) && max > 0))) throw new InvalidOptionError('maxInflatedBytes', max, 'a positive integer');
   const mammoth = (await loadMammoth()) as Mammoth;
+  await checkZipInflation(bytes, options.source ?? '<bytes>', max);
   const arrayBuffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
   try {
     // `buffer` is what mammoth's Node build reads (JSZip takes a Uint8Array), `arrayBuffer` its browser build
@@ -68,8 +79,8 @@ export async function docxToHtml(bytes: Uint8Array, options: DocxOptions = {}): 
  * @throws as {@link docxToHtml}, and InvalidOptionError for bad HTML options.
  */
 export async function chunkDocx(bytes: Uint8Array, options: HtmlOptions & DocxOptions = {}): Promise<{ html: string; chunks: HtmlChunk[] }> {
-  const { source, styleMap, ...html } = options;
-  const converted = await docxToHtml(bytes, { source, styleMap });
+  const { source, styleMap, maxInflatedBytes, ...html } = options;
+  const converted = await docxToHtml(bytes, { source, styleMap, maxInflatedBytes });
   const chunks = new HtmlChunker(html).chunk(converted.html);
   for (const c of chunks) c.metadata.documentFormat = 'docx-html';
   return { html: converted.html, chunks };

@@ -3,9 +3,10 @@
  * chunk came from. Text comes from Mozilla's pdf.js (`pdfjs-dist`, an optional peer
  * dependency, loaded only by this entry); any strategy then chunks the document text.
  *
- * - {@link extractPdf} turns a PDF's bytes into one document text in reading order
- *   (columns clustered by x before lines are ordered, so two columns come one after the
- *   other) and a provenance map from UTF-16 offset ranges of that text to pages and boxes.
+ * - {@link extractPdf} turns a PDF's bytes into one document text in reading order (each
+ *   page cut into bands at lines that lie across the column gap, a band's columns read left
+ *   to right, a table's rows kept whole) and a provenance map from UTF-16 offset ranges of
+ *   that text to pages and boxes.
  * - {@link PdfChunker} runs a chunker on that text; each chunk gets `metadata.pages`,
  *   `metadata.boxes` and `metadata.headingPath`, and `text === documentText.slice(start, end)`.
  *
@@ -17,10 +18,12 @@
 import type { Chunk } from '../engine/chunk.js';
 import { ContentIds, documentIdOf, type ChunkCallOptions } from '../engine/ids.js';
 import { DocumentError } from './document-error.js';
-import { firstLine, InvalidInputError, MissingDependencyError } from '../engine/errors.js';
+import { firstLine, InvalidInputError, InvalidOptionError, MissingDependencyError } from '../engine/errors.js';
 
 export { DocumentError };
 import type { Chunker } from '../engine/chunker.js';
+import { fragments, markFurniture, type Fragment } from './pdf-furniture.js';
+import { layoutLine, pageRows, readingOrder, spaced, type LayoutLine, type Piece } from './pdf-layout.js';
 
 /** A rectangle on one page: PDF points from the page's top-left corner (y down). */
 export interface PdfBox {
@@ -68,17 +71,28 @@ export interface PdfLine {
   start: number;
   end: number;
   box: PdfBox;
-  /** Column index on its page, 0 = leftmost; -1 for a line that spans the columns. */
+  /**
+   * Column of the line within its band, 0 = leftmost; -1 for a line of a band read across
+   * the page (a title, an abstract, a full-width table) on a page that has columns; 0 for
+   * every line of a page without columns.
+   */
   column: number;
-  /** Band index on its page: columns restart below a line that spans them. */
+  /**
+   * Block index on its page, in reading order: a page is cut into bands at lines that lie
+   * across the column gap; each column of a band, and each band read across, is a block.
+   */
   band: number;
 }
 
-/** A heading inferred from font size and weight. */
+/**
+ * A heading inferred from font size and weight: a short line larger than the body, or bold
+ * (at any indentation), or italic and numbered; consecutive lines of one style are one
+ * heading (a title set on two lines).
+ */
 export interface PdfHeading {
   start: number;
   end: number;
-  /** 1 = the largest heading style; deeper numbering (`2.1.`) adds a level. */
+  /** 1 = the largest heading style; deeper numbering (`2.1.`, a letter `B.` under roman `IV.`) adds a level. */
   level: number;
   text: string;
 }
@@ -121,7 +135,14 @@ export interface ExtractPdfOptions {
    * thread (pdf.js's in-thread worker) and without any network fetch.
    */
   pdfjs?: unknown;
+  /** Most pages read; a PDF with more is a `DocumentError` (reason `too-large`). Default 10,000. */
+  maxPages?: number;
+  /** Most text items on one page; a page with more is a `DocumentError` (reason `too-large`). Default 200,000. */
+  maxItemsPerPage?: number;
 }
+
+/** Defaults of {@link ExtractPdfOptions}' limits. */
+const PDF_LIMITS = { maxPages: 10_000, maxItemsPerPage: 200_000 } as const;
 
 // ---- pdf.js, as far as this module uses it ----
 interface PdfJsItem {
@@ -175,55 +196,35 @@ function transform(m1: number[], m2: number[]): number[] {
   ];
 }
 
-/** Where a piece of text lies on its page (viewport coordinates, points; size: font size). */
-interface Extent {
-  x0: number;
-  x1: number;
-  top: number;
-  bottom: number;
-  baseline: number;
-  size: number;
-}
+/**
+ * Bold font names: the words foundries use, and TeX's bold extended faces (Computer Modern
+ * and EC `cmbx10`, `CMBX12`, `ecbx1000`, `SFBX1000`; sans and typewriter bold `cmssbx`,
+ * `cmttb`), with the subset tag (`ABCDEF+`) stripped.
+ */
+const BOLD_FONT = /bold|black|heavy|semibold|demi|^(?:cm|ec|sf|lm)(?:ss|tt)?bx|^cmb\d|^cmttb|^sfb/i;
+/** Italic and slanted font names: the foundries' words, TeX's `cmti10`, `cmsl10`, `ecti1000`, `CMBXTI10`. */
+const ITALIC_FONT = /italic|oblique|-it$|^(?:cm|ec|sf|lm)(?:bx)?(?:ti|sl)\d/i;
 
-/** A text item placed on its page. */
-interface Piece extends Extent {
-  str: string;
-  item: number;
-  itemOffset: number;
-  bold: boolean;
-}
-
-/** Pieces on one baseline, close together in x. */
-interface Fragment extends Extent {
-  pieces: Piece[];
-  page: number;
-  /** Text with digits folded, for header and footer detection. */
-  key: string;
-  furniture?: 'header' | 'footer';
-}
-
-const BOLD_FONT = /bold|black|heavy|semibold|demi/i;
-
-/** The page's pieces: non-blank items, trimmed, in viewport coordinates. */
-async function pagePieces(page: PdfJsPage): Promise<{ pieces: Piece[]; width: number; height: number }> {
+/** The page's pieces: non-blank items, trimmed, in viewport coordinates; `checkItems` sees the item count first. */
+async function pagePieces(page: PdfJsPage, checkItems: (items: number) => void): Promise<{ pieces: Piece[]; width: number; height: number }> {
   const viewport = page.getViewport({ scale: 1 });
   const content = await page.getTextContent();
+  checkItems(content.items.length);
   // font names (for weight) are known once the page's operators are parsed
   await page.getOperatorList();
-  const bold = new Map<string, boolean>();
+  const fonts = new Map<string, { bold: boolean; italic: boolean }>();
   const pieces: Piece[] = [];
   content.items.forEach((item, index) => {
     const str = item.str ?? '';
     if (!item.transform || str.trim() === '') return;
     const font = item.fontName ?? '';
-    if (!bold.has(font)) {
-      let name = '';
+    if (!fonts.has(font)) {
       try {
-        const obj = page.commonObjs.get(font) as { name?: string; bold?: boolean } | undefined;
-        name = obj?.name ?? '';
-        bold.set(font, obj?.bold === true || BOLD_FONT.test(name));
+        const obj = page.commonObjs.get(font) as { name?: string; bold?: boolean; italic?: boolean } | undefined;
+        const name = (obj?.name ?? '').replace(/^[A-Z]{6}\+/, '');
+        fonts.set(font, { bold: obj?.bold === true || BOLD_FONT.test(name), italic: obj?.italic === true || ITALIC_FONT.test(name) });
       } catch {
-        bold.set(font, false);
+        fonts.set(font, { bold: false, italic: false });
       }
     }
     const t = transform(viewport.transform, item.transform);
@@ -245,215 +246,73 @@ async function pagePieces(page: PdfJsPage): Promise<{ pieces: Piece[]; width: nu
       bottom: t[5] + descent * size,
       baseline: t[5],
       size,
-      bold: bold.get(font) ?? false,
+      ...(fonts.get(font) ?? { bold: false, italic: false }),
     });
   });
   return { pieces, width: viewport.width, height: viewport.height };
 }
 
-/** Groups pieces into rows by baseline, then splits each row into fragments at wide gaps. */
-function fragments(pieces: Piece[], page: number): Fragment[] {
-  const sorted = [...pieces].sort((a, b) => a.baseline - b.baseline || a.x0 - b.x0);
-  const rows: Piece[][] = [];
-  for (const p of sorted) {
-    const row = rows[rows.length - 1];
-    if (row && Math.abs(row[0].baseline - p.baseline) <= 0.3 * Math.min(row[0].size, p.size)) row.push(p);
-    else rows.push([p]);
-  }
-  const out: Fragment[] = [];
-  for (const row of rows) {
-    row.sort((a, b) => a.x0 - b.x0);
-    let current: Piece[] = [];
-    const flush = () => {
-      if (current.length === 0) return;
-      const text = current.map((p) => p.str).join(' ');
-      out.push({
-        pieces: current,
-        x0: Math.min(...current.map((p) => p.x0)),
-        x1: Math.max(...current.map((p) => p.x1)),
-        top: Math.min(...current.map((p) => p.top)),
-        bottom: Math.max(...current.map((p) => p.bottom)),
-        baseline: current[0].baseline,
-        size: Math.max(...current.map((p) => p.size)),
-        page,
-        key: text.replace(/\d+/g, '#').replace(/\s+/g, ' '),
-      });
-      current = [];
-    };
-    for (const p of row) {
-      const prev = current[current.length - 1];
-      if (prev && p.x0 - prev.x1 > 2.5 * Math.max(prev.size, p.size)) flush();
-      current.push(p);
-    }
-    flush();
-  }
-  return out;
-}
-
-/**
- * Marks page headers and footers: fragments in the top or bottom eighth of their page
- * whose text (digits folded) recurs within 4 points of the same height on at least half
- * of the pages, and on two pages at least.
- */
-function markFurniture(pages: { fragments: Fragment[]; height: number }[]): void {
-  const seen = new Map<string, Set<number>>();
-  const keyOf = (f: Fragment, height: number) => {
-    const zone = f.bottom < height / 8 ? 'header' : f.top > (height * 7) / 8 ? 'footer' : undefined;
-    return zone && `${zone}|${Math.round(f.baseline / 4)}|${f.key}`;
-  };
-  pages.forEach((p, i) => {
-    for (const f of p.fragments) {
-      const k = keyOf(f, p.height);
-      if (!k) continue;
-      // a baseline on a 4-point bucket edge is counted in both neighbouring buckets
-      for (const d of [-1, 0, 1]) {
-        const [zone, y, key] = k.split('|');
-        const kk = `${zone}|${Number(y) + d}|${key}`;
-        if (!seen.has(kk)) seen.set(kk, new Set());
-        seen.get(kk)!.add(i);
-      }
-    }
-  });
-  const need = Math.max(2, Math.ceil(pages.length / 2));
-  for (const p of pages) {
-    for (const f of p.fragments) {
-      const k = keyOf(f, p.height);
-      if (k && (seen.get(k)?.size ?? 0) >= need) f.furniture = k.startsWith('header') ? 'header' : 'footer';
-    }
-  }
-}
-
-/**
- * Column boundaries of a page: x ranges in the middle of the text's extent that at most
- * a tenth as many fragments cross as the most crossed x, with at least three fragments on
- * either side. Returns the cut x positions, ascending.
- */
-function columnCuts(frags: Fragment[]): number[] {
-  if (frags.length < 6) return [];
-  const left = Math.floor(Math.min(...frags.map((f) => f.x0)));
-  const right = Math.ceil(Math.max(...frags.map((f) => f.x1)));
-  const width = right - left;
-  if (width < 50) return [];
-  const cover = new Int32Array(width + 1);
-  for (const f of frags) for (let x = Math.floor(f.x0) - left; x < Math.ceil(f.x1) - left; x++) cover[x]++;
-  const max = Math.max(...cover);
-  const low = Math.max(1, Math.floor(max / 10));
-  const cuts: number[] = [];
-  let runStart = -1;
-  for (let x = Math.floor(width * 0.2); x <= Math.ceil(width * 0.8) + 1; x++) {
-    const isLow = x <= width && cover[x] <= low;
-    if (isLow && runStart < 0) runStart = x;
-    if (!isLow && runStart >= 0) {
-      const gap = x - runStart;
-      const cut = left + runStart + gap / 2;
-      const before = frags.filter((f) => f.x1 <= cut).length;
-      const after = frags.filter((f) => f.x0 >= cut).length;
-      if (gap >= 8 && before >= 3 && after >= 3) cuts.push(cut);
-      runStart = -1;
-    }
-  }
-  return cuts;
-}
-
-/** A line in reading order before its text is laid out. */
-interface LayoutLine extends Extent {
-  frags: Fragment[];
-  column: number;
-  band: number;
-  bold: boolean;
-  /** Left edge of the line's column (or of the page's text, for a spanning line). */
-  colLeft: number;
-  text: string;
-}
-
-function layoutLine(frags: Fragment[], column: number, band: number, colLeft: number): LayoutLine {
-  frags.sort((a, b) => a.x0 - b.x0);
-  const pieces = frags.flatMap((f) => f.pieces);
-  const chars = pieces.reduce((n, p) => n + p.str.length, 0);
-  return {
-    frags,
-    column,
-    band,
-    x0: Math.min(...frags.map((f) => f.x0)),
-    x1: Math.max(...frags.map((f) => f.x1)),
-    top: Math.min(...frags.map((f) => f.top)),
-    bottom: Math.max(...frags.map((f) => f.bottom)),
-    baseline: frags[0].baseline,
-    size: pieces.reduce((s, p) => s + p.size * p.str.length, 0) / Math.max(1, chars),
-    bold: pieces.every((p) => p.bold),
-    colLeft,
-    text: frags.map((f) => f.pieces.map((p) => p.str).join(' ')).join(' '),
-  };
-}
-
-/** Rows of fragments (same baseline) as lines. */
-function rowsOf(frags: Fragment[], column: number, band: number, colLeft: number): LayoutLine[] {
-  const sorted = [...frags].sort((a, b) => a.baseline - b.baseline || a.x0 - b.x0);
-  const lines: LayoutLine[] = [];
-  let row: Fragment[] = [];
-  for (const f of sorted) {
-    if (row.length > 0 && Math.abs(row[0].baseline - f.baseline) > 0.3 * Math.min(row[0].size, f.size)) {
-      lines.push(layoutLine(row, column, band, colLeft));
-      row = [];
-    }
-    row.push(f);
-  }
-  if (row.length > 0) lines.push(layoutLine(row, column, band, colLeft));
-  return lines;
-}
-
-/**
- * The body lines of a page in reading order: the page is cut into bands at lines that
- * span the columns; within a band, each column top to bottom, columns left to right.
- */
-function readingOrder(frags: Fragment[]): LayoutLine[] {
-  const cuts = columnCuts(frags);
-  const left = frags.length ? Math.min(...frags.map((f) => f.x0)) : 0;
-  const edges = [left, ...cuts];
-  const columnOf = (f: Fragment) => {
-    let c = 0;
-    while (c < cuts.length && f.x0 >= cuts[c]) c++;
-    return c < cuts.length && f.x1 > cuts[c] ? -1 : c;
-  };
-  const out: LayoutLine[] = [];
-  let band = 0;
-  let pending: Fragment[][] = cuts.map(() => []).concat([[]]);
-  let spanning: Fragment[] = [];
-  const flushColumns = () => {
-    if (pending.every((p) => p.length === 0)) return;
-    pending.forEach((p, c) => out.push(...rowsOf(p, c, band, p.length ? Math.min(...p.map((f) => f.x0)) : edges[c])));
-    pending = pending.map(() => []);
-    band++;
-  };
-  const flushSpanning = () => {
-    if (spanning.length === 0) return;
-    out.push(...rowsOf(spanning, -1, band, left));
-    spanning = [];
-    band++;
-  };
-  for (const f of [...frags].sort((a, b) => a.top - b.top || a.x0 - b.x0)) {
-    const c = cuts.length === 0 ? 0 : columnOf(f);
-    if (c < 0) {
-      flushColumns();
-      spanning.push(f);
-    } else {
-      flushSpanning();
-      pending[c].push(f);
-    }
-  }
-  flushColumns();
-  flushSpanning();
-  return out;
-}
-
 const NUMBERING = /^(\d+(?:\.\d+)*)\.?\s/;
+const ROMAN_NUMBERING = /^[IVXLC]+\.\s/;
+const LETTER_NUMBERING = /^[A-Z]\.\s/;
 
-/** Whether a line looks like a heading: larger than the body, or bold at its column's left edge, short. */
+/**
+ * How deep a heading's numbering puts it: `2.1.` 2; a roman numeral (`IV.`, the sections of
+ * IEEE and APS papers) 1, a capital letter (`B.`, their subsections) 2; unnumbered 1.
+ */
+function numberingDepth(text: string): number {
+  const digits = NUMBERING.exec(text);
+  if (digits) return digits[1].split('.').length;
+  if (ROMAN_NUMBERING.test(text)) return 1;
+  return LETTER_NUMBERING.test(text) ? 2 : 1;
+}
+
+/**
+ * A line's heading style (`"<size>|<bold>|<italic>"`), or undefined for body text: a line of
+ * at most 90 characters with a letter, larger than the body (1.15 times), bold throughout
+ * or italic throughout and numbered, at
+ * any indentation (a manual's indented subsections, a centred section title), that is not
+ * a table row (no gap of 1.5 ems between its pieces). The style's size is the line's
+ * largest type.
+ */
 function headingStyle(line: LayoutLine, bodySize: number): string | undefined {
   if (line.text.length > 90 || !/\p{L}/u.test(line.text)) return undefined;
-  const larger = line.size >= bodySize * 1.15;
-  if (!larger && !(line.bold && line.x0 <= line.colLeft + 0.5 * line.size)) return undefined;
-  return `${Math.round(line.size * 2) / 2}|${line.bold ? 1 : 0}`;
+  // italic only where numbered (`2.1. Measurements`): an italic line may be a quotation
+  if (!(line.size >= bodySize * 1.15) && !line.bold && !(line.italic && NUMBERING.test(line.text))) return undefined;
+  let max = 0;
+  line.pieces.forEach((p, k) => {
+    if (p.size > max) max = p.size;
+    if (k > 0 && p.x0 - line.pieces[k - 1].x1 >= 1.5 * line.size) max = NaN;
+  });
+  // the style by the largest type of the line: small capitals' sizes average differently line by line
+  return Number.isNaN(max) ? undefined : `${Math.round(max * 2) / 2}|${line.bold ? 1 : 0}|${line.italic ? 1 : 0}`;
+}
+
+/** Longest heading, in characters, when consecutive lines of one style make one (a title set on three lines). */
+const MAX_HEADING = 160;
+
+/**
+ * The heading style of each body line of a page: consecutive lines of one style in one
+ * block, no more than 1.6 of their size apart, are one heading (its lines all get the
+ * style) when they hold at most {@link MAX_HEADING} characters and 3 lines; longer runs
+ * (a bold paragraph) are body text.
+ */
+function headingStyles(body: readonly LayoutLine[], bodySize: number): (string | undefined)[] {
+  const styles = body.map((l) => headingStyle(l, bodySize));
+  for (let k = 0; k < body.length; ) {
+    const style = styles[k];
+    let end = k + 1;
+    if (style !== undefined) {
+      let chars = body[k].text.length;
+      while (end < body.length && styles[end] === style && body[end].band === body[k].band && body[end].column === body[k].column && body[end].baseline - body[end - 1].baseline <= 1.6 * body[end].size) {
+        chars += body[end].text.length + 1;
+        end++;
+      }
+      if (end - k > 3 || chars > MAX_HEADING) for (let j = k; j < end; j++) styles[j] = undefined;
+    }
+    k = end;
+  }
+  return styles;
 }
 
 /**
@@ -463,13 +322,18 @@ function headingStyle(line: LayoutLine, bodySize: number): string | undefined {
  *   inferred headings, page headers/footers and the sections a chunker runs on.
  * @throws {DocumentError} reason `password` for an encrypted PDF without the right
  *   password; `no-text` for a PDF with no text layer (scanned pages: run OCR first);
- *   `invalid` for bytes pdf.js cannot read.
+ *   `invalid` for bytes pdf.js cannot read or a page it fails on (a page tree that loops, a
+ *   broken object: the message names the page); `too-large` past `maxPages` or
+ *   `maxItemsPerPage`. The message is one line naming `source`.
+ * @throws {InvalidOptionError} for a limit that is not a positive integer.
  * @throws {InvalidInputError} when `bytes` is not a Uint8Array.
  * @throws {MissingDependencyError} when `pdfjs-dist` is not installed.
  */
 export async function extractPdf(bytes: Uint8Array, options: ExtractPdfOptions = {}): Promise<PdfDocumentText> {
   if (!(bytes instanceof Uint8Array)) throw new InvalidInputError('a PDF as a Uint8Array', bytes);
   const source = options.source ?? '<bytes>';
+  const maxPages = limit(options.maxPages, 'maxPages', PDF_LIMITS.maxPages);
+  const maxItems = limit(options.maxItemsPerPage, 'maxItemsPerPage', PDF_LIMITS.maxItemsPerPage);
   const pdfjs = (options.pdfjs as PdfJs | undefined) ?? (await loadPdfJs());
   let doc: PdfJsDocument;
   try {
@@ -491,54 +355,73 @@ export async function extractPdf(bytes: Uint8Array, options: ExtractPdfOptions =
     }
     throw new DocumentError(source, 'invalid', `not a PDF pdf.js can read (${firstLine(error)})`);
   }
+  let n = 0;
   try {
+    const count = doc.numPages;
+    if (!Number.isInteger(count) || count < 1) throw new DocumentError(source, 'invalid', `the PDF's page tree holds no pages (page count ${count})`);
+    if (count > maxPages) throw new DocumentError(source, 'too-large', `the PDF has ${count} pages, more than maxPages (${maxPages})`);
     const raw: { fragments: Fragment[]; width: number; height: number }[] = [];
-    for (let n = 1; n <= doc.numPages; n++) {
+    for (n = 1; n <= count; n++) {
       const page = await doc.getPage(n);
-      const { pieces, width, height } = await pagePieces(page);
-      raw.push({ fragments: fragments(pieces, n), width, height });
+      const { pieces, width, height } = await pagePieces(page, (items) => {
+        if (items > maxItems) throw new DocumentError(source, 'too-large', `page ${n} has ${items} text items, more than maxItemsPerPage (${maxItems})`);
+      });
+      raw.push({ fragments: fragments(pieces), width, height });
       page.cleanup?.();
+      // pdf.js's in-thread worker answers in microtasks: a turn of the event loop per page lets
+      // timers and I/O run during a long PDF (a server's other requests, a progress line)
+      await yieldToEventLoop();
     }
+    n = 0;
     if (raw.every((p) => p.fragments.length === 0)) {
-      throw new DocumentError(source, 'no-text', `the PDF has no text layer (${doc.numPages} page${doc.numPages === 1 ? '' : 's'} of images?): it needs OCR first`);
+      throw new DocumentError(source, 'no-text', `the PDF has no text layer (${count} page${count === 1 ? '' : 's'} of images?): it needs OCR first`);
     }
     markFurniture(raw);
     return layout(raw);
+  } catch (error) {
+    if (error instanceof DocumentError) throw error;
+    // pdf.js's own errors (a page tree that loops, a broken object) and anything a malformed page makes of the layout
+    throw new DocumentError(source, 'invalid', `${n > 0 ? `page ${n}: ` : ''}the PDF is malformed (${firstLine(error) || (error as Error)?.name || 'unknown error'})`);
   } finally {
     await doc.destroy();
   }
 }
 
+/** Resolves after a turn of the event loop (setImmediate in Node, a zero timeout elsewhere). */
+function yieldToEventLoop(): Promise<void> {
+  const immediate = (globalThis as { setImmediate?: (f: () => void) => unknown }).setImmediate;
+  return new Promise((resolve) => (immediate ? immediate(resolve) : setTimeout(resolve, 0)));
+}
+
+/** A limit option: a positive integer (Infinity allowed), or the default. */
+function limit(value: number | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!(value === Infinity || (Number.isInteger(value) && value > 0))) throw new InvalidOptionError(name, value, 'a positive integer');
+  return value;
+}
+
 /** Lays the pages' lines out as one text and records where everything went. */
 function layout(raw: { fragments: Fragment[]; width: number; height: number }[]): PdfDocumentText {
   const pageLines = raw.map((p) => {
-    const body = readingOrder(p.fragments.filter((f) => !f.furniture));
-    const furniture = p.fragments.filter((f) => f.furniture);
-    const header = rowsOf(
-      furniture.filter((f) => f.furniture === 'header'),
-      -1,
-      -1,
-      0,
-    );
-    const footer = rowsOf(
-      furniture.filter((f) => f.furniture === 'footer'),
-      -1,
-      -1,
-      0,
-    );
-    return { body, header, footer };
+    const piecesOf = (keep: (f: Fragment) => boolean) => p.fragments.filter(keep).flatMap((f) => f.pieces);
+    const body = readingOrder(piecesOf((f) => !f.furniture));
+    const furnitureLines = (kind: 'header' | 'footer') => pageRows(piecesOf((f) => f.furniture === kind)).map((r) => layoutLine(r.pieces, -1, -1, 0));
+    return { body, header: furnitureLines('header'), footer: furnitureLines('footer') };
   });
   // body font size: the size most characters are set in
   const sizes = new Map<number, number>();
   for (const p of pageLines) for (const l of p.body) sizes.set(Math.round(l.size * 2) / 2, (sizes.get(Math.round(l.size * 2) / 2) ?? 0) + l.text.length);
   const bodySize = [...sizes.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 10;
   const styles = new Set<string>();
-  for (const p of pageLines) for (const l of p.body) {
-    const s = headingStyle(l, bodySize);
-    if (s) styles.add(s);
-  }
-  // heading styles ranked: larger first, bold before regular
-  const rank = [...styles].sort((a, b) => Number(b.split('|')[0]) - Number(a.split('|')[0]) || Number(b.split('|')[1]) - Number(a.split('|')[1]));
+  const lineStyles = pageLines.map((p) => headingStyles(p.body, bodySize));
+  for (const page of lineStyles) for (const s of page) if (s) styles.add(s);
+  // heading styles ranked: larger first, bold before regular, upright before italic
+  const key = (s: string) => s.split('|').map(Number);
+  const rank = [...styles].sort((a, b) => {
+    const [sa, ba, ia] = key(a);
+    const [sb, bb, ib] = key(b);
+    return sb - sa || bb - ba || ia - ib;
+  });
 
   let text = '';
   const pages: PdfPage[] = [];
@@ -549,26 +432,25 @@ function layout(raw: { fragments: Fragment[]; width: number; height: number }[])
   const sections: { start: number; end: number }[] = [];
   let section: { start: number; end: number } | undefined;
   // does the last body paragraph of page i − 1 run over onto page i?
-  const continues = pageLines.map((p, i) => {
-    const before = pageLines.slice(0, i).reverse().find((q) => q.body.length > 0)?.body;
-    const last = before?.[before.length - 1];
-    const first = p.body[0];
+  let last: LayoutLine | undefined; // the last body line of the pages before
+  const continues = pageLines.map((p) => {
+    const before = last;
+    if (p.body.length > 0) last = p.body[p.body.length - 1];
+    return runsOver(before, p.body[0]);
+  });
+  function runsOver(last: LayoutLine | undefined, first: LayoutLine | undefined): boolean {
     if (!last || !first || headingStyle(last, bodySize) !== undefined || headingStyle(first, bodySize) !== undefined) return false;
     return /\p{L}-$/u.test(last.text) || (!/[.!?:;)\]"”]$/u.test(last.text) && /^\p{Ll}/u.test(first.text));
-  });
+  }
 
   const emitLine = (l: LayoutLine, page: number, sep: string) => {
     text += sep;
     const start = text.length;
-    let first = true;
-    for (const f of l.frags) {
-      for (const p of f.pieces) {
-        if (!first) text += ' ';
-        first = false;
-        runs.push({ start: text.length, end: text.length + p.str.length, box: { page, x0: p.x0, y0: p.top, x1: p.x1, y1: p.bottom }, item: p.item, itemOffset: p.itemOffset, fontSize: p.size, bold: p.bold });
-        text += p.str;
-      }
-    }
+    l.pieces.forEach((p, k) => {
+      if (k > 0 && spaced(l.pieces[k - 1], p)) text += ' ';
+      runs.push({ start: text.length, end: text.length + p.str.length, box: { page, x0: p.x0, y0: p.top, x1: p.x1, y1: p.bottom }, item: p.item, itemOffset: p.itemOffset, fontSize: p.size, bold: p.bold });
+      text += p.str;
+    });
     lines.push({ start, end: text.length, box: { page, x0: l.x0, y0: l.top, x1: l.x1, y1: l.bottom }, column: l.column, band: l.band });
     return start;
   };
@@ -580,7 +462,8 @@ function layout(raw: { fragments: Fragment[]; width: number; height: number }[])
     // headers and footers inside a paragraph running over the page stay on its lines
     for (const l of p.header) {
       const s = emitLine(l, page, continues[i] ? '\n' : sepBefore());
-      furniture.push({ start: s, end: text.length, page, kind: 'header', text: text.slice(s) });
+      // the line's own text (a copy), not a slice of the document text: a slice keeps the whole text so far alive
+      furniture.push({ start: s, end: text.length, page, kind: 'header', text: l.text });
     }
     if (!continues[i] && section) {
       sections.push(section);
@@ -596,31 +479,35 @@ function layout(raw: { fragments: Fragment[]; width: number; height: number }[])
     gaps.sort((a, b) => a - b);
     const pitch = gaps.length ? gaps[Math.floor(gaps.length / 2)] : bodySize * 1.2;
     let prev: LayoutLine | undefined;
-    let prevHeading = false;
-    for (const l of p.body) {
-      const style = headingStyle(l, bodySize);
+    let prevStyle: string | undefined;
+    p.body.forEach((l, k) => {
+      const style = lineStyles[i][k];
+      const sameBlock = prev !== undefined && prev.column === l.column && prev.band === l.band;
+      // the next line of a heading set on several lines
+      const headingGoesOn = style !== undefined && style === prevStyle && sameBlock && l.baseline - prev!.baseline <= 1.6 * l.size;
       let sep: string;
       if (!prev) sep = continues[i] ? '\n' : sepBefore();
       else {
-        const sameBlock = prev.column === l.column && prev.band === l.band;
         const gap = l.baseline - prev.baseline;
-        const newParagraph = !sameBlock || style !== undefined || prevHeading || gap > pitch * 1.2 || gap < 0;
+        const newParagraph = !headingGoesOn && (!sameBlock || style !== undefined || prevStyle !== undefined || gap > pitch * 1.2 || gap < 0);
         sep = newParagraph ? '\n\n' : '\n';
       }
       const s = emitLine(l, page, sep);
       if (!section) section = { start: s, end: text.length };
       section.end = text.length;
-      if (style !== undefined) {
-        const numbering = NUMBERING.exec(l.text);
-        const depth = numbering ? numbering[1].split('.').length : 1;
-        headings.push({ start: s, end: text.length, level: rank.indexOf(style) + depth, text: l.text });
+      if (headingGoesOn) {
+        const h = headings[headings.length - 1];
+        h.end = text.length;
+        h.text = `${h.text} ${l.text}`;
+      } else if (style !== undefined) {
+        headings.push({ start: s, end: text.length, level: rank.indexOf(style) + numberingDepth(l.text), text: l.text });
       }
       prev = l;
-      prevHeading = style !== undefined;
-    }
+      prevStyle = style;
+    });
     for (const l of p.footer) {
       const s = emitLine(l, page, continues[i + 1] ? '\n' : sepBefore());
-      furniture.push({ start: s, end: text.length, page, kind: 'footer', text: text.slice(s) });
+      furniture.push({ start: s, end: text.length, page, kind: 'footer', text: l.text });
     }
     const mine = lines.slice(firstLine);
     pages.push({ number: page, width: raw[i].width, height: raw[i].height, start: mine[0]?.start ?? text.length, end: mine[mine.length - 1]?.end ?? text.length });

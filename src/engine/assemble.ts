@@ -1,6 +1,7 @@
 /**
  * The one assembler: planned spans → {@link Chunk}s. Every strategy's chunks are built
- * here — text slice, id, index, `tokenCount` in the chunker's encoding, the common
+ * here — text slice, id, index, `tokenCount` in the chunker's encoding (of `embedText`
+ * where a span has one: what is embedded, which the budget bounds), the common
  * metadata — so the Chunk literal exists in exactly one place. Core module.
  *
  * Ids: one scheme for every strategy, content-addressed (`src/engine/ids.ts`): a hash of the
@@ -17,12 +18,14 @@ export interface PlannedChunk {
   end: number;
   /** Size of the span's text in the chunker's unit, when the planner measured it already. */
   unitCount?: number;
-  /** Tokens of the span's text in the chunker's encoding, when the planner counted them already. */
+  /** Tokens of what the chunk embeds (`embedText` where set, else its text) in the chunker's encoding, when the planner counted them already. */
   tokenCount?: number;
   /** The span exceeds the budget because an indivisible unit does. */
   oversized?: boolean;
   /** Text to embed instead of `text` (a table part rewritten by rows, a contextual header). */
   embedText?: string;
+  /** Size of `embedText` in the chunker's unit, when the planner measured it already (spares a token count in token units). */
+  embedUnitCount?: number;
   /**
    * Strategy fields of `metadata`, written after the common ones (strategy, unit, unitCount,
    * overlap); each chunk gets its own copy. Read-only: planners share one frozen object
@@ -47,12 +50,17 @@ export interface AssemblerConfig {
   unitName: string;
   /** Size of a chunk's text in `unitName`, for spans planned without `unitCount`. Absent: every span must carry its `unitCount`. */
   size?: (text: string) => number;
-  /** A chunk's `tokenCount` from its text and unit count, for spans planned without `tokenCount`. Absent: −1. */
-  tokenCount?: (text: string, unitCount: number) => number;
+  /**
+   * A chunk's `tokenCount` from the text it embeds (`embedText` where set, else its text)
+   * and that text's size in the unit where known, for spans planned without `tokenCount`.
+   * Absent: −1.
+   */
+  tokenCount?: (text: string, unitCount: number | undefined) => number;
   /**
    * The `tokenCount`s of the spans of one `add` call together, −1 for a span that has its
    * own, one per span in order (one tokenizer pass over the text instead of one per
-   * chunk), or undefined where {@link tokenCount} is to count each chunk instead.
+   * chunk), or undefined where {@link tokenCount} is to count each chunk instead. Spans
+   * with `embedText` are counted by {@link tokenCount} on their embedText whatever this gives.
    */
   tokenCounts?: (text: string, spans: readonly PlannedChunk[]) => ArrayLike<number> | undefined;
   /**
@@ -77,7 +85,7 @@ export class Assembler {
   readonly #strategy: string;
   readonly #unitName: string;
   readonly #size: ((text: string) => number) | undefined;
-  readonly #tokenCount: ((text: string, unitCount: number) => number) | undefined;
+  readonly #tokenCount: ((text: string, unitCount: number | undefined) => number) | undefined;
   readonly #tokenCounts: ((text: string, spans: readonly PlannedChunk[]) => ArrayLike<number> | undefined) | undefined;
   readonly #measureOverlap: boolean;
   readonly #ids: ContentIds;
@@ -130,7 +138,7 @@ export class Assembler {
         text: chunkText,
         start,
         end,
-        tokenCount: s.tokenCount ?? (counted ? counted[k] : tokens ? tokens(chunkText, unitCount) : -1),
+        tokenCount: s.tokenCount ?? (!tokens ? -1 : s.embedText !== undefined ? tokens(s.embedText, s.embedUnitCount) : counted ? counted[k] : tokens(chunkText, unitCount)),
         metadata,
       };
       if (s.embedText !== undefined) chunk.embedText = s.embedText;

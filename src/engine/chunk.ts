@@ -9,7 +9,7 @@ export interface ChunkMetadata {
   strategy: string;
   /** The unit budgets were measured in: `char`, `word` or `token:<encoding>`. */
   unit: string;
-  /** Size of the chunk in that unit, counted on `text` alone. */
+  /** Size of the chunk in that unit, counted on `text` alone (`tokenCount` counts `embedText` where set). */
   unitCount: number;
   /** UTF-16 code units this chunk shares with the previous one (0 for the first). */
   overlap: number;
@@ -27,8 +27,12 @@ export interface ChunkMetadata {
  *   `embedText` and the chunk's ordinal among identical chunks of the document, so it
  *   stays the same when text elsewhere in the document changes, and a stream computes
  *   it too. Parent–child appends `:parent` / `:child`.
- * - `tokenCount` is the number of tokens of `text` in the chunker's encoding
- *   (`cl100k_base` unless set), whatever unit the budget was measured in.
+ * - `tokenCount` is the number of tokens of what the chunk embeds — `embedText` where
+ *   it is set, else `text` — in the chunker's encoding (`cl100k_base` unless set),
+ *   whatever unit the budget was measured in; −1 with `countTokens: false` (char and
+ *   word units). The budget bounds that same text, so in token units
+ *   `tokenCount ≤ chunkSize` unless `metadata.oversized` (test/conformance.test.ts checks
+ *   it for every strategy). `metadata.unitCount` stays the size of `text` alone.
  */
 export interface Chunk {
   id: string;
@@ -45,6 +49,7 @@ export interface Chunk {
    * `text` always stays the exact source slice; whatever embeds chunks must use
    * `embedText ?? text` explicitly (see `embedChunks`). Budgets hold for both, except
    * for HTML, whose budget is on `embedText` (the visible text; `text` keeps the markup).
+   * `tokenCount` counts it.
    */
   embedText?: string;
   metadata: ChunkMetadata;

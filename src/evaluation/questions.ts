@@ -34,6 +34,60 @@ export interface Corpus {
   text: string;
 }
 
+/** Whether a questions file is the simple tab format (its first line that is not blank or a `#` comment holds a tab). */
+export function isTabbedQuestions(text: string): boolean {
+  const first = text.split(/\r?\n/).find((l) => l.trim() !== '' && !l.trimStart().startsWith('#'));
+  return first !== undefined && first.includes('\t');
+}
+
+const ESCAPES: Readonly<Record<string, string>> = { n: '\n', t: '\t', r: '\r', '\\': '\\' };
+
+/**
+ * Parses the simple questions format the web page takes: a line per question,
+ * `question<TAB>excerpt[<TAB>excerpt…]`, each excerpt copied from one of the corpora
+ * (`\n`, `\t`, `\\` written as escapes where the excerpt has them). The offsets and the
+ * corpus are found here: each excerpt must occur exactly once in all the corpora, and
+ * all the excerpts of a line in one corpus. Blank lines and lines starting with `#` are skipped.
+ * @param source a name for error messages (file name).
+ * @throws {InvalidDatasetError} naming the line: no tab, an excerpt not found, found more
+ *   than once, or excerpts of one question in different corpora.
+ */
+export function parseTabbedQuestions(text: string, corpora: readonly Corpus[], source = 'questions.tsv'): EvalQuestion[] {
+  const questions: EvalQuestion[] = [];
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  lines.forEach((raw, i) => {
+    if (raw.trim() === '' || raw.trimStart().startsWith('#')) return;
+    const where = `${source} line ${i + 1}`;
+    const [question, ...written] = raw.split('\t');
+    const excerpts = written.filter((e) => e.length > 0);
+    if (question.trim() === '' || excerpts.length === 0) throw new InvalidDatasetError(where, 'needs a question, a tab, then an excerpt of a corpus');
+    let corpusId: string | undefined;
+    const references: Reference[] = [];
+    for (const excerpt of excerpts) {
+      const unescaped = excerpt.replace(/\\([ntr\\])/g, (_, c: string) => ESCAPES[c]);
+      const found: { corpus: Corpus; content: string; start: number }[] = [];
+      for (const content of unescaped === excerpt ? [excerpt] : [excerpt, unescaped]) {
+        for (const corpus of corpora) {
+          for (let at = corpus.text.indexOf(content); at >= 0 && found.length < 2; at = corpus.text.indexOf(content, at + 1)) found.push({ corpus, content, start: at });
+        }
+        if (found.length > 0) break;
+      }
+      const shown = JSON.stringify(excerpt.length > 60 ? excerpt.slice(0, 60) + '…' : excerpt);
+      if (found.length === 0) throw new InvalidDatasetError(where, `excerpt not found in the corpora: ${shown}`);
+      if (found.length > 1) {
+        const places = found.map((f) => `${f.corpus.id} at ${f.start}`).join(' and ');
+        throw new InvalidDatasetError(where, `excerpt found more than once (${places}): copy a longer excerpt so that it occurs once: ${shown}`);
+      }
+      const [{ corpus, content, start }] = found;
+      if (corpusId !== undefined && corpus.id !== corpusId) throw new InvalidDatasetError(where, `excerpts in two corpora (${corpusId} and ${corpus.id}): a question's excerpts come from one`);
+      corpusId = corpus.id;
+      references.push({ content, start, end: start + content.length });
+    }
+    questions.push({ question: question.trim(), corpusId: corpusId!, references });
+  });
+  return questions;
+}
+
 /**
  * Parses a questions CSV (header row with `question`, `references`, `corpus_id`; other
  * columns are ignored). `references` is a JSON list of `{content, start_index,

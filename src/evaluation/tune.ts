@@ -15,8 +15,13 @@ import { checkQuestions, type Corpus, type EvalQuestion } from './questions.js';
 import type { ProgressCallback } from './retrieval.js';
 import type { StrategySpec } from './strategy-spec.js';
 
-/** Strategies searched by default: the chunk strategies that take any text, and hybrid QASC. */
+/** Strategies searched by default: the chunk strategies that take any text, and hybrid QASC (with `queryTime` only). */
 export const TUNE_STRATEGIES: readonly string[] = ['fixed', 'recursive', 'sentence', 'semantic', 'cluster-semantic', QASC_SPEC];
+
+/** Whether a strategy of the search builds its chunks at query time (QASC): nothing to index ahead. */
+export function queryTimeStrategy(name: string): boolean {
+  return name === QASC_SPEC;
+}
 /** Chunk sizes searched by default, in cl100k_base tokens. */
 export const TUNE_SIZES: readonly number[] = [100, 200, 400, 800];
 /** Overlaps searched by default, in percent of the chunk size. */
@@ -30,8 +35,15 @@ export const TUNE_RECALL_TOLERANCE = 0.01;
 
 /** The search space of {@link tune}. */
 export interface TuneGridOptions {
-  /** Strategy names (registered chunk strategies, or `qasc`). Default {@link TUNE_STRATEGIES}. */
+  /** Strategy names (registered chunk strategies, or `qasc`). Default {@link TUNE_STRATEGIES}, without `qasc` unless `queryTime`. */
   strategies?: readonly string[];
+  /**
+   * Whether query-time strategies (QASC: chunks built per question, nothing indexed ahead)
+   * are searched by default and may be recommended. Default false: the recommendation is
+   * an index-time configuration (a query-time one named in `strategies` is measured and
+   * shown, not recommended, unless no index-time one ran).
+   */
+  queryTime?: boolean;
   /** Chunk sizes in tokens. Default {@link TUNE_SIZES}. */
   sizes?: readonly number[];
   /** Overlaps in percent of the size, each in [0, 100). Default {@link TUNE_OVERLAPS}. */
@@ -166,7 +178,7 @@ function requireList<T>(name: string, value: readonly T[] | undefined, fallback:
  * @throws {InvalidOptionError} for an empty or bad list.
  */
 export function tuneGrid(options: TuneGridOptions = {}): { specs: StrategySpec[]; notApplicable: SkippedConfiguration[] } {
-  const strategies = requireList('strategies', options.strategies, TUNE_STRATEGIES, (s) => typeof s === 'string' && /^[\w-]+$/.test(s), 'a non-empty list of strategy names');
+  const strategies = requireList('strategies', options.strategies, options.queryTime ? TUNE_STRATEGIES : TUNE_STRATEGIES.filter((s) => !queryTimeStrategy(s)), (s) => typeof s === 'string' && /^[\w-]+$/.test(s), 'a non-empty list of strategy names');
   const sizes = requireList('sizes', options.sizes, TUNE_SIZES, (n) => Number.isInteger(n) && n >= 1, 'a non-empty list of integers ≥ 1 (tokens)');
   const overlaps = requireList('overlaps', options.overlaps, TUNE_OVERLAPS, (n) => typeof n === 'number' && n >= 0 && n < 100, 'a non-empty list of percentages in [0, 100)');
   const windows = requireList('qascWindows', options.qascWindows, TUNE_QASC_WINDOWS, (w) => w === 'adaptive' || w === 'fixed', 'a non-empty list of adaptive, fixed');
@@ -252,12 +264,16 @@ function points(d: PairedDifference): string {
   return `${f(d.mean)} [${f(d.low)}, ${f(d.high)}] points`;
 }
 
-function recommendation(rows: readonly TuneRow[], tolerance: number, bootstrap: BootstrapOptions): TuneRecommendation {
+function recommendation(rows: readonly TuneRow[], tolerance: number, bootstrap: BootstrapOptions, queryTime: boolean): TuneRecommendation {
   const means = rows.map((r) => ({ recall: r.result.overall.recall.mean, iou: r.result.overall.iou.mean }));
-  const chosen = rows[recommendIndex(means, tolerance)];
+  // index-time configurations only, unless asked for query-time ones (or none other ran)
+  const indexTime = rows.filter((r) => !queryTimeStrategy(r.strategy));
+  const candidates = queryTime || indexTime.length === 0 ? rows : indexTime;
+  const chosen = candidates[recommendIndex(candidates.map((r) => means[rows.indexOf(r)]), tolerance)];
   const bestRecall = rows[means.reduce((b, p, i) => (p.recall > means[b].recall ? i : b), 0)];
   const bestIou = rows[means.reduce((b, p, i) => (p.iou > means[b].iou ? i : b), 0)];
-  const rule = `the best mean IoU among the configurations whose mean recall is within ${(tolerance * 100).toFixed(1)} points of the best mean recall`;
+  const among = candidates === rows ? 'configurations' : 'index-time configurations (query-time ones: --query-time)';
+  const rule = `the best mean IoU among the ${among} whose mean recall is within ${(tolerance * 100).toFixed(1)} points of the best mean recall`;
   const o = chosen.result.overall;
   const parts = [`${chosen.spec}: recall ${pct(o.recall.mean)}, IoU ${pct(o.iou.mean)}, ${chosen.result.chunks ?? '?'} chunks.`];
   const out: TuneRecommendation = { spec: chosen.spec, rule, reason: '', bestRecall: bestRecall.spec, bestIou: bestIou.spec };
@@ -343,7 +359,7 @@ export async function tune(corpora: readonly Corpus[], questions: readonly EvalQ
   return {
     rows,
     front,
-    recommendation: recommendation(rows, tolerance, bootstrap),
+    recommendation: recommendation(rows, tolerance, bootstrap, options.queryTime === true),
     skipped,
     notApplicable,
     failed,

@@ -6,7 +6,10 @@
  * Table schema: `id` Utf8, `source` Utf8, `text` Utf8, `embed_text` Utf8 (nullable),
  * `start` Int32, `end` Int32, `token_count` Int32, `metadata` Utf8 (JSON), `vector`
  * FixedSizeList<Float32>[d], `embedder` Utf8. Rows are upserted with
- * `mergeInsert(['source', 'id'])`, one table version per upsert.
+ * `mergeInsert(['source', 'id'])`, or appended with `add()` when the table holds none of
+ * their keys, one table version per upsert; `optimize()` compacts the versions of a run
+ * (see {@link LanceDbSink.optimize}). Beside it, `<table>_documents` holds the
+ * {@link DocumentRecord}s that let a rerun skip unchanged documents.
  *
  * Several processes may write one table: in a local folder, each write (upsert, delete,
  * table creation) holds the lock file `chunkwise-<table>.lock` in the folder, so that
@@ -18,10 +21,10 @@
  */
 import { stat } from 'node:fs/promises';
 import * as lancedb from '@lancedb/lancedb';
-import { Field, FixedSizeList, Float32, Int32, Schema, Utf8 } from 'apache-arrow';
+import { Field, FixedSizeList, Float32, Int32, Schema, Utf8, type Table as ArrowTable } from 'apache-arrow';
 import { firstLine, SinkError } from '../engine/errors.js';
 import { withFolderLock } from '../apps/node/lock-file.js';
-import { byPlace, distinctSorted, requireDimension, rowFromStored, requireTableName, searchArgs, storedFromRecord, vectorFromStored, type Sink, type SinkMatch, type SinkRow, type StoredChunk } from './types.js';
+import { byPlace, distinctSorted, documentsTableName, requireDimension, rowFromStored, requireTableName, searchArgs, storedFromRecord, vectorFromStored, type DocumentRecord, type RowKeys, type Sink, type SinkMatch, type SinkRow, type StoredChunk } from './types.js';
 
 /** Options of {@link LanceDbSink.open}. */
 export interface LanceDbSinkOptions {
@@ -45,6 +48,24 @@ export function lanceSchema(dimension: number): Schema {
   ]);
 }
 
+/** The schema of the documents table beside the chunks ({@link DocumentRecord}s). */
+export function lanceDocumentsSchema(): Schema {
+  return new Schema([
+    new Field('source', new Utf8(), false),
+    new Field('content_hash', new Utf8(), false),
+    new Field('embedder', new Utf8(), false),
+    new Field('chunking', new Utf8(), false),
+    new Field('chunks', new Int32(), false),
+  ]);
+}
+
+/** Keys per filter of a read or delete by key (the SQL stays a few hundred KB). */
+const KEYS_PER_FILTER = 4096;
+/** Writes of the chunks table after which {@link LanceDbSink.optimize} compacts the table and drops old versions. */
+const OPTIMIZE_AFTER_WRITES = 8;
+/** Rows from which the table gets a scalar (btree) index on `source`. */
+const INDEX_FROM_ROWS = 10_000;
+
 /**
  * One line of a LanceDB error: the first line without the chain of causes and the
  * Rust source locations the native messages carry.
@@ -59,6 +80,34 @@ export function lanceReason(error: unknown): string {
 /** A SQL string literal for LanceDB filters (quotes doubled). */
 function literal(value: string): string {
   return `'${value.replace(/'/g, "''")}'`;
+}
+
+/** Filters matching `sources`, each for at most {@link KEYS_PER_FILTER} of them. */
+function sourceFilters(sources: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let s = 0; s < sources.length; s += KEYS_PER_FILTER) out.push(`source IN (${sources.slice(s, s + KEYS_PER_FILTER).map(literal).join(', ')})`);
+  return out;
+}
+
+/** Filters matching the rows of `keys` (source → ids), each for about {@link KEYS_PER_FILTER} ids. */
+function keyFilters(keys: RowKeys): string[] {
+  const out: string[] = [];
+  let terms: string[] = [];
+  let n = 0;
+  for (const [source, ids] of keys) {
+    for (let s = 0; s < ids.length; s += KEYS_PER_FILTER) {
+      const part = ids.slice(s, s + KEYS_PER_FILTER);
+      terms.push(`(source = ${literal(source)} AND id IN (${part.map(literal).join(', ')}))`);
+      n += part.length;
+      if (n >= KEYS_PER_FILTER) {
+        out.push(terms.join(' OR '));
+        terms = [];
+        n = 0;
+      }
+    }
+  }
+  if (terms.length > 0) out.push(terms.join(' OR '));
+  return out;
 }
 
 /**
@@ -76,14 +125,21 @@ function literal(value: string): string {
  */
 export class LanceDbSink implements Sink {
   readonly name: string;
-  /** Each upsert is a new table version: fewer, larger batches keep the table compact. */
-  readonly batchSize = 8192;
+  /**
+   * Each upsert is a new table version: fewer, larger batches keep the table compact;
+   * 2048 rows (a few MB of vectors) keep memory small.
+   */
+  readonly batchSize = 2048;
   readonly uri: string;
   readonly tableName: string;
   readonly #db: lancedb.Connection;
   #table: lancedb.Table | undefined;
+  /** The table of {@link DocumentRecord}s (undefined until the first record is written). */
+  #documents: lancedb.Table | undefined;
   /** Whether `uri` is a local folder (writes take its lock file). */
   readonly #local: boolean;
+  /** Writes of the chunks table (its versions) since the last {@link optimize}. */
+  #writes = 0;
 
   private constructor(db: lancedb.Connection, uri: string, tableName: string, table: lancedb.Table | undefined, local: boolean) {
     this.#db = db;
@@ -154,7 +210,12 @@ export class LanceDbSink implements Sink {
       return;
     }
     try {
-      this.#table = await this.#writing(() => this.#db.createEmptyTable(this.tableName, lanceSchema(dimension), { existOk: true }));
+      this.#table = await this.#writing(async () => {
+        const names = await this.#db.tableNames();
+        // records of a table that is gone tell nothing of the new one
+        if (!names.includes(this.tableName) && names.includes(documentsTableName(this.tableName))) await this.#db.dropTable(documentsTableName(this.tableName));
+        return this.#db.createEmptyTable(this.tableName, lanceSchema(dimension), { existOk: true });
+      });
     } catch (error) {
       throw new SinkError(this.name, `cannot create the table: ${lanceReason(error)}`);
     }
@@ -181,7 +242,9 @@ export class LanceDbSink implements Sink {
       })),
       { schema },
     );
-    await this.#run('write rows', () => this.#writing(() => table.mergeInsert(['source', 'id']).whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data)));
+    const keys = new Set(rows.map((r) => `${r.source}\u0000${r.id}`));
+    await this.#run('write rows', () => this.#merge(table, data, ['source', 'id'], [...new Set(rows.map((r) => r.source))], (r) => keys.has(`${r.source}\u0000${r.id}`)));
+    this.#writes++;
   }
 
   async removeStale(source: string, keep: ReadonlySet<string>): Promise<number> {
@@ -193,6 +256,7 @@ export class LanceDbSink implements Sink {
       const stale = stored.map((r) => r.id).filter((id) => !keep.has(id));
       for (let s = 0; s < stale.length; s += 500) {
         await table.delete(`${where} AND id IN (${stale.slice(s, s + 500).map(literal).join(', ')})`);
+        this.#writes++;
       }
       return stale.length;
     }));
@@ -205,6 +269,132 @@ export class LanceDbSink implements Sink {
     const columns = ['id', 'start', 'end', 'token_count', 'metadata', ...(has ? ['embedder'] : [])];
     const stored = await this.#run('read rows', async () => (await table.query().where(`source = ${literal(source)}`).select(columns).toArray()) as Record<string, unknown>[]);
     return new Map(stored.map((r) => [r.id as string, storedFromRecord(r)]));
+  }
+
+  /** One scan of the rows of `sources` (a filter per 4,096 sources), their place columns only. */
+  async storedMany(sources: readonly string[]): Promise<Map<string, Map<string, StoredChunk>>> {
+    const out = new Map(sources.map((source) => [source, new Map<string, StoredChunk>()]));
+    const table = this.#table;
+    if (!table || sources.length === 0) return out;
+    const has = (await this.#run('read the table', () => table.schema())).fields.some((f) => f.name === 'embedder');
+    const columns = ['source', 'id', 'start', 'end', 'token_count', 'metadata', ...(has ? ['embedder'] : [])];
+    for (const where of sourceFilters(sources)) {
+      const stored = await this.#read('read rows', async () => (await table.query().where(where).select(columns).toArray()) as Record<string, unknown>[]);
+      for (const r of stored) out.get(r.source as string)?.set(r.id as string, storedFromRecord(r));
+    }
+    return out;
+  }
+
+  async vectorsMany(keys: RowKeys): Promise<Map<string, Map<string, Float32Array>>> {
+    const out = new Map<string, Map<string, Float32Array>>();
+    const table = this.#table;
+    if (!table) return out;
+    for (const where of keyFilters(keys)) {
+      const stored = await this.#read('read rows', async () => (await table.query().where(where).select(['source', 'id', 'vector']).toArray()) as { source: string; id: string; vector: unknown }[]);
+      for (const r of stored) {
+        let m = out.get(r.source);
+        if (!m) out.set(r.source, (m = new Map()));
+        m.set(r.id, vectorFromStored(r.vector));
+      }
+    }
+    return out;
+  }
+
+  /** One delete (one table version) per 4,096 keys. */
+  async removeRows(keys: RowKeys): Promise<number> {
+    const table = this.#table;
+    const filters = keyFilters(keys);
+    if (!table || filters.length === 0) return 0;
+    return this.#run('delete rows', () => this.#writing(async () => {
+      let removed = 0;
+      for (const where of filters) {
+        removed += (await table.delete(where)).numDeletedRows;
+        this.#writes++;
+      }
+      return removed;
+    }));
+  }
+
+  /** The records of `sources` in the table `<table>_documents` (none before it exists). */
+  async documents(sources: readonly string[]): Promise<Map<string, DocumentRecord>> {
+    const out = new Map<string, DocumentRecord>();
+    const docs = await this.#documentsTable(false);
+    if (!docs || sources.length === 0) return out;
+    for (const where of sourceFilters(sources)) {
+      const rows = await this.#read('read documents', async () => (await docs.query().where(where).toArray()) as Record<string, unknown>[]);
+      for (const r of rows) {
+        out.set(r.source as string, { source: r.source as string, contentHash: r.content_hash as string, embedder: r.embedder as string, chunking: r.chunking as string, chunks: r.chunks as number });
+      }
+    }
+    return out;
+  }
+
+  async writeDocuments(records: readonly DocumentRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    const docs = (await this.#documentsTable(true))!;
+    const data = lancedb.makeArrowTable(
+      records.map((r) => ({ source: r.source, content_hash: r.contentHash, embedder: r.embedder, chunking: r.chunking, chunks: r.chunks })),
+      { schema: lanceDocumentsSchema() },
+    );
+    await this.#run('write documents', () => this.#merge(docs, data, ['source'], records.map((r) => r.source), () => true));
+  }
+
+  async forgetDocuments(sources: readonly string[]): Promise<void> {
+    const docs = await this.#documentsTable(false);
+    if (!docs || sources.length === 0) return;
+    await this.#run('write documents', () => this.#writing(async () => {
+      for (const where of sourceFilters(sources)) await docs.delete(where);
+    }));
+  }
+
+  /**
+   * After {@link OPTIMIZE_AFTER_WRITES} or more writes: gives a table of 10,000 rows or
+   * more a btree index on `source` (what every read by document filters on), then
+   * compacts both tables' files, updates the index and drops every version but the
+   * latest (LanceDB's `optimize`, under the folder's write lock). A reader of this
+   * process that meets a file dropped under it reads again ({@link #read}).
+   */
+  async optimize(): Promise<void> {
+    if (this.#writes < OPTIMIZE_AFTER_WRITES) return;
+    this.#writes = 0;
+    const tables = [this.#table, await this.#documentsTable(false)].filter((t): t is lancedb.Table => t !== undefined);
+    await this.#run('optimize the table', () => this.#writing(async () => {
+      const table = this.#table;
+      if (table && (await table.countRows()) >= INDEX_FROM_ROWS && !(await table.listIndices()).some((i) => i.columns.includes('source'))) {
+        await table.createIndex('source', { config: lancedb.Index.btree() });
+      }
+      for (const t of tables) await t.optimize({ cleanupOlderThan: new Date() });
+    }));
+  }
+
+  /**
+   * Upserts `data` into `table` by the `on` columns, holding the write lock: rows whose
+   * keys the table does not hold yet (none of the stored rows of `sources` is `held`) are
+   * appended with `add()` — a merge reads every key of the table —, others merged. The
+   * check runs under the lock, so no other writer adds the same keys in between.
+   */
+  #merge(table: lancedb.Table, data: ArrowTable, on: string[], sources: readonly string[], held: (r: { source: string; id: string }) => boolean): Promise<void> {
+    return this.#writing(async () => {
+      let merge = false;
+      for (const where of sourceFilters([...new Set(sources)])) {
+        if (merge) break;
+        const stored = (await table.query().where(where).select(on).toArray()) as { source: string; id: string }[];
+        merge = stored.some(held);
+      }
+      if (merge) await table.mergeInsert(on).whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data);
+      else await table.add(data);
+    });
+  }
+
+  /** The documents table, opened (or with `create`, created) on first use. */
+  async #documentsTable(create: boolean): Promise<lancedb.Table | undefined> {
+    if (this.#documents) return this.#documents;
+    const name = documentsTableName(this.tableName);
+    this.#documents = await this.#run('open the documents table', async () => {
+      if ((await this.#db.tableNames()).includes(name)) return this.#db.openTable(name);
+      return create ? this.#writing(() => this.#db.createEmptyTable(name, lanceDocumentsSchema(), { existOk: true })) : undefined;
+    });
+    return this.#documents;
   }
 
   async vectors(source: string, ids: readonly string[]): Promise<Map<string, Float32Array>> {
@@ -231,9 +421,11 @@ export class LanceDbSink implements Sink {
     if (!table || sources.length === 0) return 0;
     return this.#run('delete rows', () => this.#writing(async () => {
       let removed = 0;
-      for (let s = 0; s < sources.length; s += 500) {
-        const where = `source IN (${sources.slice(s, s + 500).map(literal).join(', ')})`;
+      const docs = await this.#documentsTable(false);
+      for (const where of sourceFilters(sources)) {
+        await docs?.delete(where);
         removed += (await table.delete(where)).numDeletedRows;
+        this.#writes++;
       }
       return removed;
     }));
@@ -265,6 +457,19 @@ export class LanceDbSink implements Sink {
     return this.#local ? withFolderLock(this.uri, `chunkwise-${this.tableName}.lock`, write) : write();
   }
 
+  /**
+   * Runs a read, once more when it fails (another process's `optimize` may drop the files
+   * of the version it started on: the retry reads the latest version); its error as a
+   * one-line {@link SinkError}.
+   */
+  async #read<T>(what: string, call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch {
+      return this.#run(what, call);
+    }
+  }
+
   /** Runs an engine call, its error as a one-line {@link SinkError}. */
   async #run<T>(what: string, call: () => Promise<T>): Promise<T> {
     try {
@@ -275,6 +480,7 @@ export class LanceDbSink implements Sink {
   }
 
   async close(): Promise<void> {
+    this.#documents?.close();
     this.#table?.close();
     this.#db.close();
   }

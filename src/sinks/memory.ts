@@ -6,7 +6,7 @@
  */
 import { SinkError } from '../engine/errors.js';
 import type { IncrementalRow, IncrementalSink } from './incremental.js';
-import { byPlace, requireDimension, searchArgs, type SinkMatch, type SinkRow, type StoredChunk } from './types.js';
+import { byPlace, requireDimension, searchArgs, type DocumentRecord, type RowKeys, type SinkMatch, type SinkRow, type StoredChunk } from './types.js';
 
 /**
  * A table of chunk rows in memory, keyed by (`source`, `id`). Rows are copied in and out
@@ -18,6 +18,7 @@ export class MemorySink implements IncrementalSink {
   readonly name: string;
   readonly batchSize = 1024;
   readonly #rows = new Map<string, Map<string, IncrementalRow>>();
+  readonly #documents = new Map<string, DocumentRecord>();
   #dimension: number | undefined;
   #closed = false;
 
@@ -77,13 +78,63 @@ export class MemorySink implements IncrementalSink {
 
   async stored(source: string): Promise<Map<string, StoredChunk>> {
     this.#open();
+    return this.#stored(source);
+  }
+
+  #stored(source: string): Map<string, StoredChunk> {
     return new Map(
       [...(this.#rows.get(source)?.values() ?? [])].map((r) => [r.id, { embedder: r.embedder, start: r.start, end: r.end, tokenCount: r.tokenCount, metadata: structuredClone(r.metadata) }]),
     );
   }
 
+  async storedMany(sources: readonly string[]): Promise<Map<string, Map<string, StoredChunk>>> {
+    this.#open();
+    return new Map(sources.map((source) => [source, this.#stored(source)]));
+  }
+
+  async vectorsMany(keys: RowKeys): Promise<Map<string, Map<string, Float32Array>>> {
+    this.#open();
+    return new Map([...keys].map(([source, ids]) => [source, this.#vectors(source, ids)]));
+  }
+
+  async removeRows(keys: RowKeys): Promise<number> {
+    this.#open();
+    let removed = 0;
+    for (const [source, ids] of keys) {
+      const doc = this.#rows.get(source);
+      if (!doc) continue;
+      for (const id of ids) if (doc.delete(id)) removed++;
+      if (doc.size === 0) this.#rows.delete(source);
+    }
+    return removed;
+  }
+
+  async documents(sources: readonly string[]): Promise<Map<string, DocumentRecord>> {
+    this.#open();
+    const out = new Map<string, DocumentRecord>();
+    for (const source of sources) {
+      const r = this.#documents.get(source);
+      if (r) out.set(source, { ...r });
+    }
+    return out;
+  }
+
+  async writeDocuments(records: readonly DocumentRecord[]): Promise<void> {
+    this.#open();
+    for (const r of records) this.#documents.set(r.source, { ...r });
+  }
+
+  async forgetDocuments(sources: readonly string[]): Promise<void> {
+    this.#open();
+    for (const source of sources) this.#documents.delete(source);
+  }
+
   async vectors(source: string, ids: readonly string[]): Promise<Map<string, Float32Array>> {
     this.#open();
+    return this.#vectors(source, ids);
+  }
+
+  #vectors(source: string, ids: readonly string[]): Map<string, Float32Array> {
     const doc = this.#rows.get(source);
     const out = new Map<string, Float32Array>();
     for (const id of ids) {
@@ -104,6 +155,7 @@ export class MemorySink implements IncrementalSink {
     for (const source of new Set(sources)) {
       removed += this.#rows.get(source)?.size ?? 0;
       this.#rows.delete(source);
+      this.#documents.delete(source);
     }
     return removed;
   }

@@ -60,7 +60,9 @@ export async function openPgliteSink(dataDir?: string, options: PgliteSinkOption
     }
   };
   try {
-    return await PgVectorSink.open(db, { table, name, onClose: close });
+    // binary COPY from a blob: PGlite parses no vector text (strtof in WebAssembly is slow)
+    const copyFrom = (sql: string, data: Uint8Array<ArrayBuffer>) => db.query(sql, [], { blob: new Blob([data]) });
+    return await PgVectorSink.open(db, { table, name, onClose: close, copyFrom });
   } catch (error) {
     await close();
     throw error;

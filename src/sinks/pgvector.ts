@@ -13,7 +13,8 @@
  * @module
  */
 import { firstLine, SinkError } from '../engine/errors.js';
-import { byPlace, distinctSorted, requireDimension, rowFromStored, requireTableName, searchArgs, storedFromRecord, vectorFromStored, type Sink, type SinkMatch, type SinkRow, type StoredChunk } from './types.js';
+import { COPY_COLUMNS, copyRowsBinary, vectorBinary } from './pg-copy.js';
+import { byPlace, distinctSorted, documentsTableName, requireDimension, rowFromStored, requireTableName, searchArgs, storedFromRecord, vectorFromStored, type DocumentRecord, type RowKeys, type Sink, type SinkMatch, type SinkRow, type StoredChunk } from './types.js';
 
 /** What the sink needs of a Postgres client: parameterised queries returning rows. */
 export interface PgQueryable {
@@ -30,7 +31,23 @@ export interface PgVectorSinkOptions {
   name?: string;
   /** Called by {@link PgVectorSink.close} (e.g. to close the client the sink owns). */
   onClose?: () => Promise<void> | void;
+  /**
+   * Runs `sql`, a `COPY … FROM '/dev/blob' WITH (FORMAT binary)`, with `data` as the file it
+   * reads (PGlite: `db.query(sql, [], { blob })`). Given, upserts go through binary COPY
+   * into a temporary staging table and one `INSERT … SELECT … ON CONFLICT` (the server
+   * parses no vector text); without it, multi-row `INSERT … VALUES`.
+   */
+  copyFrom?: (sql: string, data: Uint8Array<ArrayBuffer>) => Promise<unknown>;
+  /**
+   * Send each upserted vector as a binary parameter (pgvector's wire form, a Uint8Array)
+   * instead of its text: for clients that send typed-array parameters in binary format
+   * (node-postgres). Default false (text, which every client sends).
+   */
+  binaryVectors?: boolean;
 }
+
+/** Rows per INSERT statement: 10 parameters each, under Postgres' 65,535. */
+const ROWS_PER_STATEMENT = 4096;
 
 const COLUMNS = ['id', 'source', 'text', 'embed_text', 'start', 'end', 'token_count', 'metadata', 'vector', 'embedder'];
 
@@ -48,6 +65,19 @@ function byKey(a: SinkRow, b: SinkRow): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
+/** The keys of `keys` as two parallel arrays (sources, ids), for `unnest($1, $2)`. */
+function keyArrays(keys: RowKeys): [string[], string[]] {
+  const sources: string[] = [];
+  const ids: string[] = [];
+  for (const [source, list] of keys) {
+    for (const id of list) {
+      sources.push(source);
+      ids.push(id);
+    }
+  }
+  return [sources, ids];
+}
+
 /** A vector as pgvector's text form `[v0,v1,…]` (float32 values written exactly). */
 export function vectorLiteral(v: ArrayLike<number>): string {
   let s = '[';
@@ -62,19 +92,30 @@ export function vectorLiteral(v: ArrayLike<number>): string {
  */
 export class PgVectorSink implements Sink {
   readonly name: string;
-  /** Rows per INSERT: 10 parameters each, well under Postgres' 65,535. */
+  /** Rows per upsert: one INSERT statement of 10 parameters a row. */
   readonly batchSize = 1024;
   readonly tableName: string;
   /** The client (PGlite instance or other) the sink writes through. */
   readonly client: PgQueryable;
   readonly #quoted: string;
+  /** The table of {@link DocumentRecord}s beside it, quoted. */
+  readonly #documents: string;
   readonly #onClose?: () => Promise<void> | void;
+  readonly #copyFrom?: (sql: string, data: Uint8Array<ArrayBuffer>) => Promise<unknown>;
+  /** The temporary staging table of binary COPY, quoted; made on the first upsert after {@link prepare}. */
+  readonly #staging: string;
+  readonly #binaryVectors: boolean;
+  #staged = false;
   #prepared: Map<string, number> | undefined;
 
-  private constructor(client: PgQueryable, tableName: string, name: string, onClose?: () => Promise<void> | void) {
+  private constructor(client: PgQueryable, tableName: string, name: string, onClose?: () => Promise<void> | void, copyFrom?: (sql: string, data: Uint8Array<ArrayBuffer>) => Promise<unknown>, binaryVectors = false) {
     this.client = client;
+    this.#binaryVectors = binaryVectors;
+    this.#copyFrom = copyFrom;
+    this.#staging = `pg_temp."${tableName}_staging"`;
     this.tableName = tableName;
     this.#quoted = `"${tableName}"`;
+    this.#documents = `"${documentsTableName(tableName)}"`;
     this.name = `${name} table ${tableName}`;
     this.#onClose = onClose;
   }
@@ -86,7 +127,7 @@ export class PgVectorSink implements Sink {
    */
   static async open(client: PgQueryable, options: PgVectorSinkOptions = {}): Promise<PgVectorSink> {
     const table = requireTableName(options.table ?? 'chunks');
-    const sink = new PgVectorSink(client, table, options.name ?? 'postgres', options.onClose);
+    const sink = new PgVectorSink(client, table, options.name ?? 'postgres', options.onClose, options.copyFrom, options.binaryVectors === true);
     if (options.createExtension !== false) {
       try {
         await retrying(() => client.query('CREATE EXTENSION IF NOT EXISTS vector'));
@@ -127,10 +168,12 @@ export class PgVectorSink implements Sink {
   async prepare(dimension: number): Promise<void> {
     requireDimension(dimension);
     this.#prepared = undefined;
+    this.#staged = false;
+    const existed = (await this.#columns()) !== undefined;
     await this.#run(
       'create the table',
       `CREATE TABLE IF NOT EXISTS ${this.#quoted} (
-        "id" text NOT NULL, "source" text NOT NULL, "text" text NOT NULL, "embed_text" text,
+        "id" text COLLATE "C" NOT NULL, "source" text COLLATE "C" NOT NULL, "text" text NOT NULL, "embed_text" text,
         "start" integer NOT NULL, "end" integer NOT NULL, "token_count" integer NOT NULL,
         "metadata" jsonb NOT NULL, "vector" vector(${dimension}) NOT NULL,
         "embedder" text NOT NULL DEFAULT '',
@@ -147,25 +190,66 @@ export class PgVectorSink implements Sink {
     if (existing !== dimension) {
       throw new SinkError(this.name, `the table holds vectors of dimension ${existing === -1 ? 'unset' : existing}, these chunks have ${dimension} (use another --table or the same embedder)`);
     }
+    await this.#run(
+      'create the documents table',
+      `CREATE TABLE IF NOT EXISTS ${this.#documents} (
+        "source" text COLLATE "C" PRIMARY KEY, "content_hash" text NOT NULL, "embedder" text NOT NULL,
+        "chunking" text NOT NULL, "chunks" integer NOT NULL)`,
+    );
+    // records of a table that is gone tell nothing of the new one
+    if (!existed) await this.#run('clear the documents table', `DELETE FROM ${this.#documents}`);
     this.#prepared = columns;
   }
 
+  /**
+   * One `INSERT … VALUES (…), (…) ON CONFLICT (source, id) DO UPDATE` statement (one
+   * transaction) per 4,096 rows (10 parameters a row, under Postgres' 65,535), in key
+   * order. Measured on PGlite, 1,024 rows: 0.7 s as VALUES, 1.1 s as `unnest` of 10
+   * array parameters (parsing the arrays' text costs more than the parameters).
+   */
   async upsert(rows: readonly SinkRow[]): Promise<void> {
-    if (rows.length === 0) return;
-    const params: unknown[] = [];
-    const values: string[] = [];
-    for (const r of [...rows].sort(byKey)) {
-      const p = params.length;
-      params.push(r.id, r.source, r.text, r.embedText, r.start, r.end, r.tokenCount, JSON.stringify(r.metadata), vectorLiteral(r.vector), r.embedder ?? '');
-      values.push(`($${p + 1}, $${p + 2}, $${p + 3}, $${p + 4}, $${p + 5}, $${p + 6}, $${p + 7}, $${p + 8}::jsonb, $${p + 9}::vector, $${p + 10})`);
-    }
+    const sorted = [...rows].sort(byKey);
     const update = COLUMNS.filter((c) => c !== 'id' && c !== 'source').map((c) => `"${c}" = EXCLUDED."${c}"`).join(', ');
-    await this.#run(
-      'write rows',
-      `INSERT INTO ${this.#quoted} (${COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES ${values.join(', ')}
-       ON CONFLICT ("source", "id") DO UPDATE SET ${update}`,
-      params,
-    );
+    if (this.#copyFrom && sorted.length > 0) return this.#upsertByCopy(sorted, update);
+    for (let s = 0; s < sorted.length; s += ROWS_PER_STATEMENT) {
+      const params: unknown[] = [];
+      const values: string[] = [];
+      for (const r of sorted.slice(s, s + ROWS_PER_STATEMENT)) {
+        const p = params.length;
+        params.push(r.id, r.source, r.text, r.embedText, r.start, r.end, r.tokenCount, JSON.stringify(r.metadata), this.#binaryVectors ? vectorBinary(r.vector) : vectorLiteral(r.vector), r.embedder ?? '');
+        values.push(`($${p + 1}, $${p + 2}, $${p + 3}, $${p + 4}, $${p + 5}, $${p + 6}, $${p + 7}, $${p + 8}::jsonb, $${p + 9}::vector, $${p + 10})`);
+      }
+      await this.#run(
+        'write rows',
+        `INSERT INTO ${this.#quoted} (${COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES ${values.join(', ')}
+         ON CONFLICT ("source", "id") DO UPDATE SET ${update}`,
+        params,
+      );
+    }
+  }
+
+  /**
+   * The rows as one binary COPY into the session's staging table (emptied first), then
+   * one `INSERT … SELECT … ORDER BY source, id ON CONFLICT … DO UPDATE` (one transaction,
+   * rows locked in key order as with VALUES). Measured on PGlite in memory, 1,024 rows of
+   * real text with 384-dimension vectors: 1,935 rows/s against 350 as VALUES with vector
+   * text (bench/pg-write.bench.ts).
+   */
+  async #upsertByCopy(sorted: readonly SinkRow[], update: string): Promise<void> {
+    const columns = COPY_COLUMNS.map((c) => `"${c}"`).join(', ');
+    if (!this.#staged) {
+      await this.#run('make the staging table', `DROP TABLE IF EXISTS ${this.#staging}`);
+      await this.#run('make the staging table', `CREATE TEMP TABLE ${this.#staging} (LIKE ${this.#quoted} INCLUDING DEFAULTS)`);
+      this.#staged = true;
+    }
+    await this.#run('write rows', `TRUNCATE ${this.#staging}`);
+    const data = copyRowsBinary(sorted);
+    try {
+      await this.#copyFrom!(`COPY ${this.#staging} (${columns}) FROM '/dev/blob' WITH (FORMAT binary)`, data);
+    } catch (error) {
+      throw new SinkError(this.name, `cannot write rows: ${firstLine(error)}`);
+    }
+    await this.#run('write rows', `INSERT INTO ${this.#quoted} (${columns}) SELECT ${columns} FROM ${this.#staging} ORDER BY "source", "id" ON CONFLICT ("source", "id") DO UPDATE SET ${update}`);
   }
 
   async removeStale(source: string, keep: ReadonlySet<string>): Promise<number> {
@@ -190,6 +274,80 @@ export class PgVectorSink implements Sink {
     return new Map((rows as Record<string, unknown>[]).map((r) => [r.id as string, storedFromRecord(r)]));
   }
 
+  /** One `SELECT … WHERE source = ANY($1)` (the primary key's index), place columns only. */
+  async storedMany(sources: readonly string[]): Promise<Map<string, Map<string, StoredChunk>>> {
+    const out = new Map(sources.map((source) => [source, new Map<string, StoredChunk>()]));
+    const columns = await this.#columns();
+    if (columns === undefined || sources.length === 0) return out;
+    const by = columns.has('embedder') ? '"embedder"' : "''";
+    const { rows } = await this.#run(
+      'read rows',
+      `SELECT "source", "id", "start", "end", "token_count", "metadata", ${by} AS embedder FROM ${this.#quoted} WHERE "source" = ANY($1::text[])`,
+      [[...sources]],
+    );
+    for (const r of rows as Record<string, unknown>[]) out.get(r.source as string)?.set(r.id as string, storedFromRecord(r));
+    return out;
+  }
+
+  async vectorsMany(keys: RowKeys): Promise<Map<string, Map<string, Float32Array>>> {
+    const out = new Map<string, Map<string, Float32Array>>();
+    const [sources, ids] = keyArrays(keys);
+    if (ids.length === 0 || (await this.#columns()) === undefined) return out;
+    const { rows } = await this.#run(
+      'read rows',
+      `SELECT t."source", t."id", t."vector"::text AS vector FROM ${this.#quoted} AS t JOIN unnest($1::text[], $2::text[]) AS k("source", "id") ON t."source" = k."source" AND t."id" = k."id"`,
+      [sources, ids],
+    );
+    for (const r of rows as { source: string; id: string; vector: string }[]) {
+      let m = out.get(r.source);
+      if (!m) out.set(r.source, (m = new Map()));
+      m.set(r.id, vectorFromStored(r.vector));
+    }
+    return out;
+  }
+
+  /** One `DELETE … USING unnest($1, $2)` of exactly these keys. */
+  async removeRows(keys: RowKeys): Promise<number> {
+    const [sources, ids] = keyArrays(keys);
+    if (ids.length === 0 || (await this.#columns()) === undefined) return 0;
+    const { rows } = await this.#run(
+      'delete rows',
+      `WITH d AS (DELETE FROM ${this.#quoted} AS t USING unnest($1::text[], $2::text[]) AS k("source", "id") WHERE t."source" = k."source" AND t."id" = k."id" RETURNING 1) SELECT count(*)::int AS n FROM d`,
+      [sources, ids],
+    );
+    return (rows[0] as { n: number }).n;
+  }
+
+  /** The records of `sources` in the table `<table>_documents` (made by {@link prepare}). */
+  async documents(sources: readonly string[]): Promise<Map<string, DocumentRecord>> {
+    if (sources.length === 0 || this.#prepared === undefined) return new Map();
+    const { rows } = await this.#run(
+      'read documents',
+      `SELECT "source", "content_hash", "embedder", "chunking", "chunks" FROM ${this.#documents} WHERE "source" = ANY($1::text[])`,
+      [[...sources]],
+    );
+    return new Map(
+      (rows as Record<string, unknown>[]).map((r) => [r.source as string, { source: r.source as string, contentHash: r.content_hash as string, embedder: r.embedder as string, chunking: r.chunking as string, chunks: r.chunks as number }]),
+    );
+  }
+
+  async writeDocuments(records: readonly DocumentRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    const sorted = [...new Map(records.map((r) => [r.source, r])).values()].sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
+    await this.#run(
+      'write documents',
+      `INSERT INTO ${this.#documents} ("source", "content_hash", "embedder", "chunking", "chunks")
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int4[])
+       ON CONFLICT ("source") DO UPDATE SET "content_hash" = EXCLUDED."content_hash", "embedder" = EXCLUDED."embedder", "chunking" = EXCLUDED."chunking", "chunks" = EXCLUDED."chunks"`,
+      [sorted.map((r) => r.source), sorted.map((r) => r.contentHash), sorted.map((r) => r.embedder), sorted.map((r) => r.chunking), sorted.map((r) => r.chunks)],
+    );
+  }
+
+  async forgetDocuments(sources: readonly string[]): Promise<void> {
+    if (sources.length === 0 || this.#prepared === undefined) return;
+    await this.#run('write documents', `DELETE FROM ${this.#documents} WHERE "source" = ANY($1::text[])`, [[...sources]]);
+  }
+
   async vectors(source: string, ids: readonly string[]): Promise<Map<string, Float32Array>> {
     if (ids.length === 0 || (await this.#columns()) === undefined) return new Map();
     const { rows } = await this.#run('read rows', `SELECT "id", "vector"::text AS vector FROM ${this.#quoted} WHERE "source" = $1 AND "id" = ANY($2::text[])`, [source, [...ids]]);
@@ -204,6 +362,7 @@ export class PgVectorSink implements Sink {
 
   async removeSources(sources: readonly string[]): Promise<number> {
     if (sources.length === 0 || (await this.#columns()) === undefined) return 0;
+    await this.forgetDocuments(sources);
     const { rows } = await this.#run(
       'delete rows',
       `WITH d AS (DELETE FROM ${this.#quoted} WHERE "source" = ANY($1::text[]) RETURNING 1) SELECT count(*)::int AS n FROM d`,

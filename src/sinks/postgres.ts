@@ -74,7 +74,7 @@ export async function openPostgresSink(url: string, options: PostgresSinkOptions
     throw new SinkError(target.name, `cannot connect: ${firstLine(error) || (error as { code?: string }).code || 'connection failed'}`);
   }
   try {
-    return await PgVectorSink.open(transactional(pool), { table: target.table, name: target.name, onClose: () => pool.end() });
+    return await PgVectorSink.open(transactional(pool), { table: target.table, name: target.name, onClose: () => pool.end(), binaryVectors: true });
   } catch (error) {
     await pool.end().catch(() => {});
     throw error;

@@ -89,6 +89,40 @@ export function storedFromRecord(r: Record<string, unknown>): StoredChunk {
   };
 }
 
+/**
+ * What a sink remembers of a document the last run synced whole ({@link Sink.documents}):
+ * a rerun that finds the same content hash, embedder and chunking skips the document
+ * before reading or chunking it, and counts its `chunks` rows as kept.
+ */
+export interface DocumentRecord {
+  /** The document's key ({@link SinkRow.source}). */
+  source: string;
+  /** A hash of the document's content (the CLI: SHA-256 of the file's bytes). */
+  contentHash: string;
+  /** Identity of the embedder of its rows' vectors. */
+  embedder: string;
+  /** A hash of the chunking's identity (strategy, options, refine step). */
+  chunking: string;
+  /** Rows the document has in the table. */
+  chunks: number;
+}
+
+/** Chunk ids by source: the keys of a batch of rows ({@link Sink.vectorsMany}, {@link Sink.removeRows}). */
+export type RowKeys = ReadonlyMap<string, readonly string[]>;
+
+/**
+ * The name of the table beside `table` that holds its {@link DocumentRecord}s:
+ * `<table>_documents`, with a long name shortened (a hash of it kept) to stay within
+ * 63 characters.
+ */
+export function documentsTableName(table: string): string {
+  const suffix = '_documents';
+  if (table.length + suffix.length <= 63) return table + suffix;
+  let h = 0x811c9dc5;
+  for (let i = 0; i < table.length; i++) h = Math.imul(h ^ table.charCodeAt(i), 0x01000193);
+  return `${table.slice(0, 63 - suffix.length - 9)}_${(h >>> 0).toString(16).padStart(8, '0')}${suffix}`;
+}
+
 /** A stored chunk found by a nearest-neighbour query, with its cosine distance (1 − cos). */
 export interface SinkMatch {
   id: string;
@@ -150,6 +184,42 @@ export interface Sink {
    * @returns the number of rows deleted.
    */
   removeStale(source: string, keep: ReadonlySet<string>): Promise<number>;
+  /**
+   * {@link stored} of many sources in one read: source → (id → stored chunk); a source
+   * without rows maps to an empty map. Optional: `incrementalSink` answers it with one
+   * `stored` call per source.
+   */
+  storedMany?(sources: readonly string[]): Promise<Map<string, Map<string, StoredChunk>>>;
+  /**
+   * {@link vectors} of many sources in one read: source → (id → vector); rows that do not
+   * exist are absent. Optional (`incrementalSink`: one `vectors` call per source).
+   */
+  vectorsMany?(keys: RowKeys): Promise<Map<string, Map<string, Float32Array>>>;
+  /**
+   * Deletes exactly the rows with these keys (source → ids), in one write where the store
+   * allows it; keys without a row are ignored. Optional (`incrementalSink`: `removeStale`
+   * per source, keeping the source's other stored ids).
+   * @returns the number of rows deleted.
+   */
+  removeRows?(keys: RowKeys): Promise<number>;
+  /**
+   * The {@link DocumentRecord}s of these sources that the table keeps (those without one
+   * are absent). Optional: a sink without it makes every document be read and chunked on
+   * every run (its unchanged chunks are still kept, not embedded).
+   */
+  documents?(sources: readonly string[]): Promise<Map<string, DocumentRecord>>;
+  /** Stores records (replacing those of the same source), after the documents' rows are written. Optional, with {@link documents}. */
+  writeDocuments?(records: readonly DocumentRecord[]): Promise<void>;
+  /**
+   * Drops the records of these sources, before their rows change (so that a run stopped
+   * half-way is not skipped by the next). {@link removeSources} drops them too.
+   */
+  forgetDocuments?(sources: readonly string[]): Promise<void>;
+  /**
+   * Called at the end of a run that wrote: the store's upkeep (LanceDB compacts the table's
+   * files and drops old versions after many writes). Optional.
+   */
+  optimize?(): Promise<void>;
   /** The `k` rows nearest to `vector` by cosine distance, nearest first. */
   search(vector: Float32Array | readonly number[], k?: number): Promise<SinkMatch[]>;
   /** Rows in the table (0 when it does not exist yet). */

@@ -7,7 +7,8 @@
  */
 import type { Chunk } from '../engine/chunk.js';
 import { InvalidOptionError } from '../engine/errors.js';
-import { requireDimension, samePlace, type Sink, type SinkRow } from './types.js';
+import { incrementalSink, type IncrementalSink } from './incremental.js';
+import { requireDimension, samePlace, type Sink, type SinkRow, type StoredChunk } from './types.js';
 
 /** A chunk to write: any chunkwise {@link Chunk}, with the document it came from. */
 export interface SinkChunk extends Chunk {
@@ -128,7 +129,12 @@ export async function writeChunks(sink: Sink, chunks: readonly SinkChunk[], vect
   const whole = [...(options.sources ?? []), ...(n === 0 && options.source !== undefined ? [options.source] : [])];
   if (n === 0) {
     let removed = 0;
-    if (options.replace !== false) for (const source of new Set(whole)) removed += await sink.removeStale(source, new Set());
+    if (options.replace !== false && whole.length > 0) {
+      const view = incrementalSink(sink);
+      const empty = new Map([...new Set(whole)].map((source) => [source, new Set<string>()]));
+      await view.forgetDocuments?.([...empty.keys()]);
+      removed = await removeStale(view, empty, await view.storedMany([...empty.keys()]));
+    }
     return { written: 0, kept: 0, removed, sources: new Set(whole).size, dimension: given ?? 0 };
   }
   if (!(vectors instanceof Float32Array)) throw new InvalidOptionError('vectors', vectors, 'a Float32Array of n × d values');
@@ -144,23 +150,35 @@ export async function writeChunks(sink: Sink, chunks: readonly SinkChunk[], vect
     if (!ids) bySource.set(r.source, (ids = new Set()));
     ids.add(r.id);
   }
-  let fresh = rows;
-  if (embedder !== '') {
-    const same = new Set<string>();
-    for (const source of new Set(rows.map((r) => r.source))) {
-      const stored = await sink.stored(source);
-      for (const r of rows) {
-        const had = r.source === source ? stored.get(r.id) : undefined;
-        if (had?.embedder === embedder && samePlace(had, r)) same.add(`${source}\u0000${r.id}`);
-      }
-    }
-    fresh = rows.filter((r) => !same.has(`${r.source}\u0000${r.id}`));
-  }
+  const view = incrementalSink(sink);
+  // what the sink holds of the written sources: one read (needed to keep rows, or to find stale ones)
+  const replace = options.replace !== false;
+  const stored = embedder !== '' || replace ? await view.storedMany([...bySource.keys()]) : new Map<string, Map<string, StoredChunk>>();
+  const fresh = embedder === '' ? rows : rows.filter((r) => {
+    const had = stored.get(r.source)?.get(r.id);
+    return !(had?.embedder === embedder && samePlace(had, r));
+  });
+  // rows written outside pipeline(): the documents' records no longer tell what they hold
+  if (fresh.length > 0 || replace) await view.forgetDocuments?.([...bySource.keys()]);
   for (let s = 0; s < fresh.length; s += batchSize) {
-    await sink.upsert(fresh.slice(s, s + batchSize));
+    await view.upsert(fresh.slice(s, s + batchSize));
     options.onProgress?.(Math.min(s + batchSize, fresh.length), fresh.length);
   }
   let removed = 0;
-  if (options.replace !== false) for (const [source, ids] of bySource) removed += await sink.removeStale(source, ids);
+  if (replace) removed = await removeStale(view, bySource, stored);
   return { written: fresh.length, kept: rows.length - fresh.length, removed, sources: bySource.size, dimension };
+}
+
+/**
+ * Deletes the stored rows of each source whose id is not in its `keep` set (`stored`:
+ * what the sink held, read before the new rows were written), in one `removeRows`.
+ * @returns the number of rows deleted.
+ */
+export async function removeStale(sink: IncrementalSink, keep: ReadonlyMap<string, ReadonlySet<string>>, stored: ReadonlyMap<string, ReadonlyMap<string, unknown>>): Promise<number> {
+  const stale = new Map<string, string[]>();
+  for (const [source, ids] of keep) {
+    const gone = [...(stored.get(source)?.keys() ?? [])].filter((id) => !ids.has(id));
+    if (gone.length > 0) stale.set(source, gone);
+  }
+  return stale.size > 0 ? sink.removeRows(stale) : 0;
 }

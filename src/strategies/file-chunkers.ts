@@ -4,12 +4,29 @@
  * and `pipeline({ chunker: 'auto' })`). Core module: no Node built-in.
  * @module
  */
-import { createChunker, strategyForFile, type StrategyOptions } from './index.js';
+import { createChunker, strategies, strategyForFile, type StrategyOptions } from './index.js';
 import type { Chunker } from '../engine/chunker.js';
 import { documentKind, DOCUMENT_STRATEGIES } from '../engine/document-kinds.js';
 
-/** The pseudo-strategy that picks a strategy per file by its extension (`--strategy auto`). */
+/** The pseudo-strategy that picks a strategy per file by its extension (`--strategy auto`, the CLI's default). */
 export const AUTO_STRATEGY = 'auto';
+
+/** The strategy `auto` gives stdin and files of no registered extension. */
+export const AUTO_FALLBACK = 'fixed';
+
+/**
+ * What `auto` picks, in one line from the registry (each strategy's `extensions`, the
+ * documents' strategies, the fallback): `.md/.markdown/.mdx markdown, …, .pdf recursive
+ * (its text), .docx html (its HTML); stdin and other files fixed`. The CLI's `--help`
+ * shows it.
+ */
+export function describeAuto(fallback = AUTO_FALLBACK): string {
+  const picks = strategies()
+    .filter((d) => d.extensions?.length)
+    .map((d) => `${d.extensions!.length > 4 ? `${d.extensions!.slice(0, 3).join('/')}/… (${d.extensions!.length} extensions)` : d.extensions!.join('/')} ${d.name}`);
+  const documents = Object.entries(DOCUMENT_STRATEGIES).map(([ext, name]) => `${ext} ${name} (${ext === '.pdf' ? 'its text' : 'its HTML'})`);
+  return `${[...picks, ...documents].join(', ')}; stdin and other files ${fallback}`;
+}
 
 /**
  * Options of {@link FileChunkers}: the strategy's options, or for `auto` the options of
@@ -32,7 +49,7 @@ export class FileChunkers {
   constructor(
     readonly strategy: string,
     options: FileChunkerOptions,
-    readonly fallback = 'fixed',
+    readonly fallback = AUTO_FALLBACK,
   ) {
     this.#byName = strategy === AUTO_STRATEGY ? (options as Readonly<Record<string, StrategyOptions>>) : { [strategy]: options as StrategyOptions };
   }

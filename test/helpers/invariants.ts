@@ -9,8 +9,10 @@
  *   strategies trim by; format characters such as U+200B and U+2060 are text);
  * - `unitCount`: `metadata.unitCount` is the size of `text` alone in the chunker's unit;
  *   `budget`: that size is ≤ the budget unless `metadata.oversized` is set (and `embedText`,
- *   where present, holds the budget too: `embedBudget`); `tokenCount`: the cl100k_base count of `text`
- *   (−1 allowed only with countTokens false, for char and word units);
+ *   where present, holds the budget too: `embedBudget`); `tokenCount`: the cl100k_base count of what
+ *   the chunk embeds, `embedText ?? text` (−1 allowed only with countTokens false, for char
+ *   and word units); `tokenBudget`: in token units, `tokenCount` ≤ the budget unless
+ *   `metadata.oversized` (the budget bounds what `tokenCount` counts);
  * - `blank`: no chunk is empty or whitespace only (`isBlank`, the same definition); `repeat`: no span appears twice in a level;
  * - for HTML (`visible`: the visible characters of the kept content, found by parse5 in
  *   `./html-visible.ts`, and `budgetOn: 'embedText'`), as docs/html.md states it: `lost`
@@ -35,7 +37,7 @@ import { isSubsequence, squeezed, visibleIn, type VisibleChars } from './html-vi
 export type Unit = 'char' | 'word' | 'token';
 
 /** The names of the checks, as {@link Violation.check} reports them. */
-export const CHECKS = ['slice', 'offsets', 'index', 'lost', 'unitCount', 'budget', 'embedBudget', 'tokenCount', 'blank', 'repeat', 'visible'] as const;
+export const CHECKS = ['slice', 'offsets', 'index', 'lost', 'unitCount', 'budget', 'embedBudget', 'tokenCount', 'tokenBudget', 'blank', 'repeat', 'visible'] as const;
 export type Check = (typeof CHECKS)[number];
 
 /** A token counter by js-tiktoken itself over `ranks` (special-token strings as ordinary text), built on first use. */
@@ -140,6 +142,8 @@ export function findViolations(source: string, chunks: readonly Chunk[], options
 
     let textTokens: number | undefined;
     const tokensOfText = () => (textTokens ??= tokens(c.text));
+    let embedTokens: number | undefined;
+    const tokensOfEmbed = () => (embedTokens ??= c.embedText === undefined ? tokensOfText() : tokens(c.embedText));
     const unitCount = c.metadata?.unitCount;
     if (options.unit) {
       const size = options.unit === 'token' ? tokensOfText() : measure(options.unit, c.text);
@@ -149,9 +153,10 @@ export function findViolations(source: string, chunks: readonly Chunk[], options
       if (budget !== undefined && !c.metadata?.oversized) {
         if (size > budget && options.budgetOn !== 'embedText') at('budget', `${size} ${options.unit} units > budget ${budget}, not flagged oversized`);
         if (c.embedText !== undefined) {
-          const embedSize = measure(options.unit, c.embedText, tokens);
+          const embedSize = options.unit === 'token' ? tokensOfEmbed() : measure(options.unit, c.embedText, tokens);
           if (embedSize > budget) at('embedBudget', `embedText has ${embedSize} ${options.unit} units > budget ${budget}, not flagged oversized`);
         }
+        if (options.unit === 'token' && c.tokenCount > budget) at('tokenBudget', `tokenCount ${c.tokenCount} > budget ${budget}, not flagged oversized`);
       }
     }
     if (options.visible && typeof c.embedText === 'string' && c.text === source.slice(c.start, c.end)) {
@@ -162,8 +167,8 @@ export function findViolations(source: string, chunks: readonly Chunk[], options
       }
     }
     const minusOne = options.tokenCounts === false && options.unit !== 'token';
-    if (minusOne ? c.tokenCount !== -1 : c.tokenCount !== tokensOfText()) {
-      at('tokenCount', `tokenCount ${c.tokenCount}, expected ${minusOne ? -1 : tokensOfText()}`);
+    if (minusOne ? c.tokenCount !== -1 : c.tokenCount !== tokensOfEmbed()) {
+      at('tokenCount', `tokenCount ${c.tokenCount}, expected ${minusOne ? -1 : tokensOfEmbed()} (tokens of ${c.embedText === undefined ? 'text' : 'embedText'})`);
     }
   });
 

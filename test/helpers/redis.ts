@@ -24,17 +24,24 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** A running redis-server: its URL and how to stop it. */
+/** A running redis-server: its URL and port, and how to stop it (SIGKILL). */
 export interface RedisServer {
   url: string;
+  port: number;
   stop(): Promise<void>;
 }
 
-/** Starts redis-server on a free loopback port and waits until it answers. @throws when it cannot start in 10 s. */
-export async function startRedis(): Promise<RedisServer> {
+/**
+ * Starts redis-server on a loopback port (a free one unless `port` is given) and waits
+ * until it answers. With `dir`, every write is appended to a file there and synced at
+ * once, so a server killed and started again on that `dir` has every job back.
+ * @throws when it cannot start in 10 s.
+ */
+export async function startRedis(o: { port?: number; dir?: string } = {}): Promise<RedisServer> {
   if (!redisAvailable) throw new Error('redis-server is not installed (apt-get install redis-server)');
-  const port = await freePort();
-  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const port = o.port ?? (await freePort());
+  const persistence = o.dir ? ['--dir', o.dir, '--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
+  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence], { stdio: 'ignore' });
   const deadline = Date.now() + 10_000;
   for (;;) {
     const ping = spawnSync('redis-cli', ['-p', String(port), 'ping'], { encoding: 'utf8' });
@@ -47,6 +54,7 @@ export async function startRedis(): Promise<RedisServer> {
   }
   return {
     url: `redis://127.0.0.1:${port}/0`,
+    port,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -11,10 +11,18 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   process.exit(1);
 });
 
+/**
+ * Once main() has returned, the command is done and its output written: a library's timer
+ * must not keep the process alive (BullMQ's stalled-job check and lock renewal of a worker
+ * whose job in hand waits for a Redis that is gone re-arm until that job ends).
+ */
+function exitSoon(code: number): void {
+  process.exitCode = code;
+  setTimeout(() => process.exit(code), 1000).unref();
+}
+
 main(process.argv).then(
-  (code) => {
-    process.exitCode = code;
-  },
+  (code) => exitSoon(code),
   (error: unknown) => {
     process.stderr.write(`chunkwise: internal error: ${error instanceof Error ? error.stack : String(error)}\n`);
     process.exitCode = 70;

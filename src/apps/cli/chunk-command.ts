@@ -6,11 +6,11 @@
 import { InvalidOptionError, MissingDependencyError } from '../../engine/errors.js';
 import { chunkFilesWithWorkers } from '../node/batch.js';
 import { AUTO_STRATEGY, chunkFileRecords, FileChunkers, walkExtensions } from '../node/chunk-file.js';
-import { forEachFile, loadDocumentPeers } from '../node/documents.js';
+import { forEachFile, loadDocumentPeers, missingDocumentPackages } from '../node/documents.js';
 import { documentKind } from '../../engine/document-kinds.js';
 import { LazyCodeChunker } from '../../strategies/code/schema.js';
 import type { StrategyOptions } from '../../strategies/index.js';
-import { createProgress, Output, progressWanted, sourceSizes } from './io.js';
+import { createProgress, noticeEmptyFiles, Output, progressWanted, sourceSizes } from './io.js';
 import { semanticOptionsFromCli } from './semantic-options.js';
 import { UsageError } from './usage-error.js';
 import { autoStrategyOptions, strategyOptionsFromFlags } from './strategy-flags.js';
@@ -32,6 +32,10 @@ export interface ChunkCommandOptions {
   ext?: string[];
   /** `--skip-unsupported`: leave out the files whose strategy needs a package that is not installed. */
   skipUnsupported?: boolean;
+  /** `--input-encoding`: the encoding of text files without a UTF-16 byte order mark (default: UTF-8, which must be valid). */
+  inputEncoding?: string;
+  /** `--pdf-password`: the password of encrypted PDF inputs. */
+  pdfPassword?: string;
   [key: string]: unknown;
 }
 
@@ -69,9 +73,11 @@ export async function loadPeersFirst(
   const keep: string[] = [];
   for (const f of files) {
     const c = chunkers.for(f);
-    const { strategy } = chunkers.plan(f);
+    // a document's loader (pdf.js, mammoth) counts as its strategy's package
+    const kind = documentKind(f);
+    const strategy = kind ? `${chunkers.plan(f).strategy} (${kind.slice(1).toUpperCase()} loader)` : chunkers.plan(f).strategy;
     let missing = missingOf.get(strategy);
-    if (!missing) missingOf.set(strategy, (missing = hasMissingPackages(c) ? c.missingPackages() : Promise.resolve([])));
+    if (!missing) missingOf.set(strategy, (missing = kind ? missingDocumentPackages(f) : hasMissingPackages(c) ? c.missingPackages() : Promise.resolve([])));
     const names = await missing;
     if (names.length === 0) {
       keep.push(f);
@@ -119,12 +125,13 @@ function fileList(files: readonly string[]): string {
  * one a walk or glob finds is skipped and said on stderr (not with `--quiet`); a `.pdf` or
  * `.docx` is no binary text but a document for its loader.
  */
-export function binaryInputs(o: { quiet?: boolean }): BinaryInputs {
+export function binaryInputs(o: { quiet?: boolean; inputEncoding?: string }): BinaryInputs {
   return {
     skip: (file, reason) => {
       if (!o.quiet) process.stderr.write(`chunkwise: skipping ${file}: a binary file, not text (${reason})\n`);
     },
-    isText: (file) => documentKind(file) === undefined,
+    // with --input-encoding a file is what its encoding says, not sniffed as UTF-8
+    isText: (file) => documentKind(file) === undefined && o.inputEncoding === undefined,
   };
 }
 
@@ -133,7 +140,7 @@ export function binaryInputs(o: { quiet?: boolean }): BinaryInputs {
  * .md/.txt, for `code` source files, for `auto` every strategy's extensions) and globs
  * (see inputs.ts); a binary file (a NUL byte, or mostly invalid UTF-8) named by itself is
  * an error (exit 1), one a walk or glob finds is skipped with a line on stderr. On a
- * terminal the progress bar counts bytes as they are read (stdin: MB read and MB/s). `--strategy auto` chooses per file by extension (`.md` markdown,
+ * terminal the progress bar counts bytes as they are read (stdin: MB read and MB/s). `--strategy auto` (the default) chooses per file by extension (`.md` markdown,
  * `.html`/`.htm` html, source files code, `.txt` recursive, else fixed: `FileChunkers`)
  * and gives each the flags it takes; `code` takes each file's name for its language.
  * Every file is streamed through the chunker when the strategy streams (sliding, fixed: output identical to chunking the whole text).
@@ -142,6 +149,7 @@ export function binaryInputs(o: { quiet?: boolean }): BinaryInputs {
  * Throws UnreadableFileError / ChunkwiseError for the CLI to map to exit codes.
  */
 export async function runChunk(inputs: string[], o: ChunkCommandOptions): Promise<void> {
+  checkInputEncoding(o.inputEncoding);
   const semantic = await semanticOptionsFromCli(o);
   if (o.strategy === AUTO_STRATEGY && Object.keys(semantic).length > 0) throw new UsageError('--strategy auto picks no strategy that takes an --embedder');
   // auto: each file's strategy by its extension, with the flags it takes
@@ -157,6 +165,7 @@ export async function runChunk(inputs: string[], o: ChunkCommandOptions): Promis
   const notice = o.quiet ? undefined : (line: string) => process.stderr.write(line);
   const files = await loadPeersFirst(chunkers, await expandInputs(inputs, o.ext ?? walkExtensions(o.strategy, DEFAULT_EXTENSIONS), binaryInputs(o)), o.skipUnsupported === true, notice);
   const sizes = await sourceSizes(files);
+  noticeEmptyFiles(files, sizes, notice);
   await loadDocumentPeers(files);
   // progress by bytes read: a large file or stdin (no total: bytes and rate) moves as it is read
   const progress = createProgress(
@@ -175,13 +184,15 @@ export async function runChunk(inputs: string[], o: ChunkCommandOptions): Promis
           options: strategyOptions,
           workers,
           quiet: o.quiet === true,
+          encoding: o.inputEncoding,
+          pdfPassword: o.pdfPassword,
           write: (records) => writer.write(records),
           progress,
           sizes,
         });
       } else {
         await forEachFile(files, async (file, f) => {
-          await chunkFileRecords(chunkers.for(file), file, (records) => writer.write(records), undefined, (bytes) => progress.read?.(bytes, file), notice);
+          await chunkFileRecords(chunkers.for(file), file, (records) => writer.write(records), undefined, (bytes) => progress.read?.(bytes, file), notice, { encoding: o.inputEncoding, pdfPassword: o.pdfPassword });
           progress.advance(sizes[f], file);
         });
       }
@@ -189,5 +200,18 @@ export async function runChunk(inputs: string[], o: ChunkCommandOptions): Promis
     });
   } finally {
     progress.stop();
+  }
+}
+
+/**
+ * Checks `--input-encoding` before any work.
+ * @throws {UsageError} for a label TextDecoder does not know, naming it.
+ */
+export function checkInputEncoding(label: string | undefined): void {
+  if (label === undefined) return;
+  try {
+    new TextDecoder(label);
+  } catch {
+    throw new UsageError(`--input-encoding ${label} is not an encoding this runtime decodes (e.g. utf-8, utf-16le, latin1, windows-1252, shift_jis)`);
   }
 }

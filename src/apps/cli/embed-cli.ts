@@ -8,8 +8,11 @@
  * Embeds `chunk.embedText ?? chunk.text`, stated here on purpose.
  * @module
  */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError } from './usage-error.js';
+import { UnreadableFileError } from './errors.js';
 import { openCliSink } from './sink-cli.js';
 import { AUTO_STRATEGY, fallbackNotice, FileChunkers, filePieces, walkExtensions } from '../node/chunk-file.js';
 import { chunkDocumentFile, documentKind, loadDocumentPeers, throwDocumentErrors } from '../node/documents.js';
@@ -19,8 +22,8 @@ import type { ChunkCallOptions } from '../../engine/ids.js';
 import { autoStrategyOptions } from './strategy-flags.js';
 import { loadEmbedder } from '../node/embedders.js';
 import { f32ToBase64, npyBytes } from '../node/embed-command.js';
-import { chunkRecord, loadPeersFirst, strategyOptionsFromCli, type ChunkCommandOptions } from './chunk-command.js';
-import { createProgress, Output, progressWanted, sourceSizes } from './io.js';
+import { checkInputEncoding, chunkRecord, loadPeersFirst, strategyOptionsFromCli, type ChunkCommandOptions } from './chunk-command.js';
+import { createProgress, noticeEmptyFiles, Output, progressWanted, sourceSizes } from './io.js';
 import { DEFAULT_EXTENSIONS, expandInputs } from './inputs.js';
 import { requireInteger } from '../../engine/options/options.js';
 import { pipeline, type PipelineSummary } from '../../pipeline/pipeline.js';
@@ -62,6 +65,7 @@ export interface EmbedResources {
  * @throws {UsageError} for `--prune` without `--sink`, or npy without `--out`.
  */
 export async function runEmbed(inputs: string[], o: EmbedCommandOptions, opened: EmbedResources = {}): Promise<PipelineSummary> {
+  checkInputEncoding(o.inputEncoding);
   requireInteger('batchSize', o.batchSize, 1);
   if (o.format === ('npy' as string) && (!o.out || o.out === '-')) {
     throw new UsageError('--format npy writes binary data: give --out FILE.npy');
@@ -82,22 +86,31 @@ export async function runEmbed(inputs: string[], o: EmbedCommandOptions, opened:
     // `embed ./docs` and `cd docs && embed .` write the same rows; records name the file as given
     const canonical = (name: string) => (name === '-' ? name : resolve(name));
     const given = new Map(files.map((f) => [canonical(f), f]));
-    const progress = createProgress((await sourceSizes(files)).reduce((a, b) => a + b, 0), files.length, progressWanted(o));
+    const sizes = await sourceSizes(files);
+    noticeEmptyFiles(files, sizes, o.quiet ? undefined : (line) => process.stderr.write(line));
+    const sizeOf = new Map(files.map((f, i) => [canonical(f), sizes[i]]));
+    const progress = createProgress(sizes.reduce((a, b) => a + b, 0), files.length, progressWanted(o));
     const npy: Float32Array[] = [];
     const documentErrors: DocumentError[] = [];
     let buffer = '';
     let summary: PipelineSummary;
     try {
       summary = await pipeline({
-        documents: (function* () {
-          // a .pdf or .docx is read as bytes by its loader, not decoded as text
-          for (const file of files) yield { source: canonical(file), text: documentKind(file) ? '' : filePieces(file) };
+        documents: (async function* () {
+          // a .pdf or .docx is read as bytes by its loader, not decoded as text; with a
+          // sink, the file's bytes are hashed first: an unchanged file is not read again
+          for (const file of files) {
+            const hash = sink && file !== '-' ? await fileHash(file) : undefined;
+            yield { source: canonical(file), text: documentKind(file) ? '' : filePieces(file, undefined, undefined, o.inputEncoding), hash };
+          }
         })(),
+        // what a file's chunks depend on besides its bytes: its strategy and options (and loader)
+        chunking: (source) => JSON.stringify({ ...chunkers.plan(given.get(source)!), document: documentKind(given.get(source)!) ?? null }),
         chunker: (source) => {
           const file = given.get(source)!;
           const chunker = chunkers.for(file);
           if (!documentKind(file)) return chunker;
-          return { chunk: (_text: string, call?: ChunkCallOptions) => chunkDocumentFile(chunker, file, call) };
+          return { chunk: (_text: string, call?: ChunkCallOptions) => chunkDocumentFile(chunker, file, { ...call, password: o.pdfPassword }) };
         },
         // a scanned or encrypted PDF: its one-line error after the run, its rows kept, the other files go on
         onDocumentError: (error) => documentErrors.push(error),
@@ -107,7 +120,7 @@ export async function runEmbed(inputs: string[], o: EmbedCommandOptions, opened:
         embedBatchSize: o.batchSize,
         onProgress: (p) => {
           if (p.kind !== 'document') return;
-          progress.advance(p.documentBytes, given.get(p.source));
+          progress.advance(sizeOf.get(p.source) ?? p.documentBytes, given.get(p.source));
           const notice = o.quiet ? undefined : fallbackNotice(chunkers.for(given.get(p.source)!), given.get(p.source)!);
           if (notice !== undefined) process.stderr.write(notice);
         },
@@ -177,6 +190,20 @@ async function writeSummary(summary: PipelineSummary, o: EmbedCommandOptions, si
   process.stderr.write(
     `chunkwise: ${sink ? sink.name + ': ' : ''}${s.documents} file(s)${failed}, ${s.chunks} chunks: ${s.added} added, ${s.kept} kept, ${s.removed} removed${pruned}; ${s.embedded} texts embedded${sink ? `; ${rows} in the table` : ''}; ${s.seconds.toFixed(1)} s\n`,
   );
+}
+
+/**
+ * SHA-256 of a file's bytes (hex), read as a stream.
+ * @throws {UnreadableFileError} when it cannot be read.
+ */
+async function fileHash(name: string): Promise<string> {
+  const hash = createHash('sha256');
+  try {
+    for await (const block of createReadStream(name)) hash.update(block as Buffer);
+  } catch (cause) {
+    throw new UnreadableFileError(name, cause);
+  }
+  return `sha256:${hash.digest('hex')}`;
 }
 
 /** A JSONL vector: base64 of little-endian float32 (default), or an array of numbers. */

@@ -116,7 +116,9 @@ export function cliMessage(message: string, options: readonly OptionLike[] = [])
   if (library) {
     // other options named in the requirement: "≤ windowSize (10)", "set allowGaps to …", "give language" (not a signature such as "(text, chunkSize) =>")
     const rest = library[2].replace(/\b([a-z]+[A-Z]\w*)(?= \(\d)/g, (name) => flag(name)).replace(/(?<=\bset )([a-z]+[A-Z]\w*)\b/g, (name) => flag(name)).replace(/(?<=\bgive )([a-z]\w*)\b/g, (name) => flag(name));
-    m = `invalid option ${flag(library[1])}: ${rest}`;
+    // no value given: say what is missing, not "undefined"
+    const missing = /^undefined \(([\s\S]*)\)$/.exec(rest);
+    m = missing ? `missing option ${flag(library[1])}: ${missing[1]}` : `invalid option ${flag(library[1])}: ${rest}`;
   }
   // one line, starting in lower case like commander's messages ("Could not load" → "could not load")
   return m.replace(/\s*\n\s*/g, ' ').replace(/^[A-Z](?=[a-z])/, (c) => c.toLowerCase());

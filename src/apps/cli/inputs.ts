@@ -51,11 +51,14 @@ export const MAX_INVALID_UTF8 = 0.3;
 /**
  * Why the bytes `head` (the start of a file; `whole` when it is all of it) are not text,
  * or undefined when they are: a NUL byte (no text format has one; every common binary
- * format — images, archives, executables, fonts, UTF-16 text — has them early), or more
+ * format — images, archives, executables, fonts, UTF-16 text without its byte order
+ * mark — has them early; UTF-16 with the mark is text), or more
  * than {@link MAX_INVALID_UTF8} of the bytes in invalid UTF-8 sequences. A sequence cut
  * by the end of a partial head is not counted.
  */
 export function binaryReason(head: Uint8Array, whole = true): string | undefined {
+  // UTF-16 with its byte order mark is text (its ASCII has NUL bytes)
+  if (head.length >= 2 && ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff))) return undefined;
   const nul = head.indexOf(0);
   if (nul >= 0) return `a NUL byte at offset ${nul}`;
   if (head.length === 0) return undefined;
@@ -195,10 +198,10 @@ export async function expandInputs(args: string[], extensions: string[] = DEFAUL
       const found = await glob(['**/*'], { cwd: arg, onlyFiles: true, dot: false, expandDirectories: false, ignore: ['**/node_modules/**'] });
       const files = await oncePerFile(arg, found.filter((x) => extensions.some((e) => x.toLowerCase().endsWith(e))));
       if (files.length === 0) {
-        throw new UnreadableFileError(arg, `no ${extensions.join('/')} files in directory`);
+        throw new UnreadableFileError(arg, `no ${extensionList(extensions)} files in directory`);
       }
       const kept = await text(files, false);
-      if (kept.length === 0) throw new UnreadableFileError(arg, `no ${extensions.join('/')} text files in directory (${files.length} binary skipped)`);
+      if (kept.length === 0) throw new UnreadableFileError(arg, `no ${extensionList(extensions)} text files in directory (${files.length} binary skipped)`);
       add(kept);
     } else if (exists || !GLOB_CHARS.test(arg)) {
       add(exists ? await text([arg], true) : [arg]); // a file, or a missing path the reader reports
@@ -210,4 +213,9 @@ export async function expandInputs(args: string[], extensions: string[] = DEFAUL
     }
   }
   return out;
+}
+
+/** Extensions for a message: `.md/.txt`, or the first six and how many in all (`auto` walks some 30: `--ext` chooses). */
+function extensionList(extensions: readonly string[]): string {
+  return extensions.length <= 6 ? extensions.join('/') : `${extensions.slice(0, 6).join('/')}/… (${extensions.length} extensions; --ext chooses)`;
 }

@@ -6,6 +6,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import cliProgress from 'cli-progress';
 import { UnreadableFileError, UnwritableFileError } from './errors.js';
+import { documentKind } from '../../engine/document-kinds.js';
 
 export { UnreadableFileError, UnwritableFileError } from './errors.js';
 
@@ -32,7 +33,19 @@ export async function readSource(name: string): Promise<Source> {
   }
 }
 
+/**
+ * A notice on stderr for each named text file of 0 bytes (it gives no chunks: said, not
+ * silent), through `write` (undefined with `--quiet`). An empty PDF or Word file gets no
+ * notice: it is no document, and its loader reports it (`cannot read "FILE": …`, exit 1).
+ */
+export function noticeEmptyFiles(names: readonly string[], sizes: readonly number[], write: ((line: string) => void) | undefined): void {
+  names.forEach((name, i) => {
+    if (name !== '-' && sizes[i] === 0 && documentKind(name) === undefined) write?.(`chunkwise: ${name}: empty file, no chunks\n`);
+  });
+}
+
 /** Sizes of the files in bytes (stdin counts 0). @throws {UnreadableFileError} */
+
 export async function sourceSizes(names: string[]): Promise<number[]> {
   return Promise.all(
     names.map(async (name) => {

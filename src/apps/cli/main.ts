@@ -1,7 +1,7 @@
 /**
  * The `chunkwise` command line (Node only).
  *
- *   chunkwise chunk <file...|-> --strategy sliding|fixed --unit char|word|token
+ *   chunkwise chunk <file...|-> [--strategy auto|sliding|fixed|…] --unit char|word|token
  *     [--encoding cl100k_base|o200k_base] [--window-size N --stride N | --chunk-size N --chunk-overlap N]
  *     [--locale TAG --overlap-sentences N] (sentence) [--separators JSON --keep-separator [MODE]] (recursive)
  *     [--fallback sliding] [--contextual-headers] (markdown)
@@ -19,16 +19,19 @@
  *     [--qasc-windows …] [--recall-tolerance 1] [--out DIR] [--generate N --chat-model NAME --chat-url URL]
  *
  * Exit codes: 0 success; 1 a file could not be read or written (or a model loaded, or an
- * optional package a strategy needs is not installed); 2 a usage error (unknown option,
+ * optional package a strategy needs is not installed, or an embedder failed (a network
+ * error, a bad answer), or a queue job failed or was not
+ * taken by a worker within `--wait-timeout`); 2 a usage error (unknown option,
  * bad value). Either is one line on stderr in one style
  * (`chunkwise: …`, see errors.ts), without a stack trace; every command takes `--quiet`
  * and `--no-progress`.
  * @module
  */
 import { Command, CommanderError, Option } from 'commander';
-import { ChunkwiseError, MissingDependencyError, ModelLoadError, SinkError } from '../../engine/errors.js';
+import { ChunkwiseError, EmbeddingError, MissingDependencyError, ModelLoadError, SinkError } from '../../engine/errors.js';
 import { DocumentError } from '../../documents/document-error.js';
-import { QueueUnavailableError } from '../queue/queue.js';
+import { VERSION } from '../../engine/version.js';
+import { JobsFailedError, QueueUnavailableError, WaitTimeoutError } from '../queue/queue.js';
 import { runChunk, type ChunkCommandOptions } from './chunk-command.js';
 import { runEval, type EvalCommandOptions } from './eval-command.js';
 import { UnreadableFileError, UnwritableFileError } from './io.js';
@@ -38,6 +41,7 @@ import { runEmbed, type EmbedCommandOptions } from './embed-cli.js';
 import { UsageError } from './usage-error.js';
 import { DEFAULT_EXTENSIONS, parseExtensions } from './inputs.js';
 import { strategyNames } from '../../strategies/index.js';
+import { AUTO_STRATEGY, describeAuto } from '../../strategies/file-chunkers.js';
 import { addQascCommand } from './qasc-command.js';
 import { addTuneCommand } from './tune-command.js';
 import { QuestionGenerationError } from '../../evaluation/question-generation.js';
@@ -49,11 +53,11 @@ export { UsageError };
 
 export { parseIntegerArg } from './strategy-flags.js';
 
-/** `--strategy`: a registered strategy, or `auto` (each file's by its extension: `strategyForFile`). */
+/** `--strategy`: a registered strategy, or `auto` (the default: each file's by its extension, `FileChunkers`). */
 function strategyOption(): Option {
-  return new Option('-s, --strategy <name>', 'chunking strategy; auto: by file extension (.md markdown, .html/.htm html, source files code, .txt and .pdf recursive, .docx html, else fixed)')
-    .choices([...strategyNames(), 'auto'])
-    .default('fixed');
+  return new Option('-s, --strategy <name>', `chunking strategy; auto picks by file extension: ${describeAuto()}`)
+    .choices([...strategyNames(), AUTO_STRATEGY])
+    .default(AUTO_STRATEGY);
 }
 
 /** Builds the program (exported for tests). */
@@ -62,7 +66,7 @@ export function buildProgram(): Command {
   program
     .name('chunkwise')
     .description('Chunk documents for retrieval-augmented generation, with exact offsets.')
-    .version('0.1.0')
+    .version(VERSION)
     .exitOverride()
     .showSuggestionAfterError(true)
     .configureOutput({
@@ -72,7 +76,9 @@ export function buildProgram(): Command {
 
   // a command over files with --strategy and every strategy's flags
   const filesCommand = (name: string, description: string, files: string) =>
-    addStrategyFlags(program.command(name).description(description).argument('<files...>', files).addOption(strategyOption()));
+    addStrategyFlags(program.command(name).description(description).argument('<files...>', files).addOption(strategyOption()))
+      .option('--input-encoding <label>', 'encoding of text files without a UTF-16 byte order mark (latin1, windows-1252, utf-16le, shift_jis …); default UTF-8, and a file that is not valid UTF-8 is an error')
+      .option('--pdf-password <password>', 'password of encrypted PDF inputs');
   const chunkCommand = filesCommand('chunk', 'chunk files (or stdin for -) and write one chunk per line (JSONL) or a JSON array', 'files, directories (walked recursively) or globs to chunk; - reads stdin');
   chunkCommand
     .addOption(new Option('-f, --format <format>', 'output format').choices(['jsonl', 'json']).default('jsonl'))
@@ -96,9 +102,9 @@ export function buildProgram(): Command {
     .option('-o, --out <file>', 'write to a file instead of stdout (required for npy)')
     .option('--ext <list>', `extensions picked when walking a directory (comma-separated) [default: ${DEFAULT_EXTENSIONS.join(',')}; with markdown also .markdown,.mdx; code: source files; html: .html,.htm,.xhtml; auto: every strategy's]`, parseExtensions)
     .option('--skip-unsupported', 'leave out the files whose strategy needs an optional package that is not installed (said on stderr) instead of failing');
-  addEnqueueOptions(embedCommand).action(async (files: string[], options: EmbedCommandOptions & { queue?: string; queueName?: string; batchFiles?: number; wait?: boolean }) => {
+  addEnqueueOptions(embedCommand).action(async (files: string[], options: EmbedCommandOptions & { queue?: string; queueName?: string; batchFiles?: number; wait?: boolean; waitTimeout?: number }) => {
     if (options.queue !== undefined) return runEnqueue(files, options);
-    if (options.wait || options.batchFiles !== undefined || options.queueName !== undefined) throw new UsageError('--wait, --batch-files and --queue-name go with --queue redis://…');
+    if (options.wait || options.waitTimeout !== undefined || options.batchFiles !== undefined || options.queueName !== undefined) throw new UsageError('--wait, --wait-timeout, --batch-files and --queue-name go with --queue redis://…');
     await runEmbed(files, options);
   });
   addSemanticOptions(chunkCommand);
@@ -144,7 +150,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     // the reader of stdout went away (`| head`): nothing more to write, not an error
     if (error instanceof UnwritableFileError && error.path === '-' && error.code === 'EPIPE') return 0;
-    if (error instanceof UnreadableFileError || error instanceof UnwritableFileError || error instanceof ModelLoadError || error instanceof MissingDependencyError || error instanceof DocumentError || error instanceof QueueUnavailableError || error instanceof QuestionGenerationError) {
+    if (error instanceof UnreadableFileError || error instanceof UnwritableFileError || error instanceof ModelLoadError || error instanceof EmbeddingError || error instanceof MissingDependencyError || error instanceof DocumentError || error instanceof QueueUnavailableError || error instanceof JobsFailedError || error instanceof WaitTimeoutError || error instanceof QuestionGenerationError) {
       report(error.message);
       return 1;
     }

@@ -9,11 +9,12 @@ import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { walkExtensions } from '../node/chunk-file.js';
 import { DEFAULT_QUEUE_NAME, requireSharedSink } from '../queue/jobs.js';
-import { drainQueue, enqueueEmbedJobs, QueueUnavailableError, queueStatus, retryFailed, waitForJobs, type QueueStatus } from '../queue/queue.js';
+import { drainQueue, enqueueEmbedJobs, JobsFailedError, QueueUnavailableError, queueStatus, redactUrl, retryFailed, WAIT_SCHEMA, waitForJobs, WaitTimeoutError, type QueueStatus, type WaitResult } from '../queue/queue.js';
+import { resolveOptions } from '../../engine/options/schema.js';
 import { createWorker } from '../queue/worker.js';
 import { DEFAULT_EXTENSIONS, expandInputs } from './inputs.js';
 import { progressWanted } from './io.js';
-import { parsePositiveIntegerArg } from './strategy-flags.js';
+import { parsePositiveIntegerArg, schemaOption } from './strategy-flags.js';
 import { UsageError } from './usage-error.js';
 
 /** The embed options this module reads besides the strategy and embedder flags. */
@@ -22,6 +23,8 @@ export interface EnqueueCliOptions {
   queueName?: string;
   batchFiles?: number;
   wait?: boolean;
+  /** Seconds `--wait` goes on without progress (see {@link WAIT_SCHEMA}). */
+  waitTimeout?: number;
   sink?: string;
   strategy: string;
   ext?: string[];
@@ -31,15 +34,16 @@ export interface EnqueueCliOptions {
 }
 
 /** Options of `embed` that the queue does not carry to the workers (they are the producer's). */
-const PRODUCER_ONLY = new Set(['queue', 'queueName', 'batchFiles', 'wait', 'quiet', 'progress', 'ext', 'out', 'format', 'vectorFormat', 'summary']);
+const PRODUCER_ONLY = new Set(['queue', 'queueName', 'batchFiles', 'wait', 'waitTimeout', 'quiet', 'progress', 'ext', 'out', 'format', 'vectorFormat', 'summary']);
 
-/** Adds `--queue`, `--queue-name`, `--batch-files` and `--wait` to `embed`. */
+/** Adds `--queue`, `--queue-name`, `--batch-files`, `--wait` and `--wait-timeout` to `embed`. */
 export function addEnqueueOptions(command: Command): Command {
   return command
     .option('--queue <url>', 'put the documents on a BullMQ queue in Redis (redis://host:port[/db]) for `chunkwise worker`s instead of embedding here; needs --sink postgres://… or lancedb:<dir>')
     .option('--queue-name <name>', `queue name (default ${DEFAULT_QUEUE_NAME})`)
     .option('--batch-files <n>', 'files per job (default 1: a job per document)', parsePositiveIntegerArg)
-    .option('--wait', 'with --queue: follow the jobs until each has completed or failed, then print the summary');
+    .option('--wait', 'with --queue: follow the jobs until each has completed or failed, then print the summary (exit 1 when a job failed)')
+    .addOption(schemaOption('waitTimeout', WAIT_SCHEMA.options.waitTimeout));
 }
 
 /**
@@ -56,28 +60,45 @@ export async function runEnqueue(inputs: string[], o: EnqueueCliOptions): Promis
   }
   if (o.prune) throw new UsageError('--prune goes with an in-process run: each queue job holds some of the documents, not the whole corpus');
   if (inputs.includes('-')) throw new UsageError('--queue takes files: the workers read each document from its path, not from this stdin');
+  if (o.waitTimeout !== undefined && !o.wait) throw new UsageError('--wait-timeout goes with --wait');
+  const { waitTimeout } = resolveOptions<{ waitTimeout: number }>(WAIT_SCHEMA, { waitTimeout: o.waitTimeout });
   const files = (await expandInputs(inputs, o.ext ?? walkExtensions(o.strategy, DEFAULT_EXTENSIONS))).map((f) => resolve(f));
   const options: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(o)) if (!PRODUCER_ONLY.has(k) && v !== undefined) options[k] = v;
   if (o.sink.startsWith('lancedb:')) options.sink = `lancedb:${resolve(o.sink.slice('lancedb:'.length))}`;
+  const queueName = o.queueName ?? DEFAULT_QUEUE_NAME;
   const target = { url: o.queue as string, queueName: o.queueName };
   const ids = await enqueueEmbedJobs({ ...target, files, options: options as { sink: string; embedder: string }, batchFiles: o.batchFiles });
-  if (!o.wait) {
-    if (!o.quiet) process.stderr.write(`chunkwise: ${ids.length} job(s) for ${files.length} file(s) on queue ${o.queueName ?? DEFAULT_QUEUE_NAME}\n`);
-    return;
-  }
+  const say = (line: string) => {
+    if (!o.quiet) process.stderr.write(`chunkwise: ${line}\n`);
+  };
+  if (!o.wait) return say(`${ids.length} job(s) for ${files.length} file(s) on queue ${queueName}`);
   const started = performance.now();
   const show = progressWanted(o) && ids.length > 1;
   const bar = show ? new cliProgress.SingleBar({ stream: process.stderr, format: 'jobs [{bar}] {value}/{total}', clearOnComplete: true }, cliProgress.Presets.shades_classic) : undefined;
   bar?.start(ids.length, 0);
-  const result = await waitForJobs(target, ids, (done) => bar?.update(done));
-  bar?.stop();
-  if (!o.quiet) {
-    const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    process.stderr.write(`chunkwise: ${result.completed} of ${ids.length} job(s) completed, ${result.documents} document(s), ${result.failed.length} failed, ${seconds} s\n`);
+  const summary = (result: WaitResult) => {
+    bar?.stop();
+    say(`${result.completed} of ${ids.length} job(s) completed, ${result.documents} document(s), ${result.failed.length} failed, ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    for (const f of result.failed) process.stderr.write(`chunkwise: job ${f.id} failed: ${f.reason}\n`);
+  };
+  let result: WaitResult;
+  try {
+    result = await waitForJobs(target, ids, {
+      waitTimeout,
+      onProgress: (done) => bar?.update(done),
+      onConnectionLost: (reason) => say(`lost the connection to Redis at ${redactUrl(target.url)} (${reason}): reconnecting for up to ${waitTimeout} s`),
+    });
+  } catch (error) {
+    if (!(error instanceof WaitTimeoutError)) {
+      bar?.stop();
+      throw error;
+    }
+    summary(error.result);
+    throw new WaitTimeoutError(error.seconds, error.pending, error.result, queueName, 'they stay queued: start chunkwise worker on it, or wait longer with --wait-timeout');
   }
-  for (const f of result.failed) process.stderr.write(`chunkwise: job ${f.id} failed: ${f.reason}\n`);
-  if (result.failed.length > 0) process.exitCode = 1;
+  summary(result);
+  if (result.failed.length > 0) throw new JobsFailedError(result.failed.length, ids.length);
 }
 
 /** Options of `worker` and `queue …`. */
@@ -86,7 +107,23 @@ interface QueueCliOptions {
   queueName?: string;
   concurrency?: number;
   lockDuration?: number;
+  redisTimeout?: number;
   quiet?: boolean;
+}
+
+/** A promise resolved by `fire()`, and whether it was. */
+function signalled(): { promise: Promise<void>; fire(): void; done: boolean } {
+  let fire!: () => void;
+  const promise = new Promise<void>((resolve) => (fire = resolve));
+  const s = {
+    promise,
+    done: false,
+    fire: () => {
+      s.done = true;
+      fire();
+    },
+  };
+  return s;
 }
 
 /** A status report, one count per line and a line per failed job. */
@@ -105,35 +142,48 @@ export function addQueueCommands(program: Command): void {
     .option('--queue-name <name>', `queue name (default ${DEFAULT_QUEUE_NAME})`)
     .option('--concurrency <n>', 'jobs at once in this process', parsePositiveIntegerArg, 1)
     .option('--lock-duration <ms>', 'ms a job stays locked to a worker that stopped answering before another takes it', parsePositiveIntegerArg, 30_000)
+    .option('--redis-timeout <seconds>', 'seconds the worker goes without Redis — at start, or after losing it — before it exits 1 with the reason (the jobs in hand run again on another worker)', parsePositiveIntegerArg, 30)
     .action(async (o: QueueCliOptions) => {
       const say = (line: string) => {
         if (!o.quiet) process.stderr.write(`chunkwise: ${line}\n`);
       };
+      const seconds = o.redisTimeout ?? 30;
+      // SIGTERM or SIGINT stops the worker from now on: the first lets the jobs in hand
+      // finish, a second does not wait (nor does a Redis that is gone)
+      const signals = [signalled(), signalled()];
+      const onSignal = () => signals.find((s) => !s.done)?.fire();
+      process.on('SIGTERM', onSignal);
+      process.on('SIGINT', onSignal);
+      let unavailable!: (error: QueueUnavailableError) => void;
+      const lost = new Promise<never>((_, fail) => (unavailable = fail));
+      lost.catch(() => {}); // observed by the races below
       const worker = await createWorker({
         connection: o.queue,
         queueName: o.queueName,
         concurrency: o.concurrency,
         lockDuration: o.lockDuration,
+        redisTimeout: seconds,
+        onUnavailable: unavailable,
         onFailed: (id, reason, final) => say(`job ${id} ${final ? 'failed' : 'will be retried'}: ${reason}`),
       });
-      // the first connection must succeed (a worker started against a wrong URL says so);
-      // later drops are reconnected for as long as it runs
-      await Promise.race([
-        worker.ready(),
-        new Promise((_, fail) => setTimeout(() => fail(new QueueUnavailableError(o.queue, new Error('no answer in 10 s'))), 10_000).unref()),
-      ]).catch(async (error) => {
-        await worker.close().catch(() => {});
+      try {
+        // the first connection must come within --redis-timeout (a worker started against a wrong URL says so)
+        const noAnswer = new Promise<never>((_, fail) => setTimeout(() => fail(new QueueUnavailableError(o.queue, new Error(`no answer in ${seconds} s`))), seconds * 1000).unref());
+        if (!(await Promise.race([worker.ready().then(() => true), noAnswer, signals[0].promise.then(() => false)]))) return await worker.close(true);
+        say(`worker on queue ${o.queueName ?? DEFAULT_QUEUE_NAME} (${o.concurrency ?? 1} at once)`);
+        // later drops are reconnected for up to --redis-timeout
+        await Promise.race([signals[0].promise, lost]);
+        say('stopping: finishing the jobs in hand');
+        if (await Promise.race([worker.close().then(() => true), lost, signals[1].promise.then(() => false)])) return;
+        say('stopping now: the jobs in hand go back to the queue when their locks lapse');
+        await worker.close(true);
+      } catch (error) {
+        await worker.close(true);
         throw error;
-      });
-      say(`worker on queue ${o.queueName ?? DEFAULT_QUEUE_NAME} (${o.concurrency ?? 1} at once)`);
-      await new Promise<void>((done) => {
-        const stop = () => {
-          say('stopping: finishing the jobs in hand');
-          worker.close().then(done, done);
-        };
-        process.once('SIGTERM', stop);
-        process.once('SIGINT', stop);
-      });
+      } finally {
+        process.off('SIGTERM', onSignal);
+        process.off('SIGINT', onSignal);
+      }
     });
 
   const queue = program.command('queue').description('watch and recover the queue of embed jobs');

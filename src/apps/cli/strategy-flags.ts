@@ -97,6 +97,23 @@ function parserOf(name: string, spec: OptionSpec): ((value: string) => unknown) 
 }
 
 /**
+ * The flag of one option of a schema that is not a strategy's (`--wait-timeout` of
+ * `embed --wait`): its placeholder, its doc and default as the help line, its type's parser.
+ * No commander default: the schema fills it in when the options are resolved.
+ * @throws {Error} for an API-only option (a bug in the caller).
+ */
+export function schemaOption(name: string, spec: OptionSpec): Option {
+  const flag = cliFlag(name, spec);
+  if (!flag) throw new Error(`option ${name} has no CLI flag`);
+  const ph = placeholder(spec);
+  const def = defaultText(spec).replace(/`/g, '');
+  const option = new Option(`${flag}${ph ? ' ' + ph : ''}`, `${spec.doc.replace(/`/g, '')}${def !== '—' ? ` [default: ${def}]` : ''}`);
+  const parse = parserOf(name, spec);
+  if (parse) option.argParser(parse);
+  return option;
+}
+
+/**
  * Adds every strategy option's flag to `command`, with help from the schemas:
  * `doc (strategies) [default]`. No commander defaults: an option not given is left to the
  * strategy's own default.

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { Option, type Command } from 'commander';
 import { generateQuestions, questionsCsv } from '../../evaluation/question-generation.js';
 import { checkQuestions, type EvalQuestion } from '../../evaluation/questions.js';
-import { tune, TUNE_BUDGET_MS, TUNE_OVERLAPS, TUNE_QASC_WINDOWS, TUNE_SIZES, TUNE_STRATEGIES, type TuneResult } from '../../evaluation/tune.js';
+import { queryTimeStrategy, tune, TUNE_BUDGET_MS, TUNE_OVERLAPS, TUNE_QASC_WINDOWS, TUNE_SIZES, TUNE_STRATEGIES, type TuneResult } from '../../evaluation/tune.js';
 import { tuneJson, tuneMarkdown, tuneSvg } from '../../evaluation/tune-report.js';
 import { loadEmbedder } from '../node/embedders.js';
 import { progressBar, readCorpora, readQuestions } from '../node/evaluation.js';
@@ -38,6 +38,7 @@ export interface TuneCommandOptions {
   generate?: number;
   chatModel?: string;
   chatUrl?: string;
+  queryTime?: boolean;
   quiet?: boolean;
   progress?: boolean;
 }
@@ -80,11 +81,12 @@ export function addTuneCommand(program: Command): Command {
     .command('tune')
     .description('search strategy × chunk size × overlap (and QASC\'s window) on your corpora and questions within a time budget; print the Pareto front of recall against IoU and the recommended configuration')
     .argument('<corpora...>', 'corpus files, directories or globs; a question\'s corpus_id is a file\'s base name without extension')
-    .option('--questions <csv>', 'questions CSV with columns question, references, corpus_id (Chroma\'s format)')
+    .option('--questions <file>', 'questions: a CSV with columns question, references, corpus_id (Chroma\'s format), or lines of question<TAB>excerpt (the excerpt copied from a corpus; its corpus and offsets are found)')
     .addOption(new Option('--budget <duration>', 'time budget: no configuration is started that would end past it (e.g. 90s, 5m, 1h; a bare number is seconds)').argParser(parseDuration).default(TUNE_BUDGET_MS, '5m'))
     .option('--embedder <spec>', 'hashing | hashing:<dim> | onnx:<folder> | static:<folder> | openai:<model> | transformers:<folder>', 'hashing')
     .option('-k, --top-k <n>', 'chunks retrieved per question', parsePositiveIntegerArg, 5)
-    .option('--strategies <list>', `strategies searched (comma-separated; qasc is hybrid QASC) [default: ${TUNE_STRATEGIES.join(',')}]`, listOf('--strategies', strategyName))
+    .option('--strategies <list>', `strategies searched (comma-separated; qasc is hybrid QASC) [default: ${TUNE_STRATEGIES.filter((x) => !queryTimeStrategy(x)).join(',')}; with --query-time also ${TUNE_STRATEGIES.filter(queryTimeStrategy).join(',')}]`, listOf('--strategies', strategyName))
+    .option('--query-time', 'also search query-time strategies (QASC: chunks built per question, nothing indexed ahead) and let them be recommended; without it the recommendation is an index-time configuration')
     .option('--sizes <list>', `chunk sizes in tokens [default: ${TUNE_SIZES.join(',')}]`, listOf('--sizes', integer('--sizes')))
     .option('--overlaps <list>', `overlaps in percent of the size, each in [0, 100) [default: ${TUNE_OVERLAPS.join(',')}]`, listOf('--overlaps', (s) => {
       const n = Number(s);
@@ -158,11 +160,12 @@ export async function runTune(corporaArgs: string[], o: TuneCommandOptions): Pro
     if (questions.length === 0) throw new UsageError('the chat endpoint gave no usable question');
     if (o.out) await writeFile(join(o.out, 'questions.csv'), questionsCsv(questions));
   } else {
-    questions = await readQuestions(o.questions!);
+    questions = await readQuestions(o.questions!, corpora);
   }
   checkQuestions(questions, corpora);
   const embedder = await loadEmbedder(o.embedder);
   const bar = progressBar('tune [{bar}] {value}/{total} configurations | {label}', '', show);
+  const lines = show && !process.stderr.isTTY;
   let result: TuneResult;
   try {
     result = await tune(corpora, questions, {
@@ -175,9 +178,12 @@ export async function runTune(corporaArgs: string[], o: TuneCommandOptions): Pro
       overlaps: o.overlaps,
       qascWindows: o.qascWindows,
       recallTolerance: o.recallTolerance / 100,
+      queryTime: o.queryTime === true,
       onConfiguration: (e) => {
         bar.label(e.spec);
         bar.update(e.done, e.total);
+        // no terminal (a log, CI): a line per configuration finished instead of a bar
+        if (lines && e.phase !== 'start') process.stderr.write(`chunkwise: tune ${e.done}/${e.total} ${e.spec} ${e.phase}, ${((performance.now() - startedAt) / 1000).toFixed(0)} s\n`);
       },
     });
   } finally {

@@ -35,7 +35,7 @@ port.on('message', async (message: ToWorker) => {
   }
   const { i, name } = message;
   try {
-    const chunks = await chunkFileRecords(chunkers.for(name), name, (records) => post({ type: 'records', i, records }), data.batchChars, undefined, data.quiet ? undefined : (line) => process.stderr.write(line));
+    const chunks = await chunkFileRecords(chunkers.for(name), name, (records) => post({ type: 'records', i, records }), data.batchChars, undefined, data.quiet ? undefined : (line) => process.stderr.write(line), { encoding: data.encoding, pdfPassword: data.pdfPassword });
     post({ type: 'done', i, chunks });
   } catch (error) {
     post({ ...describeError(error), i });

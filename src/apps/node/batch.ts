@@ -23,6 +23,10 @@ export interface BatchWorkerData {
   batchChars: number;
   /** `--quiet`: no notices on stderr (a file chunked by the recursive splitter instead). */
   quiet?: boolean;
+  /** `--input-encoding`: how text files are decoded (`filePieces`). */
+  encoding?: string;
+  /** `--pdf-password`: the password of encrypted PDFs. */
+  pdfPassword?: string;
 }
 
 /** Messages to a worker. */
@@ -39,6 +43,10 @@ export interface BatchOptions {
   /** A strategy name, or `auto` (see `FileChunkers`). */
   strategy: string;
   options: StrategyOptions | Record<string, StrategyOptions>;
+  /** `--input-encoding`: how text files are decoded (`filePieces`). */
+  encoding?: string;
+  /** `--pdf-password`: the password of encrypted PDFs. */
+  pdfPassword?: string;
   /** Worker threads, an integer ≥ 1 (no more are started than there are files). */
   workers: number;
   /** Receives each file's records in file order; awaited (back-pressure). */
@@ -89,7 +97,7 @@ export async function chunkFilesWithWorkers(files: string[], o: BatchOptions): P
   if (!Number.isInteger(o.workers) || o.workers < 1) throw new InvalidOptionError('workers', o.workers, 'must be an integer ≥ 1');
   if (files.length === 0) return 0;
   const { url, execArgv } = workerScript();
-  const data: BatchWorkerData = { strategy: o.strategy, options: o.options, batchChars: o.batchChars ?? 1 << 20, quiet: o.quiet === true };
+  const data: BatchWorkerData = { strategy: o.strategy, options: o.options, batchChars: o.batchChars ?? 1 << 20, quiet: o.quiet === true, encoding: o.encoding, pdfPassword: o.pdfPassword };
   const count = Math.min(o.workers, files.length);
   const workers: Worker[] = [];
   const pending = new Map<number, string[][]>(); // records of files after the one being written

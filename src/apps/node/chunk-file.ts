@@ -16,20 +16,32 @@ import { UnreadableFileError } from '../cli/io.js';
 import { binaryReason, SNIFF_BYTES } from '../cli/inputs.js';
 import { LazyCodeChunker } from '../../strategies/code/schema.js';
 import { chunkDocumentFile } from './documents.js';
+import { textDecoderFor } from '../../documents/load.js';
 import { documentKind, DOCUMENT_EXTENSIONS } from '../../engine/document-kinds.js';
 
 export { chunkRecord };
+
+/** How files are read: `encoding` for text files ({@link filePieces}), `pdfPassword` for encrypted PDFs. */
+export interface ReadOptions {
+  encoding?: string;
+  pdfPassword?: string;
+}
 export { AUTO_STRATEGY, FileChunkers, type FileChunkerOptions } from '../../strategies/file-chunkers.js';
 
 /**
- * The text of a file (or stdin for `-`) as UTF-8 decoded pieces. Decoding is WHATWG
- * `TextDecoder` in streaming mode with the BOM kept, so the pieces join to exactly what
- * `readFile(path, 'utf8')` returns, invalid bytes (U+FFFD) included, wherever the
- * byte blocks split a character. `onBytes` is told the size of each block read (progress).
- * @throws {UnreadableFileError} when the file cannot be opened or read, or is a directory.
+ * The text of a file (or stdin for `-`) as decoded pieces. The encoding is, in order: a
+ * UTF-16 byte order mark (`FF FE` little-endian, `FE FF` big-endian), `encoding` (any
+ * WHATWG label: `latin1`, `windows-1252`, `utf-16le`, `shift_jis` …), else UTF-8, which
+ * must be valid: a byte that is not UTF-8 is an error naming the file and `--input-encoding`,
+ * never a silent U+FFFD. Decoding is WHATWG `TextDecoder` in streaming mode with the BOM
+ * kept (U+FEFF at offset 0), so the pieces join to the same text wherever the byte blocks
+ * split a character. `onBytes` is told the size of each block read (progress).
+ * @throws {UnreadableFileError} when the file cannot be opened or read, is a directory, or
+ *   is not valid UTF-8 without `encoding`.
+ * @throws {RangeError} for an `encoding` TextDecoder does not know.
  */
-export async function* filePieces(name: string, blockBytes = 1 << 20, onBytes?: (bytes: number) => void): AsyncGenerator<string> {
-  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+export async function* filePieces(name: string, blockBytes = 1 << 20, onBytes?: (bytes: number) => void, encoding?: string): AsyncGenerator<string> {
+  let decoder: TextDecoder | undefined;
   let input: AsyncIterable<Buffer>;
   if (name === '-') input = process.stdin;
   else {
@@ -40,25 +52,26 @@ export async function* filePieces(name: string, blockBytes = 1 << 20, onBytes?: 
     }
     input = createReadStream(name, { highWaterMark: blockBytes });
   }
-  // stdin is sniffed as a named file is: its first block must look like text
-  let sniff = name === '-';
   try {
     for await (const block of input) {
-      if (sniff) {
-        sniff = false;
-        const reason = binaryReason(block.subarray(0, SNIFF_BYTES), block.length < SNIFF_BYTES);
+      if (!decoder) {
+        decoder = textDecoderFor(block, encoding);
+        // stdin is sniffed as a named file is: its first block must look like text
+        const reason = name === '-' && encoding === undefined && decoder.encoding === 'utf-8' ? binaryReason(block.subarray(0, SNIFF_BYTES), block.length < SNIFF_BYTES) : undefined;
         if (reason !== undefined) throw new BinaryInputError(reason);
       }
       onBytes?.(block.length);
       const text = decoder.decode(block, { stream: true });
       if (text.length > 0) yield text;
     }
+    const rest = decoder?.decode() ?? '';
+    if (rest.length > 0) yield rest;
   } catch (cause) {
+    if (cause instanceof TypeError && decoder?.fatal) throw new UnreadableFileError(name, 'not valid UTF-8; give its encoding with --input-encoding (e.g. --input-encoding latin1)');
     throw new UnreadableFileError(name, cause instanceof BinaryInputError ? cause.message : cause);
   }
-  const rest = decoder.decode();
-  if (rest.length > 0) yield rest;
 }
+
 
 /** Standard input that is not text (its first block has a NUL byte, or is mostly invalid UTF-8). */
 class BinaryInputError extends Error {
@@ -74,7 +87,7 @@ class BinaryInputError extends Error {
  * `name` is the `source` written in each record; the chunk ids are the chunker's with no
  * document id (content ids, as the library's `chunk(text)` and the web page give them);
  * `onBytes` is told the bytes read as the file is read (progress); `notice` gets the one line to show on stderr when the file was chunked
- * otherwise than asked ({@link fallbackNotice}).
+ * otherwise than asked ({@link fallbackNotice}); `read.encoding` decodes text files as {@link filePieces} says, `read.pdfPassword` opens encrypted PDFs.
  * @returns the number of chunks.
  * @throws {UnreadableFileError} when the file cannot be read; chunker errors as thrown.
  */
@@ -85,7 +98,9 @@ export async function chunkFileRecords(
   batchChars = 1 << 20,
   onBytes?: (bytes: number) => void,
   notice?: (line: string) => void,
+  read: ReadOptions = {},
 ): Promise<number> {
+  const { encoding } = read;
   let batch: string[] = [];
   let size = 0;
   let count = 0;
@@ -103,12 +118,12 @@ export async function chunkFileRecords(
     }
   };
   if (documentKind(name)) {
-    for (const chunk of await chunkDocumentFile(chunker, name)) await add(chunk);
+    for (const chunk of await chunkDocumentFile(chunker, name, { password: read.pdfPassword })) await add(chunk);
   } else if (isStreamingChunker(chunker)) {
-    for await (const chunk of chunker.chunkStream(filePieces(name, undefined, onBytes))) await add(chunk);
+    for await (const chunk of chunker.chunkStream(filePieces(name, undefined, onBytes, encoding))) await add(chunk);
   } else {
     let text = '';
-    for await (const piece of filePieces(name, undefined, onBytes)) text += piece;
+    for await (const piece of filePieces(name, undefined, onBytes, encoding)) text += piece;
     for (const chunk of await chunker.chunk(text)) await add(chunk);
   }
   if (batch.length > 0) await sink(batch);

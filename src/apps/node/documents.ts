@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Chunk } from '../../engine/chunk.js';
 import { DocumentError } from '../../documents/document-error.js';
+import { MissingDependencyError } from '../../engine/errors.js';
 import { documentKind } from '../../engine/document-kinds.js';
 import type { ChunkCallOptions } from '../../engine/ids.js';
 import type { Chunker } from '../../engine/chunker.js';
@@ -19,13 +20,13 @@ export { DOCUMENT_EXTENSIONS, DOCUMENT_STRATEGIES, documentKind } from '../../en
  * Chunks a `.pdf` or `.docx` file with `chunker`: a PDF through `extractPdf` and
  * `PdfChunker` (chunks with `metadata.pages` and `metadata.boxes`, offsets into the
  * extracted document text), a Word file through mammoth's HTML (offsets into that HTML).
- * `options.documentId` enters the chunk ids.
+ * `options.documentId` enters the chunk ids; `options.password` opens an encrypted PDF.
  * @throws {UnreadableFileError} when the file cannot be read.
  * @throws {DocumentError} for a PDF with no text layer (it needs OCR), an encrypted PDF,
  *   or bytes that are not such a document.
  * @throws {MissingDependencyError} naming `pdfjs-dist` or `mammoth` when not installed.
  */
-export async function chunkDocumentFile(chunker: Chunker, name: string, options?: ChunkCallOptions): Promise<Chunk[]> {
+export async function chunkDocumentFile(chunker: Chunker, name: string, options?: ChunkCallOptions & { password?: string }): Promise<Chunk[]> {
   let bytes: Uint8Array;
   try {
     bytes = new Uint8Array(await readFile(name));
@@ -34,7 +35,7 @@ export async function chunkDocumentFile(chunker: Chunker, name: string, options?
   }
   if (documentKind(name) === '.pdf') {
     const { extractPdf, PdfChunker } = await import('../../documents/pdf.js');
-    return new PdfChunker(chunker).chunk(await extractPdf(bytes, { source: name }), options);
+    return new PdfChunker(chunker).chunk(await extractPdf(bytes, { source: name, password: options?.password }), options);
   }
   const { docxToHtml } = await import('../../documents/docx.js');
   const chunks = await chunker.chunk((await docxToHtml(bytes, { source: name })).html, options);
@@ -81,4 +82,21 @@ export function throwDocumentErrors(errors: readonly DocumentError[]): void {
   if (errors.length === 0) return;
   for (const e of errors.slice(0, -1)) process.stderr.write(`chunkwise: ${cliMessage(e.message)}\n`);
   throw errors[errors.length - 1];
+}
+
+/**
+ * The optional package the loader of `file` needs and cannot import (`pdfjs-dist` for a
+ * `.pdf`, `mammoth` for a `.docx`), as a list: empty for a text file or when it is there.
+ * @throws what importing it throws other than a MissingDependencyError.
+ */
+export async function missingDocumentPackages(file: string): Promise<string[]> {
+  const kind = documentKind(file);
+  if (!kind) return [];
+  try {
+    await loadDocumentPeers([file]);
+    return [];
+  } catch (error) {
+    if (error instanceof MissingDependencyError) return [kind === '.pdf' ? 'pdfjs-dist' : 'mammoth'];
+    throw error;
+  }
 }

@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import cliProgress from 'cli-progress';
 import { InvalidDatasetError } from '../../engine/errors.js';
-import { corpusIdFromPath, parseQuestionsCsv, type Corpus, type EvalQuestion } from '../../evaluation/questions.js';
+import { corpusIdFromPath, isTabbedQuestions, parseQuestionsCsv, parseTabbedQuestions, type Corpus, type EvalQuestion } from '../../evaluation/questions.js';
 import type { ProgressCallback } from '../../evaluation/retrieval.js';
 
 /**
@@ -29,11 +29,15 @@ export async function readCorpora(paths: readonly string[]): Promise<Corpus[]> {
 }
 
 /**
- * Reads and parses a questions CSV (columns `question`, `references`, `corpus_id`).
- * @throws {InvalidDatasetError} for malformed data; Node's file-system errors for an unreadable file.
+ * Reads and parses a questions CSV (columns `question`, `references`, `corpus_id`), or,
+ * given the corpora, the simple `question<TAB>excerpt` lines ({@link parseTabbedQuestions}).
+ * @throws {InvalidDatasetError} for malformed data (naming the line); Node's file-system errors for an unreadable file.
  */
-export async function readQuestions(path: string): Promise<EvalQuestion[]> {
-  return parseQuestionsCsv(await readFile(path, 'utf8'), path);
+export async function readQuestions(path: string, corpora?: readonly Corpus[]): Promise<EvalQuestion[]> {
+  const text = await readFile(path, 'utf8');
+  // `question<TAB>excerpt` lines (the web page's format): offsets found in the corpora
+  if (corpora && isTabbedQuestions(text)) return parseTabbedQuestions(text, corpora, path);
+  return parseQuestionsCsv(text, path);
 }
 
 /** A progress callback plus `stop()`, for {@link embeddingProgress}. */

@@ -6,5 +6,5 @@
  * @module
  */
 export { DEFAULT_QUEUE_NAME, queueConnection, requireSharedSink, type EmbedJobData, type EmbedJobOptions, type EmbedJobResult, type JobDocument } from './jobs.js';
-export { drainQueue, enqueueEmbedJobs, JOB_ATTEMPTS, queueStatus, retryFailed, waitForJobs, type EnqueueOptions, type QueueStatus, type QueueTarget, type WaitResult } from './queue.js';
+export { drainQueue, enqueueEmbedJobs, JOB_ATTEMPTS, JobsFailedError, QueueUnavailableError, queueStatus, retryFailed, WAIT_SCHEMA, waitForJobs, WaitTimeoutError, type EnqueueOptions, type QueueStatus, type QueueTarget, type WaitOptions, type WaitProgress, type WaitResult } from './queue.js';
 export { createWorker, finalFailure, JobDocumentsError, JobResources, runEmbedJob, type ChunkwiseWorker, type CreateWorkerOptions } from './worker.js';

@@ -6,6 +6,7 @@
  */
 import { ChunkwiseError, firstLine, MissingDependencyError } from '../../engine/errors.js';
 import { requireInteger } from '../../engine/options/options.js';
+import { resolveOptions, type StrategySchema } from '../../engine/options/schema.js';
 import { DEFAULT_QUEUE_NAME, EMBED_JOB, producerConnection, requireQueueName, requireSharedSink, type EmbedJobData, type EmbedJobOptions, type EmbedJobResult } from './jobs.js';
 
 type BullMQ = typeof import('bullmq');
@@ -80,16 +81,11 @@ export interface EnqueueOptions extends QueueTarget {
  * @throws {MissingDependencyError} without bullmq.
  */
 export async function enqueueEmbedJobs(o: EnqueueOptions): Promise<string[]> {
-  const connection = producerConnection(o.url);
-  const name = requireQueueName(o.queueName ?? DEFAULT_QUEUE_NAME);
+  requireQueueName(o.queueName ?? DEFAULT_QUEUE_NAME);
   requireSharedSink(o.options.sink);
   const batch = o.batchFiles ?? 1;
   requireInteger('batchFiles', batch, 1);
-  const { Queue } = await importBullmq();
-  const queue = new Queue<EmbedJobData, EmbedJobResult>(name, { connection });
-  queue.on('error', () => {}); // reported by the call that fails
-  try {
-    await reachable(queue, o.url);
+  return withQueue(o, async (queue) => {
     const jobs = [];
     for (let i = 0; i < o.files.length; i += batch) {
       const data: EmbedJobData = { documents: o.files.slice(i, i + batch).map((path) => ({ path })), options: o.options };
@@ -102,9 +98,7 @@ export async function enqueueEmbedJobs(o: EnqueueOptions): Promise<string[]> {
     const added = [];
     for (let i = 0; i < jobs.length; i += 1000) added.push(...(await queue.addBulk(jobs.slice(i, i + 1000))));
     return added.map((j) => j.id as string);
-  } finally {
-    await queue.close();
-  }
+  });
 }
 
 /** Counts of a queue's jobs by state, and the failed jobs' reasons. */
@@ -120,13 +114,8 @@ export interface QueueStatus {
 
 /** Runs `fn` with a BullMQ Queue for `target`, closing it afterwards. */
 async function withQueue<T>(target: QueueTarget, fn: (queue: import('bullmq').Queue<EmbedJobData, EmbedJobResult>) => Promise<T>): Promise<T> {
-  const connection = producerConnection(target.url);
-  const name = requireQueueName(target.queueName ?? DEFAULT_QUEUE_NAME);
-  const { Queue } = await importBullmq();
-  const queue = new Queue<EmbedJobData, EmbedJobResult>(name, { connection });
-  queue.on('error', () => {}); // reported by the call that fails
+  const queue = await openQueue(target);
   try {
-    await reachable(queue, target.url);
     return await fn(queue);
   } finally {
     await queue.close();
@@ -170,38 +159,155 @@ export async function drainQueue(target: QueueTarget): Promise<number> {
 /** Progress of {@link waitForJobs}: jobs finished (completed or failed) of the total. */
 export type WaitProgress = (finished: number, total: number) => void;
 
+/**
+ * The options of {@link waitForJobs} that the CLI takes as flags (`embed --queue … --wait
+ * --wait-timeout 600`): validation, the flag, its `--help` line and the docs' table come
+ * from this schema.
+ */
+export const WAIT_SCHEMA = {
+  name: 'embed --wait',
+  options: {
+    waitTimeout: {
+      type: 'integer',
+      min: 1,
+      default: 600,
+      doc: 'seconds to go on waiting while no job is taken or finished (no worker running) or Redis cannot be reached; then exit 1, the jobs left on the queue',
+      cli: { placeholder: '<seconds>' },
+    },
+  },
+} as const satisfies StrategySchema;
+
+/** Options of {@link waitForJobs}. */
+export interface WaitOptions {
+  /** Called after each poll with the jobs finished so far. */
+  onProgress?: WaitProgress;
+  /**
+   * Seconds without progress — no job of `ids` taken by a worker or finished, or Redis
+   * unreachable — before the wait gives up, an integer ≥ 1 (default 600; see {@link WAIT_SCHEMA}).
+   */
+  waitTimeout?: number;
+  /** Called once when the connection to Redis is lost (the wait reconnects until `waitTimeout`). */
+  onConnectionLost?: (reason: string) => void;
+  /** ms between polls (default 200). */
+  intervalMs?: number;
+}
+
 /** What {@link waitForJobs} found at the end. */
 export interface WaitResult extends EmbedJobResult {
   completed: number;
   failed: { id: string; documents: string[]; reason: string }[];
 }
 
+/** No job of a wait was taken or finished for `waitTimeout` seconds (no worker is running on the queue). The CLI exits 1. */
+export class WaitTimeoutError extends ChunkwiseError {
+  /** The ids of the jobs still on the queue. */
+  readonly pending: readonly string[];
+  /** What had finished when the wait gave up. */
+  readonly result: WaitResult;
+  constructor(
+    readonly seconds: number,
+    pending: readonly string[],
+    result: WaitResult,
+    queueName: string,
+    advice = 'is a chunkwise worker running on it?',
+  ) {
+    super(`no job was taken or finished in ${seconds} s: ${pending.length} of ${pending.length + result.completed + result.failed.length} job(s) still on queue ${queueName} (${advice})`);
+    this.pending = pending;
+    this.result = result;
+  }
+}
+
+/** Jobs of an `embed --queue … --wait` run failed (each failure is reported before). The CLI exits 1. */
+export class JobsFailedError extends ChunkwiseError {
+  constructor(
+    readonly failed: number,
+    readonly total: number,
+  ) {
+    super(`${failed} of ${total} job(s) failed`);
+  }
+}
+
+/** Opens a Queue for `target` and waits until it is connected. @throws {QueueUnavailableError} */
+async function openQueue(target: QueueTarget): Promise<import('bullmq').Queue<EmbedJobData, EmbedJobResult>> {
+  const connection = producerConnection(target.url);
+  const name = requireQueueName(target.queueName ?? DEFAULT_QUEUE_NAME);
+  const { Queue } = await importBullmq();
+  const queue = new Queue<EmbedJobData, EmbedJobResult>(name, { connection });
+  queue.on('error', () => {}); // reported by the call that fails
+  try {
+    await reachable(queue, target.url);
+  } catch (error) {
+    await closeQuietly(queue);
+    throw error;
+  }
+  return queue;
+}
+
+/** Closes a queue whose connection may be gone, without waiting more than a second. */
+async function closeQuietly(queue: { close(): Promise<unknown> }): Promise<void> {
+  await Promise.race([queue.close().catch(() => {}), new Promise((r) => setTimeout(r, 1000).unref())]);
+}
+
 /**
  * Follows jobs until each has completed or failed for good (polling Redis every
- * `intervalMs`), and sums the completed jobs' results.
+ * `intervalMs`), and sums the completed jobs' results. A job's state is read before its
+ * result, so a job that completes between the two reads is counted with its documents.
+ * A lost connection to Redis is reconnected (`onConnectionLost` is told once); a job gone
+ * from the queue (a Redis that restarted without persistence) counts as failed.
+ * @throws {WaitTimeoutError} when for `waitTimeout` seconds no job was taken or finished.
+ * @throws {QueueUnavailableError} when Redis cannot be reached at the start, or stays
+ *   unreachable for `waitTimeout` seconds.
+ * @throws {InvalidOptionError} for a `waitTimeout` that is not an integer ≥ 1.
  */
-export async function waitForJobs(target: QueueTarget, ids: readonly string[], onProgress?: WaitProgress, intervalMs = 200): Promise<WaitResult> {
-  return withQueue(target, async (queue) => {
-    const pending = new Set(ids);
-    const result: WaitResult = { documents: 0, chunks: 0, completed: 0, failed: [] };
-    onProgress?.(0, ids.length);
+export async function waitForJobs(target: QueueTarget, ids: readonly string[], o: WaitOptions = {}): Promise<WaitResult> {
+  const { waitTimeout } = resolveOptions<{ waitTimeout: number }>(WAIT_SCHEMA, { waitTimeout: o.waitTimeout });
+  const intervalMs = o.intervalMs ?? 200;
+  const pending = new Set(ids);
+  const result: WaitResult = { documents: 0, chunks: 0, completed: 0, failed: [] };
+  let queue: import('bullmq').Queue<EmbedJobData, EmbedJobResult> | undefined = await openQueue(target);
+  let moved = Date.now(); // the last time a job was taken or finished
+  let lost: unknown; // the error of a lost connection, until a poll succeeds again
+  try {
+    o.onProgress?.(0, ids.length);
     while (pending.size > 0) {
-      for (const id of [...pending]) {
-        const job = await queue.getJob(id);
-        const state = job ? await job.getState() : 'unknown';
-        if (state === 'completed') {
+      try {
+        queue ??= await openQueue(target);
+        let taken = false;
+        for (const id of [...pending]) {
+          const state = await queue.getJobState(id);
+          if (state === 'active') taken = true;
+          if (state !== 'completed' && state !== 'failed' && state !== 'unknown') continue;
+          // read after the state: a completed job's result is there
+          const job = await queue.getJob(id);
           pending.delete(id);
-          result.completed++;
-          result.documents += job?.returnvalue?.documents ?? 0;
-          result.chunks += job?.returnvalue?.chunks ?? 0;
-        } else if (state === 'failed' || state === 'unknown') {
-          pending.delete(id);
-          result.failed.push({ id, documents: (job?.data?.documents ?? []).map((d) => d.path), reason: job?.failedReason ?? 'the job is gone from the queue' });
+          moved = Date.now();
+          if (state === 'completed' && job) {
+            result.completed++;
+            result.documents += job.returnvalue?.documents ?? 0;
+            result.chunks += job.returnvalue?.chunks ?? 0;
+          } else {
+            result.failed.push({ id, documents: (job?.data?.documents ?? []).map((d) => d.path), reason: job?.failedReason || 'the job is gone from the queue' });
+          }
         }
+        if (taken) moved = Date.now();
+        lost = undefined;
+      } catch (error) {
+        if (error instanceof ChunkwiseError && !(error instanceof QueueUnavailableError)) throw error;
+        if (lost === undefined) o.onConnectionLost?.(firstLine(error));
+        lost = error;
+        if (queue) await closeQuietly(queue);
+        queue = undefined;
       }
-      onProgress?.(ids.length - pending.size, ids.length);
-      if (pending.size > 0) await new Promise((r) => setTimeout(r, intervalMs));
+      o.onProgress?.(ids.length - pending.size, ids.length);
+      if (pending.size === 0) break;
+      if (Date.now() - moved > waitTimeout * 1000) {
+        if (lost !== undefined) throw new QueueUnavailableError(target.url, lost);
+        throw new WaitTimeoutError(waitTimeout, [...pending], result, target.queueName ?? DEFAULT_QUEUE_NAME);
+      }
+      await new Promise((r) => setTimeout(r, intervalMs));
     }
     return result;
-  });
+  } finally {
+    if (queue) await closeQuietly(queue);
+  }
 }

@@ -11,7 +11,7 @@ import { UnreadableFileError } from '../cli/errors.js';
 import { DocumentError } from '../../documents/document-error.js';
 import { UsageError } from '../cli/usage-error.js';
 import { DEFAULT_QUEUE_NAME, queueConnection, requireQueueName, requireSharedSink, type EmbedJobData, type EmbedJobOptions, type EmbedJobResult } from './jobs.js';
-import { importBullmq } from './queue.js';
+import { importBullmq, QueueUnavailableError } from './queue.js';
 import { runEmbed, type EmbedCommandOptions } from '../cli/embed-cli.js';
 import { loadEmbedder } from '../node/embedders.js';
 import { openSink } from '../node/sinks.js';
@@ -35,14 +35,26 @@ export interface CreateWorkerOptions {
   onFailed?: (id: string, reason: string, final: boolean) => void;
   /** Called when a job completes. */
   onCompleted?: (id: string, result: EmbedJobResult) => void;
+  /**
+   * Seconds the worker may go without reaching Redis, after it was ready, before
+   * `onUnavailable` is called, an integer ≥ 1 (default 30). The worker keeps reconnecting
+   * either way; `chunkwise worker` exits 1 then.
+   */
+  redisTimeout?: number;
+  /** Called once when Redis has been out of reach for `redisTimeout` seconds (the connection was lost and did not come back). */
+  onUnavailable?: (error: QueueUnavailableError) => void;
 }
 
 /** A running worker: {@link ChunkwiseWorker.close} lets the jobs in hand finish, then stops. */
 export interface ChunkwiseWorker {
   /** Resolves once the worker has connected and takes jobs. */
   ready(): Promise<void>;
-  /** Stops taking jobs, waits for the jobs in hand, closes the connection. */
-  close(): Promise<void>;
+  /**
+   * Stops taking jobs, waits for the jobs in hand, closes the connection. With `force`,
+   * does not wait for the jobs in hand (their locks lapse and another worker runs them)
+   * nor for more than a second for Redis: for a connection that is lost.
+   */
+  close(force?: boolean): Promise<void>;
 }
 
 /**
@@ -75,8 +87,10 @@ export class JobResources {
   async for(options: EmbedJobOptions): Promise<{ embedder: Embedder; sink: Sink }> {
     const spec = options.embedder ?? 'hashing';
     if (!this.#embedders.has(spec)) this.#embedders.set(spec, loadEmbedder(spec));
-    const key = `${options.sink}\t${String(options.table ?? 'chunks')}`;
-    if (!this.#sinks.has(key)) this.#sinks.set(key, openSink(options.sink, { table: typeof options.table === 'string' ? options.table : 'chunks' }));
+    // no --table: the sink's own default (a postgres URL's ?table=, else chunks), as `embed --sink` does
+    const table = typeof options.table === 'string' ? options.table : undefined;
+    const key = `${options.sink}\t${table ?? ''}`;
+    if (!this.#sinks.has(key)) this.#sinks.set(key, openSink(options.sink, { table }));
     try {
       return { embedder: await this.#embedders.get(spec)!, sink: await this.#sinks.get(key)! };
     } catch (error) {
@@ -96,10 +110,13 @@ export class JobResources {
 }
 
 /**
- * Runs one embed job: each document through `chunkwise embed --sink` as one run of that
- * file (the same pipeline, so a job leaves what an in-process run leaves). A document that
- * fails for good does not stop the others; the job then fails for good with every such
- * document's reason, after the others were written.
+ * Runs one embed job: its documents through `chunkwise embed --sink` as one run (the same
+ * pipeline, so a job leaves what an in-process run leaves, and its documents share windows:
+ * one read, one upsert and one delete per window rather than per document). When that run
+ * fails for good (a document that cannot be read or parsed), each document is run alone,
+ * so one bad document does not stop the others (the documents the whole run synced are
+ * skipped as unchanged); the job then fails for good with every such document's reason,
+ * after the others were written.
  * @throws {InvalidOptionError} for job data of another shape or a sink workers cannot share.
  */
 export async function runEmbedJob(data: EmbedJobData, resources = new JobResources()): Promise<EmbedJobResult> {
@@ -108,16 +125,27 @@ export async function runEmbedJob(data: EmbedJobData, resources = new JobResourc
   }
   requireSharedSink(data.options.sink);
   const opened = await resources.for(data.options);
+  const run = (paths: string[]) =>
+    runEmbed(paths, { strategy: 'fixed', format: 'jsonl', batchSize: 64, ...data.options, quiet: true, progress: false, summary: 'none' } as EmbedCommandOptions, opened);
+  const paths = data.documents.map((doc) => doc.path);
+  if (paths.length > 1) {
+    try {
+      const summary = await run(paths);
+      return { documents: summary.documents, chunks: summary.chunks };
+    } catch (error) {
+      if (!finalFailure(error)) throw error;
+    }
+  }
   const result: EmbedJobResult = { documents: 0, chunks: 0 };
   const bad: string[] = [];
-  for (const doc of data.documents) {
+  for (const path of paths) {
     try {
-      const summary = await runEmbed([doc.path], { strategy: 'fixed', format: 'jsonl', batchSize: 64, ...data.options, quiet: true, progress: false, summary: 'none' } as EmbedCommandOptions, opened);
+      const summary = await run([path]);
       result.documents += summary.documents;
       result.chunks += summary.chunks;
     } catch (error) {
       if (!finalFailure(error)) throw error;
-      bad.push(`${doc.path}: ${error instanceof Error ? error.message : String(error)}`);
+      bad.push(`${path}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
   if (bad.length > 0) throw new JobDocumentsError(bad);
@@ -169,13 +197,58 @@ export async function createWorker(o: CreateWorkerOptions): Promise<ChunkwiseWor
     o.onFailed?.(String(job.id), error.message, final);
   });
   worker.on('completed', (job, result) => o.onCompleted?.(String(job.id), result));
+  const redisTimeout = o.redisTimeout ?? 30;
+  requireInteger('redisTimeout', redisTimeout, 1);
   // connection errors are retried by the client; without a listener they would throw
-  worker.on('error', () => {});
+  let lastError: unknown;
+  worker.on('error', (error) => (lastError = error));
+  const watch = watchConnection(worker, redisTimeout, () => o.onUnavailable?.(new QueueUnavailableError(o.connection, lastError ?? new Error(`connection lost for ${redisTimeout} s`))));
   return {
     ready: () => worker.waitUntilReady().then(() => undefined),
-    close: async () => {
-      await worker.close();
+    close: async (force = false) => {
+      // the connection stays watched while the jobs in hand finish: they need Redis to end
+      const closing = worker.close(force).catch(() => {});
+      if (force) {
+        // a close already under way (waiting for jobs in hand, or for a Redis that is gone) is not forced by close(true): drop the connections
+        void worker.disconnect().catch(() => {});
+        await Promise.race([closing, new Promise((r) => setTimeout(r, 1000).unref())]);
+      } else await closing;
+      watch.stop();
       await resources.close();
+    },
+  };
+}
+
+/**
+ * Watches a worker's Redis connection once it is ready: `lost` is called once when the
+ * connection has been down (closed, reconnecting) for `seconds` without coming back.
+ */
+function watchConnection(worker: import('bullmq').Worker, seconds: number, lost: () => void): { stop(): void } {
+  let downSince: number | undefined;
+  let told = false;
+  let stopped = false;
+  worker
+    .waitUntilReady()
+    .then(async () => {
+      const client = await worker.getBackend().client;
+      if (stopped) return;
+      client.on('close', () => (downSince ??= Date.now()));
+      client.on('ready', () => {
+        downSince = undefined;
+        told = false;
+      });
+    })
+    .catch(() => {}); // a worker that never connects is the caller's start timeout
+  const timer = setInterval(() => {
+    if (downSince === undefined || told || Date.now() - downSince < seconds * 1000) return;
+    told = true;
+    lost();
+  }, 250);
+  timer.unref();
+  return {
+    stop: () => {
+      stopped = true;
+      clearInterval(timer);
     },
   };
 }

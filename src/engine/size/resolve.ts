@@ -72,13 +72,14 @@ export interface ResolvedUnits {
 }
 
 /**
- * How a chunk's `tokenCount` is found from its text and its size in the chunker's unit:
- * the size itself where the units are the tokenizer's tokens, one tokenizer pass where
- * `countTokens` asks for it, otherwise undefined (`tokenCount` −1).
+ * How a chunk's `tokenCount` is found from the text it embeds and that text's size in the
+ * chunker's unit (undefined where the planner did not measure it): the size itself where
+ * the units are the tokenizer's tokens and it is known, one tokenizer pass where it is not
+ * or where `countTokens` asks for it, otherwise undefined (`tokenCount` −1).
  */
-export function tokenCounter(r: ResolvedUnits): ((text: string, unitCount: number) => number) | undefined {
-  if (r.unit === 'token') return (_text, unitCount) => unitCount;
+export function tokenCounter(r: ResolvedUnits): ((text: string, unitCount: number | undefined) => number) | undefined {
   const tokenizer = r.tokenizer;
+  if (r.unit === 'token') return (text, unitCount) => unitCount ?? tokenizer!.count(text);
   return r.countTokens && tokenizer ? (text) => tokenizer.count(text) : undefined;
 }
 
@@ -102,7 +103,7 @@ export function spanTokenCounter(r: ResolvedUnits): ((text: string, spans: reado
 export function chunkCounters(r: ResolvedUnits): {
   unitName: string;
   size: (text: string) => number;
-  tokenCount: ((text: string, unitCount: number) => number) | undefined;
+  tokenCount: ((text: string, unitCount: number | undefined) => number) | undefined;
   tokenCounts: ((text: string, spans: readonly CountedSpan[]) => Int32Array | undefined) | undefined;
 } {
   const sizer = r.units;

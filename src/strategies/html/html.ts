@@ -87,8 +87,9 @@ export type HtmlChunk = Chunk & { embedText: string; metadata: ChunkMetadata & H
  *   `embedText` is its visible text: entities decoded, whitespace collapsed, no tags,
  *   nothing of `script`, `style`, `template`, `noscript`, `head` or hidden elements, nor
  *   of dropped landmarks inside the span. **The budget holds for `embedText`** (the text
- *   that gets embedded), measured exactly; `metadata.embedUnitCount` is its size, while
- *   `unitCount` and `tokenCount` measure `text` as for every strategy.
+ *   that gets embedded), measured exactly; `metadata.embedUnitCount` is its size and
+ *   `tokenCount` its tokens (as for every chunk with `embedText`), while `unitCount`
+ *   measures `text` as for every strategy.
  * - Blocks (paragraphs, headings, lists, `pre`, tables, block quotes, figures, inline
  *   content between blocks) are packed whole, in order; containers (`div`, `section`,
  *   `main` …) are flattened. A chunk never crosses a change of heading path, except that
@@ -226,6 +227,7 @@ class Plan {
       start,
       end,
       embedText,
+      embedUnitCount: size,
       metadata: { headingPath: this.outline.headingPath(block.path), elementTypes: types, embedUnitCount: size, ...extra },
     };
     if (oversized) chunk.oversized = true;

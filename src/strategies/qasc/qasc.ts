@@ -13,7 +13,7 @@ import { Assembler, type PlannedChunk } from '../../engine/assemble.js';
 import { HashingEmbedder } from '../../embedders/hashing-embedder.js';
 import type { Embedder } from '../../embedders/types.js';
 import { EmbeddingError, InvalidInputError, InvalidOptionError } from '../../engine/errors.js';
-import { integerOption, localeOption, numberOption, requireInteger, requireOneOf } from '../../engine/options/options.js';
+import { localeOption, requireInteger, requireOneOf } from '../../engine/options/options.js';
 import { rejectUnknownOptions } from '../../engine/options/schema.js';
 import { getTokenizer } from '../../engine/size/tokens.js';
 import { ENCODINGS } from '../../engine/size/index.js';
@@ -24,6 +24,10 @@ import { detectLocale } from '../../engine/boundaries/locale.js';
 import { isCaseless } from '../../engine/boundaries/sentences.js';
 import { WasmMatrix } from '../../engine/wasm-matrix.js';
 import { addWork, type Work } from '../../engine/work.js';
+export { QASC_DEFAULTS, requireQuery, QASC_PARAM_NAMES, resolveQascParams, type QascParams, type QascThresholds, type ResolvedQascParams } from './params.js';
+export { spanScore } from './score.js';
+import { decayTable, nearestSeedWeights, spanScoreWith } from './score.js';
+import { requireQuery, QASC_PARAM_NAMES, resolveQascParams, type QascParams, type QascThresholds, type ResolvedQascParams } from './params.js';
 
 /** The kernels QASC's steps run on: the WASM ones (`bindings/`) or the TypeScript reference (`src/kernels/reference.ts`). */
 export interface QascKernels {
@@ -38,116 +42,6 @@ export const WASM_QASC_KERNELS: QascKernels = {
   decayScores: (s, lo, hi, r, l) => wasm.decayScores(s, lo, hi, r, l),
   mergeIntervals: (s, e, gap) => wasm.mergeIntervals(s, e, gap),
 };
-
-/** QASC parameters, under the paper's names. */
-export interface QascParams {
-  /** Percentile of the sims that is the seed threshold τ (step 2). Default 75. */
-  p?: number;
-  /** Window radius in sentences on each side of a seed, for `fixed` windows (step 3). Default 2. */
-  m?: number;
-  /** Decay rate λ of the weights α_i = exp(−λ·|i − r|) (step 4). Default 0.5. */
-  lambda?: number;
-  /** A window is kept when S ≥ κ·τ (step 4). Default 0.6. */
-  kappa?: number;
-  /**
-   * `fixed` (default): the window is [r − m, r + m]. `adaptive`: the window grows outward
-   * from the seed, each side one sentence at a time while that sentence's sim is ≥ τ₂
-   * (the `secondaryPercentile`-th percentile), up to `maxRadius` from the seed; it can be
-   * narrower or wider than ±m (m is not used).
-   */
-  window?: 'fixed' | 'adaptive';
-  /** Percentile of the sims that is the secondary threshold τ₂ of adaptive windows. Default 50. */
-  secondaryPercentile?: number;
-  /** Largest distance (sentences) an adaptive window reaches from its seed. Default 5. */
-  maxRadius?: number;
-  /** A chunk's ends snap to the nearest paragraph or section break at most this many sentence boundaries away (step 5). Default 2; 0 disables snapping (a chunk still never ends on a heading). */
-  alignDistance?: number;
-  /**
-   * Largest chunk, in tokens of the chunker's encoding. A longer chunk is split at its
-   * weakest sentence boundary (lowest decay-weighted similarity), recursively; a piece
-   * holding no seed is dropped. Default 512 (the size of the other strategies). A single
-   * sentence over it is kept whole and flagged `oversized`.
-   */
-  maxChunkSize?: number;
-  /**
-   * Absolute floor for seeds: a seed also needs sim ≥ minSimilarity. Default none
-   * (−Infinity): the paper's percentile rule alone, which finds seeds for any query,
-   * even one unrelated to the document. Cosines differ by embedder, so there is no
-   * embedder-free default (docs/qasc.md gives measured values).
-   */
-  minSimilarity?: number;
-}
-
-/** Thresholds computed elsewhere (hybrid mode: over all candidates' sentences), used instead of the percentiles of `sims`. */
-export interface QascThresholds {
-  tau: number;
-  tau2: number;
-}
-
-/** {@link QascParams} with every default filled in. */
-export type ResolvedQascParams = Required<QascParams>;
-
-/** The paper's defaults, and chunkwise's where the paper is silent (docs/qasc.md). */
-export const QASC_DEFAULTS: ResolvedQascParams = {
-  p: 75,
-  m: 1,
-  lambda: 0.5,
-  kappa: 0.6,
-  window: 'fixed',
-  secondaryPercentile: 50,
-  maxRadius: 5,
-  alignDistance: 2,
-  maxChunkSize: 512,
-  minSimilarity: -Infinity,
-};
-
-/**
- * Checks a QASC query: a string with something other than white space in it (an empty
- * question has no seed sentences to find; every result would be an arbitrary chunk).
- * @throws {InvalidInputError} otherwise.
- */
-export function requireQuery(query: unknown): asserts query is string {
-  if (typeof query !== 'string') throw new InvalidInputError('query must be a string', query);
-  if (query.trim() === '') throw new InvalidInputError('the query must not be empty (give a question)', query);
-}
-
-/** Every name of {@link QascParams} (the compiler keeps the list complete). */
-export const QASC_PARAM_NAMES: { readonly [K in keyof Required<QascParams>]: true } = {
-  p: true,
-  m: true,
-  lambda: true,
-  kappa: true,
-  window: true,
-  secondaryPercentile: true,
-  maxRadius: true,
-  alignDistance: true,
-  maxChunkSize: true,
-  minSimilarity: true,
-};
-
-/**
- * Validates QASC parameters and fills in defaults.
- * @throws {UnknownOptionError} for a name that is not a QASC parameter.
- * @throws {InvalidOptionError} naming the parameter: p and secondaryPercentile in
- *   [0, 100]; m, maxRadius, alignDistance integers ≥ 0; maxChunkSize an integer ≥ 1;
- *   lambda ≥ 0; kappa finite; minSimilarity in [−1, 1] (or −Infinity); window `fixed` or `adaptive`.
- */
-export function resolveQascParams(o: QascParams = {}): ResolvedQascParams {
-  rejectUnknownOptions<QascParams>('the QASC parameters', o, QASC_PARAM_NAMES);
-  const minSimilarity = o.minSimilarity === undefined || o.minSimilarity === -Infinity ? -Infinity : numberOption('minSimilarity', o.minSimilarity, 0, -1, 1);
-  return {
-    p: numberOption('p', o.p, QASC_DEFAULTS.p, 0, 100),
-    m: integerOption('m', o.m, QASC_DEFAULTS.m, 0),
-    lambda: numberOption('lambda', o.lambda, QASC_DEFAULTS.lambda, 0),
-    kappa: numberOption('kappa', o.kappa, QASC_DEFAULTS.kappa),
-    window: requireOneOf('window', o.window ?? QASC_DEFAULTS.window, ['fixed', 'adaptive'] as const),
-    secondaryPercentile: numberOption('secondaryPercentile', o.secondaryPercentile, QASC_DEFAULTS.secondaryPercentile, 0, 100),
-    maxRadius: integerOption('maxRadius', o.maxRadius, QASC_DEFAULTS.maxRadius, 0),
-    alignDistance: integerOption('alignDistance', o.alignDistance, QASC_DEFAULTS.alignDistance, 0),
-    maxChunkSize: integerOption('maxChunkSize', o.maxChunkSize, QASC_DEFAULTS.maxChunkSize, 1),
-    minSimilarity,
-  };
-}
 
 /** One candidate window of step 3–4. Sentence indices; `hi` exclusive. */
 export interface QascWindow {
@@ -330,46 +224,6 @@ function mergeSpans(spans: QascSpan[], kernels: QascKernels, work: Work | undefi
     seeds.length = w;
   }
   return out;
-}
-
-/** exp(−λ·d) for d = 0 … len − 1. */
-function decayTable(lambda: number, len: number): Float64Array {
-  const t = new Float64Array(Math.max(1, len));
-  for (let d = 0; d < t.length; d++) t[d] = Math.exp(-lambda * d);
-  return t;
-}
-
-/**
- * Nearest-seed decay weights of [lo, hi): α_i = exp(−λ·dᵢ), dᵢ = min over seeds r of |i − r|,
- * written to `out[0 … hi − lo)`. `seeds` ascending, inside the range; `decay` from {@link decayTable}.
- */
-function nearestSeedWeights(lo: number, hi: number, seeds: readonly number[], decay: Float64Array, out: Float64Array): void {
-  let j = 0;
-  for (let i = lo; i < hi; i++) {
-    while (j + 1 < seeds.length && seeds[j + 1] <= i) j++;
-    let d = Math.abs(i - seeds[j]);
-    if (j + 1 < seeds.length) d = Math.min(d, seeds[j + 1] - i);
-    out[i - lo] = decay[d];
-  }
-}
-
-/** S over [lo, hi): Σ α_i·sim_i / Σ α_i with nearest-seed weights ({@link QascSpan.score}). */
-export function spanScore(sims: Float32Array, lo: number, hi: number, seeds: readonly number[], lambda: number): number {
-  return spanScoreWith(sims, lo, hi, seeds, decayTable(lambda, hi - lo));
-}
-
-function spanScoreWith(sims: Float32Array, lo: number, hi: number, seeds: readonly number[], decay: Float64Array): number {
-  let num = 0;
-  let den = 0;
-  let j = 0;
-  for (let i = lo; i < hi; i++) {
-    while (j + 1 < seeds.length && seeds[j + 1] <= i) j++;
-    let d = Math.abs(i - seeds[j]);
-    if (j + 1 < seeds.length) d = Math.min(d, seeds[j + 1] - i);
-    num += decay[d] * sims[i];
-    den += decay[d];
-  }
-  return num / den;
 }
 
 /**
