@@ -125,6 +125,9 @@ function isLowOfPair(t: string, i: number): boolean {
   return h >= 0xd800 && h <= 0xdbff;
 }
 
+/** A letter or digit: what makes an `Intl.Segmenter` word segment word-like. */
+const WORD_LIKE = /[\p{L}\p{N}]/u;
+
 /** Words (runs of non-whitespace): word starts counted from checkpointed prefix counts. */
 class WordMeasure implements RangeMeasure {
   readonly cheap = true;
@@ -191,7 +194,31 @@ class WordMeasure implements RangeMeasure {
     this.calls++;
     if (end <= start) return 0;
     const first = isSpace(this.text.charCodeAt(start)) ? 0 : 1;
-    return end - start > 1 ? first + this.#before(end) - this.#before(start + 1) : first;
+    if (end - start <= 1) return first;
+    const n = first + this.#before(end) - this.#before(start + 1);
+    return this.#units && first ? n - this.#leadJoins(start, end) : n;
+  }
+
+  /**
+   * 1 where `start` falls inside a unit whose rest before the next unit start `u < end`
+   * holds no letter or digit (punctuation such as `「` after `。`): on its own, the
+   * text's first word runs on to its first word-like segment, so that unit and the next
+   * are one word (the rule of src/engine/size/words.ts); else 0.
+   */
+  #leadJoins(start: number, end: number): number {
+    const units = this.#units!;
+    let lo = 0;
+    let hi = units.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (units[mid] <= start) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo > 0 && units[lo - 1] === start) return 0;
+    const next = lo < units.length ? units[lo] : end;
+    if (next >= end) return 0;
+    for (let i = start; i < next; i++) if (isSpace(this.text.charCodeAt(i))) return 0;
+    return WORD_LIKE.test(this.text.slice(start, next)) ? 0 : 1;
   }
 
   gap(): number {
