@@ -134,6 +134,12 @@ export class SentenceChunker extends defineStrategy({
     const spans: SentenceSpans = { starts: sentences.starts.subarray(0, count), ends: sentences.ends.subarray(0, count), count, pieceStarts: [] };
     const trial = { ...state };
     const { chunks, firsts, trimmedStarts } = this.#pack(head, trial, spans);
+    const end = state.sentenceBase + count;
+    if (chunks.length > 0 && chunks[chunks.length - 1].metadata!.sentenceSplit === true && chunks[chunks.length - 1].metadata!.sentenceEnd === end) {
+      // the held text's last settled sentence is over budget, cut into windows: no later
+      // sentence joins its last window, nor overlaps it, so every chunk so far is decided
+      return { chunks, keep: settled, state: { locale: state.locale, sentenceBase: end, prevLast: end - 1 } };
+    }
     // the last chunk (j ≥ 1) that starts at its first sentence (not inside an over-budget
     // one): sentences from there on are those of the whole text, packed from a fresh start
     for (let j = chunks.length - 1; j >= 1; j--) {
