@@ -23,7 +23,7 @@
  *   `embedText`, which every chunk carries.
  *
  * Sizes are measured here independently of `src/`: code points, runs of `\S`, and
- * js-tiktoken's own BPE (word runs in scripts without spaces, or longer than 1,024 code
+ * js-tiktoken's own BPE (word runs in scripts without spaces, or longer than 512 code
  * units, are counted by src's word rule on the run alone). {@link findViolations} lists what is wrong (so a test can show the
  * checker rejects a broken list); {@link expectInvariants} throws with a readable report.
  * @module

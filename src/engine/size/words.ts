@@ -18,7 +18,7 @@
  *   sentence or clause punctuation (`。．！？、，；：!?,;:.`) in the piece's second half,
  *   else at its end (moved back off a surrogate pair and combining marks). A piece
  *   without a character of the scripts above is one word.
- * Text of words up to 1,024 characters with no such script (spaced text) is segmented as
+ * Text of words up to 512 characters with no such script (spaced text) is segmented as
  * it always was.
  * @module
  */
@@ -29,10 +29,10 @@ export { isBlank } from '../text.js';
 
 /**
  * Longest piece of a run of non-whitespace segmented at once (UTF-16 code units); also the
- * longest word, so a chunk of 512 words holds at most 512 KiB of text and a stream of
+ * longest word, so a chunk of 512 words holds at most 256 KiB of text and a stream of
  * text without whitespace (base64, a minified file) emits its first chunk within that.
  */
-export const WORD_PIECE = 1024;
+export const WORD_PIECE = 512;
 
 /** True for a code unit of a script written without spaces (or its punctuation); high surrogates of the CJK planes 2–3. */
 export function isUnspacedScript(c: number): boolean {
