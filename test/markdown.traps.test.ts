@@ -223,7 +223,8 @@ describe('traps: tables larger than the budget', () => {
   const doc = `# Stock\n\nIntro.\n\n${header}\n${rows.join('\n')}\n\nAfter.`;
 
   it('cuts between rows; each part repeats the header lines through the delimiter row and labels every value', () => {
-    const chunks = new MarkdownChunker({ unit: 'word', chunkSize: 40 }).chunk(doc);
+    // (minChunkSize 0: the small intro stays a chunk of its own, not the first part's lead-in)
+    const chunks = new MarkdownChunker({ unit: 'word', chunkSize: 40, minChunkSize: 0 }).chunk(doc);
     const parts = chunks.filter((c) => c.metadata.tableRows);
     expect(parts.length).toBeGreaterThan(1);
     const seen: string[] = [];
@@ -295,7 +296,7 @@ describe('blocks over the budget', () => {
   it('a paragraph over the budget goes to the fallback (sliding windows) inside the section', () => {
     const para = Array.from({ length: 100 }, (_, i) => `w${i}`).join(' ');
     const doc = `# P\n\n## Q\n\n${para}`;
-    const chunks = new MarkdownChunker({ unit: 'word', chunkSize: 30, chunkOverlap: 5 }).chunk(doc);
+    const chunks = new MarkdownChunker({ unit: 'word', chunkSize: 30, chunkOverlap: 5, minChunkSize: 0 }).chunk(doc);
     for (const c of chunks) {
       expect(c.metadata.headingPath).toEqual(['P', 'Q']);
       expect(countWords(c.text)).toBeLessThanOrEqual(30);
