@@ -15,7 +15,7 @@ import type { RangeMeasure } from '../../engine/size/measure.js';
 import { coverSpans, PiecesLevel } from '../../engine/pack/fallback.js';
 import type { MarkdownPlan, Section } from './markdown.js';
 
-/** Block types kept whole whatever their size (flagged `oversized` when over the budget). */
+/** Block types kept whole whatever their size (flagged `oversized` when over the budget); code larger than the budget is cut between lines. */
 const INDIVISIBLE = new Set<string>(['code', 'yaml', 'toml']);
 /** Container types split into their children when over the budget. */
 const CONTAINERS = new Set<string>(['list', 'listItem', 'blockquote', 'footnoteDefinition']);
@@ -96,6 +96,8 @@ export class BlockLevel extends Sizes implements PackLevel {
     blocks: readonly MarkdownBlock[] | Part[],
     readonly depth: number,
     readonly reserve = 0,
+    /** The parts are the lines of one code block: each is indivisible. */
+    readonly lines = false,
   ) {
     super(plan, text, measure, section);
     const parts: readonly TextSpan[] = blocks;
@@ -145,7 +147,7 @@ export class BlockLevel extends Sizes implements PackLevel {
   #held(a: number): number {
     const r = this.#leadReserve(a);
     if (r === 0 || this.#sizes[a] + this.section.prefixSize > this.plan.chunkSize) return r;
-    if (INDIVISIBLE.has(this.#blocks[a].type)) return 0;
+    if (!this.lines && INDIVISIBLE.has(this.#blocks[a].type)) return 0;
     return a === 0 || this.#last!.heading ? r : 0;
   }
 
@@ -170,8 +172,14 @@ export class BlockLevel extends Sizes implements PackLevel {
 
   descend(i: number): PackLevel | undefined {
     let part: Part = { start: this.#parts[i].start, end: this.#parts[i].end, block: this.#blocks[i] };
-    if (INDIVISIBLE.has(part.block.type)) return undefined;
+    if (this.lines) return undefined;
     const reserve = this.#leadReserve(i);
+    if (part.block.type === 'code') {
+      // cut between lines (a line over the budget alone is a chunk flagged oversized)
+      const lines = codeLines(this.text, part);
+      return lines.length > 1 ? new BlockLevel(this.plan, this.text, this.measure, this.section, lines, this.depth + 1, reserve, true) : undefined;
+    }
+    if (INDIVISIBLE.has(part.block.type)) return undefined;
     if (part.block.type === 'table') {
       const rows = part.block.rows!;
       return rows.length >= 2 ? reserved(tableLevel(this, part, rows), reserve, this.plan.chunkSize) : undefined;
@@ -212,6 +220,20 @@ export class BlockLevel extends Sizes implements PackLevel {
     this.#last = { a, b, size: textSize, heading: types.includes('heading') };
     return this.chunk(this.#parts[a].start, this.#parts[b].end, own, oversized && own > this.plan.chunkSize, types);
   }
+}
+
+/** The lines of a code block (fences included) as parts, each trimmed of whitespace; blank lines are left to the gaps. */
+function codeLines(text: string, part: Part): Part[] {
+  const lines: Part[] = [];
+  let from = part.start;
+  while (from < part.end) {
+    let to = from;
+    while (to < part.end && text.charCodeAt(to) !== 10 && text.charCodeAt(to) !== 13) to++;
+    const span = trimSpan(text, from, to);
+    if (span.end > span.start) lines.push({ start: span.start, end: span.end, block: part.block });
+    from = to + (text.charCodeAt(to) === 13 && text.charCodeAt(to + 1) === 10 ? 2 : 1);
+  }
+  return lines;
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * Structure-aware Markdown chunking: the heading tree gives every chunk its heading
- * path; fenced code and tables are indivisible; a table too large for the budget is cut
+ * path; fenced code too large for the budget is cut between lines; a table too large for the budget is cut
  * by rows and each part's `embedText` repeats the header lines and labels every value;
  * a block too large for the budget is split inside (lists by items, block quotes by
  * children, anything else by the fallback splitter).
@@ -108,8 +108,10 @@ interface MarkdownState {
  * - Blocks (paragraphs, lists, tables, code, HTML, block quotes…) are packed whole, in
  *   order, into chunks of at most `chunkSize` units measured on the exact chunk text;
  *   chunks never cross a section start.
- * - Fenced and indented code and front matter are never cut; one larger than the budget
- *   is a chunk of its own with `metadata.oversized = true`.
+ * - Front matter, and fenced and indented code that fits the budget, are never cut; front
+ *   matter larger than the budget is a chunk of its own with `metadata.oversized = true`.
+ *   Code larger than the budget is cut between lines; a single line larger than the
+ *   budget is a chunk of its own, flagged `oversized`.
  * - A table larger than the budget is cut between rows; every part's `embedText` is the
  *   header lines (through the delimiter row) followed by its rows, one per line, as
  *   `Header: value | Header: value`. A single row over the budget is flagged `oversized`.
@@ -139,7 +141,7 @@ interface MarkdownState {
  */
 export class MarkdownChunker extends defineStrategy({
   name: 'markdown',
-  description: 'Markdown by heading sections: heading paths, whole code blocks and tables, small chunks joined, chunkSize units',
+  description: 'Markdown by heading sections: heading paths, code and tables whole where they fit (else cut between lines or rows), small chunks joined, chunkSize units',
   schema: MARKDOWN_SCHEMA,
   extensions: ['.md', '.markdown', '.mdx'],
   stream: true,
