@@ -6,7 +6,7 @@
  */
 import { upperBound } from '../../../engine/search.js';
 import { isAsciiPunct, isSpaceTab } from '../chars.js';
-import { normalizeLabel, rawDestinationEnd } from '../inline.js';
+import { normalizeLabel, rawDestinationEnd } from '../inline/link.js';
 import type { Node } from './node.js';
 import type { Scanner } from './scanner.js';
 

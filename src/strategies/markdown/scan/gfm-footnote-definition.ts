@@ -4,7 +4,7 @@
  * @module
  */
 import { isSpaceTab } from '../chars.js';
-import { normalizeLabel } from '../inline.js';
+import { normalizeLabel } from '../inline/link.js';
 import { FOOTNOTE } from './node.js';
 import type { Scanner } from './scanner.js';
 
