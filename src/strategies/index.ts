@@ -11,11 +11,11 @@ import { SentenceChunker } from './sentence/sentence.js';
 import { RecursiveChunker } from './recursive/recursive.js';
 import { MarkdownChunker } from './markdown/markdown.js';
 import { HtmlChunker } from './html/html.js';
-import { PARENT_CHILD_STRATEGY } from './parent-child/parent-child.js';
-import { SEMANTIC_STRATEGY } from './semantic/semantic.js';
-import { CODE_STRATEGY } from './code/schema.js';
-import { CLUSTER_SEMANTIC_STRATEGY } from './cluster-semantic/cluster-semantic.js';
-import { LATE_STRATEGY } from './late/late.js';
+import { ParentChildChunker } from './parent-child/parent-child.js';
+import { SemanticChunker } from './semantic/semantic.js';
+import { LazyCodeChunker } from './code/schema.js';
+import { ClusterSemanticChunker } from './cluster-semantic/cluster-semantic.js';
+import { LateChunker } from './late/late.js';
 
 export * from '../engine/registry.js';
 
@@ -28,11 +28,11 @@ for (const definition of [
   RecursiveChunker.definition,
   MarkdownChunker.definition,
   HtmlChunker.definition,
-  PARENT_CHILD_STRATEGY,
-  SEMANTIC_STRATEGY,
-  CODE_STRATEGY,
-  CLUSTER_SEMANTIC_STRATEGY,
-  LATE_STRATEGY,
+  ParentChildChunker.definition,
+  SemanticChunker.definition,
+  LazyCodeChunker.definition,
+  ClusterSemanticChunker.definition,
+  LateChunker.definition,
 ]) {
   registerStrategy(definition);
 }
