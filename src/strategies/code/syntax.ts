@@ -23,7 +23,6 @@
  * the boundary level). Core module: types only, no parser import.
  * @module
  */
-import { trimSpan } from '../../engine/text.js';
 export { childrenOf, MemoNode, syntaxErrorSpans, type SyntaxNode } from './syntax/node.js';
 export { definitionOf, isAttachable, syntaxDefinitions, topLevelTexts, type SyntaxDefinition, type SyntaxScope } from './syntax/definitions.js';
 export { childItems, expandItem, lineBreaks, type SyntaxItem, type SyntaxStats } from './syntax/items.js';

@@ -26,7 +26,7 @@
  * Core module: no Node built-ins.
  * @module
  */
-import type { TextSpan } from '../../engine/text.js';import { inlineText } from './inline.js';
+import type { TextSpan } from '../../engine/text.js';
 import { Scanner } from './scan/scanner.js';
 
 export { inlineText, normalizeLabel, type InlineContext, type InlineText } from './inline.js';

@@ -6,7 +6,7 @@
  */
 import { isBlank, isSpace, type TextSpan } from '../../../engine/text.js';
 import { isSpaceTab } from '../chars.js';
-import { PARAGRAPH, TABLE, type Node } from './node.js';
+import { TABLE, type Node } from './node.js';
 import type { Scanner } from './scanner.js';
 
 /** A table cell: its span as mdast positions a `tableCell` (from its leading pipe, or the row start, to the next pipe; the last through the row end), and its content between the pipes. */

@@ -5,7 +5,7 @@
  * `../blocks.ts` for what it reports. Core module: no Node built-ins.
  * @module
  */
-import { isBlank, isSpace, type TextSpan } from '../../../engine/text.js';
+import { isBlank, isSpace } from '../../../engine/text.js';
 import { inlineText } from '../inline.js';
 import type { MarkdownBlock, MarkdownBlockType, MarkdownScan, ScanOptions } from '../blocks.js';
 import { isBlankTail, isSpaceTab, runEnd } from '../chars.js';
