@@ -38,7 +38,7 @@
 //                                 dist/bindings file (the .bpe tables, the batch worker,
 //                                 tree-sitter-wasms are found from there).
 import { rmSync, writeFileSync } from 'node:fs';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, posix, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
@@ -194,9 +194,11 @@ function nodeBuild() {
       if (id === runtime) {
         const names = new Set();
         for (const f of jsFiles(join(dist, 'src'))) {
-          for (const m of readFileSync(f, 'utf8').matchAll(/\bimportNodeHelper\(\s*'([\w-]+)'\s*\)/g)) names.add(m[1]);
+          for (const m of readFileSync(f, 'utf8').matchAll(/\bimportNodeHelper\(\s*'([\w/-]+)'\s*\)/g)) names.add(m[1]);
         }
-        return literalImport(code, id, 'import(/* @vite-ignore */ spec)', 'spec', [...names].sort().map((n) => `../apps/node/${n}.js`));
+        // a helper path that names no module of this build comes from a stale file of an older layout: left out
+        const helpers = [...names].filter((n) => existsSync(join(dist, 'src', `${n}.js`))).sort();
+        return literalImport(code, id, 'import(/* @vite-ignore */ spec)', 'spec', helpers.map((n) => `../${n}.js`));
       }
       if (id === codeSchema) {
         const paths = [...new Set([...code.matchAll(/\bimportModule\(\s*'([^']+)'\s*\)/g)].map((m) => m[1]))];

@@ -132,7 +132,7 @@ console.log(JSON.stringify(chunks.map((c) => c.text)));`;
     const evaluation = readFileSync(join(dir, 'evaluation', 'index.js'), 'utf8');
     expect(evaluation).toContain('class QascIndex');
     // the computed imports became literal ones (rollup.config.mjs, literalImport)
-    expect(core).toMatch(/case "\.\.\/apps\/node\/code-grammars\.js": return import\('\.\/code-grammars-[\w-]+\.js'\)/);
+    expect(core).toMatch(/case "\.\.\/strategies\/code\/code-grammars\.js": return import\('\.\/code-grammars-[\w-]+\.js'\)/);
     expect(core).toMatch(/case "\.\/code\.js": return import\('\.\/code-[\w-]+\.js'\)/);
   });
 });

@@ -222,7 +222,7 @@ export class OnnxEmbedder implements TokenEmbedder {
 
   /**
    * Loads a model.
-   * @param source a folder path (Node only; read by `src/apps/node/model-folder.ts`), a base
+   * @param source a folder path (Node only; read by `src/embedders/node/model-folder.ts`), a base
    *   URL (`http(s):`, `file:`, … fetched: `model.onnx`, `tokenizer.json` and the optional
    *   JSON files beside them), or the files in memory ({@link OnnxModelBytes}).
    * @throws {ModelLoadError} for a missing `model.onnx` / `tokenizer.json`, bytes that
@@ -247,7 +247,7 @@ export class OnnxEmbedder implements TokenEmbedder {
     } else if (typeof source === 'string') {
       name = source;
       if (!isNode()) throw new ModelLoadError(source, 'a folder path can only be read in Node; pass a URL or the bytes');
-      const helper = await importNodeHelper<{ readOnnxFolder(dir: string, modelFile?: string): Promise<OnnxModelBytes> }>('model-folder');
+      const helper = await importNodeHelper<{ readOnnxFolder(dir: string, modelFile?: string): Promise<OnnxModelBytes> }>('embedders/node/model-folder');
       bytes = await helper.readOnnxFolder(source, options.modelFile);
     } else if (source && typeof source === 'object' && source.model instanceof Uint8Array) {
       name = '(bytes)';

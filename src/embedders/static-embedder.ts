@@ -113,7 +113,7 @@ export class StaticEmbedder implements Embedder {
     } else if (typeof source === 'string') {
       name = source;
       if (!isNode()) throw new ModelLoadError(source, 'a folder path can only be read in Node; pass a URL or the bytes');
-      const helper = await importNodeHelper<{ readStaticFolder(dir: string): Promise<StaticModelBytes> }>('model-folder');
+      const helper = await importNodeHelper<{ readStaticFolder(dir: string): Promise<StaticModelBytes> }>('embedders/node/model-folder');
       bytes = await helper.readStaticFolder(source);
     } else if (source && typeof source === 'object' && source.safetensors instanceof Uint8Array) {
       name = '(bytes)';

@@ -23,7 +23,7 @@ import { stat } from 'node:fs/promises';
 import * as lancedb from '@lancedb/lancedb';
 import { Field, FixedSizeList, Float32, Int32, Schema, Utf8, type Table as ArrowTable } from 'apache-arrow';
 import { firstLine, SinkError } from '../engine/errors.js';
-import { withFolderLock } from '../apps/node/lock-file.js';
+import { withFolderLock } from './lock-file.js';
 import { byPlace, distinctSorted, documentsTableName, requireDimension, rowFromStored, requireTableName, searchArgs, storedFromRecord, vectorFromStored, type DocumentRecord, type RowKeys, type Sink, type SinkMatch, type SinkRow, type StoredChunk } from './types.js';
 
 /** Options of {@link LanceDbSink.open}. */

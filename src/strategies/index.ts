@@ -19,8 +19,20 @@ import { LateChunker } from './late/late.js';
 
 export * from '../engine/registry.js';
 
-// Each strategy's entry lives in its own file; this list is the registration order
-// (the CLI's, the docs' and the web page's order of strategies).
+// Each strategy's entry is its class's `definition` (a `defineStrategy` definition in its
+// own folder); this list is the registration order (the CLI's, the docs' and the web
+// page's order of strategies).
+//
+// QASC (`./qasc/qasc.ts`, `QueryAdaptiveChunker.definition`) is a definition too but is
+// not in this list: it is query-time. Its `chunk(text)` needs a question (the `query`
+// option) and returns only what is relevant to it, ranked, so it does not meet what the
+// registry promises of a built-in: `createChunker(name)` with no options chunks every
+// text, every non-whitespace character in some chunk, chunks in text order with `unit`
+// sizes (QASC counts sentences, overlap 'none'). Listing it here would offer it to
+// `--strategy`, `--strategy auto`, the demo, the web page, the golden and scaling suites
+// and file chunking, which all chunk without a question; the CLI runs it as its own
+// command (`chunkwise qasc --query`) and the conformance suite checks it through its
+// definition, every invariant but "nothing lost".
 for (const definition of [
   SlidingWindowChunker.definition,
   FixedSizeChunker.definition,

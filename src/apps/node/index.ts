@@ -3,8 +3,8 @@
  * onnxruntime-node, embedder specs for the CLI, and `chunkwise embed` output.
  * @module
  */
-export { readOnnxFolder, readStaticFolder } from './model-folder.js';
-export { loadOnnxruntimeNode } from './ort-node.js';
+export { readOnnxFolder, readStaticFolder } from '../../embedders/node/model-folder.js';
+export { loadOnnxruntimeNode } from '../../embedders/node/ort-node.js';
 export { loadEmbedder, type LoadEmbedderOptions } from './embedders.js';
 export { embedChunks, npyBytes, f32ToBase64, textToEmbed, type EmbedChunksOptions, type EmbeddableChunk } from './embed-command.js';
 export { readCorpora, readQuestions, embeddingProgress, type ProgressBar } from './evaluation.js';

@@ -175,7 +175,7 @@ export class LazyCodeChunker extends defineStrategy({
    */
   async missingPackages(): Promise<string[]> {
     if (!isNode()) return [];
-    const helper = await importNodeHelper<typeof import('../../apps/node/code-grammars.js')>('code-grammars');
+    const helper = await importNodeHelper<typeof import('./code-grammars.js')>('strategies/code/code-grammars');
     return helper.missingCodePackages(this.options.grammar === undefined && this.options.grammarBase === undefined);
   }
 }
