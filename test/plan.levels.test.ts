@@ -115,7 +115,7 @@ describe('TableRowsLevel in tokens', () => {
 
 describe('JoinSums', () => {
   it('gives the exact token size of a run of blocks from the blocks and the joins between them', () => {
-    const text = 'Hello there world.\n\nSecond block of words here.\n\n</div>\n\nThird one, the last.';
+    const text = 'Hello there world.\n\nSecond block of words here.\n\n------\n\nThird one, the last.';
     const parts = [
       { start: 0, end: 18 },
       { start: 20, end: 47 },
@@ -128,7 +128,7 @@ describe('JoinSums', () => {
     expect(joins.run(0, 1)).toBe(size(0, 47));
     expect(joins.run(0, 3)).toBe(size(0, text.length));
     expect(joins.run(1, 3)).toBe(size(20, text.length));
-    // '</div>' has no cut inside: a run that starts or ends there measures from its start
+    // '------' has no cut inside (one pre-token): a run that starts or ends there measures from its start
     // to its first cut, or from its last cut to its end; a run of it alone has no cut
     expect(joins.run(0, 2)).toBe(size(0, 55));
     expect(joins.run(2, 3)).toBe(size(49, text.length));

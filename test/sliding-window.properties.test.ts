@@ -10,6 +10,7 @@ import o200k_base from 'js-tiktoken/ranks/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { FixedSizeChunker, getTokenizer, SlidingWindowChunker, type Chunk, type SlidingWindowOptions } from '../src/index.js';
 import { expectInvariants, measure, tiktokenCounter } from './helpers/invariants.js';
+import { isUnspacedScript, segmentWords, WORD_PIECE } from '../src/engine/size/words.js';
 
 // ---------------------------------------------------------------- generators
 
@@ -85,10 +86,31 @@ function codePoints(text: string): [number, number][] {
   return out;
 }
 
-/** Reference units: code points or `\S+` runs; for tokens, the chunkwise tokenizer's spans. */
+/**
+ * Reference words: `\S+` runs; a run holding a character of a script written without spaces,
+ * or longer than WORD_PIECE code units, is split by src's word rule applied to the run alone
+ * (Intl.Segmenter word boundaries in bounded pieces; see docs/streaming.md).
+ */
+function referenceWords(text: string): [number, number][] {
+  const out: [number, number][] = [];
+  for (const m of text.matchAll(/\S+/g)) {
+    const run = m[0];
+    let unspaced = run.length > WORD_PIECE;
+    for (let i = 0; i < run.length && !unspaced; i++) unspaced = isUnspacedScript(run.charCodeAt(i));
+    if (!unspaced) {
+      out.push([m.index, m.index + run.length]);
+      continue;
+    }
+    const w = segmentWords(run);
+    for (let k = 0; k < w.count; k++) out.push([m.index + w.starts[k], m.index + w.ends[k]]);
+  }
+  return out;
+}
+
+/** Reference units: code points or words (see {@link referenceWords}); for tokens, the chunkwise tokenizer's spans. */
 function referenceUnits(text: string, c: Case): [number, number][] {
   if (c.unit === 'char') return codePoints(text);
-  if (c.unit === 'word') return [...text.matchAll(/\S+/g)].map((m) => [m.index, m.index + m[0].length]);
+  if (c.unit === 'word') return referenceWords(text);
   const { starts, ends } = getTokenizer(c.encoding).encodeWithOffsets(text);
   return Array.from(starts, (s, i) => [s, ends[i]] as [number, number]);
 }
