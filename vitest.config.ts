@@ -26,6 +26,7 @@ export const packageFiles = [
   'test/optional-peers.test.ts',
   'test/package.test.ts',
   'test/size.test.ts',
+  'test/sizes-docs.test.ts',
   'test/types.test.ts',
   // other runtimes: Chromium (the bundles, the web page), workerd and the edge runtime
   'test/browser.test.ts',
@@ -49,8 +50,12 @@ export const slowFiles = [
   // servers: redis-server for the queue, Postgres over the wire (PGlite's socket server), LanceDB and PGlite stores under faults
   'test/cli-sink.test.ts',
   'test/queue.test.ts',
+  'test/sink-connections.test.ts',
   'test/sink-faults.test.ts',
+  'test/sink-nul.test.ts',
+  'test/sink-search.test.ts',
   'test/sinks.test.ts',
+  'test/pipeline.folder.test.ts',
   // memory (hundreds of MB streamed), linear-work scaling at three sizes, the embedders' bench run
   'test/embedders-bench.test.ts',
   'test/qasc.scaling.test.ts',

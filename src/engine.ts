@@ -11,7 +11,20 @@
  */
 
 // Writing a strategy
-export { defineStrategy, capacitySchema, type StrategySpec } from './engine/define.js';
+// (the classes a definition extends: Shell and StreamShell, or with `async: true` AsyncShell
+// and AsyncStreamShell; LevelSpan: the planned spans of a strategy with levels)
+export {
+  defineStrategy,
+  capacitySchema,
+  type StrategySpec,
+  type StrategyStatics,
+  type LevelSpan,
+  type ShellBase,
+  type Shell,
+  type StreamShell,
+  type AsyncShell,
+  type AsyncStreamShell,
+} from './engine/define.js';
 export { packLevels } from './engine/pack/pack-levels.js';
 export { typed, type OptionsOf, type ResolvedOf } from './engine/options/schema.js';
 export { registerStrategy, strategyDefinition } from './strategies/index.js';

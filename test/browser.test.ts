@@ -10,7 +10,9 @@
  * code strategy runs on the 12 source fixtures through the bundle's `code.js` entry
  * (web-tree-sitter in its own chunk), grammars fetched from the served tree-sitter-wasms folder.
  * `pipeline()` runs in the inline bundle with a custom async source and MemorySink
- * (test/runtimes/pipeline-workload.mjs) and must give Node's rows and summaries.
+ * (test/runtimes/pipeline-workload.mjs) and must give Node's rows and summaries; and on
+ * PDF bytes (the load stage with the page's pdf.js module as `load.pdfjs`), whose rows'
+ * pages and boxes must equal Node's.
  * Without /usr/bin/chromium (or the file CHROMIUM_PATH names): fails when CI=true, skips
  * otherwise.
  */
@@ -25,6 +27,9 @@ import { CHROMIUM, CHROMIUM_ARGS, chromiumAvailable, firstDifference, htmlChunks
 
 const run = chromiumAvailable();
 const EMBEDDING = /semantic|qasc|late/;
+/** The PDFs of test/fixtures/documents the PDF pipeline page reads. */
+const PDF_NAMES = ['report.pdf', 'manual.pdf'];
+const DOCUMENTS = join(repoRoot, 'test', 'fixtures', 'documents');
 
 /**
  * The page: loads a bundle, initialises the kernels and both tokenizers (their rank
@@ -65,6 +70,23 @@ try {
   await api.initKernels();
   await api.loadTokenizer('cl100k_base');
   window.__result = await runPipelineWorkload(api, await (await fetch('/pipeline-docs.json')).json());
+} catch (error) {
+  window.__error = String(error && error.stack || error);
+}
+</script>`;
+/** The PDF pipeline page: PDF bytes through `pipeline()` in the inline bundle, pdf.js (legacy build, its worker) given as `load.pdfjs`. */
+const PDF_PIPELINE_PAGE = `<!doctype html><meta charset="utf-8"><title>chunkwise PDF pipeline test</title>
+<script type="module">
+import * as api from '/bundle/inline/index.js';
+import * as pdfjs from '/pdfjs/pdf.mjs';
+import { runPdfPipelineWorkload } from '/pipeline-workload.mjs';
+pdfjs.GlobalWorkerOptions.workerSrc = '/pdfjs/pdf.worker.mjs';
+try {
+  await api.initKernels();
+  await api.loadTokenizer('cl100k_base');
+  const pdfs = [];
+  for (const name of ${JSON.stringify(PDF_NAMES)}) pdfs.push({ name, bytes: new Uint8Array(await (await fetch('/pdf/' + name)).arrayBuffer()) });
+  window.__result = await runPdfPipelineWorkload(api, pdfs, { pdfjs });
 } catch (error) {
   window.__error = String(error && error.stack || error);
 }
@@ -181,9 +203,10 @@ describe.skipIf(!run)('pipeline() in Chromium', () => {
 
   beforeAll(async () => {
     ({ server, origin } = await serveStatic(
-      { '/bundle/': join(repoRoot, 'dist', 'bundle') },
+      { '/bundle/': join(repoRoot, 'dist', 'bundle'), '/pdfjs/': join(repoRoot, 'node_modules', 'pdfjs-dist', 'legacy', 'build'), '/pdf/': DOCUMENTS },
       {
         '/pipeline.html': { type: 'text/html', body: PIPELINE_PAGE },
+        '/pdf-pipeline.html': { type: 'text/html', body: PDF_PIPELINE_PAGE },
         '/pipeline-workload.mjs': { type: 'text/javascript', body: readFileSync(join(repoRoot, 'test', 'runtimes', 'pipeline-workload.mjs')) },
         '/pipeline-docs.json': { type: 'application/json', body: JSON.stringify(pipelineDocs) },
       },
@@ -197,30 +220,56 @@ describe.skipIf(!run)('pipeline() in Chromium', () => {
     server?.close();
   });
 
-  it('a custom async source into MemorySink gives Node’s rows and summaries (first run, rerun, prune)', { timeout: 120_000 }, async () => {
+  /** The JSON a page leaves in `window.__result` (its error, or an uncaught one, fails). */
+  async function pageResult(path: string): Promise<string> {
     const tab = await browser.newPage();
     const errors: string[] = [];
     tab.on('pageerror', (e: Error) => errors.push(String(e)));
-    let got: string;
     try {
-      await tab.goto(origin + '/pipeline.html');
+      await tab.goto(origin + path);
       await tab.waitForFunction(() => (window as any).__result || (window as any).__error, undefined, { timeout: 100_000 });
       const error = await tab.evaluate(() => (window as any).__error);
-      if (error) throw new Error(`pipeline page failed: ${error}`);
+      if (error) throw new Error(`page ${path} failed: ${error}`);
       expect(errors).toEqual([]);
-      got = await tab.evaluate(() => (window as any).__result as string);
+      return await tab.evaluate(() => (window as any).__result as string);
     } finally {
       await tab.close();
     }
+  }
+
+  /** Node's side of each page: dist/src's entry (kernels and cl100k_base loaded) and the workloads module. */
+  async function nodeSide() {
     const api = await import(join(repoRoot, 'dist', 'src', 'index.js'));
-    const { runPipelineWorkload } = await import(join(repoRoot, 'test', 'runtimes', 'pipeline-workload.mjs'));
+    const workloads = await import(join(repoRoot, 'test', 'runtimes', 'pipeline-workload.mjs'));
     await api.initKernels();
     await api.loadTokenizer('cl100k_base');
-    const want = await runPipelineWorkload(api, pipelineDocs);
+    return { api, workloads };
+  }
+
+  it('a custom async source into MemorySink gives Node’s rows and summaries (first run, rerun, prune)', { timeout: 120_000 }, async () => {
+    const got = await pageResult('/pipeline.html');
+    const { api, workloads } = await nodeSide();
+    const want = await workloads.runPipelineWorkload(api, pipelineDocs);
     const parsed = JSON.parse(got);
     expect(parsed.first.added).toBeGreaterThan(20);
     expect(parsed.second).toMatchObject({ added: 0, kept: parsed.first.added, embedded: 0 });
     expect(parsed.pruned.pruned).toBeGreaterThan(0);
+    expect(got === want, firstDifference(got, want)).toBe(true);
+  });
+
+  it('the bundle loads PDF bytes (pdf.js given as load.pdfjs) into MemorySink: rows, pages and boxes equal Node’s', { timeout: 120_000 }, async () => {
+    const got = await pageResult('/pdf-pipeline.html');
+    // Node: the same workload through dist/src, pdf.js's legacy build imported by the loader
+    const { api, workloads } = await nodeSide();
+    const want = await workloads.runPdfPipelineWorkload(api, PDF_NAMES.map((name) => ({ name, bytes: new Uint8Array(readFileSync(join(DOCUMENTS, name))) })));
+    const parsed = JSON.parse(got) as { summary: { documents: number; failed: number }; rows: { source: string; pages: { first: number; last: number }; boxes: { page: number }[] }[] };
+    expect(parsed.summary).toMatchObject({ documents: 2, failed: 0 });
+    for (const name of PDF_NAMES) {
+      const rows = parsed.rows.filter((r) => r.source === name);
+      expect(rows.length, name).toBeGreaterThan(1);
+      expect(rows.every((r) => r.pages.first >= 1 && r.pages.last >= r.pages.first && r.boxes.length > 0), name).toBe(true);
+    }
+    expect(new Set(parsed.rows.map((r) => r.pages.first)).size).toBeGreaterThan(1);
     expect(got === want, firstDifference(got, want)).toBe(true);
   });
 });

@@ -64,6 +64,29 @@ describe('chunk and embed default to --strategy auto', () => {
     expect(bad.stderr).toMatch(/--window-size is not an option of any strategy --strategy auto picks/);
   });
 
+  it('auto picks by the sniffed kind: PDF and Word bytes are loaded as such whatever their name, in chunk, chunk --workers and embed', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chunkwise-sniff-'));
+    copyFileSync(join(documents, 'report.pdf'), join(dir, 'report-download'));
+    copyFileSync(join(documents, 'handbook.docx'), join(dir, 'handbook.txt'));
+    const want = run(['chunk', join(documents, 'report.pdf'), '--chunk-size', '200']).rows;
+    expect(want.length).toBeGreaterThan(1);
+    const pdf = run(['chunk', join(dir, 'report-download'), '--chunk-size', '200']);
+    expect(pdf.code, pdf.stderr).toBe(0);
+    // the same chunks as the .pdf's: the recursive strategy over the extracted text, pages and boxes kept
+    expect(pdf.rows.map((c) => ({ ...c, source: '' }))).toEqual(want.map((c) => ({ ...c, source: '' })));
+    const docx = run(['chunk', join(dir, 'handbook.txt')]);
+    expect(docx.code, docx.stderr).toBe(0);
+    expect(docx.rows.every((c) => c.metadata.strategy === 'html' && c.metadata.documentFormat === 'docx-html' && !TAG.test(c.embedText ?? ''))).toBe(true);
+    const both = [join(dir, 'handbook.txt'), join(dir, 'report-download')];
+    const workers = run(['chunk', ...both, '--workers', '2', '--chunk-size', '200']);
+    expect(workers.code, workers.stderr).toBe(0);
+    expect(workers.stdout).toBe(run(['chunk', ...both, '--chunk-size', '200']).stdout);
+    const embedded = run(['embed', join(dir, 'report-download'), '--chunk-size', '200']);
+    expect(embedded.code, embedded.stderr).toBe(0);
+    expect(embedded.rows.map((c) => c.metadata.pages)).toEqual(want.map((c) => c.metadata.pages));
+    expect(embedded.rows.map((c) => c.metadata.boxes)).toEqual(want.map((c) => c.metadata.boxes));
+  });
+
   it('--help says auto is the default and what it picks, from the registry', () => {
     const help = run(['chunk', '--help']).stdout.replace(/\s+/g, ' ');
     expect(help).toContain('default: "auto"');

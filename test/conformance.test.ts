@@ -8,7 +8,8 @@
  * documents cut inside pairs, CRLF and Markdown constructs (`CHUNKWISE_STREAM_CASES`
  * cases in all), and a ReadableStream source cancelled when its consumer stops. A
  * strategy registered without a configuration below fails loudly. QASC, query-time and
- * outside the registry, is checked too, without "nothing lost".
+ * outside the built-in list (`src/strategies/index.ts` says why), is checked through its
+ * definition too, without "nothing lost".
  *
  * Known defects (issue 16) are shown by `it.fails` tests with minimal inputs, so they flip
  * when fixed; where generated input would hit one, the property names the check it leaves
@@ -18,7 +19,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chunkStream, createChunker, QueryAdaptiveChunker, strategies, type Chunk, type Chunker, type TokenEmbedder } from '../src/index.js';
+import { chunkStream, createChunker, QueryAdaptiveChunker, strategies, strategyNames, type Chunk, type Chunker, type TokenEmbedder } from '../src/index.js';
 import { fixturesDir, loadLateEmbedder } from './helpers/golden.js';
 import { expectInvariants, expectStreamEqual, findViolations, measure, referenceTokens, streamDifferences, type Check, type InvariantOptions, type Unit } from './helpers/invariants.js';
 import { corporaDir, markdownDir, textsDir } from './helpers/paths.js';
@@ -532,18 +533,26 @@ describe(`chunkStream equals chunk(wholeText): ${STREAM_CASES} generated cases o
   });
 });
 
-describe('QASC (query-time: every invariant but "nothing lost")', () => {
+describe('QASC (query-time, a definition outside the built-in list: every invariant but "nothing lost")', () => {
   const queryArb = fc.constantFrom('what is chunking?', 'RAG 😀', 'wat is de latentie?', '中文', 'Dr. Smith', '?');
-  it('generated text and queries: slices, indices by rank, token counts, deterministic', async () => {
+  /** QASC built as the registry would build it: through its definition's `create`, with the question as the `query` option. */
+  const fromDefinition = (options: Record<string, unknown>) => QueryAdaptiveChunker.definition.create(options, createChunker);
+  it('generated text and queries: slices, indices by rank, token counts, deterministic (the definition\'s chunk(text) = query(text, question))', async () => {
     await fc.assert(
       fc.asyncProperty(textArb, queryArb, fc.integer({ min: 0, max: 3 }), async (text, query, m) => {
-        const qasc = new QueryAdaptiveChunker({ m });
-        const chunks = await qasc.query(text, query);
+        const chunks = await fromDefinition({ m, query }).chunk(text);
         expectInvariants(text, chunks, { skip: { lost: 'QASC is query-time: its chunks cover only what the query finds relevant' } });
         expect(await new QueryAdaptiveChunker({ m }).query(text, query)).toEqual(chunks);
       }),
       { seed: SEED, numRuns: RUNS },
     );
+  });
+  it('its definition validates options like every strategy, and chunk() needs the question', async () => {
+    expect(() => fromDefinition({ m: 1.5 })).toThrow(/Invalid option m: 1.5/);
+    expect(() => fromDefinition({ qeury: 'x' })).toThrow(/did you mean query\?/);
+    await expect(fromDefinition({}).chunk('Some text. More text.')).rejects.toThrow(/Invalid option query: undefined/);
+    expect(QueryAdaptiveChunker.definition.budget).toEqual({ size: 'maxChunkSize' });
+    expect(strategyNames()).not.toContain('qasc');
   });
   it('real documents', async () => {
     for (const [, load] of DOCUMENTS.slice(0, 4)) {

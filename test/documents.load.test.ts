@@ -25,6 +25,10 @@ describe('loadDocument', () => {
     const page = new TextEncoder().encode('\ufeff  <!DOCTYPE html><p>x</p>');
     expect(documentKindOf('https://example.com/page?x=1', page)).toBe('html');
     expect(documentKindOf('notes.html', new TextEncoder().encode('plain'))).toBe('html');
+    // PDF and Word bytes are what they are, whatever the name says
+    expect(documentKindOf('notes.md', bytes('report.pdf'))).toBe('pdf');
+    expect(documentKindOf('saved-as.txt', bytes('handbook.docx'))).toBe('docx');
+    expect(documentKindOf('report.pdf', new TextEncoder().encode('plain'))).toBe('pdf');
   });
 
   it('a PDF: its text with pages and boxes, which PdfChunker carries to every chunk', async () => {

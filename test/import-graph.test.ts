@@ -3,7 +3,7 @@
  * of src/ and bindings/ (test/helpers/import-graph.ts): a module imports only modules of
  * its own layer or of a lower one, type-only imports included.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importGraph, importsOf, type ImportEdge } from './helpers/import-graph.js';
@@ -29,16 +29,6 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['src/', 'src/encodings/', 'src/cli/', 'src/node/', 'src/queue/'],
 ];
 
-/**
- * Upward imports that the layers above do not allow yet, each named with what would
- * remove it. TODO: empty this list.
- */
-const KNOWN_EXCEPTIONS: readonly string[] = [
-  // TODO: the Node-only LanceDB sink imports the folder lock of the Node helpers
-  // statically; load it through importNodeHelper as the PGlite sink does.
-  'src/sinks/lancedb.ts -> src/apps/node/lock-file.ts',
-];
-
 /** The layer index of a repository path: the longest matching prefix. */
 export function layerOf(path: string): number {
   let best = -1;
@@ -55,22 +45,11 @@ export function layerOf(path: string): number {
   return best;
 }
 
-/**
- * Node-only helpers that runtime-neutral modules load by name at run time through
- * `importNodeHelper` (src/engine/runtime.ts), so that no bundle follows them: the
- * `typeof import()` that types the loaded module is the only reference.
- */
-function isNodeHelperType(e: ImportEdge): boolean {
-  return e.kind === 'type' && e.to.startsWith('src/apps/node/');
-}
-
 const key = (e: ImportEdge): string => `${e.from} -> ${e.to}`;
 
-/** The imports of `edges` that go up a layer, other than a Node helper's type. */
+/** The imports of `edges` that go up a layer (no exceptions). */
 function upward(edges: readonly ImportEdge[]): string[] {
-  return edges
-    .filter((e) => layerOf(e.to) > layerOf(e.from) && !isNodeHelperType(e) && !KNOWN_EXCEPTIONS.includes(key(e)))
-    .map((e) => `${key(e)} (line ${e.line})`);
+  return edges.filter((e) => layerOf(e.to) > layerOf(e.from)).map((e) => `${key(e)} (line ${e.line})`);
 }
 
 describe('the import graph', () => {
@@ -83,7 +62,8 @@ describe('the import graph', () => {
     expect(driver).toContain('src/engine/stream/source.ts static');
     // dynamic imports and typeof import() are edges too
     expect(graph.some((e) => e.kind === 'dynamic')).toBe(true);
-    expect(graph.filter(isNodeHelperType).length).toBeGreaterThan(0);
+    // a Node-only helper loaded at run time through importNodeHelper is typed by a typeof import(): an edge too
+    expect(importsOf('src/sinks/pglite.ts').map((e) => `${e.to} ${e.kind}`)).toContain('src/sinks/lock-file.ts type');
     expect(graph.length).toBeGreaterThan(500);
     for (const e of graph) expect(existsSync(join(repoRoot, e.to)), key(e)).toBe(true);
   });
@@ -106,15 +86,22 @@ describe('the import graph', () => {
     expect(upward(graph)).toEqual([]);
   });
 
-  it('holds each known exception (a removed one leaves the list)', () => {
-    const edges = new Set(graph.map(key));
-    for (const k of KNOWN_EXCEPTIONS) expect(edges.has(k), k).toBe(true);
+  it('has nothing outside src/apps/ and the entries import src/apps/, types included', () => {
+    const apps = LAYERS.findIndex((l) => l.includes('src/apps/'));
+    const into = graph.filter((e) => e.to.startsWith('src/apps/') && layerOf(e.from) < apps);
+    expect(into.map(key)).toEqual([]);
   });
 
-  it('has nothing outside src/apps/ and the entries import src/apps/, Node helper types aside', () => {
-    const apps = LAYERS.findIndex((l) => l.includes('src/apps/'));
-    const into = graph.filter((e) => e.to.startsWith('src/apps/') && layerOf(e.from) < apps && !isNodeHelperType(e) && !KNOWN_EXCEPTIONS.includes(key(e)));
-    expect(into.map(key)).toEqual([]);
+  it('loads no Node helper from src/apps/ at run time (importNodeHelper paths lie below the apps)', () => {
+    let calls = 0;
+    for (const file of ['src/embedders/onnx-embedder.ts', 'src/embedders/static-embedder.ts', 'src/embedders/onnx-runtime.ts', 'src/embedders/model-source.ts', 'src/strategies/code/tree-sitter.ts', 'src/strategies/code/schema.ts', 'src/sinks/pglite.ts']) {
+      for (const m of readFileSync(join(repoRoot, file), 'utf8').matchAll(/importNodeHelper<[\s\S]*?>\('([\w/-]+)'\)/g)) {
+        expect(existsSync(join(repoRoot, 'src', `${m[1]}.ts`)), `${file}: ${m[1]}`).toBe(true);
+        expect(m[1].startsWith('apps/'), `${file}: ${m[1]}`).toBe(false);
+        calls++;
+      }
+    }
+    expect(calls).toBeGreaterThanOrEqual(9);
   });
 
   it('would catch an upward import (the check is not vacuous)', () => {
@@ -129,7 +116,9 @@ describe('the import graph', () => {
     ];
     expect(upward(edges)).toEqual([
       'src/engine/text.ts -> src/strategies/index.ts (line 3)',
+      'src/strategies/code/code.ts -> src/apps/node/code-grammars.ts (line 159)',
       'src/pipeline/pipeline.ts -> src/apps/cli/io.ts (line 16)',
+      'src/sinks/lancedb.ts -> src/apps/node/lock-file.ts (line 23)',
       'src/sinks/pglite.ts -> src/apps/node/lock-file.ts (line 24)',
     ]);
   });

@@ -12,7 +12,8 @@
  *   model-folder reader), cl100k ids equal chunkwise/tiktoken's (js-tiktoken);
  * - the root import stays small and lazy: a few files, no evaluation, QASC index, HF
  *   tokenizer, code strategy or rank-table data until used; a cl100k_base count reads
- *   the packaged `.bpe` (ids of js-tiktoken).
+ *   the packaged `.bpe` (ids of js-tiktoken);
+ * - `pipeline()` loads PDF bytes through the build's own loader chunks.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -55,8 +56,8 @@ beforeAll(() => {
     cwd: project,
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  // optional peers of the code strategy and chunkwise/tiktoken, as a user would install them
-  for (const peer of ['web-tree-sitter', 'tree-sitter-wasms', 'js-tiktoken']) symlinkSync(join(repoRoot, 'node_modules', peer), join(project, 'node_modules', peer), 'dir');
+  // optional peers of the code strategy, chunkwise/tiktoken and PDF loading, as a user would install them
+  for (const peer of ['web-tree-sitter', 'tree-sitter-wasms', 'js-tiktoken', 'pdfjs-dist']) symlinkSync(join(repoRoot, 'node_modules', peer), join(project, 'node_modules', peer), 'dir');
   const hookFile = join(root, 'hooks.mjs');
   writeFileSync(
     hookFile,
@@ -132,7 +133,25 @@ console.log(JSON.stringify(chunks.map((c) => c.text)));`;
     const evaluation = readFileSync(join(dir, 'evaluation', 'index.js'), 'utf8');
     expect(evaluation).toContain('class QascIndex');
     // the computed imports became literal ones (rollup.config.mjs, literalImport)
-    expect(core).toMatch(/case "\.\.\/apps\/node\/code-grammars\.js": return import\('\.\/code-grammars-[\w-]+\.js'\)/);
+    expect(core).toMatch(/case "\.\.\/strategies\/code\/code-grammars\.js": return import\('\.\/code-grammars-[\w-]+\.js'\)/);
     expect(core).toMatch(/case "\.\/code\.js": return import\('\.\/code-[\w-]+\.js'\)/);
+  });
+
+  it('pipeline() loads PDF bytes through the loader chunks of dist/node (pages and boxes on every row)', () => {
+    const pdf = join(repoRoot, 'test', 'fixtures', 'documents', 'report.pdf');
+    const script = `
+const { readFileSync } = await import('node:fs');
+const { pipeline, MemorySink, HashingEmbedder } = await import('chunkwise');
+const sink = new MemorySink();
+const summary = await pipeline({ documents: [{ source: 'report.pdf', bytes: new Uint8Array(readFileSync(${JSON.stringify(pdf)})) }], chunker: 'auto', embedder: new HashingEmbedder(), sink });
+const rows = await sink.rows();
+console.log(JSON.stringify({ documents: summary.documents, rows: rows.length, placed: rows.filter((r) => r.metadata.pages.first >= 1 && r.metadata.boxes.length > 0).length }));`;
+    const { out, urls } = run(script);
+    expect(out.documents).toBe(1);
+    expect(out.rows).toBeGreaterThan(1);
+    expect(out.placed).toBe(out.rows);
+    const own = urls.filter((u) => u.includes('/node_modules/chunkwise/')).map((u) => u.replace(/^.*\/node_modules\/chunkwise\//, ''));
+    expect(own.some((u) => /^dist\/node\/chunks\/load-[\w-]+\.js$/.test(u))).toBe(true);
+    expect(own.filter((u) => u.startsWith('dist/src/'))).toEqual([]);
   });
 });

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LanceDbSink } from '../src/sinks/lancedb.js';
 import { queueStatus } from '../src/apps/queue/index.js';
-import { cliBin, corporaDir } from './helpers/paths.js';
+import { cliBin, corporaDir, repoRoot } from './helpers/paths.js';
 import { freePort, runRedisTests, startRedis, type RedisServer } from './helpers/redis.js';
 import { startPgServer } from './helpers/pg-server.js';
 import { openPostgresSink } from '../src/sinks/postgres.js';
@@ -352,6 +352,43 @@ describe('runEmbedJob() in process (no Redis): a job of many documents into a po
       await resources.close();
       await server.stop();
       rmSync(tmp, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
+describe('runEmbedJob() in process (no Redis): documents through the pipeline\'s load stage', () => {
+  it('a PDF without an extension (sniffed), a Word file and a scanned PDF into LanceDB: the PDF rows keep the pages and boxes `chunk` gives, the Word rows are html; the scanned PDF fails the job for good, naming it, after the others are written', async () => {
+    const { runEmbedJob, JobResources, JobDocumentsError } = await import('../src/apps/queue/worker.js');
+    const documents = join(repoRoot, 'test', 'fixtures', 'documents');
+    const dir = mkdtempSync(join(tmpdir(), 'chunkwise-job-documents-'));
+    const resources = new JobResources();
+    try {
+      const pdf = join(dir, 'report-download');
+      writeFileSync(pdf, readFileSync(join(documents, 'report.pdf')));
+      const docx = join(dir, 'handbook.docx');
+      writeFileSync(docx, readFileSync(join(documents, 'handbook.docx')));
+      const scanned = join(dir, 'scanned.pdf');
+      writeFileSync(scanned, readFileSync(join(documents, 'scanned.pdf')));
+      const options = { sink: `lancedb:${join(dir, 'db')}`, embedder: 'hashing', strategy: 'auto', chunkSize: 200 };
+      const failed = await runEmbedJob({ documents: [pdf, scanned, docx].map((path) => ({ path })), options }, resources).catch((e: unknown) => e);
+      expect(failed).toBeInstanceOf(JobDocumentsError);
+      expect((failed as InstanceType<typeof JobDocumentsError>).reasons).toEqual([expect.stringMatching(new RegExp(`^${scanned}: Cannot read "${scanned}": .*OCR`))]);
+      await resources.close();
+      const sink = await LanceDbSink.open(join(dir, 'db'));
+      try {
+        const rows = (await sink.rows(pdf)).sort((a, b) => a.start - b.start);
+        const want = cli(['chunk', join(documents, 'report.pdf'), '--chunk-size', '200']).stdout.trim().split('\n').map((l) => JSON.parse(l));
+        expect(rows.map((r) => [r.start, r.end, r.metadata.pages, r.metadata.boxes])).toEqual(want.map((c) => [c.start, c.end, c.metadata.pages, c.metadata.boxes]));
+        const words = await sink.rows(docx);
+        expect(words.length).toBeGreaterThan(1);
+        expect(words.every((r) => r.metadata.strategy === 'html' && r.metadata.documentFormat === 'docx-html')).toBe(true);
+        expect(await sink.rows(scanned)).toEqual([]);
+      } finally {
+        await sink.close();
+      }
+    } finally {
+      await resources.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   }, 120_000);
 });

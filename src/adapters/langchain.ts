@@ -8,7 +8,7 @@ import { Document } from '@langchain/core/documents';
 import { TextSplitter, type TextSplitterChunkHeaderOptions } from '@langchain/textsplitters';
 import type { StrategyOptions } from '../strategies/index.js';
 import type { Chunker } from '../engine/chunker.js';
-import { chunkFields, chunksOf, contentOf, resolveChunker, resolveContent, type ChunkContent, type ChunkerSource, type ChunkFields } from './shared.js';
+import { ADAPTER_OPTION_KEYS, chunkFields, chunksOf, contentOf, resolveChunker, resolveContent, type ChunkContent, type ChunkerSource, type ChunkFields, type ChunkwiseAdapterOptions } from './shared.js';
 import { rejectUnknownOptions } from '../engine/options/schema.js';
 import { lowerBound } from '../engine/search.js';
 
@@ -24,16 +24,24 @@ export type ChunkwiseDocumentMetadata = Record<string, unknown> &
     loc: Record<string, unknown> & { lines: LocLines };
   };
 
-/** Options of {@link ChunkwiseTextSplitter} besides the chunker and its strategy options. */
-export interface ChunkwiseTextSplitterOptions {
-  /**
-   * What `pageContent` (and `splitText`) holds: `embedText` (default), the text the
-   * chunker means to be embedded (`chunk.embedText ?? chunk.text`: an HTML chunk's
-   * visible text, a table part's rows labelled with their header cells, a contextual
-   * header before the text); or `text`, the exact source slice. Either way the slice's
-   * offsets are in the metadata (`start`, `end`, `loc.lines`).
-   */
-  content?: ChunkContent;
+/**
+ * Options of {@link ChunkwiseTextSplitter}: `strategy` (the strategy's options, with a
+ * strategy name) and `content` (what `pageContent` and `splitText` hold) — the shape
+ * `ChunkwiseNodeParser` takes too.
+ */
+export type ChunkwiseTextSplitterOptions = ChunkwiseAdapterOptions;
+
+/**
+ * The splitter's options from its constructor's arguments: the one shape (`{ strategy,
+ * content }`) as the second argument, or the deprecated one (strategy options second,
+ * `{ content }` third). A second argument is the one shape when its keys are only
+ * `strategy` and `content` and no third is given.
+ */
+function splitterOptions(second: unknown, third: unknown): Record<string, unknown> {
+  if (third !== undefined) return { ...(third as Record<string, unknown>), ...(second === undefined ? {} : { strategy: second }) };
+  if (second === undefined) return {};
+  if (second !== null && typeof second === 'object' && Object.keys(second).every((k) => k in ADAPTER_OPTION_KEYS)) return second as Record<string, unknown>;
+  return { strategy: second };
 }
 
 /**
@@ -81,7 +89,7 @@ export function locLines(line: (offset: number) => number, start: number, end: n
  * ```ts
  * const splitter = new ChunkwiseTextSplitter(new RecursiveChunker({ chunkSize: 256 }));
  * const docs = await splitter.splitDocuments(await loader.load());
- * const same = new ChunkwiseTextSplitter('markdown', { chunkSize: 256 });
+ * const byName = new ChunkwiseTextSplitter('markdown', { strategy: { chunkSize: 256 }, content: 'text' });
  * ```
  * @throws {InvalidOptionError} at construction for an unknown strategy, bad options, or
  *   a value that is neither a chunker nor a strategy name.
@@ -98,15 +106,24 @@ export class ChunkwiseTextSplitter extends TextSplitter {
 
   /**
    * @param chunker a chunkwise chunker, or a strategy name (`recursive`, `markdown`,
-   *   `sentence`, `fixed`, `sliding`, `parent-child`, `semantic`, `late`) with its options.
-   * @param options the strategy's options, with a name only (`undefined` for a chunker).
-   * @param splitterOptions `content`: `embedText` (default) or `text`.
-   * @throws {InvalidOptionError} also for an unknown splitter option or a bad `content`.
+   *   `sentence`, `fixed`, `sliding`, `parent-child`, `semantic`, `late`) with
+   *   `options.strategy`.
+   * @param options `strategy` (the strategy's options, with a name only) and `content`
+   *   (`embedText`, the default, or `text`): the shape `ChunkwiseNodeParser` takes.
+   * @throws {InvalidOptionError} also for an unknown option or a bad `content`.
    */
-  constructor(chunker: ChunkerSource, options?: StrategyOptions, splitterOptions: ChunkwiseTextSplitterOptions = {}) {
-    rejectUnknownOptions<ChunkwiseTextSplitterOptions>('ChunkwiseTextSplitter', splitterOptions, { content: true });
-    const content = resolveContent(splitterOptions.content);
-    const resolved = resolveChunker(chunker, options);
+  constructor(chunker: ChunkerSource, options?: ChunkwiseTextSplitterOptions);
+  /**
+   * @deprecated Strategy options as the second argument and `{ content }` as the third:
+   * pass `{ strategy, content }` as the second (`new ChunkwiseTextSplitter('markdown', {
+   * strategy: { chunkSize: 256 } })`), the shape both adapters take. Still accepted.
+   */
+  constructor(chunker: ChunkerSource, strategyOptions: StrategyOptions | undefined, splitterOptions?: { content?: ChunkContent });
+  constructor(chunker: ChunkerSource, second?: ChunkwiseTextSplitterOptions | StrategyOptions, third?: { content?: ChunkContent }) {
+    const options = splitterOptions(second, third);
+    rejectUnknownOptions<ChunkwiseTextSplitterOptions>('ChunkwiseTextSplitter', options, ADAPTER_OPTION_KEYS);
+    const content = resolveContent(options.content);
+    const resolved = resolveChunker(chunker, options.strategy as StrategyOptions | undefined);
     const sizes = resolved as { chunkSize?: unknown; chunkOverlap?: unknown };
     const chunkSize = typeof sizes.chunkSize === 'number' && sizes.chunkSize > 0 ? sizes.chunkSize : 1000;
     const overlap = typeof sizes.chunkOverlap === 'number' && sizes.chunkOverlap < chunkSize ? sizes.chunkOverlap : 0;
@@ -151,4 +168,4 @@ export class ChunkwiseTextSplitter extends TextSplitter {
   }
 }
 
-export type { ChunkContent, ChunkerSource, ChunkFields };
+export type { ChunkContent, ChunkerSource, ChunkFields, ChunkwiseAdapterOptions };

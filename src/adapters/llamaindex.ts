@@ -9,15 +9,15 @@ import { NodeParser } from '@llamaindex/core/node-parser';
 import { MetadataMode, NodeRelationship, TextNode, type RelatedNodeInfo } from '@llamaindex/core/schema';
 import type { Chunk } from '../engine/chunk.js';
 import { InvalidInputError } from '../engine/errors.js';
-import type { StrategyOptions } from '../strategies/index.js';
 import type { Chunker } from '../engine/chunker.js';
-import { chunkFields, chunksOf, contentHasHeadingPath, contentOf, resolveChunker, resolveContent, type ChunkContent, type ChunkerSource } from './shared.js';
+import { ADAPTER_OPTION_KEYS, chunkFields, chunksOf, contentHasHeadingPath, contentOf, resolveChunker, resolveContent, type ChunkContent, type ChunkerSource, type ChunkwiseAdapterOptions } from './shared.js';
 import { rejectUnknownOptions } from '../engine/options/schema.js';
 
-/** Options of {@link ChunkwiseNodeParser} besides the chunker. */
-export interface ChunkwiseNodeParserOptions {
-  /** The strategy's options, when the chunker is given by name. */
-  strategy?: StrategyOptions;
+/**
+ * Options of {@link ChunkwiseNodeParser}: `strategy` and `content` as `ChunkwiseTextSplitter`
+ * takes them (one shape for both adapters), and `idGenerator`.
+ */
+export interface ChunkwiseNodeParserOptions extends ChunkwiseAdapterOptions {
   /**
    * Node id of a chunk of a document. Default the chunk id, made with the document's
    * `id_` as its document id: unique across documents with distinct ids, and the same
@@ -25,14 +25,6 @@ export interface ChunkwiseNodeParserOptions {
    * unchanged chunks their old node ids (LlamaIndex's docstore skips them).
    */
   idGenerator?: (chunk: Chunk, document: TextNode) => string;
-  /**
-   * What a node's `text` holds, so what LlamaIndex embeds and gives the LLM:
-   * `embedText` (default), the text the chunker means to be embedded (`chunk.embedText
-   * ?? chunk.text`: an HTML chunk's visible text, a table part's rows labelled with their
-   * header cells, a contextual header before the text); or `text`, the exact source
-   * slice. Either way `startCharIdx`/`endCharIdx` are the slice's offsets.
-   */
-  content?: ChunkContent;
 }
 
 /** Metadata keys the parser adds that stay out of the text LlamaIndex embeds and shows the LLM. */
@@ -75,7 +67,7 @@ export class ChunkwiseNodeParser extends NodeParser<Promise<TextNode[]>> {
    */
   constructor(chunker: ChunkerSource, options: ChunkwiseNodeParserOptions = {}) {
     super();
-    rejectUnknownOptions<ChunkwiseNodeParserOptions>('ChunkwiseNodeParser', options, { strategy: true, idGenerator: true, content: true });
+    rejectUnknownOptions<ChunkwiseNodeParserOptions>('ChunkwiseNodeParser', options, { ...ADAPTER_OPTION_KEYS, idGenerator: true });
     this.chunker = resolveChunker(chunker, options.strategy);
     this.content = resolveContent(options.content);
     this.#idGenerator = options.idGenerator ?? ((chunk) => chunk.id);
@@ -142,4 +134,4 @@ export class ChunkwiseNodeParser extends NodeParser<Promise<TextNode[]>> {
   }
 }
 
-export type { ChunkContent, ChunkerSource };
+export type { ChunkContent, ChunkerSource, ChunkwiseAdapterOptions };

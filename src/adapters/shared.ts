@@ -52,6 +52,27 @@ export function resolveContent(value: unknown): ChunkContent {
   throw new InvalidOptionError('content', value, "'embedText' (the text the chunker means to embed, the default) or 'text' (the exact source slice)");
 }
 
+/**
+ * The options both adapters take, in one shape: `new ChunkwiseTextSplitter(chunker,
+ * options)` (LangChain) and `new ChunkwiseNodeParser(chunker, options)` (LlamaIndex)
+ * accept the same object.
+ */
+export interface ChunkwiseAdapterOptions {
+  /** The strategy's options, when the chunker is given by name (`{ chunkSize: 256 }`); none with a built chunker. */
+  strategy?: StrategyOptions;
+  /**
+   * What a chunk's framework content holds: `embedText` (default), the text the chunker
+   * means to be embedded (`chunk.embedText ?? chunk.text`: an HTML chunk's visible text,
+   * a table part's rows labelled with their header cells, a contextual header before the
+   * text); or `text`, the exact source slice. Either way the slice's offsets are in the
+   * metadata.
+   */
+  content?: ChunkContent;
+}
+
+/** Keys of {@link ChunkwiseAdapterOptions}, for `rejectUnknownOptions`. */
+export const ADAPTER_OPTION_KEYS = { strategy: true, content: true } as const;
+
 /** The content of `chunk` for a framework document: see {@link ChunkContent}. */
 export function contentOf(chunk: Chunk, content: ChunkContent): string {
   return content === 'text' ? chunk.text : (chunk.embedText ?? chunk.text);

@@ -19,9 +19,12 @@ export type DocumentErrorReason = 'no-text' | 'password' | 'invalid' | 'too-larg
 export class DocumentError extends ChunkwiseError {
   readonly source: string;
   readonly reason: DocumentErrorReason;
+  /** What is wrong, in words (the message after the source). */
+  readonly detail: string;
   constructor(source: string, reason: DocumentErrorReason, detail: string) {
     super(`Cannot read ${describe(source)}: ${detail}`);
     this.source = source;
     this.reason = reason;
+    this.detail = detail;
   }
 }

@@ -7,10 +7,10 @@
  * @module
  */
 import { DocumentError } from './document-error.js';
+import { documentKindOf, type DocumentKind } from './kind.js';
 import type { PdfDocumentText } from './pdf.js';
 
-/** What a document is, as the loader reads it. */
-export type DocumentKind = 'pdf' | 'docx' | 'html' | 'markdown' | 'text';
+export { documentKindOf, DOCUMENT_FILE_EXTENSIONS, type DocumentKind } from './kind.js';
 
 /** A document as bytes, with a name (a path, a URL, a key): its extension decides the kind where it has one. */
 export interface DocumentBytes {
@@ -34,31 +34,11 @@ export interface LoadOptions {
   password?: string;
   /** Encoding of a text document without a UTF-16 byte order mark (a WHATWG label); default UTF-8, which must be valid. */
   encoding?: string;
-}
-
-const BY_EXTENSION: Readonly<Record<string, DocumentKind>> = {
-  '.pdf': 'pdf', '.docx': 'docx', '.html': 'html', '.htm': 'html', '.xhtml': 'html', '.md': 'markdown', '.markdown': 'markdown', '.mdx': 'markdown', '.txt': 'text',
-};
-
-const startsWith = (bytes: Uint8Array, magic: readonly number[], at = 0) => magic.every((b, i) => bytes[at + i] === b);
-
-/**
- * The kind of a document: by the extension of `source` where it is one the loader knows,
- * else by magic bytes (`%PDF-`; a zip whose first entry is a Word part, `[Content_Types].xml`
- * or `word/`; `<!doctype html` or `<html` at the start), else `text`.
- */
-export function documentKindOf(source: string, bytes: Uint8Array): DocumentKind {
-  const base = source.slice(Math.max(source.lastIndexOf('/'), source.lastIndexOf('\\')) + 1).split(/[?#]/)[0];
-  const dot = base.lastIndexOf('.');
-  const byName = dot > 0 ? BY_EXTENSION[base.slice(dot).toLowerCase()] : undefined;
-  if (byName) return byName;
-  if (startsWith(bytes, [0x25, 0x50, 0x44, 0x46, 0x2d])) return 'pdf';
-  if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04])) {
-    const head = new TextDecoder('latin1').decode(bytes.subarray(0, 4096));
-    if (head.includes('[Content_Types].xml') || head.includes('word/')) return 'docx';
-  }
-  const start = new TextDecoder('utf-8').decode(bytes.subarray(0, 512)).replace(/^\ufeff?\s*/, '').slice(0, 15).toLowerCase();
-  return start.startsWith('<!doctype html') || start.startsWith('<html') ? 'html' : 'text';
+  /**
+   * The pdf.js module to read a PDF with (`import * as pdfjs from 'pdfjs-dist'`, its worker
+   * set up: what a browser gives); default the legacy build, imported on first use (Node).
+   */
+  pdfjs?: unknown;
 }
 
 /**
@@ -86,7 +66,7 @@ export async function loadDocument(doc: DocumentBytes, options: LoadOptions = {}
   const kind = documentKindOf(source, bytes);
   if (kind === 'pdf') {
     const { extractPdf } = await import('./pdf.js');
-    const pdf = await extractPdf(bytes, { source, password: options.password });
+    const pdf = await extractPdf(bytes, { source, password: options.password, pdfjs: options.pdfjs });
     return { source, kind, text: pdf.text, pdf };
   }
   if (kind === 'docx') {

@@ -11,7 +11,7 @@ import { importNodeHelper, isNode } from '../engine/runtime.js';
 export async function localModelPath<T>(source: T): Promise<T | string> {
   const isFileUrl = source instanceof URL ? source.protocol === 'file:' : typeof source === 'string' && source.startsWith('file:');
   if (!isNode() || !isFileUrl) return source;
-  return (await importNodeHelper<{ fileUrlToPath(url: string | URL): string }>('model-folder')).fileUrlToPath(source as string | URL);
+  return (await importNodeHelper<{ fileUrlToPath(url: string | URL): string }>('embedders/node/model-folder')).fileUrlToPath(source as string | URL);
 }
 
 /** True for a URL to fetch the model's files from (`https://…/`, a `URL`), false for a path or bytes. */

@@ -222,7 +222,7 @@ export class OnnxEmbedder implements TokenEmbedder {
 
   /**
    * Loads a model.
-   * @param source a folder path (Node only; read by `src/apps/node/model-folder.ts`), a base
+   * @param source a folder path (Node only; read by `src/embedders/node/model-folder.ts`), a base
    *   URL (`http(s):`, `file:`, … fetched: `model.onnx`, `tokenizer.json` and the optional
    *   JSON files beside them), or the files in memory ({@link OnnxModelBytes}).
    * @throws {ModelLoadError} for a missing `model.onnx` / `tokenizer.json`, bytes that
@@ -241,7 +241,7 @@ export class OnnxEmbedder implements TokenEmbedder {
     const { name, bytes } = await readModelSource<OnnxModelBytes>(source, {
       url: (url) => fetchFolder(url, options),
       folder: async (path) => {
-        const helper = await importNodeHelper<{ readOnnxFolder(dir: string, modelFile?: string): Promise<OnnxModelBytes> }>('model-folder');
+        const helper = await importNodeHelper<{ readOnnxFolder(dir: string, modelFile?: string): Promise<OnnxModelBytes> }>('embedders/node/model-folder');
         return helper.readOnnxFolder(path, options.modelFile);
       },
       isBytes: (v): v is OnnxModelBytes => !!v && typeof v === 'object' && (v as OnnxModelBytes).model instanceof Uint8Array,

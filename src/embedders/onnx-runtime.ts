@@ -2,7 +2,7 @@
  * Choosing and loading an ONNX Runtime: onnxruntime-web (WebAssembly; every runtime)
  * or onnxruntime-node (native; Node only, an optional dependency). The core never
  * imports onnxruntime-node or a Node built-in itself: Node-only code is loaded from
- * `src/apps/node/` by a computed specifier that bundlers leave alone.
+ * `src/embedders/node/` by a computed specifier that bundlers leave alone.
  * @module
  */
 import { MissingDependencyError, ModelLoadError } from '../engine/errors.js';
@@ -82,7 +82,7 @@ export async function loadOrt(options: LoadOrtOptions = {}): Promise<{ ort: OrtM
   if (wanted === 'node' || (wanted === undefined && isNode())) {
     if (!isNode()) throw new ModelLoadError('onnxruntime-node', 'the node backend needs Node; use backend: "web"');
     try {
-      const helper = await importNodeHelper<{ loadOnnxruntimeNode(): Promise<OrtModule> }>('ort-node');
+      const helper = await importNodeHelper<{ loadOnnxruntimeNode(): Promise<OrtModule> }>('embedders/node/ort-node');
       return { ort: await helper.loadOnnxruntimeNode(), backend: 'node' };
     } catch (cause) {
       if (wanted === 'node') throw new MissingDependencyError('onnxruntime-node', 'OnnxEmbedder with backend "node"', cause);

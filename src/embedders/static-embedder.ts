@@ -93,7 +93,7 @@ export class StaticEmbedder implements Embedder {
     const { name, bytes } = await readModelSource<StaticModelBytes>(source, {
       url: (url) => fetchStaticFolder(url, options),
       folder: async (path) => {
-        const helper = await importNodeHelper<{ readStaticFolder(dir: string): Promise<StaticModelBytes> }>('model-folder');
+        const helper = await importNodeHelper<{ readStaticFolder(dir: string): Promise<StaticModelBytes> }>('embedders/node/model-folder');
         return helper.readStaticFolder(path);
       },
       isBytes: (v): v is StaticModelBytes => !!v && typeof v === 'object' && (v as StaticModelBytes).safetensors instanceof Uint8Array,

@@ -10,15 +10,15 @@
 import type { Chunk } from './chunk.js';
 import { InvalidOptionError } from './errors.js';
 import { documentIdOf, workOf, type ChunkCallOptions } from './ids.js';
-import type { Work } from './work.js';
+import { addWork, type Work } from './work.js';
 import { resolveOptions, type OptionsOf, type OptionsSchema, type ResolvedOf, type StrategySchema } from './options/schema.js';
 import { isBlank, requireText } from './text.js';
 import { Assembler, type PlannedChunk } from './assemble.js';
 import { chunkCounters, resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions } from './size/resolve.js';
-import { planWhole, streamPlan, type StreamPlan } from './stream/driver.js';
+import { planWhole, planWholeAsync, streamPlan, type StreamPlan } from './stream/driver.js';
 import type { TextSource } from './stream/source.js';
 import { checkStrategyDefinition, type StrategyDefinition } from './chunker.js';
-import { callOption } from './callbacks.js';
+import { callOption, callOptionAsync } from './callbacks.js';
 import { checkSpans } from './splitter.js';
 
 /** The default overlap of the size-and-overlap strategies: min(64, ⌊chunkSize/8⌋) units. */
@@ -96,12 +96,17 @@ export interface StrategySpec<S extends StrategySchema> extends StrategyEntry {
   /** The chunker has a stream plan (`plan`): `chunk` runs it over the whole text and `chunkStream` over a stream. */
   stream?: boolean;
   /**
+   * The boundaries are asynchronous (they embed, or load a parser on first use): `chunk`
+   * returns a Promise, `spans` (and a stream plan's steps) may too.
+   */
+  async?: boolean;
+  /**
    * Boundaries, for a strategy without a subclass: the planned spans of `text` for the
    * chunker (its resolved `options`, its `units`), e.g. {@link packLevels} of a function
    * that gives the top packer level or the sections. A subclass may override `spans`
-   * instead, or, with `stream: true`, set a `plan`.
+   * instead, or, with `stream: true`, set a `plan`. With `async: true` it may return a Promise.
    */
-  spans?: (text: string, chunker: { readonly options: ResolvedOf<S>; readonly units: ResolvedUnits }) => PlannedChunk[];
+  spans?: (text: string, chunker: { readonly options: ResolvedOf<S>; readonly units: ResolvedUnits }) => PlannedChunk[] | Promise<PlannedChunk[]>;
 }
 
 /** The statics of a defined strategy's class: its schema and its registry entry. */
@@ -112,52 +117,77 @@ export interface StrategyStatics<S extends StrategySchema> {
 }
 
 /**
+ * A planned span of a strategy with levels (parent–child): spans of one `level` are
+ * numbered (`index`), measured for overlap and given ids among themselves, in the order
+ * given; `parent` is the position, in the same list, of the span whose chunk id becomes
+ * this chunk's `metadata.parentId` (the span's metadata should name `parentId` where the
+ * key is to stand; its value is replaced).
+ */
+export interface LevelSpan extends PlannedChunk {
+  level: string;
+  parent?: number;
+}
+
+/**
  * The shell of a strategy: validates options with `spec.schema` at construction (an
  * unknown option is an `UnknownOptionError` with the closest name; a bad value an
  * `InvalidOptionError` naming it), resolves the units once, and chunks through the one
  * Assembler. The strategy adds its boundaries: `spec.spans` (e.g. {@link packLevels}), or a subclass overriding `spans(text)`, or, with
  * `stream: true`, a subclass setting `plan` (a {@link StreamPlan}) in its constructor,
- * which also gives `chunkStream`. `chunk` returns `[]` for empty or whitespace-only text
- * and throws `InvalidInputError` for a non-string. Public class names stay: `class
+ * which also gives `chunkStream`. With `async: true` the boundaries may be asynchronous
+ * (an embedder, a parser loaded on first use) and `chunk` returns a Promise
+ * ({@link AsyncShell}, {@link AsyncStreamShell}). `chunk` returns `[]` for empty or
+ * whitespace-only text and throws `InvalidInputError` for a non-string. Public class names stay: `class
  * RecursiveChunker extends defineStrategy({ … }) { … }`; `new RecursiveChunker(options)`.
  * The class's `definition` is its registry entry, `schema` its schema.
  */
 export function defineStrategy<const S extends StrategySchema>(
+  spec: StrategySpec<S> & { stream: true; async: true },
+): (abstract new (options?: OptionsOf<S>) => AsyncStreamShell<S>) & StrategyStatics<S>;
+export function defineStrategy<const S extends StrategySchema>(
+  spec: StrategySpec<S> & { async: true },
+): (abstract new (options?: OptionsOf<S>) => AsyncShell<S>) & StrategyStatics<S>;
+export function defineStrategy<const S extends StrategySchema>(
   spec: StrategySpec<S> & { stream: true },
 ): (abstract new (options?: OptionsOf<S>) => StreamShell<S>) & StrategyStatics<S>;
 export function defineStrategy<const S extends StrategySchema>(
-  spec: StrategySpec<S> & { spans: NonNullable<StrategySpec<S>['spans']> },
+  spec: StrategySpec<S> & { spans: (text: string, chunker: { readonly options: ResolvedOf<S>; readonly units: ResolvedUnits }) => PlannedChunk[] },
 ): (new (options?: OptionsOf<S>) => Shell<S>) & StrategyStatics<S>;
 export function defineStrategy<const S extends StrategySchema>(spec: StrategySpec<S>): (abstract new (options?: OptionsOf<S>) => Shell<S>) & StrategyStatics<S>;
 export function defineStrategy<const S extends StrategySchema>(spec: StrategySpec<S>): unknown {
-  checkStrategyDefinition(spec, false, ['stream', 'spans']);
+  checkStrategyDefinition(spec, false, ['stream', 'spans', 'async']);
   if (spec.spans !== undefined && typeof spec.spans !== 'function') throw new InvalidOptionError('definition.spans', spec.spans, 'a function (text, chunker) => spans, e.g. packLevels(levels)');
-  const { schema, stream, spans, create, ...entry } = spec;
+  const { schema, stream, spans, create, async: isAsync, ...entry } = spec;
   // the capacity block's budget unless the spec names another
   const budget = entry.budget ?? ('chunkSize' in schema.options ? { size: 'chunkSize', ...('chunkOverlap' in schema.options ? { overlap: 'chunkOverlap' } : {}) } : undefined);
-  type Ctor = new (schema: S, strategy: string, options: unknown) => Shell<S>;
-  const Base = (stream ? StreamShell : Shell) as unknown as Ctor;
+  type Ctor = new (schema: S, strategy: string, options: unknown) => ShellBase<S>;
+  const Base = (isAsync ? (stream ? AsyncStreamShell : AsyncShell) : stream ? StreamShell : Shell) as unknown as Ctor;
   abstract class Defined extends Base {
     static readonly schema = schema;
     static get definition(): StrategyDefinition {
-      const Class = this as unknown as new (o: unknown) => Shell<S>;
-      return { ...entry, ...(budget ? { budget } : {}), schema, create: create ?? ((o) => new Class(o)) };
+      const Class = this as unknown as new (o: unknown) => ShellBase<S>;
+      return { ...entry, ...(budget ? { budget } : {}), schema, create: create ?? ((o) => new Class(o) as never) };
     }
     constructor(options: OptionsOf<S> = {}) {
       super(schema, spec.name, options);
     }
   }
   if (spans) {
-    Defined.prototype.spans = function (this: Shell<S>, text: string): PlannedChunk[] {
-      // the definition's boundaries, checked: exact offsets in [0, text.length], in order; a throw is a CallbackError
-      return checkSpans('spans', spans, callOption('spans', () => spans(text, { options: this.options, units: this.resolved })), 0, text.length);
-    };
+    // the definition's boundaries, checked: exact offsets in [0, text.length], in order; a throw is a CallbackError
+    const check = (text: string, r: PlannedChunk[]) => checkSpans<PlannedChunk>('spans', spans, r, 0, text.length);
+    (Defined.prototype as unknown as { spans(text: string): unknown }).spans = isAsync
+      ? async function (this: ShellBase<S>, text: string): Promise<PlannedChunk[]> {
+          return check(text, await callOptionAsync('spans', () => spans(text, { options: this.options, units: this.resolved })));
+        }
+      : function (this: ShellBase<S>, text: string): PlannedChunk[] {
+          return check(text, callOption('spans', () => spans(text, { options: this.options, units: this.resolved })) as PlannedChunk[]);
+        };
   }
   return Defined;
 }
 
-/** The shared part of every defined strategy (see {@link defineStrategy}). */
-export abstract class Shell<S extends StrategySchema> {
+/** The part every defined strategy shares, synchronous or not (see {@link defineStrategy}). */
+export abstract class ShellBase<S extends StrategySchema> {
   /** The options as resolved at construction (every default filled in). */
   readonly options: ResolvedOf<S>;
   readonly unit: ResolvedUnits['unit'];
@@ -177,11 +207,53 @@ export abstract class Shell<S extends StrategySchema> {
     this.encoding = this.resolved.encoding;
   }
 
+  /** Size of `text` in the chunker's unit, counted as one of the call's `measurements` in `work`. */
+  protected measure(text: string, work: Work | undefined): number {
+    addWork(work, 'measurements', 1);
+    return this.resolved.units.size(text);
+  }
+
   /** A fresh Assembler for one call (`documentId` of the call options enters every id). */
   protected assembler(options: ChunkCallOptions | undefined): Assembler {
     return new Assembler({ strategy: this.#strategy, ...chunkCounters(this.resolved), documentId: documentIdOf(options) });
   }
 
+  /**
+   * The chunks of `spans` over `text`: one assembler, or, for {@link LevelSpan}s (the
+   * first span has a `level`), one per level, each level's spans added together in the
+   * order given, the chunks returned in the order of `spans` with `parentId` filled in.
+   */
+  protected assemble(text: string, spans: readonly PlannedChunk[], options: ChunkCallOptions | undefined): Chunk[] {
+    if (spans.length === 0 || (spans[0] as Partial<LevelSpan>).level === undefined) return this.assembler(options).add(text, spans);
+    const byLevel = new Map<string, number[]>();
+    spans.forEach((s, k) => {
+      const level = (s as LevelSpan).level;
+      const at = byLevel.get(level);
+      if (at) at.push(k);
+      else byLevel.set(level, [k]);
+    });
+    const out: Chunk[] = new Array(spans.length);
+    for (const at of byLevel.values()) {
+      const chunks = this.assembler(options).add(text, at.map((k) => spans[k]));
+      at.forEach((k, i) => (out[k] = chunks[i]));
+    }
+    spans.forEach((s, k) => {
+      const parent = (s as LevelSpan).parent;
+      if (parent !== undefined) out[k].metadata.parentId = out[parent].id;
+    });
+    return out;
+  }
+
+  /**
+   * The planned spans of `text` (what `chunk` assembles), offsets into `text`. A
+   * span's `metadata` is read-only and may be one object shared by many spans: copy it
+   * before changing it (each chunk of `chunk` has its own).
+   */
+  abstract spans(text: string): PlannedChunk[] | Promise<PlannedChunk[]>;
+}
+
+/** A defined strategy with synchronous boundaries (see {@link defineStrategy}). */
+export abstract class Shell<S extends StrategySchema> extends ShellBase<S> {
   /**
    * Chunks `text`. Empty or whitespace-only text gives no chunks.
    * @param text the source; offsets in the chunks are UTF-16 indices into it.
@@ -192,7 +264,7 @@ export abstract class Shell<S extends StrategySchema> {
   chunk(text: string, options?: ChunkCallOptions): Chunk[] {
     requireText(text);
     if (isBlank(text)) return [];
-    return this.assembler(options).add(text, this.plannedSpans(text, workOf(options)));
+    return this.assemble(text, this.plannedSpans(text, workOf(options)), options);
   }
 
   /** The spans {@link chunk} assembles, counting the call's work into `work`: a strategy that counts work overrides this; by default {@link spans}. */
@@ -201,12 +273,7 @@ export abstract class Shell<S extends StrategySchema> {
     return this.spans(text);
   }
 
-  /**
-   * The planned spans of `text` (what {@link chunk} assembles), offsets into `text`. A
-   * span's `metadata` is read-only and may be one object shared by many spans: copy it
-   * before changing it (each chunk of {@link chunk} has its own).
-   */
-  abstract spans(text: string): PlannedChunk[];
+  abstract override spans(text: string): PlannedChunk[];
 }
 
 /** A defined strategy with a stream plan: `chunk` and `chunkStream` run the same plan through the one stream driver. */
@@ -236,5 +303,58 @@ export abstract class StreamShell<S extends StrategySchema> extends Shell<S> {
    */
   chunkStream(source: TextSource, options?: ChunkCallOptions): AsyncGenerator<Chunk> {
     return streamPlan(source, this.plan, this.assembler(options));
+  }
+}
+
+/** A defined strategy with asynchronous boundaries (`async: true`): they embed, or load a parser on first use. */
+export abstract class AsyncShell<S extends StrategySchema> extends ShellBase<S> {
+  /**
+   * Chunks `text`. Empty or whitespace-only text gives no chunks.
+   * @param text the source; offsets in the chunks are UTF-16 indices into it.
+   * @param options per-call options: `documentId` enters every chunk id (default `''`);
+   *   `work` gathers the call's work counters where the strategy counts them.
+   * @throws {InvalidInputError} when `text` is not a string.
+   */
+  async chunk(text: string, options?: ChunkCallOptions): Promise<Chunk[]> {
+    requireText(text);
+    if (isBlank(text)) return [];
+    return this.assemble(text, await this.plannedSpans(text, workOf(options)), options);
+  }
+
+  /** The spans {@link chunk} assembles, counting the call's work into `work`: a strategy that counts work overrides this; by default {@link spans}. */
+  protected plannedSpans(text: string, work: Work | undefined): Promise<PlannedChunk[]> {
+    void work;
+    return this.spans(text);
+  }
+
+  abstract override spans(text: string): Promise<PlannedChunk[]>;
+}
+
+/** A defined strategy with a stream plan whose steps may be asynchronous (`stream: true, async: true`). */
+export abstract class AsyncStreamShell<S extends StrategySchema> extends AsyncShell<S> {
+  /** The stream plan of one call, counting its work into `work` (set by the subclass). */
+  protected abstract planOf(work: Work | undefined): StreamPlan<unknown>;
+
+  override async chunk(text: string, options?: ChunkCallOptions): Promise<Chunk[]> {
+    requireText(text);
+    if (isBlank(text)) return [];
+    return planWholeAsync(text, this.planOf(workOf(options)), this.assembler(options));
+  }
+
+  async spans(text: string): Promise<PlannedChunk[]> {
+    const plan = this.planOf(undefined);
+    return (await plan.step(text, 0, plan.initial(), true)).chunks;
+  }
+
+  /**
+   * Chunks a text stream: yields the chunks `chunk(wholeText)` returns, equal in every
+   * field (ids included), each as soon as later text can no longer change it, with
+   * offsets into the whole stream (docs/streaming.md).
+   * @param source a `ReadableStream<string>` or (async) iterable of string pieces of any size.
+   * @param options per-call options: `documentId` enters every chunk id (default `''`).
+   * @throws {InvalidInputError} when the source is not a stream/iterable or yields a non-string.
+   */
+  chunkStream(source: TextSource, options?: ChunkCallOptions): AsyncGenerator<Chunk> {
+    return streamPlan(source, this.planOf(workOf(options)), this.assembler(options));
   }
 }

@@ -21,14 +21,15 @@ export function nodeBuiltin<T>(name: string): T | undefined {
 }
 
 /**
- * Imports a Node-only helper from `src/apps/node/` (the specifier is computed so that
- * bundlers for browsers do not follow it). Lives here, not beside the ONNX Runtime
+ * Imports a Node-only helper module (the specifier is computed so that bundlers for
+ * browsers do not follow it): `path` is its path under `src/` without `.js`, e.g.
+ * `sinks/lock-file` (rollup.config.mjs makes the specifiers literal in the Node build). Lives here, not beside the ONNX Runtime
  * loader, so that modules needing it (StaticEmbedder) do not bring that loader's
  * `import('onnxruntime-web')` into a bundle: bundlers process a dynamically imported
  * package (and emit onnxruntime-web's 28 MB `.wasm`) even when the import is never run.
  * @internal
  */
-export async function importNodeHelper<T>(name: string): Promise<T> {
-  const spec = `../apps/node/${name}.js`;
+export async function importNodeHelper<T>(path: string): Promise<T> {
+  const spec = `../${path}.js`;
   return (await import(/* @vite-ignore */ spec)) as T;
 }

@@ -8,5 +8,6 @@
  */
 export type { Sink, SinkRow, SinkMatch, StoredChunk } from './types.js';
 export { requireTableName } from './types.js';
+export { NUL_REPLACEMENT, replaceNul } from './nul.js';
 export { writeChunks, sinkRows, type SinkChunk, type WriteChunksOptions, type WriteChunksResult } from './write.js';
 export { SinkError } from '../engine/errors.js';

@@ -23,7 +23,8 @@ import { stat } from 'node:fs/promises';
 import * as lancedb from '@lancedb/lancedb';
 import { Field, FixedSizeList, Float32, Int32, Schema, Utf8, type Table as ArrowTable } from 'apache-arrow';
 import { firstLine, SinkError } from '../engine/errors.js';
-import { withFolderLock } from '../apps/node/lock-file.js';
+import { withFolderLock } from './lock-file.js';
+import { replaceNulInRows } from './nul.js';
 import { byPlace, distinctSorted, documentsTableName, requireDimension, rowFromStored, requireTableName, searchArgs, storedFromRecord, vectorFromStored, type DocumentRecord, type RowKeys, type Sink, type SinkMatch, type SinkRow, type StoredChunk } from './types.js';
 
 /** Options of {@link LanceDbSink.open}. */
@@ -140,6 +141,8 @@ export class LanceDbSink implements Sink {
   readonly #local: boolean;
   /** Writes of the chunks table (its versions) since the last {@link optimize}. */
   #writes = 0;
+  /** {@link Sink.nulReplaced}: LanceDB could store U+0000, but every sink stores the same text. */
+  nulReplaced = 0;
 
   private constructor(db: lancedb.Connection, uri: string, tableName: string, table: lancedb.Table | undefined, local: boolean) {
     this.#db = db;
@@ -223,7 +226,14 @@ export class LanceDbSink implements Sink {
     if (existing !== dimension) throw new SinkError(this.name, `the table holds vectors of dimension ${existing}, these chunks have ${dimension}`);
   }
 
+  /** Upserts rows; a U+0000 in text or metadata is stored as U+FFFD and counted ({@link nulReplaced}), as in every sink. */
   async upsert(rows: readonly SinkRow[]): Promise<void> {
+    const clean = replaceNulInRows(rows);
+    await this.#upsert(clean.rows);
+    this.nulReplaced += clean.replaced;
+  }
+
+  async #upsert(rows: readonly SinkRow[]): Promise<void> {
     if (rows.length === 0) return;
     const table = this.#requireTable();
     const schema = await this.#run('read the table', () => table.schema());
@@ -435,8 +445,8 @@ export class LanceDbSink implements Sink {
     const query = searchArgs(vector, k);
     const table = this.#table;
     if (!table) return [];
-    const rows = await this.#run('search', async () => (await table.vectorSearch(query).distanceType('cosine').limit(k).select(['id', 'source', 'text', 'start', 'end', '_distance']).toArray()) as (SinkMatch & { _distance: number })[]);
-    return rows.map((r) => ({ id: r.id, source: r.source, text: r.text, start: r.start, end: r.end, distance: r._distance }));
+    const rows = await this.#run('search', async () => (await table.vectorSearch(query).distanceType('cosine').limit(k).select(['id', 'source', 'text', 'start', 'end', 'metadata', '_distance']).toArray()) as { id: string; source: string; text: string; start: number; end: number; metadata: string; _distance: number }[]);
+    return rows.map((r) => ({ id: r.id, source: r.source, text: r.text, start: r.start, end: r.end, metadata: JSON.parse(r.metadata) as Record<string, unknown>, distance: r._distance }));
   }
 
   async count(): Promise<number> {

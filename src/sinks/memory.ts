@@ -6,6 +6,7 @@
  */
 import { SinkError } from '../engine/errors.js';
 import type { IncrementalRow, IncrementalSink } from './incremental.js';
+import { replaceNulInRows } from './nul.js';
 import { byPlace, requireDimension, searchArgs, type DocumentRecord, type RowKeys, type SinkMatch, type SinkRow, type StoredChunk } from './types.js';
 
 /**
@@ -21,6 +22,8 @@ export class MemorySink implements IncrementalSink {
   readonly #documents = new Map<string, DocumentRecord>();
   #dimension: number | undefined;
   #closed = false;
+  /** {@link Sink.nulReplaced}: U+0000 is stored as U+FFFD here too, as in every sink. */
+  nulReplaced = 0;
 
   /** @param name what messages call the sink (default `memory`). */
   constructor(name = 'memory') {
@@ -47,8 +50,9 @@ export class MemorySink implements IncrementalSink {
   }
 
   /** @throws {SinkError} before `prepare`, or for a vector of another dimension. */
-  async upsert(rows: readonly SinkRow[]): Promise<void> {
+  async upsert(input: readonly SinkRow[]): Promise<void> {
     this.#open();
+    const { rows, replaced } = replaceNulInRows(input);
     const d = this.#dimension;
     if (d === undefined) throw new SinkError(this.name, 'no table yet: call prepare(dimension) first');
     for (const r of rows) {
@@ -59,6 +63,7 @@ export class MemorySink implements IncrementalSink {
       if (!doc) this.#rows.set(r.source, (doc = new Map()));
       doc.set(r.id, copy({ ...r, embedder: (r as Partial<IncrementalRow>).embedder ?? '' }));
     }
+    this.nulReplaced += replaced;
   }
 
   async removeStale(source: string, keep: ReadonlySet<string>): Promise<number> {
@@ -174,7 +179,7 @@ export class MemorySink implements IncrementalSink {
           n += r.vector[i] * r.vector[i];
         }
         const cos = qn === 0 || n === 0 ? 0 : dot / (qn * Math.sqrt(n));
-        matches.push({ id: r.id, source: r.source, text: r.text, start: r.start, end: r.end, distance: 1 - cos });
+        matches.push({ id: r.id, source: r.source, text: r.text, start: r.start, end: r.end, metadata: structuredClone(r.metadata), distance: 1 - cos });
       }
     }
     return matches.sort((a, b) => a.distance - b.distance).slice(0, k);

@@ -14,7 +14,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { firstLine, SinkError } from '../engine/errors.js';
 import { importNodeHelper, isNode } from '../engine/runtime.js';
-import type { FolderLock } from '../apps/node/lock-file.js';
+import type { FolderLock } from './lock-file.js';
 import { PgVectorSink } from './pgvector.js';
 import { requireTableName } from './types.js';
 
@@ -76,7 +76,7 @@ export async function openPgliteSink(dataDir?: string, options: PgliteSinkOption
  */
 async function lock(dataDir: string | undefined, name: string): Promise<() => Promise<void>> {
   if (!isNode() || dataDir === undefined || /^[a-z][a-z0-9+.-]*:\/\//i.test(dataDir)) return async () => {};
-  const { lockFolder } = await importNodeHelper<typeof import('../apps/node/lock-file.js')>('lock-file');
+  const { lockFolder } = await importNodeHelper<typeof import('./lock-file.js')>('sinks/lock-file');
   let taken: FolderLock | { heldBy: number };
   try {
     taken = await lockFolder(dataDir);

@@ -13,6 +13,7 @@
  * @module
  */
 import { firstLine, SinkError } from '../engine/errors.js';
+import { replaceNulInRows } from './nul.js';
 import { COPY_COLUMNS, copyRowsBinary, vectorBinary } from './pg-copy.js';
 import { byPlace, distinctSorted, documentsTableName, requireDimension, rowFromStored, requireTableName, searchArgs, storedFromRecord, vectorFromStored, type DocumentRecord, type RowKeys, type Sink, type SinkMatch, type SinkRow, type StoredChunk } from './types.js';
 
@@ -106,6 +107,8 @@ export class PgVectorSink implements Sink {
   readonly #staging: string;
   readonly #binaryVectors: boolean;
   #staged = false;
+  /** {@link Sink.nulReplaced}. */
+  nulReplaced = 0;
   #prepared: Map<string, number> | undefined;
 
   private constructor(client: PgQueryable, tableName: string, name: string, onClose?: () => Promise<void> | void, copyFrom?: (sql: string, data: Uint8Array<ArrayBuffer>) => Promise<unknown>, binaryVectors = false) {
@@ -205,9 +208,17 @@ export class PgVectorSink implements Sink {
    * One `INSERT … VALUES (…), (…) ON CONFLICT (source, id) DO UPDATE` statement (one
    * transaction) per 4,096 rows (10 parameters a row, under Postgres' 65,535), in key
    * order. Measured on PGlite, 1,024 rows: 0.7 s as VALUES, 1.1 s as `unnest` of 10
-   * array parameters (parsing the arrays' text costs more than the parameters).
+   * array parameters (parsing the arrays' text costs more than the parameters). A U+0000
+   * in text or metadata is stored as U+FFFD and counted ({@link nulReplaced}): Postgres
+   * text and jsonb cannot hold it.
    */
   async upsert(rows: readonly SinkRow[]): Promise<void> {
+    const clean = replaceNulInRows(rows);
+    await this.#upsert(clean.rows);
+    this.nulReplaced += clean.replaced;
+  }
+
+  async #upsert(rows: readonly SinkRow[]): Promise<void> {
     const sorted = [...rows].sort(byKey);
     const update = COLUMNS.filter((c) => c !== 'id' && c !== 'source').map((c) => `"${c}" = EXCLUDED."${c}"`).join(', ');
     if (this.#copyFrom && sorted.length > 0) return this.#upsertByCopy(sorted, update);
@@ -376,7 +387,7 @@ export class PgVectorSink implements Sink {
     if ((await this.#columns()) === undefined) return [];
     const { rows } = await this.#run(
       'search',
-      `SELECT "id", "source", "text", "start", "end", ("vector" <=> $1::vector)::float8 AS distance FROM ${this.#quoted} ORDER BY "vector" <=> $1::vector LIMIT $2`,
+      `SELECT "id", "source", "text", "start", "end", "metadata", ("vector" <=> $1::vector)::float8 AS distance FROM ${this.#quoted} ORDER BY "vector" <=> $1::vector LIMIT $2`,
       [vectorLiteral(query), k],
     );
     return rows as SinkMatch[];

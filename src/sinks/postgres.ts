@@ -9,6 +9,7 @@
  */
 import pg from 'pg';
 import { firstLine, InvalidOptionError, SinkError } from '../engine/errors.js';
+import { withBackoff, type TransientFailure } from '../engine/retry.js';
 import { PgVectorSink, type PgQueryable } from './pgvector.js';
 import { requireTableName } from './types.js';
 
@@ -81,32 +82,52 @@ export async function openPostgresSink(url: string, options: PostgresSinkOptions
   }
 }
 
+/** Tries again of a statement whose connection was lost: 0.2, 0.4, 0.8 and 1.6 s apart (3 s in all). */
+const RECONNECT = { maxRetries: 4, initialDelayMs: 200, maxDelayMs: 1600 };
+
+/** Error codes and messages of a lost connection: the socket reset or refused, the server shutting down (57P01–57P03) or a connection exception (class 08). */
+function lostConnection(error: unknown): TransientFailure | undefined {
+  const code = String((error as { code?: unknown })?.code ?? '');
+  const reason = firstLine(error) || code;
+  return /^(ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|EHOSTUNREACH|57P0[123]|08...)$/.test(code) || /Connection terminated|Client has encountered a connection error/.test(reason) ? { reason } : undefined;
+}
+
 /**
  * A client whose every statement runs as `BEGIN; statement; COMMIT` (`ROLLBACK` on an
  * error) on one connection of `pool`: a batch is written whole or not at all, and a
  * server that multiplexes connections onto one session (pglite-socket) runs it without
- * another connection's messages in between.
+ * another connection's messages in between. A statement whose connection is lost (reset,
+ * refused, server restarting) runs again on a new connection after 0.2, 0.4, 0.8 and 1.6 s;
+ * then its error is thrown (the sink makes it one line). Each statement is its own
+ * transaction, and an upsert or delete run twice leaves the same rows.
  */
 function transactional(pool: pg.Pool): PgQueryable {
   return {
-    async query(sql: string, params?: unknown[]) {
-      const client = await pool.connect();
-      let broken: unknown;
-      try {
-        await client.query('BEGIN');
-        try {
-          const result = await client.query(sql, params);
-          await client.query('COMMIT');
-          return result;
-        } catch (error) {
-          await client.query('ROLLBACK').catch((e: unknown) => (broken = e));
-          throw error;
-        }
-      } finally {
-        client.release(broken instanceof Error ? broken : undefined);
-      }
-    },
+    query: (sql: string, params?: unknown[]) => withBackoff(() => inTransaction(pool, sql, params), lostConnection, RECONNECT),
   };
+}
+
+/** One try of {@link transactional}'s statement on a connection of `pool`. */
+async function inTransaction(pool: pg.Pool, sql: string, params?: unknown[]) {
+  const client = await pool.connect();
+  let broken: unknown;
+  // a checked-out client has no listener of the pool's: a lost socket would be an unhandled 'error' event
+  const onError = (error: unknown) => (broken = error);
+  client.on('error', onError);
+  try {
+    await client.query('BEGIN');
+    try {
+      const result = await client.query(sql, params);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch((e: unknown) => (broken ??= e));
+      throw error;
+    }
+  } finally {
+    client.off('error', onError);
+    client.release(broken instanceof Error ? broken : broken === undefined ? undefined : new Error(firstLine(broken)));
+  }
 }
 
 export { PgVectorSink };

@@ -5,6 +5,7 @@
  * @module
  */
 import { InvalidOptionError } from '../engine/errors.js';
+import { NUL_REPLACEMENT } from './nul.js';
 
 /**
  * One row of a sink's table: a chunk, where it came from and its vector.
@@ -59,12 +60,18 @@ export interface StoredChunk {
   metadata: Record<string, unknown>;
 }
 
-/** JSON with object keys sorted (jsonb reorders keys; JSON text keeps them): equal for equal values. */
+/**
+ * JSON with object keys sorted (jsonb reorders keys; JSON text keeps them) and U+0000 as
+ * the U+FFFD sinks store in its place: equal for equal values, and for a chunk and its
+ * stored row.
+ */
 function sortedJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
-    v !== null && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : v,
+    typeof v === 'string'
+      ? v.replaceAll('\0', NUL_REPLACEMENT)
+      : v !== null && typeof v === 'object' && !Array.isArray(v)
+        ? Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k.replaceAll('\0', NUL_REPLACEMENT), x] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+        : v,
   );
 }
 
@@ -130,6 +137,8 @@ export interface SinkMatch {
   text: string;
   start: number;
   end: number;
+  /** The row's {@link SinkRow.metadata}: the chunk's heading path, pages, line numbers… as stored. */
+  metadata: Record<string, unknown>;
   /** Cosine distance to the query vector: 0 for the same direction, up to 2. */
   distance: number;
 }
@@ -220,7 +229,13 @@ export interface Sink {
    * files and drops old versions after many writes). Optional.
    */
   optimize?(): Promise<void>;
-  /** The `k` rows nearest to `vector` by cosine distance, nearest first. */
+  /**
+   * Code points U+0000 this sink has replaced by U+FFFD in the text, embed text and
+   * metadata of the rows it wrote (Postgres text and jsonb cannot hold U+0000; every sink
+   * stores the same, see `chunkwise/sinks`' NUL_REPLACEMENT). Optional: a sink without it replaces none.
+   */
+  readonly nulReplaced?: number;
+  /** The `k` rows nearest to `vector` by cosine distance, nearest first, each with its stored metadata ({@link SinkMatch}). */
   search(vector: Float32Array | readonly number[], k?: number): Promise<SinkMatch[]>;
   /** Rows in the table (0 when it does not exist yet). */
   count(): Promise<number>;

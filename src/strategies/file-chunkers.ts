@@ -66,9 +66,11 @@ export class FileChunkers {
     return this;
   }
 
-  /** The strategy and options for `file` (`-`: stdin). */
-  plan(file: string): { strategy: string; options: StrategyOptions } {
-    const document = documentKind(file);
+  /**
+   * The strategy and options for `file` (`-`: stdin); `document` is its document kind when
+   * known otherwise than by its name (PDF or Word bytes, sniffed).
+   */
+  plan(file: string, document: '.pdf' | '.docx' | undefined = documentKind(file)): { strategy: string; options: StrategyOptions } {
     const strategy = this.strategy === AUTO_STRATEGY ? (file === '-' ? this.fallback : document ? DOCUMENT_STRATEGIES[document] : strategyForFile(file, this.fallback)) : this.strategy;
     let options = this.#byName[strategy] ?? {};
     if (strategy === 'code' && options.filename === undefined && file !== '-') options = { ...options, filename: file };
@@ -76,12 +78,12 @@ export class FileChunkers {
   }
 
   /**
-   * The chunker for `file`.
+   * The chunker for `file` (`document`: as for {@link FileChunkers.plan}).
    * @throws {InvalidOptionError} for options the chosen strategy rejects (code: a file of
    *   no known language without `language`).
    */
-  for(file: string): Chunker {
-    const { strategy, options } = this.plan(file);
+  for(file: string, document: '.pdf' | '.docx' | undefined = documentKind(file)): Chunker {
+    const { strategy, options } = this.plan(file, document);
     if (strategy === 'code' && options.filename !== this.#byName.code?.filename) return createChunker(strategy, options);
     let chunker = this.#cache.get(strategy);
     if (!chunker) this.#cache.set(strategy, (chunker = createChunker(strategy, options)));

@@ -4,6 +4,7 @@
  * server answers while the test process waits on child processes of its own.
  */
 import { spawn } from 'node:child_process';
+import { afterAll, beforeAll } from 'vitest';
 import { join } from 'node:path';
 import { repoRoot } from './paths.js';
 
@@ -45,4 +46,16 @@ export function startPgServer(): Promise<PgServer> {
       });
     });
   });
+}
+
+/** Starts a server before the tests of the calling file and stops it after them. @returns the running server (after `beforeAll`). */
+export function usePgServer(): () => PgServer {
+  let server: PgServer | undefined;
+  beforeAll(async () => {
+    server = await startPgServer();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+  return () => server!;
 }

@@ -6,8 +6,7 @@
 import { InvalidOptionError, MissingDependencyError } from '../../engine/errors.js';
 import { chunkFilesWithWorkers } from '../node/batch.js';
 import { AUTO_STRATEGY, chunkFileRecords, FileChunkers, walkExtensions } from '../node/chunk-file.js';
-import { forEachFile, loadDocumentPeers, missingDocumentPackages } from '../node/documents.js';
-import { documentKind } from '../../engine/document-kinds.js';
+import { fileDocumentKind, forEachFile, loadDocumentPeers, missingDocumentPackages } from '../node/documents.js';
 import { LazyCodeChunker } from '../../strategies/code/schema.js';
 import type { StrategyOptions } from '../../strategies/index.js';
 import { createProgress, noticeEmptyFiles, Output, progressWanted, sourceSizes } from './io.js';
@@ -72,10 +71,10 @@ export async function loadPeersFirst(
   const packages = new Set<string>();
   const keep: string[] = [];
   for (const f of files) {
-    const c = chunkers.for(f);
-    // a document's loader (pdf.js, mammoth) counts as its strategy's package
-    const kind = documentKind(f);
-    const strategy = kind ? `${chunkers.plan(f).strategy} (${kind.slice(1).toUpperCase()} loader)` : chunkers.plan(f).strategy;
+    // a document (by its bytes, else its name) goes to its loader, whose package (pdf.js, mammoth) counts as its strategy's
+    const kind = fileDocumentKind(f);
+    const c = chunkers.for(f, kind);
+    const strategy = kind ? `${chunkers.plan(f, kind).strategy} (${kind.slice(1).toUpperCase()} loader)` : chunkers.plan(f, kind).strategy;
     let missing = missingOf.get(strategy);
     if (!missing) missingOf.set(strategy, (missing = kind ? missingDocumentPackages(f) : hasMissingPackages(c) ? c.missingPackages() : Promise.resolve([])));
     const names = await missing;
@@ -99,7 +98,7 @@ export async function loadPeersFirst(
   }
   const seen = new Set<unknown>();
   for (const f of keep) {
-    const c = chunkers.for(f);
+    const c = chunkers.for(f, fileDocumentKind(f));
     if (seen.has(c)) continue;
     seen.add(c);
     if (c instanceof LazyCodeChunker) await c.chunk('');
@@ -122,8 +121,8 @@ function fileList(files: readonly string[]): string {
 
 /**
  * How `chunk` and `embed` treat binary inputs: a binary file named by itself is an error,
- * one a walk or glob finds is skipped and said on stderr (not with `--quiet`); a `.pdf` or
- * `.docx` is no binary text but a document for its loader.
+ * one a walk or glob finds is skipped and said on stderr (not with `--quiet`); a PDF or
+ * Word file (by its bytes, else `.pdf`/`.docx`) is no binary text but a document for its loader.
  */
 export function binaryInputs(o: { quiet?: boolean; inputEncoding?: string }): BinaryInputs {
   return {
@@ -131,7 +130,7 @@ export function binaryInputs(o: { quiet?: boolean; inputEncoding?: string }): Bi
       if (!o.quiet) process.stderr.write(`chunkwise: skipping ${file}: a binary file, not text (${reason})\n`);
     },
     // with --input-encoding a file is what its encoding says, not sniffed as UTF-8
-    isText: (file) => documentKind(file) === undefined && o.inputEncoding === undefined,
+    isText: (file) => fileDocumentKind(file) === undefined && o.inputEncoding === undefined,
   };
 }
 
@@ -192,7 +191,7 @@ export async function runChunk(inputs: string[], o: ChunkCommandOptions): Promis
         });
       } else {
         await forEachFile(files, async (file, f) => {
-          await chunkFileRecords(chunkers.for(file), file, (records) => writer.write(records), undefined, (bytes) => progress.read?.(bytes, file), notice, { encoding: o.inputEncoding, pdfPassword: o.pdfPassword });
+          await chunkFileRecords(chunkers.for(file, fileDocumentKind(file)), file, (records) => writer.write(records), undefined, (bytes) => progress.read?.(bytes, file), notice, { encoding: o.inputEncoding, pdfPassword: o.pdfPassword });
           progress.advance(sizes[f], file);
         });
       }

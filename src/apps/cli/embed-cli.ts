@@ -15,10 +15,10 @@ import { UsageError } from './usage-error.js';
 import { UnreadableFileError } from './errors.js';
 import { openCliSink } from './sink-cli.js';
 import { AUTO_STRATEGY, fallbackNotice, FileChunkers, filePieces, walkExtensions } from '../node/chunk-file.js';
-import { chunkDocumentFile, documentKind, loadDocumentPeers, throwDocumentErrors } from '../node/documents.js';
+import { fileDocumentKind, loadDocumentPeers, readDocumentFile, throwDocumentErrors } from '../node/documents.js';
+import { bytesHash } from '../node/document-files.js';
 import { binaryInputs } from './chunk-command.js';
 import { DocumentError } from '../../documents/document-error.js';
-import type { ChunkCallOptions } from '../../engine/ids.js';
 import { autoStrategyOptions } from './strategy-flags.js';
 import { loadEmbedder } from '../node/embedders.js';
 import { f32ToBase64, npyBytes } from '../node/embed-command.js';
@@ -28,6 +28,7 @@ import { DEFAULT_EXTENSIONS, expandInputs } from './inputs.js';
 import { requireInteger } from '../../engine/options/options.js';
 import { pipeline, type PipelineSummary } from '../../pipeline/pipeline.js';
 import type { Sink } from '../../sinks/types.js';
+import { replaceNul } from '../../sinks/nul.js';
 import type { Embedder } from '../../embedders/types.js';
 
 /** Options of `chunkwise embed`. */
@@ -93,27 +94,33 @@ export async function runEmbed(inputs: string[], o: EmbedCommandOptions, opened:
     const npy: Float32Array[] = [];
     const documentErrors: DocumentError[] = [];
     let buffer = '';
+    /** U+0000 replaced in the JSONL records (a sink counts its own): the same U+FFFD as every sink. */
+    let nulReplaced = 0;
     let summary: PipelineSummary;
     try {
       summary = await pipeline({
         documents: (async function* () {
-          // a .pdf or .docx is read as bytes by its loader, not decoded as text; with a
-          // sink, the file's bytes are hashed first: an unchanged file is not read again
+          // a PDF or Word file (by its bytes, else its name) goes to the pipeline's load
+          // stage as bytes, not decoded as text; with a sink, a text file's bytes are hashed
+          // first: an unchanged file is not read again
           for (const file of files) {
-            const hash = sink && file !== '-' ? await fileHash(file) : undefined;
-            yield { source: canonical(file), text: documentKind(file) ? '' : filePieces(file, undefined, undefined, o.inputEncoding), hash };
+            if (fileDocumentKind(file)) {
+              const bytes = await readDocumentFile(file);
+              yield { source: canonical(file), bytes, hash: sink ? bytesHash(bytes) : undefined };
+            } else yield { source: canonical(file), text: filePieces(file, undefined, undefined, o.inputEncoding), hash: sink && file !== '-' ? await fileHash(file) : undefined };
           }
         })(),
+        load: { password: o.pdfPassword },
         // what a file's chunks depend on besides its bytes: its strategy and options (and loader)
-        chunking: (source) => JSON.stringify({ ...chunkers.plan(given.get(source)!), document: documentKind(given.get(source)!) ?? null }),
-        chunker: (source) => {
+        chunking: (source) => {
           const file = given.get(source)!;
-          const chunker = chunkers.for(file);
-          if (!documentKind(file)) return chunker;
-          return { chunk: (_text: string, call?: ChunkCallOptions) => chunkDocumentFile(chunker, file, { ...call, password: o.pdfPassword }) };
+          const kind = fileDocumentKind(file);
+          return JSON.stringify({ ...chunkers.plan(file, kind), document: kind ?? null });
         },
-        // a scanned or encrypted PDF: its one-line error after the run, its rows kept, the other files go on
-        onDocumentError: (error) => documentErrors.push(error),
+        chunker: (source) => chunkers.for(given.get(source)!, fileDocumentKind(given.get(source)!)),
+        // a scanned or encrypted PDF: its one-line error after the run (naming the file as
+        // given), its rows kept, the other files go on
+        onDocumentError: (error, source) => documentErrors.push(new DocumentError(given.get(source) ?? source, error.reason, error.detail)),
         embedder,
         sink,
         prune: o.prune,
@@ -121,7 +128,8 @@ export async function runEmbed(inputs: string[], o: EmbedCommandOptions, opened:
         onProgress: (p) => {
           if (p.kind !== 'document') return;
           progress.advance(sizeOf.get(p.source) ?? p.documentBytes, given.get(p.source));
-          const notice = o.quiet ? undefined : fallbackNotice(chunkers.for(given.get(p.source)!), given.get(p.source)!);
+          const file = given.get(p.source)!;
+          const notice = o.quiet ? undefined : fallbackNotice(chunkers.for(file, fileDocumentKind(file)), file);
           if (notice !== undefined) process.stderr.write(notice);
         },
         onBatch: output
@@ -132,7 +140,9 @@ export async function runEmbed(inputs: string[], o: EmbedCommandOptions, opened:
               }
               const name = given.get(source)!;
               for (let i = 0; i < chunks.length; i++) {
-                const record = { ...chunkRecord(chunks[i], name), embedder: o.embedder, dimension: d, vector: vectorField(vectors.subarray(i * d, (i + 1) * d), o.vectorFormat) };
+                const { item: chunk, replaced } = replaceNul(chunks[i]);
+                nulReplaced += replaced;
+                const record = { ...chunkRecord(chunk, name), embedder: o.embedder, dimension: d, vector: vectorField(vectors.subarray(i * d, (i + 1) * d), o.vectorFormat) };
                 buffer += JSON.stringify(record) + '\n';
               }
               if (buffer.length > 1 << 20) {
@@ -161,7 +171,7 @@ export async function runEmbed(inputs: string[], o: EmbedCommandOptions, opened:
         await output.close();
       }
     }
-    await writeSummary(summary, o, sink);
+    await writeSummary(summary, o, sink, sink?.nulReplaced ?? nulReplaced);
     throwDocumentErrors(documentErrors);
     return summary;
   } finally {
@@ -174,14 +184,16 @@ export async function runEmbed(inputs: string[], o: EmbedCommandOptions, opened:
  * — `chunkwise: <sink>: 2 file(s), 40 chunks: 3 added, 37 kept, 3 removed; 3 texts
  * embedded; 40 in the table; 0.4 s` —, `json` the same fields as one JSON object
  * (`documents, chunks, added, kept, removed, pruned, embedded, failed, seconds`, and with a sink
- * `sink` and `rows`).
+ * `sink` and `rows`, and `nulReplaced` when some U+0000 was written as U+FFFD). A line
+ * before it (or alone, for JSONL) counts those replacements, with a sink or without.
  */
-async function writeSummary(summary: PipelineSummary, o: EmbedCommandOptions, sink: Sink | undefined): Promise<void> {
+async function writeSummary(summary: PipelineSummary, o: EmbedCommandOptions, sink: Sink | undefined, nul = 0): Promise<void> {
   const format = o.summary ?? (sink && !o.quiet ? 'text' : 'none');
+  if (nul > 0 && !o.quiet && format !== 'json') process.stderr.write(`chunkwise: ${nul} NUL code point(s) (U+0000) in chunk text or metadata written as U+FFFD\n`);
   if (format === 'none') return;
   const rows = sink ? await sink.count() : undefined;
   if (format === 'json') {
-    process.stderr.write(JSON.stringify({ ...summary, ...(sink ? { sink: sink.name, rows } : {}) }) + '\n');
+    process.stderr.write(JSON.stringify({ ...summary, ...(sink ? { sink: sink.name, rows } : {}), ...(nul > 0 ? { nulReplaced: nul } : {}) }) + '\n');
     return;
   }
   const s = summary;

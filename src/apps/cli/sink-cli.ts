@@ -1,6 +1,6 @@
 /**
  * `chunkwise embed --sink …`: the sink options, and opening the store before any work
- * (the writing is the pipeline's: src/pipeline/pipeline.ts).
+ * (the writing is the pipeline's: src/pipeline/store.ts).
  * @module
  */
 import { openSink, SINK_SPECS } from '../node/sinks.js';

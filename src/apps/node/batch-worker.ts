@@ -10,6 +10,7 @@ import { DocumentError } from '../../documents/document-error.js';
 import { ChunkwiseError } from '../../engine/errors.js';
 import { UnreadableFileError } from '../cli/io.js';
 import { chunkFileRecords, FileChunkers } from './chunk-file.js';
+import { fileDocumentKind } from './documents.js';
 import type { BatchWorkerData, FromWorker, ToWorker } from './batch.js';
 
 const data = workerData as BatchWorkerData;
@@ -35,7 +36,7 @@ port.on('message', async (message: ToWorker) => {
   }
   const { i, name } = message;
   try {
-    const chunks = await chunkFileRecords(chunkers.for(name), name, (records) => post({ type: 'records', i, records }), data.batchChars, undefined, data.quiet ? undefined : (line) => process.stderr.write(line), { encoding: data.encoding, pdfPassword: data.pdfPassword });
+    const chunks = await chunkFileRecords(chunkers.for(name, fileDocumentKind(name)), name, (records) => post({ type: 'records', i, records }), data.batchChars, undefined, data.quiet ? undefined : (line) => process.stderr.write(line), { encoding: data.encoding, pdfPassword: data.pdfPassword });
     post({ type: 'done', i, chunks });
   } catch (error) {
     post({ ...describeError(error), i });

@@ -15,9 +15,9 @@ import { isStreamingChunker } from '../../engine/stream/index.js';
 import { UnreadableFileError } from '../cli/io.js';
 import { binaryReason, SNIFF_BYTES } from '../cli/inputs.js';
 import { LazyCodeChunker } from '../../strategies/code/schema.js';
-import { chunkDocumentFile } from './documents.js';
+import { chunkDocumentBytes, fileDocumentKind } from './documents.js';
 import { textDecoderFor } from '../../documents/load.js';
-import { documentKind, DOCUMENT_EXTENSIONS } from '../../engine/document-kinds.js';
+import { DOCUMENT_EXTENSIONS } from '../../engine/document-kinds.js';
 
 export { chunkRecord };
 
@@ -117,8 +117,8 @@ export async function chunkFileRecords(
       await sink(b);
     }
   };
-  if (documentKind(name)) {
-    for (const chunk of await chunkDocumentFile(chunker, name, { password: read.pdfPassword })) await add(chunk);
+  if (fileDocumentKind(name)) {
+    for (const chunk of await chunkDocumentBytes(chunker, name, read.pdfPassword)) await add(chunk);
   } else if (isStreamingChunker(chunker)) {
     for await (const chunk of chunker.chunkStream(filePieces(name, undefined, onBytes, encoding))) await add(chunk);
   } else {

@@ -1,46 +1,79 @@
 /**
- * Documents in the CLI: `.pdf` and `.docx` files are read as bytes and turned into
- * chunks through `chunkwise/pdf` (pdf.js) and `chunkwise/docx` (mammoth) instead of
- * being decoded as UTF-8 text. Node only.
+ * Documents in the CLI: PDF and Word files (by their magic bytes, else `.pdf` and `.docx`)
+ * are read as bytes and loaded by the documents layer's `loadDocument` (pdf.js, mammoth)
+ * instead of being decoded as text; `chunk` chunks them here, `embed` (and the queue
+ * worker, which runs it) hands their bytes to the pipeline's load stage. Node only.
  * @module
  */
+import { closeSync, openSync, readSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { Chunk } from '../../engine/chunk.js';
 import { DocumentError } from '../../documents/document-error.js';
+import { documentExtensionOf, documentKindOf } from '../../documents/kind.js';
+import { loadDocument } from '../../documents/load.js';
 import { MissingDependencyError } from '../../engine/errors.js';
 import { documentKind } from '../../engine/document-kinds.js';
-import type { ChunkCallOptions } from '../../engine/ids.js';
 import type { Chunker } from '../../engine/chunker.js';
+import { chunkLoaded } from '../../pipeline/chunk.js';
 import { cliMessage } from '../cli/errors.js';
 import { UnreadableFileError } from '../cli/io.js';
 
 export { DOCUMENT_EXTENSIONS, DOCUMENT_STRATEGIES, documentKind } from '../../engine/document-kinds.js';
 
+/** Bytes read from the start of a file to tell a PDF or a Word file by its magic bytes. */
+const HEAD_BYTES = 4096;
+const sniffed = new Map<string, '.pdf' | '.docx' | undefined>();
+
 /**
- * Chunks a `.pdf` or `.docx` file with `chunker`: a PDF through `extractPdf` and
- * `PdfChunker` (chunks with `metadata.pages` and `metadata.boxes`, offsets into the
- * extracted document text), a Word file through mammoth's HTML (offsets into that HTML).
- * `options.documentId` enters the chunk ids; `options.password` opens an encrypted PDF.
+ * The document kind of a file (`.pdf`, `.docx`) or undefined for a text file or stdin:
+ * PDF and Word files by their magic bytes whatever their name (the first 4 KB, read once
+ * per path and process), else by the extension; a file that cannot be read goes by its
+ * extension (its reader reports it).
+ */
+export function fileDocumentKind(name: string): '.pdf' | '.docx' | undefined {
+  if (name === '-') return undefined;
+  if (sniffed.has(name)) return sniffed.get(name);
+  let head = new Uint8Array(0);
+  try {
+    const fd = openSync(name, 'r');
+    try {
+      const buffer = new Uint8Array(HEAD_BYTES);
+      head = buffer.subarray(0, readSync(fd, buffer, 0, HEAD_BYTES, 0));
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // a directory, a missing file: by its name
+  }
+  const kind = documentExtensionOf(documentKindOf('', head)) ?? documentKind(name);
+  sniffed.set(name, kind);
+  return kind;
+}
+
+/**
+ * A document file's bytes.
+ * @throws {UnreadableFileError} when the file cannot be read.
+ */
+export async function readDocumentFile(name: string): Promise<Uint8Array> {
+  try {
+    return new Uint8Array(await readFile(name));
+  } catch (cause) {
+    throw new UnreadableFileError(name, cause);
+  }
+}
+
+/**
+ * Chunks a PDF or Word file (by {@link fileDocumentKind}) with `chunker`: read, loaded
+ * by `loadDocument` (`password` opens an encrypted PDF), and chunked as the pipeline
+ * chunks a loaded document (`chunkLoaded`: a PDF's chunks with `metadata.pages` and
+ * `metadata.boxes`, a Word file's HTML with `metadata.documentFormat: "docx-html"`).
  * @throws {UnreadableFileError} when the file cannot be read.
  * @throws {DocumentError} for a PDF with no text layer (it needs OCR), an encrypted PDF,
  *   or bytes that are not such a document.
  * @throws {MissingDependencyError} naming `pdfjs-dist` or `mammoth` when not installed.
  */
-export async function chunkDocumentFile(chunker: Chunker, name: string, options?: ChunkCallOptions & { password?: string }): Promise<Chunk[]> {
-  let bytes: Uint8Array;
-  try {
-    bytes = new Uint8Array(await readFile(name));
-  } catch (cause) {
-    throw new UnreadableFileError(name, cause);
-  }
-  if (documentKind(name) === '.pdf') {
-    const { extractPdf, PdfChunker } = await import('../../documents/pdf.js');
-    return new PdfChunker(chunker).chunk(await extractPdf(bytes, { source: name, password: options?.password }), options);
-  }
-  const { docxToHtml } = await import('../../documents/docx.js');
-  const chunks = await chunker.chunk((await docxToHtml(bytes, { source: name })).html, options);
-  for (const c of chunks) c.metadata.documentFormat = 'docx-html';
-  return chunks;
+export async function chunkDocumentBytes(chunker: Chunker, name: string, password?: string): Promise<Chunk[]> {
+  return chunkLoaded(chunker, await loadDocument({ source: name, bytes: await readDocumentFile(name) }, { password }));
 }
 
 /**
@@ -49,8 +82,8 @@ export async function chunkDocumentFile(chunker: Chunker, name: string, options?
  * @throws {MissingDependencyError} naming the package.
  */
 export async function loadDocumentPeers(files: readonly string[]): Promise<void> {
-  if (files.some((f) => documentKind(f) === '.pdf')) await (await import('../../documents/pdf.js')).loadPdfJs();
-  if (files.some((f) => documentKind(f) === '.docx')) await (await import('../../documents/docx.js')).loadMammoth();
+  if (files.some((f) => fileDocumentKind(f) === '.pdf')) await (await import('../../documents/pdf.js')).loadPdfJs();
+  if (files.some((f) => fileDocumentKind(f) === '.docx')) await (await import('../../documents/docx.js')).loadMammoth();
 }
 
 /**
@@ -90,7 +123,7 @@ export function throwDocumentErrors(errors: readonly DocumentError[]): void {
  * @throws what importing it throws other than a MissingDependencyError.
  */
 export async function missingDocumentPackages(file: string): Promise<string[]> {
-  const kind = documentKind(file);
+  const kind = fileDocumentKind(file);
   if (!kind) return [];
   try {
     await loadDocumentPeers([file]);

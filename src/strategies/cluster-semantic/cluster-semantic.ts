@@ -13,20 +13,15 @@
  * @module
  */
 import { bandDots, clusterSegments, getKernels, meanPairDot, normalizeRows } from '../../../bindings/index.js';
-import type { Chunk } from '../../engine/chunk.js';
 import { embedChecked } from '../../engine/callbacks.js';
-import { InvalidOptionError } from '../../engine/errors.js';
-import { cappedDefault, notAbove, OPTION_SHAPES, resolveOptions, typed, type OptionsOf, type StrategySchema } from '../../engine/options/schema.js';
-import type { StrategyDefinition } from '../../engine/chunker.js';
-import { MAX_CHUNK_SIZE_BUDGET } from '../../engine/define.js';
-import { isBlank, requireText } from '../../engine/text.js';
+import { cappedDefault, notAbove, OPTION_SHAPES, typed, type OptionsOf, type StrategySchema } from '../../engine/options/schema.js';
+import { defineStrategy, MAX_CHUNK_SIZE_BUDGET } from '../../engine/define.js';
+import { isBlank } from '../../engine/text.js';
 import { HashingEmbedder } from '../../embedders/hashing-embedder.js';
 import type { Embedder } from '../../embedders/types.js';
-import { documentIdOf, type ChunkCallOptions, workOf } from '../../engine/ids.js';
-import { Assembler, type PlannedChunk } from '../../engine/assemble.js';
-import { resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions, chunkCounters } from '../../engine/size/resolve.js';
-import { planWholeAsync, streamPlan, type StepResult, type StreamPlan } from '../../engine/stream/driver.js';
-import type { TextSource } from '../../engine/stream/source.js';
+import type { PlannedChunk } from '../../engine/assemble.js';
+import { UNIT_OPTIONS } from '../../engine/size/resolve.js';
+import type { StepResult, StreamPlan } from '../../engine/stream/driver.js';
 import { splitRange } from '../../engine/pack/fallback.js';
 import { SectionScanner } from '../../engine/boundaries/sections.js';
 import { rangeMeasure } from '../../engine/size/measure.js';
@@ -137,72 +132,39 @@ interface RunState {
  *   is not an integer ≥ 1, pieceSize > maxChunkSize, sectionSize is neither an integer ≥ 1
  *   nor Infinity, the embedder has no `embed`, or a unit option is invalid.
  */
-export class ClusterSemanticChunker {
-  readonly embedder: Embedder;
-  readonly maxChunkSize: number;
-  readonly pieceSize: number;
-  readonly maxPieces: number;
-  readonly sectionSize: number;
-  readonly #resolved: ResolvedUnits;
+export class ClusterSemanticChunker extends defineStrategy({
+  name: 'cluster-semantic',
+  description: "Chroma's ClusterSemanticChunker: ~50-token pieces (recursive splitter) embedded, chunk boundaries by dynamic programming maximising within-chunk similarity; maxChunkSize (or chunkSize) caps chunks",
+  schema: CLUSTER_SEMANTIC_SCHEMA,
+  ...MAX_CHUNK_SIZE_BUDGET,
+  stream: true,
+  async: true,
+}) {
+  readonly embedder: Embedder = this.options.embedder ?? new HashingEmbedder();
+  readonly maxChunkSize: number = this.options.maxChunkSize;
+  readonly pieceSize: number = this.options.pieceSize;
+  readonly maxPieces: number = this.options.maxPieces;
+  readonly sectionSize: number = this.options.sectionSize;
 
-  constructor(options: ClusterSemanticOptions = {}) {
-    const o = resolveOptions<ClusterSemanticOptions>(CLUSTER_SEMANTIC_SCHEMA, options);
-    this.embedder = o.embedder ?? new HashingEmbedder();
-    this.maxChunkSize = o.maxChunkSize;
-    this.pieceSize = o.pieceSize;
-    this.maxPieces = o.maxPieces;
-    this.sectionSize = o.sectionSize;
-    this.#resolved = resolveUnits(o);
-  }
-
-  /** The stream plan of one call, counting into `work`. */
-  #plan(work: Work | undefined): StreamPlan<RunState> {
+  /**
+   * The stream plan of one call, counting into `work`: `chunk` runs it over the whole
+   * text, `chunkStream` over a stream (`ReadableStream<string>` or (async) iterable of
+   * string pieces, split anywhere), yielding exactly the chunks `chunk(wholeText)` returns
+   * (ids, indices, offsets into the whole stream, metadata), section by section: a
+   * section's chunks come once the stream holds its cut, i.e. the line that decides it.
+   * Memory: one section (about `sectionSize` to 2·`sectionSize` units plus a line) and one
+   * piece of the stream; a text without line breaks (or with `sectionSize: Infinity`) is
+   * held whole. Both throw {@link EmbeddingError} when the embedder returns a matrix of
+   * the wrong size (or, one of chunkwise's, fails), `CallbackError` when the embedder (or
+   * another option that is a function) throws, `InvalidOptionError` when a user sizer
+   * returns something unusable.
+   */
+  protected planOf(work: Work | undefined): StreamPlan<RunState> {
     return {
-      initial: () => ({ scanner: new SectionScanner(this.sectionSize, (line) => this.#size(line, work)), pieces: 0, section: 0, work }),
+      initial: () => ({ scanner: new SectionScanner(this.sectionSize, (line) => this.measure(line, work)), pieces: 0, section: 0, work }),
       growth: () => 0, // the scanner is resumable: a step per piece costs the new lines only
       step: (text, offset, state, final) => this.#step(text, offset, state, final),
     };
-  }
-
-  /** Size of `text` in the chunker's unit. */
-  #size(text: string, work: Work | undefined): number {
-    addWork(work, 'measurements', 1);
-    return this.#resolved.units.size(text);
-  }
-
-  #assembler(options: ChunkCallOptions | undefined): Assembler {
-    return new Assembler({ strategy: 'cluster-semantic', ...chunkCounters(this.#resolved), documentId: documentIdOf(options) });
-  }
-
-  /**
-   * Chunks `text`. Empty or whitespace-only text gives no chunks.
-   * @param options per-call options: `documentId` enters every chunk id (default `''`).
-   * @throws {InvalidInputError} when `text` is not a string.
-   * @throws {EmbeddingError} when the embedder returns a matrix of the wrong size (or, one of
-   *   chunkwise's, fails).
-   * @throws {CallbackError} when the embedder (or another option that is a function) throws: `option` names it, `cause` is the original.
-   * @throws {InvalidOptionError} when a user sizer or splitter returns something unusable.
-   */
-  async chunk(text: string, options?: ChunkCallOptions): Promise<Chunk[]> {
-    requireText(text);
-    if (isBlank(text)) return [];
-    return planWholeAsync(text, this.#plan(workOf(options)), this.#assembler(options));
-  }
-
-  /**
-   * Chunks a text stream (`ReadableStream<string>` or (async) iterable of string pieces,
-   * split anywhere), yielding exactly the chunks `chunk(wholeText)` returns (ids, indices,
-   * offsets into the whole stream, metadata), section by section: a section's chunks come
-   * once the stream holds its cut, i.e. the line that decides it. Both run the same steps
-   * through the one stream driver. Memory: one section (about `sectionSize` to
-   * 2·`sectionSize` units plus a line) and one piece of the stream; a text without line
-   * breaks (or with `sectionSize: Infinity`) is held whole.
-   * @param options per-call options: `documentId` enters every chunk id (default `''`).
-   * @throws {InvalidInputError} for a source that is not a stream/iterable or a piece that is not a string.
-   * @throws {EmbeddingError} as {@link chunk}.
-   */
-  chunkStream(source: TextSource, options?: ChunkCallOptions): AsyncGenerator<Chunk> {
-    return streamPlan(source, this.#plan(workOf(options)), this.#assembler(options));
   }
 
   /**
@@ -227,9 +189,9 @@ export class ClusterSemanticChunker {
   async #section(buf: string, a: number, b: number, state: RunState, out: PlannedChunk[]): Promise<void> {
     const sectionText = buf.slice(a, b);
     if (isBlank(sectionText)) return;
-    const pieces: Piece[] = splitRange(rangeMeasure(sectionText, this.#resolved.units), 0, sectionText.length, { max: this.pieceSize }).map((c) => ({ start: a + c.start, end: a + c.end, size: c.unitCount! }));
+    const pieces: Piece[] = splitRange(rangeMeasure(sectionText, this.resolved.units), 0, sectionText.length, { max: this.pieceSize }).map((c) => ({ start: a + c.start, end: a + c.end, size: c.unitCount! }));
     const n = pieces.length;
-    const spanSize = (j: number, i: number) => (j === i ? pieces[j].size : this.#size(buf.slice(pieces[j].start, pieces[i].end), state.work));
+    const spanSize = (j: number, i: number) => (j === i ? pieces[j].size : this.measure(buf.slice(pieces[j].start, pieces[i].end), state.work));
     let groups: Array<[number, number]>;
     let band: Float32Array = new Float32Array(0);
     let mu = 0;
@@ -313,12 +275,3 @@ export class ClusterSemanticChunker {
     return chunk;
   }
 }
-
-/** The registry entry of the cluster-semantic strategy. */
-export const CLUSTER_SEMANTIC_STRATEGY: StrategyDefinition = {
-  name: 'cluster-semantic',
-  description: "Chroma's ClusterSemanticChunker: ~50-token pieces (recursive splitter) embedded, chunk boundaries by dynamic programming maximising within-chunk similarity; maxChunkSize (or chunkSize) caps chunks",
-  schema: CLUSTER_SEMANTIC_SCHEMA,
-  ...MAX_CHUNK_SIZE_BUDGET,
-  create: (o) => new ClusterSemanticChunker(o as ClusterSemanticOptions),
-};

@@ -15,10 +15,9 @@
 import type { Chunk } from '../../engine/chunk.js';
 import { InvalidOptionError } from '../../engine/errors.js';
 import { discardRuntime, loadGrammar, loadedRuntime, loadRuntime, runtimeGeneration, type TSLanguage, type TSParser } from './tree-sitter.js';
-import { resolveOptions } from '../../engine/options/schema.js';
-import { isBlank, requireText } from '../../engine/text.js';
-import { documentIdOf, type ChunkCallOptions, workOf } from '../../engine/ids.js';
-import { Assembler, type PlannedChunk } from '../../engine/assemble.js';
+import { requireText } from '../../engine/text.js';
+import type { ChunkCallOptions } from '../../engine/ids.js';
+import type { PlannedChunk } from '../../engine/assemble.js';
 import { SpanLevel } from '../../engine/pack/levels.js';
 import { RangeSplitter, splitRange } from '../../engine/pack/fallback.js';
 import { pack, type PackLevel, type PackStats } from '../../engine/pack/pack.js';
@@ -39,8 +38,9 @@ import {
 } from './syntax.js';
 import type { CodeLanguageSpec } from './languages.js';
 import { rangeMeasure, type RangeMeasure } from '../../engine/size/measure.js';
-import { resolveUnits, type ResolvedUnits, chunkCounters } from '../../engine/size/resolve.js';
-import { CODE_SCHEMA, provideCodeModule, resolveCodeLanguage, tagOf, type CodeChunkerOptions, type WasmSource } from './schema.js';
+import { CODE_DESCRIPTION, CODE_SCHEMA, LazyCodeChunker, provideCodeModule, resolveCodeLanguage, type CodeChunkerOptions, type WasmSource } from './schema.js';
+import { CODE_EXTENSIONS } from './languages.js';
+import { defineStrategy } from '../../engine/define.js';
 import { lowerBound, upperBound } from '../../engine/search.js';
 import { addWork, type Work } from '../../engine/work.js';
 
@@ -131,20 +131,23 @@ const INTERNAL = Symbol('CodeChunker');
  * for (const c of chunker.chunk(source)) console.log(c.metadata.symbolPath, c.metadata.startLine, c.metadata.endLine);
  * ```
  */
-export class CodeChunker {
-  readonly chunkSize: number;
+export class CodeChunker extends defineStrategy({
+  name: 'code',
+  description: CODE_DESCRIPTION,
+  schema: CODE_SCHEMA,
+  extensions: CODE_EXTENSIONS,
+  // the registry's entry: tree-sitter loads on the first chunk() (see LazyCodeChunker)
+  create: (o) => new LazyCodeChunker(o as CodeChunkerOptions),
+}) {
+  readonly chunkSize: number = this.options.chunkSize;
   readonly language: string;
-  readonly filename: string | undefined;
-  readonly contextHeaders: boolean;
-  readonly unit: ResolvedUnits['unit'];
-  readonly encoding: string;
-  readonly #resolved: ResolvedUnits;
+  readonly filename: string | undefined = this.options.filename;
+  readonly contextHeaders: boolean = this.options.contextHeaders;
   readonly #spec: CodeLanguageSpec;
-  readonly #options: Required<CodeChunkerOptions>;
   #parser: TSParser | undefined;
-  #language: TSLanguage;
+  #language!: TSLanguage;
   /** The runtime generation #parser belongs to. */
-  #generation: number;
+  #generation = -1;
   /** A parser being built on a fresh runtime, after the one of #generation aborted. */
   #rebuilding: Promise<void> | undefined;
   /** Why the last rebuild failed (the file then chunks by the recursive splitter). */
@@ -162,13 +165,9 @@ export class CodeChunker {
    *   that is missing, bytes that are not a grammar, a grammar of another ABI).
    */
   static async create(options: CodeChunkerOptions = {}): Promise<CodeChunker> {
-    const o = resolveOptions<CodeChunkerOptions>(CODE_SCHEMA, options);
-    const spec = resolveCodeLanguage(o);
-    const units = resolveUnits(o);
-    const at = runtimeGeneration();
-    const ts = await loadRuntime(o.treeSitterWasm);
-    const language = await loadGrammar(ts, spec, o);
-    return new CodeChunker(INTERNAL, o, spec, units, language, at === runtimeGeneration() ? at : -1);
+    const chunker = new CodeChunker(INTERNAL, options);
+    await chunker.#load();
+    return chunker;
   }
 
   /**
@@ -176,21 +175,22 @@ export class CodeChunker {
    * @throws {InvalidOptionError} (option `new CodeChunker`, naming what was passed) when
    *   called directly: loading tree-sitter and the grammar is asynchronous.
    */
-  constructor(internal: typeof INTERNAL, o: Required<CodeChunkerOptions>, spec: CodeLanguageSpec, units: ResolvedUnits, language: TSLanguage, at: number) {
+  constructor(internal: typeof INTERNAL, options: CodeChunkerOptions) {
     if (internal !== INTERNAL) {
       throw new InvalidOptionError('new CodeChunker', internal, 'the constructor is internal: build it with await CodeChunker.create(options), since loading tree-sitter and the grammar is asynchronous');
     }
-    this.chunkSize = o.chunkSize;
-    this.language = spec.name;
-    this.filename = o.filename;
-    this.contextHeaders = o.contextHeaders;
-    this.#resolved = units;
-    this.unit = units.unit;
-    this.encoding = units.encoding;
-    this.#spec = spec;
-    this.#options = o;
-    this.#language = language;
-    this.#generation = at;
+    super(options);
+    this.#spec = resolveCodeLanguage(this.options);
+    this.language = this.#spec.name;
+  }
+
+  /** Loads the runtime and the grammar (at construction, and after the runtime aborted). */
+  async #load(): Promise<void> {
+    const at = runtimeGeneration();
+    const ts = await loadRuntime(this.options.treeSitterWasm);
+    this.#language = await loadGrammar(ts, this.#spec, this.options);
+    this.#parser = undefined;
+    this.#generation = at === runtimeGeneration() ? at : -1;
   }
 
   /**
@@ -205,11 +205,7 @@ export class CodeChunker {
 
   async #rebuild(): Promise<void> {
     try {
-      const at = runtimeGeneration();
-      const ts = await loadRuntime(this.#options.treeSitterWasm);
-      this.#language = await loadGrammar(ts, this.#spec, this.#options);
-      this.#parser = undefined;
-      this.#generation = at === runtimeGeneration() ? at : -1;
+      await this.#load();
     } catch (cause) {
       this.#rebuildFailed = String((cause as Error)?.message ?? cause);
     } finally {
@@ -229,13 +225,19 @@ export class CodeChunker {
    * @param options per-call options: `documentId` enters every chunk id (default `''`).
    * @throws {InvalidInputError} when `text` is not a string.
    */
-  chunk(text: string, options?: ChunkCallOptions): Chunk[] {
+  override chunk(text: string, options?: ChunkCallOptions): Chunk[] {
     requireText(text);
     this.lastFallback = undefined;
-    if (isBlank(text)) return [];
-    const work = workOf(options);
-    const planned = this.#withTree(text, (root) => this.#plan(text, new MemoNode(root), work), (reason) => this.#fallback(text, reason, work));
-    return new Assembler({ strategy: 'code', ...chunkCounters(this.#resolved), documentId: documentIdOf(options) }).add(text, planned);
+    return super.chunk(text, options);
+  }
+
+  /** The planned chunks of `text` (see {@link chunk}), by the syntax tree or, where the parse is given up, the recursive splitter. */
+  spans(text: string): PlannedChunk[] {
+    return this.plannedSpans(text, undefined);
+  }
+
+  protected override plannedSpans(text: string, work: Work | undefined): PlannedChunk[] {
+    return this.#withTree(text, (root) => this.#plan(text, new MemoNode(root), work), (reason) => this.#fallback(text, reason, work));
   }
 
   /**
@@ -308,7 +310,7 @@ export class CodeChunker {
   /** The chunks of `text` by the recursive splitter (no syntax tree), each saying why in `metadata.fallback`. */
   #fallback(text: string, reason: string, work: Work | undefined): PlannedChunk[] {
     this.lastFallback = reason;
-    const measure = rangeMeasure(text, this.#resolved.units);
+    const measure = rangeMeasure(text, this.resolved.units);
     const ctx = new CodeContext(this, text, measure, this.#spec, [], []);
     const budget = Math.max(1, this.chunkSize - ctx.header([]).size);
     const out = splitRange(measure, 0, text.length, { max: budget }, work).map((p) => {
@@ -320,7 +322,7 @@ export class CodeChunker {
 
   /** The syntax tree's chunks; `work` gets `operations` (nodes read, items placed, packer steps, exact measures, sizer calls) and `packSteps`. */
   #plan(text: string, root: SyntaxNode, work: Work | undefined): PlannedChunk[] {
-    const measure = rangeMeasure(text, this.#resolved.units);
+    const measure = rangeMeasure(text, this.resolved.units);
     const imports = this.contextHeaders ? topLevelTexts(root, this.#spec.imports, text) : [];
     const ctx = new CodeContext(this, text, measure, this.#spec, imports, syntaxErrorSpans(root));
     const level = ctx.level(childItems(root, text, ctx.stats, 0, text.length), []);

@@ -11,12 +11,12 @@
 import type { Chunk } from '../../engine/chunk.js';
 import { InvalidOptionError, MissingDependencyError } from '../../engine/errors.js';
 import { importNodeHelper, isNode } from '../../engine/runtime.js';
-import { resolveOptions, typed, type OptionsOf, type StrategySchema } from '../../engine/options/schema.js';
-import type { StrategyDefinition } from '../../engine/chunker.js';
+import { typed, type OptionsOf, type StrategySchema } from '../../engine/options/schema.js';
+import type { PlannedChunk } from '../../engine/assemble.js';
 import { tagOf, type WasmSource } from '../../engine/wasm-source.js';
 
 export { tagOf, type WasmSource };
-import { capacitySchema } from '../../engine/define.js';
+import { capacitySchema, defineStrategy } from '../../engine/define.js';
 import { documentIdOf, type ChunkCallOptions } from '../../engine/ids.js';
 import { requireText } from '../../engine/text.js';
 import { CODE_EXTENSIONS, CODE_LANGUAGE_NAMES, CODE_LANGUAGES, codeLanguage, languageForPath, type CodeLanguageSpec } from './languages.js';
@@ -76,6 +76,7 @@ export interface CodeModule {
 /** What the lazy entry uses of a loaded `CodeChunker`. */
 interface LoadedCodeChunker {
   chunk(text: string, options?: ChunkCallOptions): Chunk[];
+  spans(text: string): PlannedChunk[];
   ready(): Promise<void>;
   lastFallback: string | undefined;
 }
@@ -112,19 +113,41 @@ async function loadCodeModule(): Promise<CodeModule> {
   }
 }
 
+/** One line for `--help` and the docs. */
+export const CODE_DESCRIPTION = 'source code by syntax (tree-sitter): whole functions, classes and statements where they fit, split at child statements where not; symbol paths, line ranges';
+
 /**
- * The registry's code chunker: options validated now, tree-sitter and the grammar loaded
- * on the first `chunk()` (which therefore returns a Promise).
+ * The registry's code chunker, the code strategy's registry entry: options validated
+ * now, tree-sitter and the grammar loaded on the first `chunk()` (which therefore returns
+ * a Promise), so the root entry never imports tree-sitter.
+ * @throws {InvalidOptionError} at construction for invalid options or no language (see {@link resolveCodeLanguage}).
  */
-export class LazyCodeChunker {
-  readonly options: CodeChunkerOptions;
+export class LazyCodeChunker extends defineStrategy({
+  name: 'code',
+  description: CODE_DESCRIPTION,
+  schema: CODE_SCHEMA,
+  extensions: CODE_EXTENSIONS,
+  async: true,
+}) {
   #ready: Promise<LoadedCodeChunker> | undefined;
   #loaded: LoadedCodeChunker | undefined;
 
-  /** @throws {InvalidOptionError} for invalid options or no language (see {@link resolveCodeLanguage}). */
   constructor(options: CodeChunkerOptions = {}) {
-    resolveCodeLanguage(resolveOptions<CodeChunkerOptions>(CODE_SCHEMA, options));
-    this.options = options;
+    super(options);
+    resolveCodeLanguage(this.options);
+  }
+
+  /** The loaded chunker (after a tree-sitter abort, once the fresh runtime is loaded). */
+  async #chunker(): Promise<LoadedCodeChunker> {
+    this.#ready ??= loadCodeModule().then((m) => m.CodeChunker.create(this.options));
+    const chunker = (this.#loaded = await this.#ready);
+    await chunker.ready(); // after a tree-sitter abort: the fresh runtime, in Node
+    return chunker;
+  }
+
+  /** The planned chunks of `text` (see `CodeChunker.spans`). */
+  async spans(text: string): Promise<PlannedChunk[]> {
+    return (await this.#chunker()).spans(text);
   }
 
   /**
@@ -134,13 +157,10 @@ export class LazyCodeChunker {
    * @throws {InvalidInputError} when `text` is not a string; {@link MissingDependencyError}
    *   or `GrammarLoadError` when tree-sitter or the grammar cannot be loaded.
    */
-  async chunk(text: string, options?: ChunkCallOptions): Promise<Chunk[]> {
+  override async chunk(text: string, options?: ChunkCallOptions): Promise<Chunk[]> {
     requireText(text);
     documentIdOf(options);
-    this.#ready ??= loadCodeModule().then((m) => m.CodeChunker.create(this.options));
-    const chunker = (this.#loaded = await this.#ready);
-    await chunker.ready(); // after a tree-sitter abort: the fresh runtime, in Node
-    return chunker.chunk(text, options);
+    return (await this.#chunker()).chunk(text, options);
   }
 
   /** `CodeChunker.lastFallback` of the last `chunk` call: why it used the recursive splitter, or undefined. */
@@ -155,17 +175,7 @@ export class LazyCodeChunker {
    */
   async missingPackages(): Promise<string[]> {
     if (!isNode()) return [];
-    const helper = await importNodeHelper<typeof import('../../apps/node/code-grammars.js')>('code-grammars');
+    const helper = await importNodeHelper<typeof import('./code-grammars.js')>('strategies/code/code-grammars');
     return helper.missingCodePackages(this.options.grammar === undefined && this.options.grammarBase === undefined);
   }
 }
-
-/** The registry entry of the code strategy: tree-sitter loads on the first chunk() (a Promise), so the root entry never imports it. */
-export const CODE_STRATEGY: StrategyDefinition = {
-  name: 'code',
-  description: 'source code by syntax (tree-sitter): whole functions, classes and statements where they fit, split at child statements where not; symbol paths, line ranges',
-  schema: CODE_SCHEMA,
-  budget: { size: 'chunkSize' },
-  extensions: CODE_EXTENSIONS,
-  create: (o) => new LazyCodeChunker(o as CodeChunkerOptions),
-};

@@ -75,7 +75,7 @@ export function loadRuntime(given: WasmSource | undefined): Promise<TreeSitter> 
       if (fresh === 0) ts = (await import('web-tree-sitter')) as unknown as TreeSitter;
       else {
         // a fresh copy of the module (its Emscripten instance is a module-level singleton)
-        const helper = await importNodeHelper<typeof import('../../apps/node/code-grammars.js')>('code-grammars');
+        const helper = await importNodeHelper<typeof import('./code-grammars.js')>('strategies/code/code-grammars');
         ts = (await helper.importFreshTreeSitter(fresh)) as TreeSitter;
       }
     } catch (cause) {
@@ -173,12 +173,12 @@ async function grammarFrom(ts: TreeSitter, spec: CodeLanguageSpec, source: WasmS
     if (!isNode()) {
       throw new GrammarLoadError(spec.name, what, 'outside Node give grammar (bytes, a URL or a WebAssembly.Module) or grammarBase (a URL of the tree-sitter-wasms out/ folder)');
     }
-    const helper = await importNodeHelper<typeof import('../../apps/node/code-grammars.js')>('code-grammars');
+    const helper = await importNodeHelper<typeof import('./code-grammars.js')>('strategies/code/code-grammars');
     input = await helper.readPackagedGrammar(spec.grammar, spec.name);
   } else if (typeof source === 'string' || source instanceof URL) {
     const url = String(source);
     if (isNode() && !/^(https?|data|blob):/i.test(url)) {
-      const helper = await importNodeHelper<typeof import('../../apps/node/code-grammars.js')>('code-grammars');
+      const helper = await importNodeHelper<typeof import('./code-grammars.js')>('strategies/code/code-grammars');
       input = await helper.readGrammarFile(source, spec.name);
     } else {
       let response: Response;

@@ -12,10 +12,10 @@ import { poolTokenSpans, type PoolWork } from '../../embedders/pool-spans.js';
 import type { TokenEmbedder, TokenEmbeddings } from '../../embedders/types.js';
 import { callOptionAsync } from '../../engine/callbacks.js';
 import { describe, EmbeddingError, InvalidOptionError } from '../../engine/errors.js';
-import { numberOption } from '../../engine/options/options.js';
-import { OPTION_SHAPES, rejectUnknownOptions, resolveOptions, shapeProblem, typed, type StrategySchema } from '../../engine/options/schema.js';
-import type { Chunker } from '../../engine/chunker.js';
-import type { StrategyDefinition } from '../../engine/chunker.js';
+import { OPTION_SHAPES, resolveOptions, shapeProblem, typed, type StrategySchema } from '../../engine/options/schema.js';
+import type { Chunker, StrategyOptions } from '../../engine/chunker.js';
+import type { PlannedChunk } from '../../engine/assemble.js';
+import { defineStrategy } from '../../engine/define.js';
 import { FixedSizeChunker } from '../fixed-size/fixed-size.js';
 import { isSpace, requireText } from '../../engine/text.js';
 import { addWork } from '../../engine/work.js';
@@ -65,6 +65,46 @@ export interface LateChunk extends Chunk {
 }
 
 
+/** The options of late chunking itself; the rest go to its span strategy. */
+export const LATE_SCHEMA = {
+  name: 'late',
+  options: {
+    embedder: typed<TokenEmbedder>()({
+      type: 'object',
+      doc: 'a token-level model (`embedTokens`), e.g. OnnxEmbedder; CLI `--embedder onnx:<folder>`',
+      shape: OPTION_SHAPES.tokenEmbedder,
+    }),
+    spans: { type: 'string', default: 'fixed', doc: 'the strategy that supplies the spans (default fixed, 256 tokens, no overlap); its options are passed on', cli: { placeholder: '<strategy>' } },
+    chunker: typed<Chunker>()({
+      type: 'object',
+      cli: false,
+      doc: 'the chunker that supplies the spans, in the API (any Chunker); default: the `spans` strategy',
+      shape: { name: 'Chunker', members: { chunk: { kind: 'function', doc: 'chunk(text) → chunks' } } },
+    }),
+    macroOverlap: { type: 'number', min: 0, max: 0.9, default: 0.25, doc: "share of a macro window's tokens the next one repeats (documents longer than the model's context)" },
+  },
+} as const satisfies StrategySchema;
+
+/**
+ * The registry's late chunker: its own options ({@link LATE_SCHEMA}) are validated here,
+ * every other option goes to the span strategy, which the registry's `chunker(name,
+ * options)` builds (default fixed, 256 tokens, no overlap).
+ * @throws {InvalidOptionError} without an embedder, with `spans: 'late'`, or with both a
+ *   chunker and options for a span strategy.
+ */
+function createLate(o: StrategyOptions, chunker: (name: string, options: StrategyOptions) => Chunker): Chunker {
+  const own: Record<string, unknown> = {};
+  const rest: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) (k in LATE_SCHEMA.options ? own : rest)[k] = v;
+  if (own.embedder === undefined) throw new InvalidOptionError('embedder', undefined, 'late chunking needs a token-level model, e.g. --embedder onnx:<folder>');
+  const r = resolveOptions<{ embedder: TokenEmbedder; spans: string; chunker?: Chunker; macroOverlap: number }>(LATE_SCHEMA, own);
+  if (r.spans === 'late') throw new InvalidOptionError('spans', r.spans, 'a span strategy other than late');
+  const extra = Object.keys(rest);
+  if (r.chunker !== undefined && extra.length) throw new InvalidOptionError(extra[0], rest[extra[0]], 'an option of the span strategy: give it spans, not a chunker');
+  const defaults = r.spans === 'fixed' ? { chunkSize: 256, chunkOverlap: 0 } : {};
+  return new LateChunker({ embedder: r.embedder, chunker: r.chunker ?? chunker(r.spans, { ...defaults, ...rest }), macroOverlap: r.macroOverlap });
+}
+
 /**
  * Late chunking: the document goes through the token-level model once
  * ({@link embedDocumentTokens}: one pass, or overlapping macro windows when it is longer
@@ -83,20 +123,30 @@ export interface LateChunk extends Chunk {
  * @throws {InvalidOptionError} at construction without a token-level embedder, with a
  *   chunker without chunk(), or macroOverlap outside [0, 0.9].
  */
-export class LateChunker {
+export class LateChunker extends defineStrategy({
+  name: 'late',
+  description: 'late chunking: spans from another strategy (spans, default fixed), vectors pooled from one pass of a token-level model (needs embedder)',
+  schema: LATE_SCHEMA,
+  passThrough: true,
+  async: true,
+  create: createLate,
+}) {
   readonly embedder: TokenEmbedder;
   readonly chunker: Chunker;
-  readonly macroOverlap: number;
+  readonly macroOverlap: number = this.options.macroOverlap;
 
   constructor(options: LateOptions) {
-    rejectUnknownOptions<LateOptions>('LateChunker', options, { embedder: true, chunker: true, macroOverlap: true });
-    const e = options?.embedder;
-    const problem = shapeProblem(OPTION_SHAPES.tokenEmbedder, e);
-    if (problem) throw new InvalidOptionError('embedder', e, problem);
+    super(options);
+    if (this.options.spans !== 'fixed') throw new InvalidOptionError('spans', this.options.spans, 'a strategy name for the registry (createChunker("late", …)); give the API a chunker instead');
+    const e = this.options.embedder;
+    if (e === undefined) throw new InvalidOptionError('embedder', e, shapeProblem(OPTION_SHAPES.tokenEmbedder, e)!);
     this.embedder = e;
-    this.chunker = options.chunker ?? new FixedSizeChunker({ unit: 'token', chunkSize: 256, chunkOverlap: 0 });
-    if (typeof this.chunker?.chunk !== 'function') throw new InvalidOptionError('chunker', options.chunker, 'a Chunker with chunk(text)');
-    this.macroOverlap = numberOption('macroOverlap', options.macroOverlap, 0.25, 0, 0.9);
+    this.chunker = this.options.chunker ?? new FixedSizeChunker({ unit: 'token', chunkSize: 256, chunkOverlap: 0 });
+  }
+
+  /** The span chunker's chunks of `text` as planned spans (what {@link chunk} gives vectors to). */
+  async spans(text: string): Promise<PlannedChunk[]> {
+    return (await this.chunker.chunk(text)).map((c) => ({ start: c.start, end: c.end, unitCount: c.metadata.unitCount, tokenCount: c.tokenCount, metadata: c.metadata, ...(c.embedText !== undefined ? { embedText: c.embedText } : {}) }));
   }
 
   /**
@@ -107,7 +157,7 @@ export class LateChunker {
    * @throws {EmbeddingError} when the model fails, returns the wrong shape or cannot make progress through the text.
    * @throws {CallbackError} when `embedTokens` throws something other than a chunkwise error (the original as `cause`).
    */
-  async chunk(text: string, options?: ChunkCallOptions): Promise<LateChunk[]> {
+  override async chunk(text: string, options?: ChunkCallOptions): Promise<LateChunk[]> {
     requireText(text);
     const chunks = await this.chunker.chunk(text, options);
     if (chunks.length === 0) return [];
@@ -260,39 +310,4 @@ export async function embedDocumentTokens(embedder: TokenEmbedder, text: string,
   return { vectors, offsets, special: new Uint8Array(T), truncated: false, windows };
 }
 
-/** The options of late chunking itself; the rest go to its span strategy. */
-export const LATE_SCHEMA = {
-  name: 'late',
-  options: {
-    embedder: typed<TokenEmbedder>()({
-      type: 'object',
-      doc: 'a token-level model (`embedTokens`), e.g. OnnxEmbedder; CLI `--embedder onnx:<folder>`',
-      shape: OPTION_SHAPES.tokenEmbedder,
-    }),
-    spans: { type: 'string', default: 'fixed', doc: 'the strategy that supplies the spans (default fixed, 256 tokens, no overlap); its options are passed on', cli: { placeholder: '<strategy>' } },
-    macroOverlap: { type: 'number', min: 0, max: 0.9, default: 0.25, doc: "share of a macro window's tokens the next one repeats (documents longer than the model's context)" },
-  },
-} as const satisfies StrategySchema;
 
-/**
- * The registry entry of late chunking: its own options ({@link LATE_SCHEMA}) are
- * validated here, every other option goes to the span strategy, which the registry's
- * `chunker(name, options)` builds (default fixed, 256 tokens, no overlap).
- * @throws {InvalidOptionError} without an embedder, or with `spans: 'late'`.
- */
-export const LATE_STRATEGY: StrategyDefinition = {
-  name: 'late',
-  description: 'late chunking: spans from another strategy (spans, default fixed), vectors pooled from one pass of a token-level model (needs embedder)',
-  schema: LATE_SCHEMA,
-  passThrough: true,
-  create: (o, chunker) => {
-    const own: Record<string, unknown> = {};
-    const rest: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(o)) (k in LATE_SCHEMA.options ? own : rest)[k] = v;
-    if (own.embedder === undefined) throw new InvalidOptionError('embedder', undefined, 'late chunking needs a token-level model, e.g. --embedder onnx:<folder>');
-    const r = resolveOptions<{ embedder: TokenEmbedder; spans: string; macroOverlap: number }>(LATE_SCHEMA, own);
-    if (r.spans === 'late') throw new InvalidOptionError('spans', r.spans, 'a span strategy other than late');
-    const defaults = r.spans === 'fixed' ? { chunkSize: 256, chunkOverlap: 0 } : {};
-    return new LateChunker({ embedder: r.embedder, chunker: chunker(r.spans, { ...defaults, ...rest }), macroOverlap: r.macroOverlap });
-  },
-};

@@ -7,15 +7,13 @@
  * @module
  */
 import type { Chunk } from '../../engine/chunk.js';
-import { InvalidOptionError } from '../../engine/errors.js';
-import { cappedDefault, notAbove, resolveOptions, typed, type OptionsOf, type StrategySchema } from '../../engine/options/schema.js';
-import { overlapBelow } from '../../engine/define.js';
-import type { StrategyDefinition } from '../../engine/chunker.js';
-import { documentIdOf, type ChunkCallOptions } from '../../engine/ids.js';
-import { Assembler, type PlannedChunk } from '../../engine/assemble.js';
-import { isBlank, requireText, trimSpanWithin } from '../../engine/text.js';
+import { cappedDefault, notAbove, typed, type OptionsOf, type StrategySchema } from '../../engine/options/schema.js';
+import { defineStrategy, overlapBelow, type LevelSpan } from '../../engine/define.js';
+import type { ChunkCallOptions } from '../../engine/ids.js';
+import type { PlannedChunk } from '../../engine/assemble.js';
+import { isBlank, trimSpanWithin } from '../../engine/text.js';
 import { MarkdownChunker } from '../markdown/markdown.js';
-import { innerUnitOptions, resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions, chunkCounters } from '../../engine/size/resolve.js';
+import { innerUnitOptions, UNIT_OPTIONS } from '../../engine/size/resolve.js';
 import { checkedSplitter, type SpanSplitter } from '../../engine/splitter.js';
 import { recursiveSpanSplitter, slidingSpanSplitter } from '../../engine/pack/fallback.js';
 
@@ -103,28 +101,24 @@ export function looksLikeMarkdown(text: string): boolean {
  * @throws {InvalidOptionError} at construction for sizes that are not integers ≥ 1,
  *   childSize > parentSize, childOverlap outside [0, childSize), or a bad markdown value.
  */
-export class ParentChildChunker {
-  readonly parentSize: number;
-  readonly childSize: number;
-  readonly childOverlap: number;
-  readonly markdown: boolean | 'auto';
-  readonly #resolved: ResolvedUnits;
-  readonly #markdownChunker: MarkdownChunker;
-  readonly #parentSplitter: SpanSplitter;
-  readonly #childSplitter: SpanSplitter;
-
-  constructor(options: ParentChildOptions = {}) {
-    const o = resolveOptions<ParentChildOptions>(PARENT_CHILD_SCHEMA, options);
-    this.parentSize = o.parentSize;
-    this.childSize = o.childSize;
-    this.childOverlap = o.childOverlap;
-    this.markdown = o.markdown;
-    this.#resolved = resolveUnits(o);
-    const unitOptions = innerUnitOptions(this.#resolved, options.tokenizer);
-    this.#markdownChunker = new MarkdownChunker({ ...unitOptions, chunkSize: this.parentSize, chunkOverlap: 0, fallback: o.fallback });
-    this.#parentSplitter = options.parentSplitter ? checkedSplitter('parentSplitter', options.parentSplitter) : recursiveSpanSplitter({ ...unitOptions, chunkOverlap: 0 });
-    this.#childSplitter = options.childSplitter ? checkedSplitter('childSplitter', options.childSplitter) : slidingSpanSplitter({ ...unitOptions, chunkOverlap: this.childOverlap });
-  }
+export class ParentChildChunker extends defineStrategy({
+  name: 'parent-child',
+  description: 'parents of parentSize units (Markdown-aware) and children of childSize units with parentId',
+  schema: PARENT_CHILD_SCHEMA,
+  budget: { size: 'childSize', overlap: 'childOverlap' },
+}) {
+  readonly parentSize: number = this.options.parentSize;
+  readonly childSize: number = this.options.childSize;
+  readonly childOverlap: number = this.options.childOverlap;
+  readonly markdown: boolean | 'auto' = this.options.markdown;
+  readonly #unitOptions = innerUnitOptions(this.resolved, this.options.tokenizer);
+  readonly #markdownChunker = new MarkdownChunker({ ...this.#unitOptions, chunkSize: this.parentSize, chunkOverlap: 0, fallback: this.options.fallback });
+  readonly #parentSplitter: SpanSplitter = this.options.parentSplitter
+    ? checkedSplitter('parentSplitter', this.options.parentSplitter)
+    : recursiveSpanSplitter({ ...this.#unitOptions, chunkOverlap: 0 });
+  readonly #childSplitter: SpanSplitter = this.options.childSplitter
+    ? checkedSplitter('childSplitter', this.options.childSplitter)
+    : slidingSpanSplitter({ ...this.#unitOptions, chunkOverlap: this.childOverlap });
 
   /**
    * Parents and children of `text`, each level in source order.
@@ -132,11 +126,23 @@ export class ParentChildChunker {
    * @throws {InvalidInputError} when `text` is not a string.
    */
   split(text: string, options?: ChunkCallOptions): ParentChildResult {
-    requireText(text);
-    const documentId = documentIdOf(options);
     const byId = new Map<string, Chunk>();
     const result: ParentChildResult = { parents: [], children: [], getParent: (id: string) => byId.get(id) };
-    if (isBlank(text)) return result;
+    for (const c of this.chunk(text, options)) {
+      if (c.metadata.level === 'parent') {
+        result.parents.push(c);
+        byId.set(c.id, c);
+      } else result.children.push(c);
+    }
+    return result;
+  }
+
+  /**
+   * The planned spans of both levels ({@link LevelSpan}s), each parent followed by its
+   * children (`parent` names the child's parent span): `chunk` returns both levels in
+   * this order, `metadata.level` tells them apart and `index` counts within a level.
+   */
+  spans(text: string): LevelSpan[] {
     const useMarkdown = this.markdown === 'auto' ? looksLikeMarkdown(text) : this.markdown;
     const parentSpans: PlannedChunk[] = useMarkdown
       ? this.#markdownChunker.planned(text).map((c) => ({
@@ -147,42 +153,21 @@ export class ParentChildChunker {
           ...(c.oversized ? { oversized: true } : {}),
         }))
       : this.#spans(text, 0, text.length, this.#parentSplitter, this.parentSize).map((s) => ({ ...s, metadata: {} }));
-    const parentLevel: PlannedChunk[] = [];
+    const out: LevelSpan[] = [];
     for (const p of parentSpans) {
-      const unitCount = this.#resolved.units.size(text.slice(p.start, p.end));
-      parentLevel.push({ ...p, unitCount, metadata: { level: 'parent', ...p.metadata, markdown: useMarkdown }, idSuffix: ':parent', ...(p.oversized || unitCount > this.parentSize ? { oversized: true } : {}) });
-    }
-    result.parents = new Assembler({ strategy: 'parent-child', ...chunkCounters(this.#resolved), documentId }).add(text, parentLevel);
-    const childLevel: PlannedChunk[] = [];
-    for (const parent of result.parents) {
-      byId.set(parent.id, parent);
-      const inherited = parent.metadata.headingPath ? { headingPath: parent.metadata.headingPath } : {};
-      let prev: PlannedChunk | undefined;
-      for (const s of this.#spans(text, parent.start, parent.end, this.#childSplitter, this.childSize)) {
+      const unitCount = this.resolved.units.size(text.slice(p.start, p.end));
+      const parent = out.length;
+      out.push({ ...p, level: 'parent', unitCount, metadata: { level: 'parent', ...p.metadata, markdown: useMarkdown }, idSuffix: ':parent', ...(p.oversized || unitCount > this.parentSize ? { oversized: true } : {}) });
+      const inherited = p.metadata?.headingPath ? { headingPath: p.metadata.headingPath } : {};
+      let prev: LevelSpan | undefined;
+      for (const s of this.#spans(text, p.start, p.end, this.#childSplitter, this.childSize)) {
         // a child that lies inside the previous one adds nothing (trimmed windows of a large overlap)
         if (prev && s.start >= prev.start && s.end <= prev.end) continue;
-        const unitCount = this.#resolved.units.size(text.slice(s.start, s.end));
-        prev = { ...s, unitCount, metadata: { level: 'child', parentId: parent.id, ...inherited }, idSuffix: ':child', ...(unitCount > this.childSize ? { oversized: true } : {}) };
-        childLevel.push(prev);
+        const unitCount = this.resolved.units.size(text.slice(s.start, s.end));
+        // parentId: the parent chunk's id, filled in by the assembly of the levels
+        prev = { ...s, level: 'child', parent, unitCount, metadata: { level: 'child', parentId: '', ...inherited }, idSuffix: ':child', ...(unitCount > this.childSize ? { oversized: true } : {}) };
+        out.push(prev);
       }
-    }
-    result.children = new Assembler({ strategy: 'parent-child', ...chunkCounters(this.#resolved), documentId }).add(text, childLevel);
-    return result;
-  }
-
-  /**
-   * Both levels in one list, each parent followed by its children; `metadata.level`
-   * tells them apart and `index` counts within a level.
-   * @param options per-call options: `documentId` enters every chunk id (default `''`).
-   * @throws {InvalidInputError} when `text` is not a string.
-   */
-  chunk(text: string, options?: ChunkCallOptions): Chunk[] {
-    const { parents, children } = this.split(text, options);
-    const out: Chunk[] = [];
-    let c = 0;
-    for (const p of parents) {
-      out.push(p);
-      while (c < children.length && children[c].metadata.parentId === p.id) out.push(children[c++]);
     }
     return out;
   }
@@ -191,7 +176,7 @@ export class ParentChildChunker {
   #spans(text: string, from: number, to: number, splitter: SpanSplitter, size: number): { start: number; end: number }[] {
     const out: { start: number; end: number }[] = [];
     let covered = from;
-    const fits = (s: number, e: number) => this.#resolved.units.size(text.slice(s, e)) <= size;
+    const fits = (s: number, e: number) => this.resolved.units.size(text.slice(s, e)) <= size;
     const keep = (s: number, e: number) => {
       const span = trimSpanWithin(text, s, e, fits);
       if (span.end > span.start) out.push(span);
@@ -205,12 +190,3 @@ export class ParentChildChunker {
     return out;
   }
 }
-
-/** The registry entry of the parent–child strategy. */
-export const PARENT_CHILD_STRATEGY: StrategyDefinition = {
-  name: 'parent-child',
-  description: 'parents of parentSize units (Markdown-aware) and children of childSize units with parentId',
-  schema: PARENT_CHILD_SCHEMA,
-  budget: { size: 'childSize', overlap: 'childOverlap' },
-  create: (o) => new ParentChildChunker(o as ParentChildOptions),
-};

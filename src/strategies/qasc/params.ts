@@ -3,9 +3,14 @@
  * validation, and the query check.
  * @module
  */
-import { InvalidInputError } from '../../engine/errors.js';
-import { integerOption, numberOption, requireOneOf } from '../../engine/options/options.js';
-import { rejectUnknownOptions } from '../../engine/options/schema.js';
+import { InvalidInputError, InvalidOptionError } from '../../engine/errors.js';
+import { OPTION_SHAPES, rejectUnknownOptions, resolveOptions, typed, type OptionsSchema, type StrategySchema } from '../../engine/options/schema.js';
+import { localeOption, localeProblem, requireOneOf } from '../../engine/options/options.js';
+import { getTokenizer } from '../../engine/size/tokens.js';
+import { ENCODINGS } from '../../engine/size/index.js';
+import type { Tokenizer } from '../../engine/size/types.js';
+import { UNIT_OPTIONS } from '../../engine/size/resolve.js';
+import type { Embedder } from '../../embedders/types.js';
 
 /** QASC parameters, under the paper's names. */
 export interface QascParams {
@@ -94,6 +99,37 @@ export const QASC_PARAM_NAMES: { readonly [K in keyof Required<QascParams>]: tru
 };
 
 /**
+ * The QASC parameters as options of a schema (validation, docs and defaults in one place;
+ * the strategy's schema `QASC_SCHEMA` holds them too). `minSimilarity` has no default
+ * here: absent means none (−Infinity, see {@link resolveQascParams}).
+ */
+export const QASC_PARAM_OPTIONS = {
+  p: { type: 'number', min: 0, max: 100, default: QASC_DEFAULTS.p, doc: 'percentile of the sentence similarities that is the seed threshold τ' },
+  m: { type: 'integer', min: 0, default: QASC_DEFAULTS.m, doc: 'window radius in sentences on each side of a seed (`fixed` windows)' },
+  lambda: { type: 'number', min: 0, default: QASC_DEFAULTS.lambda, doc: 'decay rate λ of the weights exp(−λ·|i − seed|)' },
+  kappa: { type: 'number', default: QASC_DEFAULTS.kappa, doc: 'a window is kept when its score S ≥ κ·τ' },
+  window: { type: 'enum', values: ['fixed', 'adaptive'], default: QASC_DEFAULTS.window, doc: '`fixed` (±m sentences) or `adaptive` (grows while sentences stay above τ₂, up to maxRadius)' },
+  secondaryPercentile: { type: 'number', min: 0, max: 100, default: QASC_DEFAULTS.secondaryPercentile, doc: 'percentile of the similarities that is τ₂ of adaptive windows' },
+  maxRadius: { type: 'integer', min: 0, default: QASC_DEFAULTS.maxRadius, doc: 'largest distance (sentences) an adaptive window reaches from its seed' },
+  alignDistance: { type: 'integer', min: 0, default: QASC_DEFAULTS.alignDistance, doc: 'chunk ends snap to a paragraph or section break at most this many sentence boundaries away (0: no snapping)' },
+  maxChunkSize: { type: 'integer', min: 1, default: QASC_DEFAULTS.maxChunkSize, doc: 'largest chunk in tokens of the encoding; a longer one is split at its weakest sentence boundary' },
+  minSimilarity: { type: 'number', min: -1, max: 1, defaultDoc: 'none', doc: 'absolute floor for seeds (cosine); default none: the percentile rule alone' },
+} as const satisfies OptionsSchema;
+
+/** The schema of the parameters alone (what {@link resolveQascParams} checks). */
+const QASC_PARAMS_SCHEMA = { name: 'QASC parameters', options: QASC_PARAM_OPTIONS } as const satisfies StrategySchema;
+
+/**
+ * Parameters with `minSimilarity: −Infinity` (the default, "none", which the schema's
+ * number type does not take) left out, and the rest of `o` unchanged.
+ */
+export function withoutNoFloor<T extends { minSimilarity?: number }>(o: T): T {
+  if (o?.minSimilarity !== -Infinity) return o;
+  const { minSimilarity: _none, ...rest } = o;
+  return rest as T;
+}
+
+/**
  * Validates QASC parameters and fills in defaults.
  * @throws {UnknownOptionError} for a name that is not a QASC parameter.
  * @throws {InvalidOptionError} naming the parameter: p and secondaryPercentile in
@@ -102,17 +138,40 @@ export const QASC_PARAM_NAMES: { readonly [K in keyof Required<QascParams>]: tru
  */
 export function resolveQascParams(o: QascParams = {}): ResolvedQascParams {
   rejectUnknownOptions<QascParams>('the QASC parameters', o, QASC_PARAM_NAMES);
-  const minSimilarity = o.minSimilarity === undefined || o.minSimilarity === -Infinity ? -Infinity : numberOption('minSimilarity', o.minSimilarity, 0, -1, 1);
-  return {
-    p: numberOption('p', o.p, QASC_DEFAULTS.p, 0, 100),
-    m: integerOption('m', o.m, QASC_DEFAULTS.m, 0),
-    lambda: numberOption('lambda', o.lambda, QASC_DEFAULTS.lambda, 0),
-    kappa: numberOption('kappa', o.kappa, QASC_DEFAULTS.kappa),
-    window: requireOneOf('window', o.window ?? QASC_DEFAULTS.window, ['fixed', 'adaptive'] as const),
-    secondaryPercentile: numberOption('secondaryPercentile', o.secondaryPercentile, QASC_DEFAULTS.secondaryPercentile, 0, 100),
-    maxRadius: integerOption('maxRadius', o.maxRadius, QASC_DEFAULTS.maxRadius, 0),
-    alignDistance: integerOption('alignDistance', o.alignDistance, QASC_DEFAULTS.alignDistance, 0),
-    maxChunkSize: integerOption('maxChunkSize', o.maxChunkSize, QASC_DEFAULTS.maxChunkSize, 1),
-    minSimilarity,
-  };
+  const r = resolveOptions<QascParams>(QASC_PARAMS_SCHEMA, withoutNoFloor(o));
+  return { ...r, minSimilarity: r.minSimilarity ?? -Infinity } as ResolvedQascParams;
+}
+
+/** The options schema of the QASC strategy: the question, the embedder, the parameters, locale, encoding, explain. */
+export const QASC_SCHEMA = {
+  name: 'qasc',
+  options: {
+    query: { type: 'string', doc: "the question `chunk(text)` answers (QASC's chunks are per query; `query(text, question)` takes one per call)", cli: { placeholder: '<question>' } },
+    embedder: typed<Embedder>()({ type: 'object', doc: 'embeds sentences and queries; default a HashingEmbedder (d = 384)', shape: OPTION_SHAPES.embedder }),
+    ...QASC_PARAM_OPTIONS,
+    locale: { type: 'string', default: 'auto', doc: 'BCP 47 locale for sentence segmentation; `auto`: detected per document', check: localeProblem, cli: { placeholder: '<tag>' } },
+    encoding: UNIT_OPTIONS.encoding,
+    tokenizer: UNIT_OPTIONS.tokenizer,
+    explain: { type: 'boolean', default: false, doc: "put the explanation (τ, τ₂, windows, seed similarities) in each chunk's metadata" },
+  },
+} as const satisfies StrategySchema;
+
+/**
+ * Validates a QASC locale option: `auto` (also when left out) or a BCP 47 tag ({@link localeOption}).
+ * @throws {InvalidOptionError} for anything else (including `null`).
+ */
+export function resolveQascLocale(locale: unknown): string {
+  return locale === undefined || locale === 'auto' ? 'auto' : localeOption('locale', locale);
+}
+
+/**
+ * The tokenizer of `encoding` (default cl100k_base), or the one given.
+ * @throws {InvalidOptionError} for an unknown encoding.
+ */
+export function resolveQascTokenizer(encoding: unknown, tokenizer?: Tokenizer): Tokenizer {
+  if (tokenizer) {
+    if (typeof tokenizer.count !== 'function') throw new InvalidOptionError('tokenizer', tokenizer, 'a Tokenizer with count(text)');
+    return tokenizer;
+  }
+  return getTokenizer(requireOneOf('encoding', encoding ?? 'cl100k_base', ENCODINGS));
 }

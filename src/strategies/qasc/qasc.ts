@@ -10,13 +10,12 @@ import { documentIdOf, type ChunkCallOptions, workOf } from '../../engine/ids.js
 import * as wasm from '../../../bindings/index.js';
 import type { Chunk, ChunkMetadata } from '../../engine/chunk.js';
 import { Assembler, type PlannedChunk } from '../../engine/assemble.js';
+import { defineStrategy } from '../../engine/define.js';
 import { HashingEmbedder } from '../../embedders/hashing-embedder.js';
 import type { Embedder } from '../../embedders/types.js';
 import { EmbeddingError, InvalidInputError, InvalidOptionError } from '../../engine/errors.js';
-import { localeOption, requireInteger, requireOneOf } from '../../engine/options/options.js';
+import { requireInteger } from '../../engine/options/options.js';
 import { rejectUnknownOptions } from '../../engine/options/schema.js';
-import { getTokenizer } from '../../engine/size/tokens.js';
-import { ENCODINGS } from '../../engine/size/index.js';
 import type { Tokenizer } from '../../engine/size/types.js';
 import { paragraphBreaks, sentenceSpans, type SentenceSpans } from '../../engine/boundaries/sentence-spans.js';
 import { headingSentences, snapToBreaks, type SentenceStructure } from '../../engine/boundaries/structure.js';
@@ -24,10 +23,10 @@ import { detectLocale } from '../../engine/boundaries/locale.js';
 import { isCaseless } from '../../engine/boundaries/sentences.js';
 import { WasmMatrix } from '../../engine/wasm-matrix.js';
 import { addWork, type Work } from '../../engine/work.js';
-export { QASC_DEFAULTS, requireQuery, QASC_PARAM_NAMES, resolveQascParams, type QascParams, type QascThresholds, type ResolvedQascParams } from './params.js';
+export { QASC_DEFAULTS, QASC_SCHEMA, requireQuery, QASC_PARAM_NAMES, resolveQascLocale, resolveQascParams, resolveQascTokenizer, type QascParams, type QascThresholds, type ResolvedQascParams } from './params.js';
 export { spanScore } from './score.js';
 import { decayTable, nearestSeedWeights, spanScoreWith } from './score.js';
-import { requireQuery, QASC_PARAM_NAMES, resolveQascParams, type QascParams, type QascThresholds, type ResolvedQascParams } from './params.js';
+import { QASC_SCHEMA, requireQuery, QASC_PARAM_NAMES, resolveQascParams, resolveQascTokenizer, withoutNoFloor, type QascParams, type QascThresholds, type ResolvedQascParams } from './params.js';
 
 /** The kernels QASC's steps run on: the WASM ones (`bindings/`) or the TypeScript reference (`src/kernels/reference.ts`). */
 export interface QascKernels {
@@ -350,26 +349,6 @@ export function qascStructure(text: string, doc: SentenceAnalysis, tokenizer: To
   };
 }
 
-/**
- * Validates a QASC locale option: `auto` (also when left out) or a BCP 47 tag ({@link localeOption}).
- * @throws {InvalidOptionError} for anything else (including `null`).
- */
-export function resolveQascLocale(locale: unknown): string {
-  return locale === undefined || locale === 'auto' ? 'auto' : localeOption('locale', locale);
-}
-
-/**
- * The tokenizer of `encoding` (default cl100k_base), or the one given.
- * @throws {InvalidOptionError} for an unknown encoding.
- */
-export function resolveQascTokenizer(encoding: unknown, tokenizer?: Tokenizer): Tokenizer {
-  if (tokenizer) {
-    if (typeof tokenizer.count !== 'function') throw new InvalidOptionError('tokenizer', tokenizer, 'a Tokenizer with count(text)');
-    return tokenizer;
-  }
-  return getTokenizer(requireOneOf('encoding', encoding ?? 'cl100k_base', ENCODINGS));
-}
-
 /** A document made ready for queries: its sentences, breaks, headings, token counts and sentence vectors. */
 export interface PreparedDocument extends SentenceAnalysis {
   text: string;
@@ -398,6 +377,8 @@ export interface QascChunk extends Chunk {
 
 /** Options of {@link QueryAdaptiveChunker}. */
 export interface QascOptions extends QascParams {
+  /** The question `chunk(text)` answers (`query(text, question)` takes one per call). */
+  query?: string;
   /** Embeds sentences and queries. Default `new HashingEmbedder()`. */
   embedder?: Embedder;
   /** BCP 47 locale for sentence segmentation, or `auto` (default): detected per document ({@link detectLocale}). */
@@ -430,24 +411,52 @@ export interface QascQueryOptions extends ChunkCallOptions {
  * ```
  * @throws {InvalidOptionError} at construction for a parameter out of range, a bad locale or encoding.
  */
-export class QueryAdaptiveChunker {
-  readonly embedder: Embedder;
-  readonly params: ResolvedQascParams;
+export class QueryAdaptiveChunker extends defineStrategy({
+  name: 'qasc',
+  description: 'query-adaptive semantic chunking: chunks built per question (query) from seed sentences, context windows and a decaying score; maxChunkSize in tokens',
+  schema: QASC_SCHEMA,
+  budget: { size: 'maxChunkSize' },
+  async: true,
+}) {
+  readonly embedder: Embedder = this.options.embedder ?? new HashingEmbedder();
+  readonly params: ResolvedQascParams = paramsOf(this.options);
   /** `auto` or a BCP 47 tag. */
-  readonly locale: string;
-  readonly tokenizer: Tokenizer;
-  readonly explain: boolean;
+  readonly locale: string = this.options.locale;
+  readonly tokenizer: Tokenizer = resolveQascTokenizer(this.options.encoding, this.options.tokenizer);
+  readonly explain: boolean = this.options.explain;
   #cache: PreparedDocument | undefined;
 
   constructor(options: QascOptions = {}) {
-    rejectUnknownOptions<QascOptions>('QueryAdaptiveChunker', options, { ...QASC_PARAM_NAMES, embedder: true, locale: true, encoding: true, tokenizer: true, explain: true });
-    const { embedder: _e, locale: _l, encoding: _c, tokenizer: _t, explain: _x, ...params } = options;
-    this.embedder = options.embedder ?? new HashingEmbedder();
-    if (typeof this.embedder?.embed !== 'function') throw new InvalidOptionError('embedder', options.embedder, 'an Embedder with embed(texts)');
-    this.params = resolveQascParams(params);
-    this.locale = resolveQascLocale(options.locale);
-    this.tokenizer = resolveQascTokenizer(options.encoding, options.tokenizer);
-    this.explain = options.explain ?? false;
+    super(withoutNoFloor(options));
+  }
+
+  /**
+   * The chunks of `text` relevant to the `query` option, best first ({@link query} with it).
+   * @throws {InvalidOptionError} when the chunker was built without a `query`.
+   * @throws {InvalidInputError} when text is not a string.
+   */
+  override async chunk(text: string, options?: QascQueryOptions): Promise<QascChunk[]> {
+    return this.query(text, this.#question(), options);
+  }
+
+  /** The planned chunks of `text` for the `query` option, best first (what {@link chunk} assembles). */
+  async spans(text: string): Promise<PlannedChunk[]> {
+    const question = this.#question();
+    const doc = await this.#document(text);
+    return this.#planned(doc, await this.embedQuery(question), {});
+  }
+
+  /** The `query` option. @throws {InvalidOptionError} without one. */
+  #question(): string {
+    const q = this.options.query;
+    if (q === undefined) throw new InvalidOptionError('query', q, 'a question: QASC builds chunks per query (give the query option, or call query(text, question))');
+    return q;
+  }
+
+  /** The prepared `text`: the last one again, else {@link prepare}. */
+  async #document(text: string): Promise<PreparedDocument> {
+    if (!this.#cache || this.#cache.text !== text) this.#cache = await this.prepare(text);
+    return this.#cache;
   }
 
   /**
@@ -479,8 +488,7 @@ export class QueryAdaptiveChunker {
     if (typeof text !== 'string') throw new InvalidInputError('text must be a string', text);
     requireQuery(query);
     rejectUnknownOptions<QascQueryOptions>('query()', options, { topK: true, documentId: true, work: true });
-    if (!this.#cache || this.#cache.text !== text) this.#cache = await this.prepare(text);
-    return this.queryPrepared(this.#cache, query, options);
+    return this.queryPrepared(await this.#document(text), query, options);
   }
 
   /** Embeds `query` (step 1, query side): a d-vector. */
@@ -498,14 +506,27 @@ export class QueryAdaptiveChunker {
 
   /** {@link queryPrepared} with the query already embedded (a d-vector): steps 1 (sims) to 6, no embedding. */
   queryVector(doc: PreparedDocument, q: Float32Array, options: QascQueryOptions = {}): QascChunk[] {
+    return assembleQasc(doc.text, this.#planned(doc, q, options), this.tokenizer, documentIdOf(options));
+  }
+
+  /** Steps 1 (sims) to 6 of {@link queryVector}: the planned chunks, best first. */
+  #planned(doc: PreparedDocument, q: Float32Array, options: QascQueryOptions): PlannedChunk[] {
     checkMatrix(q, 1, this.embedder.dimension);
     const sims = doc.sentences.count ? doc.vectors.cosine(q) : new Float32Array(0);
     const work = workOf(options);
     const plan = planQasc(sims, qascStructure(doc.text, doc, this.tokenizer), this.params, undefined, undefined, work);
     let spans = plan.spans;
     if (options.topK !== undefined) spans = spans.slice(0, requireInteger('topK', options.topK, 1));
-    return assembleQasc(doc.text, spans.map((s) => qascPlanned(doc, s, plan, this.params, this.explain, this.tokenizer, 0, work)), this.tokenizer, documentIdOf(options));
+    return spans.map((s) => qascPlanned(doc, s, plan, this.params, this.explain, this.tokenizer, 0, work));
   }
+}
+
+/** The QASC parameters of resolved options (`minSimilarity` absent: none, −Infinity). */
+function paramsOf(o: Readonly<Record<string, unknown>>): ResolvedQascParams {
+  const params = {} as Record<string, unknown>;
+  for (const name of Object.keys(QASC_PARAM_NAMES)) params[name] = o[name];
+  params.minSimilarity ??= -Infinity;
+  return params as ResolvedQascParams;
 }
 
 /**

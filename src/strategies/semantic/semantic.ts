@@ -6,22 +6,17 @@
  * @module
  */
 import { cosineMatVec, cosineNeighbours, percentile } from '../../../bindings/index.js';
-import type { Chunk } from '../../engine/chunk.js';
 import { HashingEmbedder } from '../../embedders/hashing-embedder.js';
 import type { Embedder } from '../../embedders/types.js';
 import { embedChecked } from '../../engine/callbacks.js';
-import { InvalidOptionError } from '../../engine/errors.js';
 import { checkedSplitter, type SpanSplitter, type SplitSpan } from '../../engine/splitter.js';
 import { recursiveSpanSplitter, slidingSpanSplitter, type SpanSplitterOptions } from '../../engine/pack/fallback.js';
 import { localeProblem } from '../../engine/options/options.js';
-import { notAbove, OPTION_SHAPES, resolveOptions, typed, type OptionsOf, type StrategySchema } from '../../engine/options/schema.js';
-import type { StrategyDefinition } from '../../engine/chunker.js';
-import { MAX_CHUNK_SIZE_BUDGET } from '../../engine/define.js';
-import { documentIdOf, type ChunkCallOptions, workOf } from '../../engine/ids.js';
-import { Assembler, type PlannedChunk } from '../../engine/assemble.js';
-import { isBlank, requireText } from '../../engine/text.js';
+import { notAbove, OPTION_SHAPES, typed, type OptionsOf, type StrategySchema } from '../../engine/options/schema.js';
+import { defineStrategy, MAX_CHUNK_SIZE_BUDGET } from '../../engine/define.js';
+import type { PlannedChunk } from '../../engine/assemble.js';
 import { sentenceSpans } from '../../engine/boundaries/sentence-spans.js';
-import { resolveUnits, UNIT_OPTIONS, type ResolvedUnits, type UnitOptions, chunkCounters } from '../../engine/size/resolve.js';
+import { UNIT_OPTIONS, type UnitOptions } from '../../engine/size/resolve.js';
 import { addWork, type Work } from '../../engine/work.js';
 
 /** How the break threshold is chosen from the distances (LangChain's `breakpoint_threshold_type`). */
@@ -136,53 +131,42 @@ export function breakpointThreshold(
  * @throws {InvalidOptionError} at construction for an unknown breakpoint type, a negative
  *   or non-finite threshold, bufferSize not an integer ≥ 0, or minChunkSize > maxChunkSize.
  */
-export class SemanticChunker {
-  readonly embedder: Embedder;
-  readonly breakpoint: BreakpointType;
-  readonly threshold: number;
-  readonly bufferSize: number;
-  readonly minChunkSize: number;
-  readonly maxChunkSize: number;
-  readonly locale: string;
-  readonly #resolved: ResolvedUnits;
+export class SemanticChunker extends defineStrategy({
+  name: 'semantic',
+  description: 'breaks where neighbouring sentences drift apart (breakpoint: percentile, standardDeviation, interquartile, gradient); maxChunkSize (or chunkSize) caps chunks',
+  schema: SEMANTIC_SCHEMA,
+  ...MAX_CHUNK_SIZE_BUDGET,
+  async: true,
+}) {
+  readonly embedder: Embedder = this.options.embedder ?? new HashingEmbedder();
+  readonly breakpoint: BreakpointType = this.options.breakpoint;
+  readonly threshold: number = this.options.threshold;
+  readonly bufferSize: number = this.options.bufferSize;
+  readonly minChunkSize: number = this.options.minChunkSize;
+  readonly maxChunkSize: number = this.options.maxChunkSize;
+  readonly locale: string = this.options.locale;
   /** Splits [start, end) of `text` into pieces of at most `max` units (offsets into `text`). */
-  readonly #splitter: (text: string, start: number, end: number, max: number) => Span[];
+  readonly #splitter: (text: string, start: number, end: number, max: number) => Span[] = this.#makeSplitter();
 
-  constructor(options: SemanticOptions = {}) {
-    const o = resolveOptions<SemanticOptions>(SEMANTIC_SCHEMA, options);
-    this.embedder = o.embedder ?? new HashingEmbedder();
-    this.breakpoint = o.breakpoint;
-    this.threshold = o.threshold;
-    this.bufferSize = o.bufferSize;
-    this.maxChunkSize = o.maxChunkSize;
-    this.minChunkSize = o.minChunkSize;
-    this.locale = o.locale;
-    this.#resolved = resolveUnits(o);
-    const user = o.splitter;
-    const split = user ? checkedSplitter('splitter', user) : recursiveSplitter(options);
-    this.#splitter = (text, start, end, max) => split(text.slice(start, end), max).map((p) => ({ ...p, start: start + p.start, end: start + p.end }));
-  }
-
-  /** Size of `text` in the chunker's unit. */
-  #size(text: string, work: Work | undefined): number {
-    addWork(work, 'measurements', 1);
-    return this.#resolved.units.size(text);
+  #makeSplitter(): (text: string, start: number, end: number, max: number) => Span[] {
+    const user = this.options.splitter;
+    const split = user ? checkedSplitter('splitter', user) : recursiveSplitter(this.options);
+    return (text, start, end, max) => split(text.slice(start, end), max).map((p) => ({ ...p, start: start + p.start, end: start + p.end }));
   }
 
   /**
-   * Chunks `text`. Empty or whitespace-only text gives no chunks.
-   * @param options per-call options: `documentId` enters every chunk id (default `''`).
-   * @throws {InvalidInputError} when `text` is not a string.
-   * @throws {EmbeddingError} when the embedder returns a matrix of the wrong size (or, one of
-   *   chunkwise's, fails).
-   * @throws {CallbackError} when the embedder (or another option that is a function) throws: `option` names it, `cause` is the original.
-   * @throws {InvalidOptionError} when a user sizer or splitter returns something unusable.
+   * The planned chunks of `text` (not blank): sentences, their distances, the breaks, the
+   * groups cut at maxChunkSize. `chunk(text, options)` (see {@link AsyncShell.chunk})
+   * assembles them; it throws {@link EmbeddingError} when the embedder returns a matrix
+   * of the wrong size (or, one of chunkwise's, fails), `CallbackError` when the embedder
+   * (or another option that is a function) throws (`option` names it, `cause` is the
+   * original), `InvalidOptionError` when a user sizer or splitter returns something unusable.
    */
-  async chunk(text: string, options?: ChunkCallOptions): Promise<Chunk[]> {
-    requireText(text);
-    const documentId = documentIdOf(options);
-    const work = workOf(options);
-    if (isBlank(text)) return [];
+  spans(text: string): Promise<PlannedChunk[]> {
+    return this.plannedSpans(text, undefined);
+  }
+
+  protected override async plannedSpans(text: string, work: Work | undefined): Promise<PlannedChunk[]> {
     const s = sentenceSpans(text, this.locale);
     const n = s.count;
     const sentences: string[] = [];
@@ -203,13 +187,13 @@ export class SemanticChunker {
       let a = 0;
       for (let i = 0; i < n - 1; i++) {
         if (!(bp.values[i] > threshold)) continue;
-        if (this.minChunkSize > 0 && this.#size(text.slice(s.starts[a], s.ends[i]), work) < this.minChunkSize) continue;
+        if (this.minChunkSize > 0 && this.measure(text.slice(s.starts[a], s.ends[i]), work) < this.minChunkSize) continue;
         groups.push({ a, b: i + 1, breakValue: bp.values[i] });
         a = i + 1;
       }
       groups.push({ a, b: n });
       const last = groups[groups.length - 1];
-      if (groups.length > 1 && this.minChunkSize > 0 && this.#size(text.slice(s.starts[last.a], s.ends[n - 1]), work) < this.minChunkSize) {
+      if (groups.length > 1 && this.minChunkSize > 0 && this.measure(text.slice(s.starts[last.a], s.ends[n - 1]), work) < this.minChunkSize) {
         groups.pop();
         const prev = groups[groups.length - 1];
         prev.b = n;
@@ -221,11 +205,11 @@ export class SemanticChunker {
     for (const g of groups) {
       const start = s.starts[g.a];
       const end = s.ends[g.b - 1];
-      const size = this.#size(text.slice(start, end), work);
+      const size = this.measure(text.slice(start, end), work);
       let pieces: Span[] = size <= this.maxChunkSize ? [{ start, end }] : this.#splitter(text, start, end, this.maxChunkSize);
       if (pieces.length > 1 && this.minChunkSize > 0) pieces = await this.#mergeShort(text, pieces, work);
       for (const p of pieces) {
-        const unitCount = pieces.length === 1 ? size : this.#size(text.slice(p.start, p.end), work);
+        const unitCount = pieces.length === 1 ? size : this.measure(text.slice(p.start, p.end), work);
         const chunk: PlannedChunk = {
           start: p.start,
           end: p.end,
@@ -242,7 +226,7 @@ export class SemanticChunker {
         planned.push(chunk);
       }
     }
-    return new Assembler({ strategy: 'semantic', ...chunkCounters(this.#resolved), documentId }).add(text, planned);
+    return planned;
   }
 
   /**
@@ -256,7 +240,7 @@ export class SemanticChunker {
    * change, and a piece found stuck stays stuck), so the pass is linear in the pieces.
    */
   async #mergeShort(text: string, pieces: Span[], work: Work | undefined): Promise<Span[]> {
-    const out = pieces.map((p) => ({ ...p, size: this.#size(text.slice(p.start, p.end), work) }));
+    const out = pieces.map((p) => ({ ...p, size: this.measure(text.slice(p.start, p.end), work) }));
     const n = out.length;
     // a doubly linked list over `out`: a merge keeps the left node and unlinks the right one
     const next = new Int32Array(n);
@@ -275,7 +259,7 @@ export class SemanticChunker {
       missing.forEach((p, k) => vectors.set(key(p), m.subarray(k * d, (k + 1) * d)));
     };
     const stuck = new Set<number>(); // starts of short pieces no neighbour can take
-    const fits = (a: number, b: number): boolean => this.#size(text.slice(out[a].start, out[b].end), work) <= this.maxChunkSize;
+    const fits = (a: number, b: number): boolean => this.measure(text.slice(out[a].start, out[b].end), work) <= this.maxChunkSize;
     const head = n > 0 ? 0 : -1;
     for (let i = head; i >= 0; ) {
       addWork(work, 'mergeSteps', 1);
@@ -303,7 +287,7 @@ export class SemanticChunker {
         toRight = toR > toL;
       }
       const [a, b] = toRight ? [i, right] : [left, i];
-      out[a] = { start: out[a].start, end: out[b].end, size: this.#size(text.slice(out[a].start, out[b].end), work) };
+      out[a] = { start: out[a].start, end: out[b].end, size: this.measure(text.slice(out[a].start, out[b].end), work) };
       next[a] = next[b];
       if (next[b] >= 0) prev[next[b]] = a;
       i = a; // everything before a is unchanged: resume the search at the merged piece
@@ -336,12 +320,3 @@ export function recursiveSplitter(options: UnitOptions = {}): SpanSplitter {
 export function fixedSizeSplitter(options: UnitOptions = {}): SpanSplitter {
   return slidingSpanSplitter(splitterUnits(options));
 }
-
-/** The registry entry of the semantic strategy. */
-export const SEMANTIC_STRATEGY: StrategyDefinition = {
-  name: 'semantic',
-  description: 'breaks where neighbouring sentences drift apart (breakpoint: percentile, standardDeviation, interquartile, gradient); maxChunkSize (or chunkSize) caps chunks',
-  schema: SEMANTIC_SCHEMA,
-  ...MAX_CHUNK_SIZE_BUDGET,
-  create: (o) => new SemanticChunker(o as SemanticOptions),
-};
