@@ -56,11 +56,13 @@ export const slowFiles = [
   'test/sink-search.test.ts',
   'test/sinks.test.ts',
   'test/pipeline.folder.test.ts',
-  // memory (hundreds of MB streamed), linear-work scaling at three sizes, the embedders' bench run
+  // memory (hundreds of MB streamed; 64 MB of one-line text per script, strategy and unit), linear-work scaling at three sizes, the embedders' bench run
   'test/embedders-bench.test.ts',
   'test/qasc.scaling.test.ts',
   'test/scaling.test.ts',
   'test/stream.memory.test.ts',
+  'test/pdf.memory.test.ts',
+  'test/stream.scripts.test.ts',
 ];
 
 /**

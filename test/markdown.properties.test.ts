@@ -2,7 +2,8 @@
  * Property tests of MarkdownChunker (SPEC section 4) over generated Markdown: headings
  * (ATX and setext, skipped levels), nested lists, tables, fenced code (closed and not),
  * block quotes, HTML, front matter, mixed line endings. Offsets slice back, nothing is
- * lost, budgets hold on the exact text and embedText, fenced blocks are never cut,
+ * lost, budgets hold on the exact text and embedText, fenced blocks that fit are never cut
+ * (larger ones only between lines),
  * heading paths are prefixes-consistent, and the result is deterministic.
  */
 import fc from 'fast-check';
@@ -66,22 +67,35 @@ const markdown = fc
     return text.replace(/\n/g, eol);
   });
 
-function check(text: string, chunks: Chunk[], unit: UnitKind, chunkSize: number): void {
+function check(text: string, chunks: Chunk[], unit: UnitKind, chunkSize: number, contextual: boolean, size: (text: string) => number): void {
   // slices, indices, nothing lost, unitCount, budgets on text and embedText, token counts (test/helpers/invariants.ts)
   expectInvariants(text, chunks, { unit, budget: chunkSize });
   for (const c of chunks) expect(Array.isArray(c.metadata.headingPath)).toBe(true);
   // chunks are in order and never cross a CRLF
   for (let k = 1; k < chunks.length; k++) expect(chunks[k].start).toBeGreaterThanOrEqual(chunks[k - 1].start);
   for (const c of chunks) expect(text[c.start - 1] === '\r' && text[c.start] === '\n').toBe(false);
-  // fenced code blocks (at any depth) lie whole in one chunk
+  // fenced code blocks (at any depth) lie whole in one chunk where they fit the budget alone;
+  // a larger one is cut only between lines
   const stack: MarkdownBlock[] = [...markdownBlocks(text)];
   while (stack.length) {
     const b = stack.pop()!;
     if (b.children) stack.push(...b.children);
     if (b.type !== 'code' || !b.fenced) continue;
     expect(/^(```|~~~)/.test(text.slice(b.start, b.end)), 'a fence starts the block').toBe(true);
-    expect(chunks.some((c) => c.start <= b.start && c.end >= b.end), `code block at ${b.start} cut`).toBe(true);
+    if (!contextual && size(text.slice(b.start, b.end)) <= chunkSize) {
+      expect(chunks.some((c) => c.start <= b.start && c.end >= b.end), `code block at ${b.start} cut`).toBe(true);
+      continue;
+    }
+    for (const c of chunks) {
+      if (c.start > b.start && c.start < b.end) expect(/^[ \t]*$/.test(text.slice(lineStart(text, c.start), c.start)), `code block at ${b.start} cut inside a line at ${c.start}`).toBe(true);
+      if (c.end > b.start && c.end < b.end) expect(/^[ \t]*(\r|\n)/.test(text.slice(c.end)), `code block at ${b.start} cut inside a line at ${c.end}`).toBe(true);
+    }
   }
+}
+
+/** Where the line holding offset `p` starts. */
+function lineStart(text: string, p: number): number {
+  return Math.max(text.lastIndexOf('\n', p - 1), text.lastIndexOf('\r', p - 1)) + 1;
 }
 
 describe('MarkdownChunker properties over generated Markdown', () => {
@@ -92,7 +106,7 @@ describe('MarkdownChunker properties over generated Markdown', () => {
           const chunkSize = unit === 'char' ? size * 4 : size;
           const chunker = new MarkdownChunker({ unit, chunkSize, chunkOverlap: 0, contextualHeaders: contextual });
           const chunks = chunker.chunk(text);
-          check(text, chunks, unit, chunkSize);
+          check(text, chunks, unit, chunkSize, contextual, (t) => chunker.count(t));
           expect(chunker.chunk(text)).toEqual(chunks);
         }),
         { numRuns: unit === 'token' ? 30 : 60 },

@@ -113,12 +113,17 @@ describe('traps: # lines inside code are not headings', () => {
     checkInvariants(doc, chunks);
   });
 
-  it('each fenced block stays whole at a small budget', () => {
-    const chunks = new MarkdownChunker({ unit: 'word', chunkSize: 6 }).chunk(doc);
-    for (const block of ['```sh\n# not a heading 1\n```', '~~~\n# not a heading 2\n~~~', '````md\n```\n# not a heading 3\n```\n````']) {
+  it('each fenced block that fits stays whole at a small budget; a larger one is cut between lines', () => {
+    const chunks = new MarkdownChunker({ unit: 'word', chunkSize: 8 }).chunk(doc);
+    for (const block of ['```sh\n# not a heading 1\n```', '~~~\n# not a heading 2\n~~~']) {
       const at = doc.indexOf(block);
       expect(chunks.some((c) => c.start <= at && c.end >= at + block.length)).toBe(true);
     }
+    // 9 words: cut after a line; its closing fence (too small alone) joins the next block
+    const big = '````md\n```\n# not a heading 3\n```\n````';
+    const at = doc.indexOf(big);
+    const parts = chunks.filter((c) => c.end > at && c.start < at + big.length).map((c) => c.text);
+    expect(parts).toEqual(['````md\n```\n# not a heading 3\n```', '````\n\n   ```\n   # not a heading 4\n   ```']);
     expect(new Set(paths(chunks).map((p) => p.join('/')))).toEqual(new Set(['Real', 'Real/Second']));
     checkInvariants(doc, chunks);
   });
@@ -223,7 +228,8 @@ describe('traps: tables larger than the budget', () => {
   const doc = `# Stock\n\nIntro.\n\n${header}\n${rows.join('\n')}\n\nAfter.`;
 
   it('cuts between rows; each part repeats the header lines through the delimiter row and labels every value', () => {
-    const chunks = new MarkdownChunker({ unit: 'word', chunkSize: 40 }).chunk(doc);
+    // (minChunkSize 0: the small intro stays a chunk of its own, not the first part's lead-in)
+    const chunks = new MarkdownChunker({ unit: 'word', chunkSize: 40, minChunkSize: 0 }).chunk(doc);
     const parts = chunks.filter((c) => c.metadata.tableRows);
     expect(parts.length).toBeGreaterThan(1);
     const seen: string[] = [];
@@ -264,15 +270,31 @@ describe('traps: tables larger than the budget', () => {
 });
 
 describe('blocks over the budget', () => {
-  it('fenced code over the budget is one chunk, flagged oversized', () => {
-    const code = '```js\n' + Array.from({ length: 30 }, (_, i) => `let v${i} = ${i};`).join('\n') + '\n```';
+  it('fenced code over the budget is cut between lines; only a line over the budget alone is flagged oversized', () => {
+    const lines = Array.from({ length: 30 }, (_, i) => `let v${i} = ${i};`);
+    const code = '```js\n' + lines.join('\n') + '\n```';
     const doc = `# Code\n\nBefore.\n\n${code}\n\nAfter.`;
     const chunks = new MarkdownChunker({ unit: 'word', chunkSize: 20 }).chunk(doc);
-    const c = chunks.find((x) => x.metadata.blockTypes.includes('code'))!;
-    expect(c.text).toBe(code);
-    expect(c.metadata.oversized).toBe(true);
-    expect(chunks.filter((x) => x.metadata.oversized)).toHaveLength(1);
+    // the small heading and line before the code lead its first part; 4 words a line
+    expect(chunks.map((c) => c.text)).toEqual([
+      `# Code\n\nBefore.\n\n\`\`\`js\n${lines.slice(0, 4).join('\n')}`,
+      ...[4, 9, 14, 19, 24].map((k) => lines.slice(k, k + 5).join('\n')),
+      `${lines[29]}\n\`\`\`\n\nAfter.`,
+    ]);
+    for (const c of chunks) {
+      expect(countWords(c.text)).toBeLessThanOrEqual(20);
+      expect(c.metadata.oversized).toBeUndefined();
+    }
     checkInvariants(doc, chunks);
+    // one line of 30 words: that line alone is a chunk flagged oversized, its neighbours are not
+    const long = '```\nshort line\n' + Array.from({ length: 30 }, (_, i) => `x${i}`).join(' ') + '\nanother short line\n```';
+    const cut = new MarkdownChunker({ unit: 'word', chunkSize: 10, minChunkSize: 0 }).chunk(long);
+    expect(cut.map((c) => [c.text, c.metadata.oversized])).toEqual([
+      ['```\nshort line', undefined],
+      [long.split('\n')[2], true],
+      ['another short line\n```', undefined],
+    ]);
+    checkInvariants(long, cut);
   });
 
   it('a long list is split between items, markers kept, nested lists too', () => {
@@ -295,7 +317,7 @@ describe('blocks over the budget', () => {
   it('a paragraph over the budget goes to the fallback (sliding windows) inside the section', () => {
     const para = Array.from({ length: 100 }, (_, i) => `w${i}`).join(' ');
     const doc = `# P\n\n## Q\n\n${para}`;
-    const chunks = new MarkdownChunker({ unit: 'word', chunkSize: 30, chunkOverlap: 5 }).chunk(doc);
+    const chunks = new MarkdownChunker({ unit: 'word', chunkSize: 30, chunkOverlap: 5, minChunkSize: 0 }).chunk(doc);
     for (const c of chunks) {
       expect(c.metadata.headingPath).toEqual(['P', 'Q']);
       expect(countWords(c.text)).toBeLessThanOrEqual(30);

@@ -113,7 +113,10 @@ describe('declared capabilities, not instanceof', () => {
   it('both tiktoken tokenizers declare the tiktoken safe cut; token sizers carry it', () => {
     expect(getTokenizer('cl100k_base').safeCut).toBe(tiktokenCut);
     expect(getTiktokenTokenizer('o200k_base').safeCut).toBe(tiktokenCut);
-    expect(tokenUnits(getTokenizer('cl100k_base')).safeCut).toBe(tiktokenCut);
+    // the token sizer cuts at the same rule, and after FORCED_CUT code units without one
+    const sizer = tokenUnits(getTokenizer('cl100k_base'));
+    expect(sizer.safeCut!('Chunks of text.\nMore', 0)).toBe(tiktokenCut('Chunks of text.\nMore', 0));
+    expect(sizer.safeCut!('x'.repeat(3000), 0)).toBe(2048);
     expect(getTokenizer('cl100k_base').cutAt).toBe(tiktokenCutAt);
     expect(getTiktokenTokenizer('o200k_base').cutAt).toBe(tiktokenCutAt);
     expect(tokenUnits(getTokenizer('o200k_base')).cutAt).toBe(tiktokenCutAt);
@@ -135,8 +138,8 @@ describe('declared capabilities, not instanceof', () => {
         { numRuns: 300, seed: 16 },
       );
     }
-    // the rule itself: letter | space or newline, newline | letter; nothing else
-    expect([1, 2, 3, 4, 5, 6].filter((p) => tiktokenCutAt('ab c\nd.', p))).toEqual([2, 4, 5]);
+    // the rule itself: letter | not a letter, mark or apostrophe; newline | letter
+    expect([1, 2, 3, 4, 5, 6].filter((p) => tiktokenCutAt('ab c\nd.', p))).toEqual([2, 4, 5, 6]); // a letter before '.' ends its pre-token too
   });
 
   it('Markdown runs sized from their blocks and joins equal the runs measured on their text', () => {

@@ -131,4 +131,19 @@ describe('planWhole and planWholeAsync', () => {
       ),
     );
   });
+
+  it('a plan that holds more than maxHeld code units ends in a typed error, after the chunks it decided', async () => {
+    // one line of 10 code units, then a line with no newline: the line plan holds it all
+    const pieces = ['123456789\n', ...Array.from({ length: 10 }, () => 'x'.repeat(10))];
+    const seen: string[] = [];
+    const run = async (): Promise<void> => {
+      for await (const c of streamPlan(pieces, linePlan(), fresh(), 64)) seen.push(c.text);
+    };
+    const error = await run().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidInputError);
+    expect((error as Error).message).toBe(`Invalid input: a text stream the strategy can cut within 64 code units, but 70 code units from stream offset 10 on hold no place to cut (their start is shown), got "${'x'.repeat(60)}"`);
+    expect(seen).toEqual(['123456789\n']);
+    // at the bound itself the stream goes through
+    expect((await collect(streamPlan(pieces.slice(0, 7), linePlan(), fresh(), 64))).map((c) => c.text.length)).toEqual([10, 60]);
+  });
 });

@@ -126,6 +126,38 @@ describe('SentenceChunker.chunkStream equals chunk()', () => {
     await it.return?.(undefined);
   });
 
+  it('one-line text and sentences over SENTENCE_PIECE: equal to chunk(), first chunk before the stream ends', async () => {
+    const r = (k: number): number => (k * 2654435761) >>> 7;
+    const texts = {
+      // English on one line, CJK sentences with 。 and no spaces, Thai phrases with no terminator, base64-like
+      oneline: Array.from({ length: 3000 }, (_, i) => `Sentence ${i} has ${r(i) % 7} words in it. `).join(''),
+      cjk: Array.from({ length: 4000 }, (_, i) => `東京${String.fromCharCode(0x4e00 + (r(i) % 2000))}は日本の首都です${i % 3 ? '。' : '，'}`).join(''),
+      thai: Array.from({ length: 20_000 }, (_, i) => `ภาษาไทย${i % 5 ? '' : ' '}`).join(''),
+      base64: Array.from({ length: 150_000 }, (_, i) => 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'[r(i) % 64]).join(''),
+    };
+    for (const [name, text] of Object.entries(texts)) {
+      for (const unit of ['char', 'word', 'token'] as const) {
+        const chunker = new SentenceChunker({ unit, chunkSize: 64, overlapSentences: 1 });
+        const pieces = splitAt(text, Array.from({ length: Math.ceil(text.length / 1500) }, (_, k) => k * 1500 + (r(k + 1) % 1500))); // pieces of 0 to 3,000 code units
+        let pulled = 0;
+        let pulledAtFirst = -1;
+        async function* source() {
+          for (const p of pieces) {
+            pulled += p.length;
+            yield p;
+          }
+        }
+        const streamed: Chunk[] = [];
+        for await (const c of chunker.chunkStream(source())) {
+          if (pulledAtFirst < 0) pulledAtFirst = pulled;
+          streamed.push(c);
+        }
+        expect(streamed, `${name}, ${unit}`).toEqual(chunker.chunk(text));
+        expect(pulledAtFirst, `${name}, ${unit}: first chunk after ${pulledAtFirst} of ${text.length}`).toBeLessThan(text.length * 0.8); // base64 in word units: a 64-word chunk of words of 512 code units takes a whole piece (32,768)
+      }
+    }
+  });
+
   it('with sentence overlap too: chunks come out while the stream is read', async () => {
     const chunker = new SentenceChunker({ unit: 'word', chunkSize: 12, overlapSentences: 1 });
     let pulled = 0;

@@ -23,7 +23,8 @@
  *   `embedText`, which every chunk carries.
  *
  * Sizes are measured here independently of `src/`: code points, runs of `\S`, and
- * js-tiktoken's own BPE. {@link findViolations} lists what is wrong (so a test can show the
+ * js-tiktoken's own BPE (word runs in scripts without spaces, or longer than 512 code
+ * units, are counted by src's word rule on the run alone). {@link findViolations} lists what is wrong (so a test can show the
  * checker rejects a broken list); {@link expectInvariants} throws with a readable report.
  * @module
  */
@@ -32,6 +33,7 @@ import { Tiktoken } from 'js-tiktoken/lite';
 import cl100k_base from 'js-tiktoken/ranks/cl100k_base';
 import type { Chunk } from '../../src/index.js';
 import { isBlank, isSpace } from '../../src/engine/text.js';
+import { countWords, WORD_PIECE } from '../../src/engine/size/words.js';
 import { isSubsequence, squeezed, visibleIn, type VisibleChars } from './html-visible.js';
 
 export type Unit = 'char' | 'word' | 'token';
@@ -49,6 +51,9 @@ export function tiktokenCounter(ranks: ConstructorParameters<typeof Tiktoken>[0]
 /** js-tiktoken's cl100k_base count, special-token strings as ordinary text. */
 export const referenceTokens = tiktokenCounter(cl100k_base);
 
+/** Characters of the scripts written without spaces (and their punctuation) that word units segment inside a run. */
+const UNSPACED = /[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3001-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff01-\uff9f\u{20000}-\u{3ffff}]/u;
+
 /** Size of `text` in `unit`: code points (a lone surrogate is one), runs of non-`\s`, or cl100k_base tokens. */
 export function measure(unit: Unit, text: string, countTokens: (text: string) => number = referenceTokens): number {
   if (unit === 'char') {
@@ -56,7 +61,14 @@ export function measure(unit: Unit, text: string, countTokens: (text: string) =>
     for (const _ of text) n++;
     return n;
   }
-  if (unit === 'word') return text.match(/\S+/g)?.length ?? 0;
+  if (unit === 'word') {
+    // runs of \S, except where a run holds a script written without spaces or passes
+    // WORD_PIECE code units: there words are the sizer's (Intl.Segmenter word boundaries,
+    // docs/streaming.md "Units in scripts without spaces"), counted by src on that run alone
+    let n = 0;
+    for (const [run] of text.matchAll(/\S+/g)) n += run.length > WORD_PIECE || UNSPACED.test(run) ? countWords(run) : 1;
+    return n;
+  }
   return countTokens(text);
 }
 

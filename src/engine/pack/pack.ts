@@ -39,6 +39,12 @@ export interface PackLevel {
   /** True when a chunk may not hold section i together with section i − 1 (a heading, a hard break). */
   hardBefore?(i: number): boolean;
   /**
+   * True when a chunk should not end with section i (a code block's head, `if cond:`,
+   * that belongs with the statement after it): the greedy policy ends a run before it
+   * instead, unless the run is nothing but such sections.
+   */
+  glued?(i: number): boolean;
+  /**
    * A finer level to pack in place of section i when it alone does not fit; undefined
    * when the section is indivisible (it is emitted whole and flagged `oversized`).
    */
@@ -184,6 +190,18 @@ class Packer implements LevelPacker {
       if (size > max) {
         b = this.#longestFitting(L, a, b - 1);
         size = this.#exact(L, a, b);
+      }
+      if (L.glued && b + 1 < n && L.glued(b) && !L.hardBefore?.(b + 1)) {
+        // end before the glued sections at the run's end, so they start the next run with what follows them
+        let e = b;
+        while (e >= a && L.glued(e)) e--;
+        if (e >= a && e > lastEmitted) {
+          const shorter = this.#exact(L, a, e);
+          if (shorter <= max) {
+            b = e;
+            size = shorter;
+          }
+        }
       }
       if (b <= lastEmitted) {
         // the overlap sections alone fill the budget: start after them instead

@@ -8,6 +8,7 @@
  * @module
  */
 import { isSpace } from '../text.js';
+import { isUnspacedScript, segmentWords, WORD_PIECE } from './words.js';
 import { noSurrogates } from './chars.js';
 import type { Sizer } from './types.js';
 
@@ -124,12 +125,17 @@ function isLowOfPair(t: string, i: number): boolean {
   return h >= 0xd800 && h <= 0xdbff;
 }
 
+/** A letter or digit: what makes an `Intl.Segmenter` word segment word-like. */
+const WORD_LIKE = /[\p{L}\p{N}]/u;
+
 /** Words (runs of non-whitespace): word starts counted from checkpointed prefix counts. */
 class WordMeasure implements RangeMeasure {
   readonly cheap = true;
   calls = 0;
   /** starts[k] = word starts p ≥ 1 (non-space after a space) before k·STEP. */
   #starts: Int32Array | undefined;
+  /** The starts of the text's word units, where words split inside runs of non-whitespace (unspaced scripts, long runs). */
+  #units: Int32Array | undefined;
   constructor(readonly text: string, readonly sizer: Sizer) {}
 
   #build(): Int32Array {
@@ -138,12 +144,22 @@ class WordMeasure implements RangeMeasure {
     const starts = new Int32Array(Math.floor(n / STEP) + 2);
     let count = 0;
     let prevSpace = n > 0 ? isSpace(t.charCodeAt(0)) : true;
+    let runStart = 0;
     starts[0] = 0;
     for (let i = 1; i <= n; i++) {
       if (i % STEP === 0) starts[i / STEP] = count;
       if (i === n) break;
-      const space = isSpace(t.charCodeAt(i));
-      if (!space && prevSpace) count++;
+      const c = t.charCodeAt(i);
+      const space = isSpace(c);
+      if (!space && prevSpace) {
+        count++;
+        runStart = i;
+      }
+      if (!space && ((c >= 0x0e00 && isUnspacedScript(c)) || i - runStart >= WORD_PIECE || (i === 1 && isUnspacedScript(t.charCodeAt(0))))) {
+        // words split inside runs of non-whitespace: count the starts of the text's own units
+        this.#units = segmentWords(t).starts;
+        return starts;
+      }
       prevSpace = space;
     }
     starts[Math.floor(n / STEP) + 1] = count;
@@ -153,6 +169,18 @@ class WordMeasure implements RangeMeasure {
   /** Word starts p in [1, q). */
   #before(q: number): number {
     const starts = (this.#starts ??= this.#build());
+    const units = this.#units;
+    if (units) {
+      // units whose start lies in [1, q): binary search
+      let lo = 0;
+      let hi = units.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (units[mid] < q) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo - (units.length > 0 && units[0] === 0 && q > 0 ? 1 : 0);
+    }
     const k = Math.floor(q / STEP);
     let count = starts[k];
     const t = this.text;
@@ -166,7 +194,31 @@ class WordMeasure implements RangeMeasure {
     this.calls++;
     if (end <= start) return 0;
     const first = isSpace(this.text.charCodeAt(start)) ? 0 : 1;
-    return end - start > 1 ? first + this.#before(end) - this.#before(start + 1) : first;
+    if (end - start <= 1) return first;
+    const n = first + this.#before(end) - this.#before(start + 1);
+    return this.#units && first ? n - this.#leadJoins(start, end) : n;
+  }
+
+  /**
+   * 1 where `start` falls inside a unit whose rest before the next unit start `u < end`
+   * holds no letter or digit (punctuation such as `「` after `。`): on its own, the
+   * text's first word runs on to its first word-like segment, so that unit and the next
+   * are one word (the rule of src/engine/size/words.ts); else 0.
+   */
+  #leadJoins(start: number, end: number): number {
+    const units = this.#units!;
+    let lo = 0;
+    let hi = units.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (units[mid] <= start) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo > 0 && units[lo - 1] === start) return 0;
+    const next = lo < units.length ? units[lo] : end;
+    if (next >= end) return 0;
+    for (let i = start; i < next; i++) if (isSpace(this.text.charCodeAt(i))) return 0;
+    return WORD_LIKE.test(this.text.slice(start, next)) ? 0 : 1;
   }
 
   gap(): number {

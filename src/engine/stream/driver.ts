@@ -12,8 +12,17 @@ import type { Chunk } from '../chunk.js';
 import type { Assembler, PlannedChunk } from '../assemble.js';
 import type { StepResult, StreamPlan } from './stream-plan.js';
 import { textPieces, type TextSource } from './source.js';
+import { InvalidInputError } from '../errors.js';
 
 export type { StepResult, StreamPlan } from './stream-plan.js';
+
+/**
+ * Most text (UTF-16 code units, 2^28) the driver holds for a plan that has not cut it: a
+ * plan that finds no place to cut (a custom sizer without a safe cut, a strategy whose
+ * sections have no end) would otherwise grow its held string to V8's limit (2^29 code
+ * units) and end in an untyped `RangeError: Invalid string length`.
+ */
+export const MAX_HELD = 1 << 28;
 
 /** Default growth: half of what is held. */
 const defaultGrowth = (held: number): number => held >> 1;
@@ -45,9 +54,12 @@ export async function planWholeAsync<S>(text: string, plan: StreamPlan<S>, assem
  * Drives `plan` over a text stream: yields every chunk as soon as it is decided, with
  * offsets into the whole stream; memory is what the plan keeps plus one piece.
  * @param source `ReadableStream<string>` or (async) iterable of string pieces, split anywhere.
- * @throws {InvalidInputError} for a source that is not a stream/iterable or a piece that is not a string.
+ * @param maxHeld most code units held at once ({@link MAX_HELD}).
+ * @throws {InvalidInputError} for a source that is not a stream/iterable or a piece that
+ *   is not a string, and when the plan holds more than `maxHeld` code units (the message
+ *   names the amount and the stream offset; no chunk after those already yielded).
  */
-export async function* streamPlan<S>(source: TextSource, plan: StreamPlan<S>, assembler: Assembler): AsyncGenerator<Chunk> {
+export async function* streamPlan<S>(source: TextSource, plan: StreamPlan<S>, assembler: Assembler, maxHeld = MAX_HELD): AsyncGenerator<Chunk> {
   const growth = plan.growth ?? defaultGrowth;
   let state = plan.initial();
   let buf = '';
@@ -55,6 +67,12 @@ export async function* streamPlan<S>(source: TextSource, plan: StreamPlan<S>, as
   let next = 0; // buffer length at which the next step is tried
   for await (const piece of textPieces(source)) {
     if (piece.length === 0) continue;
+    if (buf.length + piece.length > maxHeld) {
+      throw new InvalidInputError(
+        `a text stream the strategy can cut within ${maxHeld} code units, but ${buf.length + piece.length} code units from stream offset ${bufStart} on hold no place to cut (their start is shown)`,
+        buf.slice(0, 80),
+      );
+    }
     buf += piece;
     if (buf.length < next) continue;
     const r = await plan.step(buf, bufStart, state, false);

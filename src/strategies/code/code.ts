@@ -103,11 +103,14 @@ const INTERNAL = Symbol('CodeChunker');
 /**
  * Chunks source code at syntax boundaries: a function, method, class or top-level
  * statement that fits the budget is never cut; one that does not is opened up at its
- * child statements, recursively (its signature starts its first chunk), never inside a
- * token except a single token (a string literal, a comment) larger than the budget,
- * which the recursive splitter cuts at line breaks and spaces; consecutive small items
- * are packed together up to the budget (the shared greedy packer). Comments and
- * decorators / attributes directly before an item stay with it.
+ * child statements, recursively, never inside a token except a single token (a string
+ * literal, a comment) larger than the budget, which the recursive splitter cuts at line
+ * breaks and spaces; consecutive small items are packed together up to the budget (the
+ * shared greedy packer). Comments and decorators / attributes directly before an item
+ * stay with it. An opened statement's head (`if cond:`, a signature, with its comments
+ * and decorators) is one piece that stays with its body's first statement where they fit
+ * (a body that fits alone but not with it is opened at its statements); only a statement
+ * with no body that alone is over the budget is cut inside, fenced from its neighbours.
  *
  * Chunks are exact slices (`text === source.slice(start, end)`), trimmed to their
  * non-whitespace ends, and cover every non-whitespace character. Metadata:
@@ -531,6 +534,10 @@ class CodeLevel implements PackLevel {
 
   hardBefore(i: number): boolean {
     return this.s.hard[i];
+  }
+
+  glued(i: number): boolean {
+    return this.s.glue[i];
   }
 
   descend(i: number): PackLevel | undefined {

@@ -1,6 +1,6 @@
 /**
  * Structure-aware Markdown chunking: the heading tree gives every chunk its heading
- * path; fenced code and tables are indivisible; a table too large for the budget is cut
+ * path; fenced code too large for the budget is cut between lines; a table too large for the budget is cut
  * by rows and each part's `embedText` repeats the header lines and labels every value;
  * a block too large for the budget is split inside (lists by items, block quotes by
  * children, anything else by the fallback splitter).
@@ -28,7 +28,7 @@ import type { TextSource } from '../../engine/stream/source.js';
 import { RangeSplitter, resolveFallback } from '../../engine/pack/fallback.js';
 import type { SpanSplitter } from '../../engine/splitter.js';
 import { capacitySchema, defineStrategy } from '../../engine/define.js';
-import { BlockLevel } from './levels.js';
+import { BlockLevel, joinSmall } from './levels.js';
 
 export { markdownBlocks, type MarkdownBlock, type MarkdownBlockType } from './blocks.js';
 
@@ -55,6 +55,12 @@ export const MARKDOWN_SCHEMA = capacitySchema(
       alsoAccepts: ['function'],
     }),
     contextualHeaders: { type: 'boolean', default: false, doc: 'prefix `embedText` with the heading path (`A > B`); the budget then holds for embedText too' },
+    minChunkSize: {
+      type: 'integer',
+      min: 0,
+      defaultDoc: 'min(⌊chunkSize/4⌋, 15 tokens, 60 chars, 10 words; 15 with a custom sizer)',
+      doc: 'a chunk smaller than this (units; a lone heading, rule or HTML line) joins the next chunk of its section, else the one before, where the two fit the budget; 0 turns it off',
+    },
   },
   {
     size: 'budget per chunk, in units, measured on the exact chunk text',
@@ -102,14 +108,21 @@ interface MarkdownState {
  * - Blocks (paragraphs, lists, tables, code, HTML, block quotes…) are packed whole, in
  *   order, into chunks of at most `chunkSize` units measured on the exact chunk text;
  *   chunks never cross a section start.
- * - Fenced and indented code and front matter are never cut; one larger than the budget
- *   is a chunk of its own with `metadata.oversized = true`.
+ * - Front matter, and fenced and indented code that fits the budget, are never cut; front
+ *   matter larger than the budget is a chunk of its own with `metadata.oversized = true`.
+ *   Code larger than the budget is cut between lines; a single line larger than the
+ *   budget is a chunk of its own, flagged `oversized`.
  * - A table larger than the budget is cut between rows; every part's `embedText` is the
  *   header lines (through the delimiter row) followed by its rows, one per line, as
  *   `Header: value | Header: value`. A single row over the budget is flagged `oversized`.
  * - A list, block quote or footnote definition larger than the budget is split into its
  *   items / children (recursively, 8 levels deep); any other block larger than the
  *   budget goes to the `fallback` splitter.
+ * - A chunk under `minChunkSize` units (default 15 tokens, 60 chars or 10 words, at most
+ *   ⌊chunkSize/4⌋: a lone heading, a rule, an HTML comment) joins the next chunk of its
+ *   section where the two fit the budget, else the one before; the chunk after a small
+ *   one is packed for the budget less it, so they fit (a block is split for it where
+ *   needed). A section small as a whole stays one chunk; 0 turns it off.
  *
  * Every chunk keeps `text === source.slice(start, end)` (UTF-16), never starts or ends
  * with whitespace (a fallback piece may start with the one space its first token holds),
@@ -124,11 +137,11 @@ interface MarkdownState {
  * @throws {InvalidOptionError} at construction for an unknown option (with the closest
  *   valid name), a chunkSize that is not an integer ≥ 1, a chunkOverlap outside
  *   [0, chunkSize), an unknown fallback, unit or encoding, a contextualHeaders that is
- *   not a boolean.
+ *   not a boolean, a minChunkSize that is not an integer ≥ 0.
  */
 export class MarkdownChunker extends defineStrategy({
   name: 'markdown',
-  description: 'Markdown by heading sections: heading paths, whole code blocks and tables, chunkSize units',
+  description: 'Markdown by heading sections: heading paths, code and tables whole where they fit (else cut between lines or rows), small chunks joined, chunkSize units',
   schema: MARKDOWN_SCHEMA,
   extensions: ['.md', '.markdown', '.mdx'],
   stream: true,
@@ -136,6 +149,8 @@ export class MarkdownChunker extends defineStrategy({
   readonly chunkSize: number = this.options.chunkSize;
   readonly chunkOverlap: number = this.options.chunkOverlap;
   readonly contextualHeaders: boolean = this.options.contextualHeaders;
+  /** Chunks smaller than this (units) join a neighbour in their section where both fit the budget (0: off). */
+  readonly minChunkSize: number = this.options.minChunkSize ?? defaultMinChunkSize(this.resolved.unit, this.options.chunkSize);
   protected readonly plan: MarkdownPlan;
 
   constructor(options: MarkdownOptions = {}) {
@@ -143,7 +158,7 @@ export class MarkdownChunker extends defineStrategy({
     // a named fallback measures as this chunker does (unit or custom sizer, encoding, tokenizer)
     const fallback = this.options.fallback;
     const custom = fallback === 'recursive' ? undefined : resolveFallback(fallback, { ...innerUnitOptions(this.resolved, this.options.tokenizer), chunkOverlap: this.chunkOverlap });
-    this.plan = new MarkdownPlan(this.chunkSize, this.chunkOverlap, this.contextualHeaders, this.resolved, custom);
+    this.plan = new MarkdownPlan(this.chunkSize, this.chunkOverlap, this.contextualHeaders, this.resolved, custom, this.minChunkSize);
   }
 
   /**
@@ -223,6 +238,8 @@ export class MarkdownPlan implements StreamPlan<MarkdownState> {
     readonly units: ResolvedUnits,
     /** A fallback other than the built-in piece tree. */
     readonly custom: SpanSplitter | undefined,
+    /** Chunks smaller than this join a neighbour of their section where both fit (0: off). */
+    readonly minChunkSize = 0,
   ) {}
 
   initial(): MarkdownState {
@@ -266,7 +283,11 @@ export class MarkdownPlan implements StreamPlan<MarkdownState> {
     const measure = rangeMeasure(text, this.units.units, { memo: 'recent' });
     const chunks: PlannedChunk[] = [];
     const stats = { steps: 0, exact: 0 };
-    for (let i = 0; i < k; i++) pack(new BlockLevel(this, text, measure, sections[i], sections[i].blocks, 0), { max: this.chunkSize }, chunks, stats);
+    for (let i = 0; i < k; i++) {
+      const from = chunks.length;
+      pack(new BlockLevel(this, text, measure, sections[i], sections[i].blocks, 0), { max: this.chunkSize }, chunks, stats);
+      if (this.minChunkSize > 0) joinSmall(this, text, measure, sections[i], chunks, from);
+    }
     this.#splitter = this.#splitterOf = undefined; // (they hold the text)
     this.ops += scan.steps + stats.steps + stats.exact + measure.calls;
     if (final) return { chunks, keep: 0, state };
@@ -372,6 +393,17 @@ export class MarkdownPlan implements StreamPlan<MarkdownState> {
     return v;
   }
 
+}
+
+/** Units per default minimum chunk: about 15 tokens of English prose. */
+const MIN_CHUNK: Readonly<Record<string, number>> = { token: 15, char: 60, word: 10, custom: 15 };
+
+/**
+ * The default `minChunkSize` for a unit: {@link MIN_CHUNK}'s, at most a quarter of the
+ * budget (a small budget keeps its small chunks).
+ */
+function defaultMinChunkSize(unit: string, chunkSize: number): number {
+  return Math.min(MIN_CHUNK[unit] ?? MIN_CHUNK.custom, Math.floor(chunkSize / 4));
 }
 
 /** The stack after heading `h`. */

@@ -17,6 +17,7 @@ import { SpanLevel, spanArrays } from '../../engine/pack/levels.js';
 import { pack, type PackLevel } from '../../engine/pack/pack.js';
 import { DETECT_SAMPLE, detectLocale } from '../../engine/boundaries/locale.js';
 import { splitSentences } from '../../engine/boundaries/sentences.js';
+import type { UnitSpans } from '../../engine/size/types.js';
 import { rangeMeasure, type RangeMeasure } from '../../engine/size/measure.js';
 import { trimBlankUnits } from '../../engine/size/resolve.js';
 import { capacitySchema, defineStrategy } from '../../engine/define.js';
@@ -97,8 +98,16 @@ export class SentenceChunker extends defineStrategy({
    * overlap alone is skipped, which a chunk that was emitted was not; so packing from `p`
    * with the sentences after it gives the same chunks. Chunks before `p` are emitted once
    * the plan of the text up to the last line start holds `p`'s chunk, i.e. every sentence
-   * they were decided on is complete. Memory: one section (from the last break on) plus
-   * one piece; a text without line breaks is held whole.
+   * they were decided on is complete.
+   *
+   * Text without line breaks (one long line, CJK or Thai prose) is cut the same way at
+   * settled sentence starts: a start followed in the held text by two more starts and
+   * {@link SETTLE_MARGIN} code units, which no later text can move (Intl.Segmenter's
+   * rules read ahead only to the next letter or terminator, the abbreviation guards
+   * {@link SETTLE_MARGIN} characters; `splitSentences` itself restarts segmentation at
+   * such starts), and at the piece boundaries of sentences longer than
+   * {@link SENTENCE_PIECE} (decided by the sentence's first {@link SENTENCE_PIECE} code
+   * units alone). Memory: a few chunks plus one piece of the stream, whatever the text.
    */
   protected readonly plan: StreamPlan<SentenceState> = {
     initial: () => ({ sentenceBase: 0, prevLast: -1 }),
@@ -116,32 +125,72 @@ export class SentenceChunker extends defineStrategy({
       const { chunks } = this.#pack(text, state);
       return { chunks, keep: 0, state };
     }
-    const settled = lastLineStart(text, 0);
+    const sentences = this.#sentences(text, state.locale!);
+    const settled = Math.max(lastLineStart(text, 0), settledStart(text, sentences));
     if (settled <= 0) return { chunks: [], keep: 0, state };
     const head = text.slice(0, settled);
+    let count = 0;
+    while (count < sentences.count && sentences.starts[count] < settled) count++;
+    const spans: SentenceSpans = { starts: sentences.starts.subarray(0, count), ends: sentences.ends.subarray(0, count), count, pieceStarts: [] };
     const trial = { ...state };
-    const { chunks, firsts } = this.#pack(head, trial);
-    // the last chunk (j ≥ 1) whose first line starts a sentence: only spaces and tabs
-    // between its line start and its start
+    const { chunks, firsts, trimmedStarts } = this.#pack(head, trial, spans);
+    const end = state.sentenceBase + count;
+    if (chunks.length > 0 && chunks[chunks.length - 1].metadata!.sentenceSplit === true && chunks[chunks.length - 1].metadata!.sentenceEnd === end) {
+      // the held text's last settled sentence is over budget, cut into windows: no later
+      // sentence joins its last window, nor overlaps it, so every chunk so far is decided
+      return { chunks, keep: settled, state: { locale: state.locale, sentenceBase: end, prevLast: end - 1 } };
+    }
+    // the last chunk (j ≥ 1) that starts at its first sentence (not inside an over-budget
+    // one): sentences from there on are those of the whole text, packed from a fresh start
     for (let j = chunks.length - 1; j >= 1; j--) {
-      let q = chunks[j].start;
-      while (q > 0 && isInlineSpace(head.charCodeAt(q - 1))) q--;
-      if (q > 0 && head.charCodeAt(q - 1) === 10) {
-        const done = chunks.slice(0, j);
-        const last = done[done.length - 1].metadata!.sentenceEnd as number;
-        return { chunks: done, keep: q, state: { locale: state.locale, sentenceBase: state.sentenceBase + firsts[j], prevLast: last - 1 } };
-      }
+      if (chunks[j].start !== trimmedStarts[j]) continue;
+      const done = chunks.slice(0, j);
+      const last = done[done.length - 1].metadata!.sentenceEnd as number;
+      return { chunks: done, keep: spans.starts[firsts[j]], state: { locale: state.locale, sentenceBase: state.sentenceBase + firsts[j], prevLast: last - 1 } };
     }
     return { chunks: [], keep: 0, state };
+  }
+
+  /**
+   * The sentences of `text` ({@link splitSentences}), a sentence longer than
+   * {@link SENTENCE_PIECE} code units cut into pieces: each piece ends at the last safe
+   * cut of the unit (where the units of the two sides are those of the whole) within
+   * the first {@link SENTENCE_PIECE} code units from the piece's start, so a piece
+   * depends on those code units only. Pieces count as sentences. A unit without a safe
+   * cut (a custom sizer) leaves long sentences whole.
+   */
+  #sentences(text: string, locale: string): SentenceSpans {
+    const sentences = splitSentences(text, { locale });
+    const cut = this.resolved.units.safeCut;
+    let long = false;
+    for (let i = 0; i < sentences.count && !long; i++) long = sentences.ends[i] - sentences.starts[i] > SENTENCE_PIECE;
+    if (!long || !cut) return { ...sentences, pieceStarts: [] };
+    const starts: number[] = [];
+    const ends: number[] = [];
+    const pieceStarts: number[] = [];
+    for (let i = 0; i < sentences.count; i++) {
+      let a = sentences.starts[i];
+      const b = sentences.ends[i];
+      while (b - a > SENTENCE_PIECE) {
+        const p = a + cut(text.slice(a, a + SENTENCE_PIECE), 0);
+        if (p <= a) break;
+        starts.push(a);
+        ends.push(p);
+        pieceStarts.push(p);
+        a = p;
+      }
+      starts.push(a);
+      ends.push(b);
+    }
+    return { starts: Int32Array.from(starts), ends: Int32Array.from(ends), count: starts.length, pieceStarts };
   }
 
   /**
    * The chunks of `text` (sentence indices global: `state.sentenceBase` added), with each
    * chunk's first sentence relative to `text`; `state.prevLast` is updated.
    */
-  #pack(text: string, state: SentenceState): { chunks: PlannedChunk[]; firsts: number[] } {
+  #pack(text: string, state: SentenceState, sentences: SentenceSpans = this.#sentences(text, state.locale ?? this.locale)): { chunks: PlannedChunk[]; firsts: number[]; trimmedStarts: number[] } {
     const measure = rangeMeasure(text, this.resolved.units);
-    const sentences = splitSentences(text, { locale: state.locale ?? this.locale });
     // the trimmed span of each sentence with text, and its index among all sentences
     const ts: number[] = [];
     const te: number[] = [];
@@ -155,13 +204,15 @@ export class SentenceChunker extends defineStrategy({
     }
     const base = state.sentenceBase;
     const firsts: number[] = [];
+    const trimmedStarts: number[] = [];
     const level = new SpanLevel(measure, ts, te, {
       overlap: { kind: 'sections', count: this.overlapSentences },
-      descend: (i) => this.#units(text, measure, ts[i], te[i], base + index[i], state, firsts, index[i]),
+      descend: (i) => this.#units(text, measure, ts[i], te[i], base + index[i], state, firsts, index[i], trimmedStarts),
       emit: (a, b, size) => {
         const first = base + index[a];
         const last = base + index[b];
         firsts.push(index[a]);
+        trimmedStarts.push(ts[a]);
         const chunk: PlannedChunk = {
           start: ts[a],
           end: te[b],
@@ -173,11 +224,11 @@ export class SentenceChunker extends defineStrategy({
       },
     });
     const chunks = pack(level, { max: this.chunkSize });
-    return { chunks, firsts };
+    return { chunks, firsts, trimmedStarts };
   }
 
   /** The units of one over-budget sentence [s, e), as a level packed without overlap. */
-  #units(text: string, measure: RangeMeasure, s: number, e: number, sentence: number, state: SentenceState, firsts: number[], local: number): PackLevel {
+  #units(text: string, measure: RangeMeasure, s: number, e: number, sentence: number, state: SentenceState, firsts: number[], local: number, trimmedStarts: number[]): PackLevel {
     const piece = text.slice(s, e);
     const spans = trimBlankUnits(piece, this.resolved.units.segment(piece));
     const { starts, ends } = spanArrays(spans.count, (i) => s + spans.starts[i], (i) => s + spans.ends[i]);
@@ -195,6 +246,7 @@ export class SentenceChunker extends defineStrategy({
         const [x, y] = trimmed(a, b);
         if (x >= y) return undefined;
         firsts.push(local);
+        trimmedStarts.push(s);
         state.prevLast = sentence;
         const chunk: PlannedChunk = {
           start: x,
@@ -207,6 +259,40 @@ export class SentenceChunker extends defineStrategy({
       },
     });
   }
+}
+
+/**
+ * Longest sentence packed as one, in UTF-16 code units: a longer one (text with no
+ * sentence terminator — Thai, a base64 blob, a list without full stops) is cut into
+ * pieces of at most this length at the unit's safe cuts, each packed as a sentence, so
+ * a stream holds a bounded amount of such text.
+ */
+export const SENTENCE_PIECE = 1 << 15;
+
+/** Code units a settled sentence start needs after it in the held text (the guards read 40 after a break, 64 before). */
+const SETTLE_MARGIN = 256;
+
+/** Sentence spans, with the starts of the pieces of long sentences among them ({@link SENTENCE_PIECE}), in order. */
+interface SentenceSpans extends UnitSpans {
+  pieceStarts: readonly number[];
+}
+
+/**
+ * The last start of `sentences` (of the held `text`) that later text cannot move: one
+ * followed by two more starts and {@link SETTLE_MARGIN} code units, or a piece boundary
+ * of a sentence longer than {@link SENTENCE_PIECE} (decided by that sentence's first
+ * code units); 0 when there is none.
+ */
+function settledStart(text: string, sentences: SentenceSpans): number {
+  let best = 0;
+  for (let k = sentences.count - 3; k >= 1; k--) {
+    if (text.length - sentences.starts[k] >= SETTLE_MARGIN) {
+      best = sentences.starts[k];
+      break;
+    }
+  }
+  const pieces = sentences.pieceStarts;
+  return pieces.length > 0 ? Math.max(best, pieces[pieces.length - 1]) : best;
 }
 
 const LINE_BREAKS = /[\n\r\u2028\u2029\u0085]/;

@@ -20,7 +20,24 @@ export interface SyntaxItem {
   attach: SyntaxNode[] | null;
   /** Comments on the line where `node` ends (`} // namespace x`), after it; absent when none. */
   trail?: SyntaxNode[];
+  /**
+   * The head of an opened compound statement or definition (`if cond:`, `def f(x):`,
+   * `} else {`, with its comments and decorators): no chunk should end right after it, so
+   * it stays with the first statement of its body where the two fit.
+   */
+  glue?: true;
 }
+
+/**
+ * Node types whose children are tokens of one literal or comment (Python's `string` has
+ * `string_start`, `string_content`, `string_end`): never opened up, so a literal over the
+ * budget is cut by the recursive splitter at line breaks and spaces, not between its quotes
+ * and its text.
+ */
+const LITERAL = /string|heredoc|comment/;
+
+/** Node types of a body (a block of statements, a class or declaration body). */
+export const BODY = /block|body|compound_statement|declaration_list|statement_list|suite/;
 
 /** Spans up to this long are scanned for a line break; longer ones are looked up. */
 const LINEAR_SCAN = 64;
@@ -195,13 +212,51 @@ export function expandItem(
     return { items: [...attached, { start: span.start, end: span.end, node, attach: null }, ...trailing], definition: undefined };
   }
   // the children are read once: their count here, their items below
-  if (childrenOf(node).length === 0) {
+  if (childrenOf(node).length === 0 || LITERAL.test(node.type)) {
     return attached.length || trailing.length ? { items: [...attached, { start: span.start, end: span.end, node, attach: null }, ...trailing], definition: undefined } : null;
   }
   const def = definitionOf(node, text, scope);
   const opened = openBody(node, childItems(node, text, stats), text, stats);
-  if (attached.length === 0 && trailing.length === 0) return { items: opened, definition: def };
-  return { items: [...attached, ...opened, ...trailing], definition: def };
+  const items = attached.length === 0 && trailing.length === 0 ? opened : [...attached, ...opened, ...trailing];
+  return { items: withHead(node, items, attached.length, scope, fits), definition: def };
+}
+
+/**
+ * `items` (of opened `node`, its `attached` comments and decorators first) with the items
+ * before the node's body — the head: `if cond:`, `def f(x) -> T:`, `except E as e:` —
+ * joined into one item marked {@link SyntaxItem.glue}, where the node has a body and the
+ * head fits the budget (a head that does not is left in pieces). The body is the node's
+ * `body` or `consequence` field, else its first named child of a body type ({@link BODY}).
+ */
+function withHead(node: SyntaxNode, items: SyntaxItem[], attached: number, scope: SyntaxScope, fits: FitsBudget): SyntaxItem[] {
+  if (BODY.test(node.type)) return items; // a body's statements have no head
+  const body = node.childForFieldName('body') ?? node.childForFieldName('consequence') ?? firstBody(node);
+  if (!body) return items;
+  let k = attached;
+  while (k < items.length && items[k].end <= body.startIndex) k++;
+  if (k === attached || k >= items.length) return items;
+  const start = items[0].start;
+  const end = items[k - 1].end;
+  if (!fits(start, end, scope)) return items;
+  const head: SyntaxItem = { start, end, node: null, attach: null, glue: true };
+  const out = [head];
+  for (let j = k; j < items.length; j++) out.push(items[j]);
+  return out;
+}
+
+/**
+ * True for a node opened only between statements: a body ({@link BODY}) or a compound
+ * statement or definition with one (`if c: …`, `for …`, `def f(): …`).
+ */
+export function opensAtStatements(node: SyntaxNode): boolean {
+  return BODY.test(node.type) || (!LITERAL.test(node.type) && (node.childForFieldName('body') ?? node.childForFieldName('consequence') ?? firstBody(node)) !== null);
+}
+
+/** The first named child of a body type ({@link BODY}), if any. */
+function firstBody(node: SyntaxNode): SyntaxNode | null {
+  const kids = childrenOf(node);
+  for (let k = 0; k < kids.length; k++) if (kids[k].isNamed && BODY.test(kids[k].type)) return kids[k];
+  return null;
 }
 
 /**

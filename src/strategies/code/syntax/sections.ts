@@ -5,7 +5,7 @@
  * @module
  */
 import { definitionOf, isAttachable, type SyntaxDefinition, type SyntaxScope } from './definitions.js';
-import { expandItem, hasLineBreak, type SyntaxItem, type SyntaxStats } from './items.js';
+import { opensAtStatements, expandItem, hasLineBreak, type SyntaxItem, type SyntaxStats } from './items.js';
 
 /** The sections of one level, ready for a packer. */
 export interface SyntaxSections {
@@ -24,6 +24,8 @@ export interface SyntaxSections {
   readonly definitions: (SyntaxDefinition | null)[];
   /** True for a section that is only comments or decorators. */
   readonly attachOnly: boolean[];
+  /** True for a head (`if cond:`, a signature) that should not end a chunk: it stays with the section after it where they fit. */
+  readonly glue: boolean[];
 }
 
 /** Decides whether the run [start, end) fits the budget in `scope` (with its context header). */
@@ -45,6 +47,7 @@ export function syntaxSections(items: SyntaxItem[], text: string, scope: SyntaxS
     scopes: [] as SyntaxScope[],
     definitions: [] as (SyntaxDefinition | null)[],
     attachOnly: [] as boolean[],
+    glue: [] as boolean[],
   };
   /** A list of items being placed; `head`: no named section of it has started on a later line than its first yet. */
   interface Frame {
@@ -77,6 +80,7 @@ export function syntaxSections(items: SyntaxItem[], text: string, scope: SyntaxS
     out.scopes.push(sc);
     out.definitions.push(item.node ? (definitionOf(item.node, text, sc) ?? null) : null);
     out.attachOnly.push(item.node !== null && item.attach === null && !item.trail && isAttachable(item.node.type));
+    out.glue.push(item.glue === true);
     out.count++;
     if (!(fence === HARD_NAMED && anonymous)) fence = NONE;
     // the frame's head: its sections up to the first named one on a later line (scanned once, incrementally)
@@ -91,6 +95,17 @@ export function syntaxSections(items: SyntaxItem[], text: string, scope: SyntaxS
     }
     lastFrame = frame;
   };
+  /**
+   * True for a body or compound statement (a block of statements, `if c: …`) right after
+   * heads (`def f():`, `if c:`) that fits alone but not with them: it is opened at its
+   * statements, so the heads start a chunk with its first ones instead of ending one alone.
+   */
+  const bodyAfterHead = (item: SyntaxItem, sc: SyntaxScope): boolean => {
+    let j = out.count - 1;
+    if (j < 0 || !out.glue[j] || item.node === null || out.scopes[j] !== sc || !opensAtStatements(item.node)) return false;
+    while (j > 0 && out.glue[j - 1] && !out.hard[j]) j--;
+    return !fits(out.starts[j], item.end, sc);
+  };
   while (stack.length) {
     const frame = stack[stack.length - 1];
     if (frame.i >= frame.items.length) {
@@ -100,21 +115,35 @@ export function syntaxSections(items: SyntaxItem[], text: string, scope: SyntaxS
     }
     const item = frame.items[frame.i++];
     if (stats) stats.steps++;
-    if (fits(item.start, item.end, frame.scope)) {
+    if (fits(item.start, item.end, frame.scope) && !bodyAfterHead(item, frame.scope)) {
       push(item, frame.scope, false, frame);
       continue;
     }
     const expanded = expandItem(item, text, frame.scope, fits, stats);
     if (!expanded) {
+      const last = out.count - 1;
+      if (last >= 0 && out.glue[last] && out.scopes[last] === frame.scope && fence === NONE) {
+        // a head right before a literal over the budget (`class A:` and its docstring): one
+        // leaf, so the splitter's first piece holds the head with the literal's start
+        out.ends[last] = item.end;
+        out.leaf[last] = true;
+        out.glue[last] = false;
+        out.items[last] = { start: out.starts[last], end: item.end, node: null, attach: null };
+        lastFrame = frame;
+        continue;
+      }
       push(item, frame.scope, true, frame);
       continue;
     }
     // a wrapper (`export …`, decorators) and the definition inside it are one definition: one fence, one scope entry
     const top = frame.scope[frame.scope.length - 1];
     const def = expanded.definition && !(top && top.start === expanded.definition.start && top.end === expanded.definition.end) ? expanded.definition : undefined;
+    // a statement cut inside (it has no body to open at: `x = call(…)` over the budget) is
+    // fenced as a definition is, so its pieces share no chunk with the statements around it
+    const inside = def === undefined && expanded.definition === undefined && item.node !== null && !opensAtStatements(item.node);
     // the enclosing definition's head (`class A {`, `namespace N {`) may start the first chunk of this one
-    if (def && !(lastFrame === frame && frame.head)) fence = HARD_ANY;
-    stack.push(frame0(expanded.items, def ? [...frame.scope, def] : frame.scope, def !== undefined));
+    if ((def || inside) && !(lastFrame === frame && frame.head)) fence = HARD_ANY;
+    stack.push(frame0(expanded.items, def ? [...frame.scope, def] : frame.scope, def !== undefined || inside));
   }
   return out;
 }

@@ -320,10 +320,16 @@ export function layoutLine(pieces: Piece[], column: number, band: number, colLef
 /**
  * Whether a line's text puts a space between two pieces, left to right: unless the second
  * starts within 0.15 of the smaller font size of the first's end (one word set in two
- * items: a small-caps heading's first letter, a kerned or re-encoded glyph).
+ * items: a small-caps heading's first letter, a kerned or re-encoded glyph), and neither is
+ * a number raised or lowered in smaller type (a sentence number before a word, `¹The`;
+ * a footnote mark after one), which stands apart from the word it touches (the raised A of
+ * the LaTeX logo does not).
  */
 export function spaced(a: Piece, b: Piece): boolean {
-  return b.x0 - a.x1 > 0.15 * Math.min(a.size, b.size);
+  if (b.x0 - a.x1 > 0.15 * Math.min(a.size, b.size)) return true;
+  const big = Math.max(a.size, b.size);
+  const mark = a.size < b.size ? a : b;
+  return /^\d+$/.test(mark.str) && Math.abs(a.baseline - b.baseline) > 0.2 * big && big - mark.size > 0.2 * big;
 }
 
 /**
