@@ -3,10 +3,10 @@
  * browsers and edge runtimes.
  * @module
  */
-import { isModelUrl, localModelPath } from './model-source.js';
+import { readModelSource } from './model-source.js';
 import { EmbeddingError, InvalidOptionError, ModelLoadError } from '../engine/errors.js';
 import { HfTokenizer } from './hf-tokenizer.js';
-import { importNodeHelper, isNode, loadOrt, type OnnxBackend, type OrtModule, type OrtSession, type OrtTensor } from './onnx-runtime.js';
+import { importNodeHelper, loadOrt, type OnnxBackend, type OrtModule, type OrtSession, type OrtTensor } from './onnx-runtime.js';
 import type { TokenEmbedder, TokenEmbeddings, TruncationEvent } from './types.js';
 import { normalizeRows } from './normalize.js';
 
@@ -238,23 +238,15 @@ export class OnnxEmbedder implements TokenEmbedder {
     if (options.pooling !== undefined && !['mean', 'cls', 'lasttoken', 'max'].includes(options.pooling)) {
       throw new InvalidOptionError('pooling', options.pooling, "'mean', 'cls', 'lasttoken' or 'max'");
     }
-    let bytes: OnnxModelBytes;
-    let name: string;
-    source = await localModelPath(source);
-    if (isModelUrl(source)) {
-      name = String(source);
-      bytes = await fetchFolder(name, options);
-    } else if (typeof source === 'string') {
-      name = source;
-      if (!isNode()) throw new ModelLoadError(source, 'a folder path can only be read in Node; pass a URL or the bytes');
-      const helper = await importNodeHelper<{ readOnnxFolder(dir: string, modelFile?: string): Promise<OnnxModelBytes> }>('embedders/node/model-folder');
-      bytes = await helper.readOnnxFolder(source, options.modelFile);
-    } else if (source && typeof source === 'object' && source.model instanceof Uint8Array) {
-      name = '(bytes)';
-      bytes = source;
-    } else {
-      throw new ModelLoadError(String(source), 'expected a folder path, a URL or { model: Uint8Array, tokenizer }');
-    }
+    const { name, bytes } = await readModelSource<OnnxModelBytes>(source, {
+      url: (url) => fetchFolder(url, options),
+      folder: async (path) => {
+        const helper = await importNodeHelper<{ readOnnxFolder(dir: string, modelFile?: string): Promise<OnnxModelBytes> }>('embedders/node/model-folder');
+        return helper.readOnnxFolder(path, options.modelFile);
+      },
+      isBytes: (v): v is OnnxModelBytes => !!v && typeof v === 'object' && (v as OnnxModelBytes).model instanceof Uint8Array,
+      expected: 'expected a folder path, a URL or { model: Uint8Array, tokenizer }',
+    });
     if (bytes.tokenizer === undefined) throw new ModelLoadError(name, 'no tokenizer.json given');
     const tokenizerJson = parseJson(bytes.tokenizer, 'tokenizer.json', name);
     const tokenizerConfig = parseJson(bytes.tokenizerConfig, 'tokenizer_config.json', name);

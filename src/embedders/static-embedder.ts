@@ -2,10 +2,10 @@
  * Static (Model2Vec-style) embeddings: one vector per vocabulary token, averaged.
  * @module
  */
-import { isModelUrl, localModelPath } from './model-source.js';
+import { readModelSource } from './model-source.js';
 import { gatherMeanRows, kernelsWasmBytes, Kernels, type WasmArray } from '../../bindings/index.js';
 import { EmbeddingError, InvalidOptionError, ModelLoadError } from '../engine/errors.js';
-import { importNodeHelper, isNode } from '../engine/runtime.js';
+import { importNodeHelper } from '../engine/runtime.js';
 import type { HfTokenizer } from './hf-tokenizer.js';
 import { parseSafetensors, tensorToF32 } from './safetensors.js';
 import type { Embedder, TruncationEvent } from './types.js';
@@ -90,37 +90,15 @@ export class StaticEmbedder implements Embedder {
     if (options.maxTokens !== undefined && !(Number.isInteger(options.maxTokens) && options.maxTokens >= 1)) {
       throw new InvalidOptionError('maxTokens', options.maxTokens, 'an integer ≥ 1');
     }
-    let bytes: StaticModelBytes;
-    let name: string;
-    source = await localModelPath(source);
-    if (isModelUrl(source)) {
-      name = String(source);
-      const root = name.endsWith('/') ? name : name + '/';
-      const f = options.fetch ?? globalThis.fetch;
-      const get = async (file: string, required: boolean) => {
-        const r = await f(new URL(file, root).href).catch((cause) => {
-          if (required) throw new ModelLoadError(root + file, `fetch failed: ${String(cause)}`);
-          return undefined;
-        });
-        if (!r?.ok) {
-          if (required) throw new ModelLoadError(root + file, `HTTP ${r?.status}`);
-          return undefined;
-        }
-        return r;
-      };
-      const [s, t, c] = await Promise.all([get('model.safetensors', true), get('tokenizer.json', true), get('config.json', false)]);
-      bytes = { safetensors: new Uint8Array(await s!.arrayBuffer()), tokenizer: await t!.text(), config: c ? await c.text() : undefined };
-    } else if (typeof source === 'string') {
-      name = source;
-      if (!isNode()) throw new ModelLoadError(source, 'a folder path can only be read in Node; pass a URL or the bytes');
-      const helper = await importNodeHelper<{ readStaticFolder(dir: string): Promise<StaticModelBytes> }>('embedders/node/model-folder');
-      bytes = await helper.readStaticFolder(source);
-    } else if (source && typeof source === 'object' && source.safetensors instanceof Uint8Array) {
-      name = '(bytes)';
-      bytes = source;
-    } else {
-      throw new ModelLoadError(String(source), 'expected a folder path, a URL or { safetensors: Uint8Array, tokenizer }');
-    }
+    const { name, bytes } = await readModelSource<StaticModelBytes>(source, {
+      url: (url) => fetchStaticFolder(url, options),
+      folder: async (path) => {
+        const helper = await importNodeHelper<{ readStaticFolder(dir: string): Promise<StaticModelBytes> }>('embedders/node/model-folder');
+        return helper.readStaticFolder(path);
+      },
+      isBytes: (v): v is StaticModelBytes => !!v && typeof v === 'object' && (v as StaticModelBytes).safetensors instanceof Uint8Array,
+      expected: 'expected a folder path, a URL or { safetensors: Uint8Array, tokenizer }',
+    });
     const st = parseSafetensors(bytes.safetensors, name);
     const { shape, values } = tensorToF32(st, 'embeddings', name);
     if (shape.length !== 2 || shape[1] < 1) throw new ModelLoadError(name, `embeddings has shape [${shape.join(', ')}], expected [vocab, d]`);
@@ -172,4 +150,23 @@ export class StaticEmbedder implements Embedder {
   async embed(texts: string[]): Promise<Float32Array> {
     return this.embedSync(texts);
   }
+}
+
+/** The files of a Model2Vec folder under base URL `name` (`config.json` optional). */
+async function fetchStaticFolder(name: string, options: StaticEmbedderOptions): Promise<StaticModelBytes> {
+  const root = name.endsWith('/') ? name : name + '/';
+  const f = options.fetch ?? globalThis.fetch;
+  const get = async (file: string, required: boolean) => {
+    const r = await f(new URL(file, root).href).catch((cause) => {
+      if (required) throw new ModelLoadError(root + file, `fetch failed: ${String(cause)}`);
+      return undefined;
+    });
+    if (!r?.ok) {
+      if (required) throw new ModelLoadError(root + file, `HTTP ${r?.status}`);
+      return undefined;
+    }
+    return r;
+  };
+  const [s, t, c] = await Promise.all([get('model.safetensors', true), get('tokenizer.json', true), get('config.json', false)]);
+  return { safetensors: new Uint8Array(await s!.arrayBuffer()), tokenizer: await t!.text(), config: c ? await c.text() : undefined };
 }

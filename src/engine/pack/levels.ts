@@ -33,6 +33,20 @@ export interface SpanLevelOptions {
   emit?: (a: number, b: number, size: number, oversized: boolean) => PlannedChunk | undefined;
 }
 
+/**
+ * The span arrays of a {@link SpanLevel} for `count` sections: section i is
+ * `[startOf(i), endOf(i))` (UTF-16 offsets).
+ */
+export function spanArrays(count: number, startOf: (i: number) => number, endOf: (i: number) => number): { starts: Int32Array; ends: Int32Array } {
+  const starts = new Int32Array(count);
+  const ends = new Int32Array(count);
+  for (let i = 0; i < count; i++) {
+    starts[i] = startOf(i);
+    ends[i] = endOf(i);
+  }
+  return { starts, ends };
+}
+
 /** Sections `[starts[i], ends[i])` of a measured text. */
 export class SpanLevel implements PackLevel {
   readonly count: number;

@@ -7,6 +7,7 @@
  * sizers measure `text.slice(start, end)` and remember the answer. Core module.
  * @module
  */
+import { lowerBound } from '../search.js';
 import { isSpace } from '../text.js';
 import { isUnspacedScript, segmentWords, WORD_PIECE } from './words.js';
 import { noSurrogates } from './chars.js';
@@ -172,14 +173,7 @@ class WordMeasure implements RangeMeasure {
     const units = this.#units;
     if (units) {
       // units whose start lies in [1, q): binary search
-      let lo = 0;
-      let hi = units.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (units[mid] < q) lo = mid + 1;
-        else hi = mid;
-      }
-      return lo - (units.length > 0 && units[0] === 0 && q > 0 ? 1 : 0);
+      return lowerBound(units, q) - (units.length > 0 && units[0] === 0 && q > 0 ? 1 : 0);
     }
     const k = Math.floor(q / STEP);
     let count = starts[k];

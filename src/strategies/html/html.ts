@@ -23,7 +23,7 @@ import { requireText } from '../../engine/text.js';
 import type { ChunkCallOptions } from '../../engine/ids.js';
 import type { PlannedChunk } from '../../engine/assemble.js';
 import { RangeSplitter } from '../../engine/pack/fallback.js';
-import { SpanLevel, TableRowsLevel } from '../../engine/pack/levels.js';
+import { SpanLevel, spanArrays, TableRowsLevel } from '../../engine/pack/levels.js';
 import { pack, type PackLevel, type PackStats } from '../../engine/pack/pack.js';
 import { LANDMARKS, outlineHtml, type DroppedRegion, type HtmlBlock, type HtmlOutline, type Landmark } from './blocks.js';
 import { columnLabels, labelledRow } from '../../engine/boundaries/tables.js';
@@ -200,12 +200,7 @@ class Plan {
 
   /** Sibling blocks as a level: their visible spans, measured exactly; hard breaks at the top level. */
   level(blocks: HtmlBlock[], top: boolean, depth = 0): PackLevel {
-    const starts = new Int32Array(blocks.length);
-    const ends = new Int32Array(blocks.length);
-    for (let i = 0; i < blocks.length; i++) {
-      starts[i] = blocks[i].vStart;
-      ends[i] = blocks[i].vEnd;
-    }
+    const { starts, ends } = spanArrays(blocks.length, (i) => blocks[i].vStart, (i) => blocks[i].vEnd);
     return new SpanLevel(this.measure, starts, ends, {
       hardBefore: top ? (i) => blocks[i].hardBefore : undefined,
       descend: (i) => this.#descend(blocks[i], depth),
@@ -275,12 +270,7 @@ class Plan {
     this.#splitter ??= new RangeSplitter(this.measure);
     const spans = this.#splitter.split(block.vStart, block.vEnd, { max: this.chunker.chunkSize, overlap: this.chunker.chunkOverlap }, this.work);
     if (spans.length === 0) return undefined;
-    const starts = new Int32Array(spans.length);
-    const ends = new Int32Array(spans.length);
-    for (let k = 0; k < spans.length; k++) {
-      starts[k] = spans[k].start;
-      ends[k] = spans[k].end;
-    }
+    const { starts, ends } = spanArrays(spans.length, (k) => spans[k].start, (k) => spans[k].end);
     return new SpanLevel(this.measure, starts, ends, {
       gaps: 'none',
       hardBefore: () => true,

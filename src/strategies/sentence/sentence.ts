@@ -13,7 +13,7 @@ import { localeProblem } from '../../engine/options/options.js';
 import type { OptionsOf, StrategySchema } from '../../engine/options/schema.js';
 import { isBlank, isSpace, trimSpan } from '../../engine/text.js';
 import type { PlannedChunk } from '../../engine/assemble.js';
-import { SpanLevel } from '../../engine/pack/levels.js';
+import { SpanLevel, spanArrays } from '../../engine/pack/levels.js';
 import { pack, type PackLevel } from '../../engine/pack/pack.js';
 import { DETECT_SAMPLE, detectLocale } from '../../engine/boundaries/locale.js';
 import { splitSentences } from '../../engine/boundaries/sentences.js';
@@ -231,12 +231,7 @@ export class SentenceChunker extends defineStrategy({
   #units(text: string, measure: RangeMeasure, s: number, e: number, sentence: number, state: SentenceState, firsts: number[], local: number, trimmedStarts: number[]): PackLevel {
     const piece = text.slice(s, e);
     const spans = trimBlankUnits(piece, this.resolved.units.segment(piece));
-    const starts = new Int32Array(spans.count);
-    const ends = new Int32Array(spans.count);
-    for (let i = 0; i < spans.count; i++) {
-      starts[i] = s + spans.starts[i];
-      ends[i] = s + spans.ends[i];
-    }
+    const { starts, ends } = spanArrays(spans.count, (i) => s + spans.starts[i], (i) => s + spans.ends[i]);
     const trimmed = (a: number, b: number): [number, number] => {
       const { start, end } = trimSpan(text, starts[a], ends[b]);
       return [start, end];

@@ -104,66 +104,17 @@ export class InlineParser {
           continue;
         }
       }
-      switch (c) {
-        case 92: {
-          // backslash: escape, hard break, or itself
-          const d = s.charCodeAt(i + 1);
-          if (i + 1 < n && isAsciiPunct(d)) {
-            this.piece(s[i + 1]);
-            i += 2;
-          } else if (isLineEnd(d)) {
-            i = this.lineEnd(i + 1, true);
-          } else {
-            this.pending += '\\';
-            i++;
-          }
-          break;
-        }
-        case 96:
-          i = codeSpan(this, i);
-          break;
-        case 60:
-          i = angle(this, i);
-          break;
-        case 38:
-          i = characterReference(this, i);
-          break;
-        case 42:
-        case 95:
-        case 126:
-          i = attentionRun(this, i, c);
-          break;
-        case 91:
-          i = labelStart(this, i, false);
-          break;
-        case 33:
-          if (s.charCodeAt(i + 1) === 91) i = labelStart(this, i, true);
-          else {
-            this.pending += '!';
-            i++;
-          }
-          break;
-        case 93:
-          i = labelEnd(this, i);
-          break;
-        case 10:
-        case 13: {
-          // soft or hard break: two or more spaces before the line ending make it hard
-          let sp = 0;
-          while (sp < this.pending.length && this.pending.charCodeAt(this.pending.length - 1 - sp) === 32) sp++;
-          this.pending = this.pending.slice(0, this.pending.length - sp);
-          i = this.lineEnd(i, sp >= 2);
-          break;
-        }
-        default: {
-          // a run of ordinary characters, up to a special one or where a literal autolink may start
-          let j = i + 1;
-          while (j < n && !isSpecial(s.charCodeAt(j)) && !(isAtext(s.charCodeAt(j)) && mayStartLiteral(this, j))) j++;
-          this.step(j - i);
-          this.pending += s.slice(i, j);
-          i = j;
-        }
+      const construct = c < 128 ? TEXT[c] : undefined;
+      if (construct) {
+        i = construct(this, i, c);
+        continue;
       }
+      // a run of ordinary characters, up to a special one or where a literal autolink may start
+      let j = i + 1;
+      while (j < n && !isSpecial(s.charCodeAt(j)) && !(isAtext(s.charCodeAt(j)) && mayStartLiteral(this, j))) j++;
+      this.step(j - i);
+      this.pending += s.slice(i, j);
+      i = j;
     }
     this.flush();
     emphasis(this, null);
@@ -190,6 +141,49 @@ export class InlineParser {
   }
 
 }
+
+/** A construct at `i` (starting with code unit `c`): what it reads, pushed to the parser; returns the position after it. */
+type TextConstruct = (p: InlineParser, i: number, c: number) => number;
+
+/** A backslash: an escape, a hard line break, or itself. */
+function backslash(p: InlineParser, i: number): number {
+  const s = p.s;
+  const d = s.charCodeAt(i + 1);
+  if (i + 1 < s.length && isAsciiPunct(d)) {
+    p.piece(s[i + 1]);
+    return i + 2;
+  }
+  if (isLineEnd(d)) return p.lineEnd(i + 1, true);
+  p.pending += '\\';
+  return i + 1;
+}
+
+/** `!`: an image's `![`, or itself. */
+function bang(p: InlineParser, i: number): number {
+  if (p.s.charCodeAt(i + 1) === 91) return labelStart(p, i, true);
+  p.pending += '!';
+  return i + 1;
+}
+
+/** A line ending: soft, or hard when two or more spaces precede it. */
+function lineEnding(p: InlineParser, i: number): number {
+  let sp = 0;
+  while (sp < p.pending.length && p.pending.charCodeAt(p.pending.length - 1 - sp) === 32) sp++;
+  p.pending = p.pending.slice(0, p.pending.length - sp);
+  return p.lineEnd(i, sp >= 2);
+}
+
+/** The construct each special character starts, by code unit (micromark's `text` constructs); other characters are ordinary text. */
+const TEXT: (TextConstruct | undefined)[] = new Array<TextConstruct | undefined>(128).fill(undefined);
+TEXT[92] = backslash;
+TEXT[96] = codeSpan;
+TEXT[60] = angle;
+TEXT[38] = characterReference;
+TEXT[42] = TEXT[95] = TEXT[126] = attentionRun;
+TEXT[91] = (p, i) => labelStart(p, i, false);
+TEXT[33] = bang;
+TEXT[93] = labelEnd;
+TEXT[10] = TEXT[13] = lineEnding;
 
 /** Characters that end a run of ordinary text. */
 export function isSpecial(c: number): boolean {
