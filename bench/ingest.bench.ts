@@ -41,15 +41,20 @@ const chunking = ['--strategy', 'markdown', '--chunk-size', '256', '--embedder',
  * Preloaded into each child: at exit it reports its own peak RSS (kB, Linux) and, for the
  * files under `INGEST_TRACE_DIR`, when each was last opened (ms since the child started; a
  * run with a sink opens a file twice, to hash it and then to chunk it: the last open is
- * where its chunking starts). Documents are chunked in file-name order.
+ * where its chunking starts). Documents are chunked in file-name order. The main thread
+ * only (a worker thread, e.g. PGlite's, runs the preload too).
  */
 const REPORT = `data:text/javascript,${encodeURIComponent(`import fs from 'node:fs';
+import { isMainThread } from 'node:worker_threads';
 const dir = process.env.INGEST_TRACE_DIR, opens = new Map();
+if (isMainThread) {
 if (dir) { const open = fs.open; fs.open = function (path, ...rest) { if (typeof path === 'string' && path.startsWith(dir)) opens.set(path, performance.now()); return open.call(this, path, ...rest); }; }
 process.on('exit', () => {
-  process.stderr.write('maxRSS=' + process.resourceUsage().maxRSS + '\\n');
+  const u = process.resourceUsage();
+  process.stderr.write('maxRSS=' + u.maxRSS + ' cpu=' + (u.userCPUTime + u.systemCPUTime) + '\\n');
   if (dir) process.stderr.write('opens=' + JSON.stringify([...opens.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, t]) => Math.round(t))) + '\\n');
-});`)}`;
+});
+}`)}`;
 /** A build to compare with (`INGEST_COMPARE=path/to/dist/src/cli/bin.js`): its first runs beside this build's, in the same passes. */
 const COMPARE = process.env.INGEST_COMPARE;
 
@@ -90,6 +95,8 @@ interface Run {
   seconds: number;
   rssMb: number;
   stderr: string;
+  /** The child's own CPU seconds (user + system). */
+  cpuSeconds: number;
   /** Seconds from the first document's chunking to the 100th's, and from the (n − 100)th's to the last's (with `trace`). */
   first100?: number;
   last100?: number;
@@ -110,8 +117,9 @@ function cli(args: string[], options: { trace?: string; bin?: string } = {}): Pr
       const opens = /opens=(\[.*\])/.exec(stderr);
       const t = opens ? (JSON.parse(opens[1]) as number[]) : [];
       const span = t.length > NEW_DOCS ? { first100: (t[NEW_DOCS] - t[0]) / 1000, last100: (t[t.length - 1] - t[t.length - 1 - NEW_DOCS]) / 1000 } : {};
+      const cpu = /cpu=(\d+)/.exec(stderr);
       if (code !== 0) reject(new Error(`chunkwise ${args.slice(0, 3).join(' ')} exited ${code}: ${stderr}`));
-      else resolve({ seconds, rssMb: m ? (Number(m[1]) * 1024) / 1e6 : NaN, stderr: stderr.replace(/maxRSS=\d+\n/, '').replace(/opens=.*\n/, ''), ...span });
+      else resolve({ seconds, rssMb: m ? (Number(m[1]) * 1024) / 1e6 : NaN, cpuSeconds: cpu ? Number(cpu[1]) / 1e6 : NaN, stderr: stderr.replace(/maxRSS=\d+ cpu=\d+\n/, '').replace(/opens=.*\n/, ''), ...span });
     });
   });
 }
@@ -156,6 +164,33 @@ async function floorOf(kind: 'lancedb' | 'pglite', dir: string): Promise<{ newSe
   const fresh = await once();
   const again = await once();
   return { newSeconds: fresh.seconds, newRssMb: fresh.rssMb, reopenSeconds: again.seconds, reopenRssMb: again.rssMb };
+}
+
+/** CPU seconds (user + system) a live process has used so far, from /proc (Linux); NaN elsewhere. */
+function procCpu(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
+  } catch {
+    return NaN;
+  }
+}
+
+/** Pids of this process's children whose command line contains `needle`. */
+function childPids(needle: string): number[] {
+  const out: number[] = [];
+  for (const entry of existsSync('/proc') ? readdirSync('/proc') : []) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === process.pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(needle)) out.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
 }
 
 /** LanceDB versions of a table folder (one manifest file per version). */
@@ -304,6 +339,9 @@ async function queueRows(tmp: string, docs: string, server: PgServer): Promise<s
   const batches = (process.env.INGEST_BATCH_FILES ?? '1,25').split(',').map(Number);
   const rows: string[] = [];
   const summaries: string[] = [];
+  const cpuRows: string[] = [];
+  const serverPid = childPids('pglite-server.mjs')[0];
+  const redisPid = childPids('redis-server')[0];
   try {
     for (const batch of batches) {
       const seconds: Record<number, number[]> = { 1: [], 2: [] };
@@ -315,10 +353,25 @@ async function queueRows(tmp: string, docs: string, server: PgServer): Promise<s
             const queue = new Queue(name, { connection: { url: redis.url } });
             while ((await queue.getWorkers()).length < n) await new Promise((r) => setTimeout(r, 100));
             await queue.close();
+            const server0 = procCpu(serverPid);
+            const redis0 = procCpu(redisPid);
+            const workers0 = workers.map((w) => procCpu(w.pid!));
+            const load = os.loadavg()[0];
             const run = await cli(['embed', docs, ...chunking.filter((a) => a !== '--quiet'), '--no-progress', '--sink', server.url(`queue_${batch}_${n}_${round}`), '--queue', redis.url, '--queue-name', name, '--batch-files', String(batch), '--wait']);
             // --wait exits 1 when a job failed; a failed job also counts here (it would time nothing)
             if (!/ 0 failed/.test(run.stderr)) throw new Error(`queue run with ${n} worker(s): ${run.stderr}`);
             seconds[n].push(run.seconds);
+            if (round === 0) {
+              const worker = workers.reduce((sum, w, k) => sum + procCpu(w.pid!) - workers0[k], 0);
+              const server = procCpu(serverPid) - server0;
+              const redisCpu = procCpu(redisPid) - redis0;
+              const total = worker + server + redisCpu + run.cpuSeconds;
+              // on 2 cores: no faster than half the CPU it needs, nor than its serial parts (the one-threaded server)
+              const bound = Math.max(total / 2, server);
+              cpuRows.push(
+                `| ${batch} | ${n} | ${run.seconds.toFixed(2)} | ${worker.toFixed(2)} | ${server.toFixed(2)} | ${redisCpu.toFixed(2)} | ${run.cpuSeconds.toFixed(2)} | ${total.toFixed(2)} | ${(total / run.seconds).toFixed(2)} | ${bound.toFixed(2)} | ${load.toFixed(1)} |`,
+              );
+            }
             if (round === 0) summaries.push(`${batch} file(s) a job, ${n} worker(s): ${run.stderr.trim().split('\n').pop()}`);
           } finally {
             await Promise.all(workers.map((w) => new Promise((r) => (w.exitCode !== null ? r(null) : (w.once('exit', r), w.kill('SIGTERM'))))));
@@ -338,6 +391,12 @@ async function queueRows(tmp: string, docs: string, server: PgServer): Promise<s
       ...rows,
       '',
       ...summaries.map((line) => `- ${line}`),
+      '',
+      'CPU seconds of each part during the first round of each row (workers from /proc before and after, the producer `embed --queue … --wait` its own, the pglite-socket server and redis-server from /proc); cores busy = CPU / wall; the shortest wall 2 cores allow = max(CPU / 2, the server\'s CPU: one thread):',
+      '',
+      '| files per job | workers | wall s | workers CPU s | server CPU s | Redis CPU s | producer CPU s | total CPU s | cores busy | shortest wall on 2 cores s | load |',
+      '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+      ...cpuRows,
     ].join('\n');
   } finally {
     await redis.stop();

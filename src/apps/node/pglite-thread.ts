@@ -50,9 +50,11 @@ function rebuilt(e: PgliteWorkerError): unknown {
 /** A worker running the compiled script beside this module, or (run from the TypeScript source: tests) the source through tsx's loader. */
 function newWorker(data: PgliteWorkerData): Worker {
   const self = import.meta.url;
-  if (!self.endsWith('.ts')) return new Worker(new URL('./pglite-worker.js', self), { workerData: data });
+  // the process's flags but --input-type (a worker of a file refuses it: `node --input-type=module -e …`)
+  const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type'));
+  if (!self.endsWith('.ts')) return new Worker(new URL('./pglite-worker.js', self), { workerData: data, execArgv });
   const source = new URL('./pglite-worker.ts', self).href;
-  return new Worker(`import('tsx/esm/api').then((tsx) => tsx.register()).then(() => import(${JSON.stringify(source)}))`, { eval: true, workerData: data });
+  return new Worker(`import('tsx/esm/api').then((tsx) => tsx.register()).then(() => import(${JSON.stringify(source)}))`, { eval: true, workerData: data, execArgv });
 }
 
 /**
