@@ -133,7 +133,7 @@ const lanceArrow: typeof import('apache-arrow') | undefined = (() => {
  * row objects does: 4–8× the CPU, 2,048 rows of 384 dimensions). Without that module,
  * `makeArrowTable` as before.
  */
-export function arrowRows(rows: readonly SinkRow[], schema: Schema): ArrowTable {
+function arrowRows(rows: readonly SinkRow[], schema: Schema): ArrowTable {
   const arrow = lanceArrow;
   if (!arrow) return lancedb.makeArrowTable(rows.map((r) => ({ ...rowRecord(r), vector: Array.from(r.vector) })), { schema });
   const n = rows.length;
