@@ -7,12 +7,14 @@
  * A PGlite folder is one process's database: two processes writing it corrupt it. In
  * Node, the sink holds an exclusive lock file (`chunkwise.lock`, the holder's pid) in the
  * folder while it is open, and a second opener gets a one-line SinkError naming the
- * holder; a lock left by a process that is gone is taken over.
+ * holder; a lock left by a process that is gone is taken over. In Node, a folder's
+ * database runs in a worker thread (option `thread`), so its writes overlap chunking and
+ * embedding instead of stopping them.
  * @module
  */
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
-import { firstLine, SinkError } from '../engine/errors.js';
+import { firstLine, InvalidOptionError, SinkError } from '../engine/errors.js';
 import { importNodeHelper, isNode } from '../engine/runtime.js';
 import type { FolderLock } from './lock-file.js';
 import { PgVectorSink } from './pgvector.js';
@@ -32,6 +34,13 @@ export function pgliteReason(error: unknown): string {
 export interface PgliteSinkOptions {
   /** Table name (letters, digits, `_`). Default `chunks`. */
   table?: string;
+  /**
+   * Run the database in a worker thread (Node only): PGlite's WebAssembly runs on the
+   * thread that calls it, synchronously, so on the run's own thread its writes stop
+   * chunking and embedding; in a worker they overlap them on another core. Default true in
+   * Node for a folder, false for a database in memory (and elsewhere).
+   */
+  thread?: boolean;
 }
 
 /**
@@ -44,10 +53,24 @@ export interface PgliteSinkOptions {
 export async function openPgliteSink(dataDir?: string, options: PgliteSinkOptions = {}): Promise<PgVectorSink> {
   const table = requireTableName(options.table ?? 'chunks');
   const name = `pglite:${dataDir ?? 'memory://'}`;
+  const memory = dataDir === undefined || dataDir === 'memory://';
+  const threaded = options.thread ?? (isNode() && !memory && !/^idb:\/\//i.test(dataDir));
+  if (threaded && !isNode()) throw new InvalidOptionError('thread', options.thread, 'false outside Node (worker threads are a Node feature)');
   const release = await lock(dataDir, name);
-  let db: PGlite;
+  let db: { query(sql: string, params?: unknown[]): Promise<{ rows: unknown[] }>; close(): Promise<void> };
+  // binary COPY from a blob: PGlite parses no vector text (strtof in WebAssembly is slow)
+  let copyFrom: (sql: string, data: Uint8Array<ArrayBuffer>) => Promise<unknown>;
   try {
-    db = await PGlite.create(dataDir, { extensions: { vector } });
+    if (threaded) {
+      const { startPgliteThread } = await importNodeHelper<typeof import('../apps/node/pglite-thread.js')>('pglite-thread');
+      const thread = await startPgliteThread(memory ? undefined : dataDir);
+      db = thread;
+      copyFrom = (sql, data) => thread.query(sql, [], data);
+    } else {
+      const pglite = await PGlite.create(dataDir, { extensions: { vector } });
+      db = pglite;
+      copyFrom = (sql, data) => pglite.query(sql, [], { blob: new Blob([data]) });
+    }
   } catch (error) {
     await release();
     throw new SinkError(name, `cannot open the database: ${pgliteReason(error)}`);
@@ -60,8 +83,6 @@ export async function openPgliteSink(dataDir?: string, options: PgliteSinkOption
     }
   };
   try {
-    // binary COPY from a blob: PGlite parses no vector text (strtof in WebAssembly is slow)
-    const copyFrom = (sql: string, data: Uint8Array<ArrayBuffer>) => db.query(sql, [], { blob: new Blob([data]) });
     return await PgVectorSink.open(db, { table, name, onClose: close, copyFrom });
   } catch (error) {
     await close();
