@@ -62,7 +62,7 @@ export async function openPgliteSink(dataDir?: string, options: PgliteSinkOption
   let copyFrom: (sql: string, data: Uint8Array<ArrayBuffer>) => Promise<unknown>;
   try {
     if (threaded) {
-      const { startPgliteThread } = await importNodeHelper<typeof import('../apps/node/pglite-thread.js')>('pglite-thread');
+      const { startPgliteThread } = await importNodeHelper<typeof import('./pglite-thread.js')>('sinks/pglite-thread');
       const thread = await startPgliteThread(memory ? undefined : dataDir);
       db = thread;
       copyFrom = (sql, data) => thread.query(sql, [], data);
