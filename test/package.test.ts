@@ -198,9 +198,12 @@ describe('bundles for browsers and edge runtimes', () => {
     expect(code).not.toMatch(/['"]node:/);
     const specs = importSpecifiers(code);
     expect(specs.filter((s) => nodeBuiltins.has(s))).toEqual([]);
-    // Only own files, the wasm module and the optional onnxruntime-web (and, in the pdf
-    // entry only, the optional pdf.js, imported when the page passes none of its own).
-    const peer = (s: string) => s === 'onnxruntime-web' || (/^bundle\/(inline|asset)\/pdf\.js$/.test(name) && s === 'pdfjs-dist/legacy/build/pdf.mjs');
+    // Only own files, the wasm module and the optional onnxruntime-web (and, in the PDF
+    // loader's module, the optional pdf.js, imported when the page passes none of its own;
+    // in the DOCX loader's module, the optional mammoth, which a page maps in its import map).
+    const pdfLoader = /^bundle\/(inline|asset)\/(pdf\.js|chunks\/pdf-[\w-]+\.js)$/.test(name);
+    const docxLoader = /^bundle\/(inline|asset)\/chunks\/docx-[\w-]+\.js$/.test(name);
+    const peer = (s: string) => s === 'onnxruntime-web' || (pdfLoader && s === 'pdfjs-dist/legacy/build/pdf.mjs') || (docxLoader && s === 'mammoth');
     expect(specs.filter((s) => !s.startsWith('./') && !s.startsWith('../') && !peer(s))).toEqual([]);
   });
 
