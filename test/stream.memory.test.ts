@@ -1,23 +1,33 @@
 import { createReadStream } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { bigFile, runCliOnFile } from '../scripts/stream-big.js';
+import { countWords } from '../src/engine/size/words.js';
 
-/** UTF-16 length, offset after the last non-whitespace character, and word count of a file, read in blocks. */
+/**
+ * UTF-16 length, offset after the last non-whitespace character, and word count of a file
+ * (words as word units count them: `\S+` runs, runs over 512 code units or in scripts
+ * without spaces split by the module's rule), read in blocks cut at their last whitespace.
+ */
 async function scan(file: string): Promise<{ length: number; lastText: number; words: number }> {
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   let length = 0;
   let lastText = 0;
   let words = 0;
-  let inWord = false;
+  let held = '';
+  const count = (piece: string, at: number): void => {
+    words += countWords(piece);
+    const m = /\S\s*$/.exec(piece);
+    if (m) lastText = at + m.index + 1;
+  };
   for await (const block of createReadStream(file, { highWaterMark: 1 << 22 })) {
-    const s = decoder.decode(block as Buffer, { stream: true });
-    for (const m of s.matchAll(/\S+/g)) {
-      if (!(m.index === 0 && inWord)) words++;
-      lastText = length + m.index + m[0].length;
-    }
-    if (s.length > 0) inWord = /\S$/.test(s);
-    length += s.length;
+    const s = held + decoder.decode(block as Buffer, { stream: true });
+    const cut = s.search(/\s\S*$/) + 1; // after the last whitespace (0: none)
+    count(s.slice(0, cut), length);
+    length += cut;
+    held = s.slice(cut);
   }
+  count(held, length);
+  length += held.length;
   return { length, lastText, words };
 }
 
