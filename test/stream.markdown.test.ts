@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MarkdownChunker, type Chunk, type MarkdownBlock } from '../src/index.js';
+import { LONG_LINE } from '../src/strategies/markdown/markdown.js';
 import { contentId } from '../src/engine.js';
 import { scanMarkdown } from '../src/strategies/markdown/blocks.js';
 import { corporaDir, markdownDir, sharedFiles } from './helpers/paths.js';
@@ -265,5 +266,49 @@ describe('MarkdownChunker.chunkStream equals chunk()', () => {
     const text = '# A\n\none\n\n# B\n\ntwo';
     const chunks = new MarkdownChunker({ unit: 'word', chunkSize: 10 }).chunk(text);
     expect(chunks.map((c) => c.id)).toEqual([contentId('# A\n\none'), contentId('# B\n\ntwo')]);
+  });
+});
+
+describe('MarkdownChunker: long lines (issue 38)', () => {
+  /** `n` code units of Chinese on one line, a 。 every 23 characters. */
+  const cjk = (n: number): string => Array.from({ length: n }, (_, i) => (i % 23 === 22 ? '。' : String.fromCharCode(0x4e00 + ((i * 7919) % 5000)))).join('');
+
+  it('a one-line paragraph streams: first chunk before 2 x LONG_LINE code units are read, chunks equal chunk(), none crosses a window', async () => {
+    const text = '# 标题\n\n' + cjk(3 * LONG_LINE);
+    for (const unit of ['char', 'word', 'token'] as const) {
+      const chunker = new MarkdownChunker({ unit, chunkSize: 128 });
+      let read = 0;
+      let firstAt = -1;
+      const streamed: Chunk[] = [];
+      async function* pieces() {
+        for (let i = 0; i < text.length; i += 4096) {
+          read = Math.min(text.length, i + 4096);
+          yield text.slice(i, i + 4096);
+        }
+      }
+      for await (const c of chunker.chunkStream(pieces())) {
+        if (firstAt < 0) firstAt = read;
+        streamed.push(c);
+      }
+      expect(firstAt).toBeGreaterThan(LONG_LINE);
+      expect(firstAt).toBeLessThanOrEqual(2 * LONG_LINE);
+      expect(streamed).toEqual(chunker.chunk(text));
+      // the heading path holds past the cuts, and no chunk spans more than one window
+      expect(streamed.every((c) => c.metadata.headingPath[0] === '标题')).toBe(true);
+      expect(Math.max(...streamed.map((c) => c.end - c.start))).toBeLessThanOrEqual(LONG_LINE);
+    }
+  });
+
+  it('a long line inside a fenced code block or a list is not cut there', () => {
+    const long = 'x'.repeat(LONG_LINE + 10);
+    const fenced = '```\n' + long + '\n```\n';
+    const chunker = new MarkdownChunker({ unit: 'char', chunkSize: 100_000 });
+    expect(chunker.chunk(fenced).map((c) => [c.start, c.end])).toEqual([[0, fenced.length - 1]]);
+    const listed = '- ' + long;
+    expect(chunker.chunk(listed).map((c) => [c.start, c.end])).toEqual([[0, listed.length]]);
+    // a paragraph line is cut: two chunks, the first ending in the line's second half
+    const para = chunker.chunk(long);
+    expect(para.length).toBe(2);
+    expect(para[0].end).toBe(LONG_LINE);
   });
 });
