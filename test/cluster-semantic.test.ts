@@ -4,6 +4,7 @@
  * call, real documents, a non-monotone tokenizer, options and errors. The GloVe
  * topic-change tests are in test/glove-semantic.test.ts.
  */
+import { countWords } from '../src/engine/size/words.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -11,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { ClusterSemanticChunker, EmbeddingError, HashingEmbedder, InvalidInputError, InvalidOptionError, createChunker, getTokenizer, type Chunk, type Tokenizer } from '../src/index.js';
 import { DEFAULT_SECTION_SIZE } from '../src/strategies/cluster-semantic/cluster-semantic.js';
 import { ContentIds } from '../src/engine/ids.js';
+import { LONG_LINE } from '../src/engine/boundaries/sections.js';
 import { corporaDir } from './helpers/paths.js';
 import { rng } from './helpers/random.js';
 import { collect, splitAt } from './helpers/stream.js';
@@ -121,7 +123,8 @@ describe('ClusterSemanticChunker: worked example (hand-computed DP)', () => {
 });
 
 describe('ClusterSemanticChunker: invariants', () => {
-  const wordCount = (t: string) => (t.match(/\S+/g) ?? []).length;
+  // word units as the library counts them: runs of non-whitespace, scripts without spaces at word boundaries
+  const wordCount = countWords;
 
   it('exact slices, in order, trimmed, nothing lost, budgets on the exact text, prefix ids (words and tokens)', async () => {
     const tokenizer = getTokenizer('cl100k_base');
@@ -332,6 +335,32 @@ describe('ClusterSemanticChunker: options and errors', () => {
     for (const v of [[0, 0], [NaN, 1]]) {
       const chunks = await new ClusterSemanticChunker({ unit: 'word', pieceSize: 4, maxChunkSize: 12, embedder: new StubEmbedder(2, () => v) }).chunk(text);
       expectInvariants(text, chunks, 12, (t) => (t.match(/\S+/g) ?? []).length);
+    }
+  });
+});
+
+describe('ClusterSemanticChunker: text without line breaks (issue 38)', () => {
+  it('a line over LONG_LINE code units ends a section inside it: a one-line stream yields its first chunk within 2 x LONG_LINE, equal to chunk()', async () => {
+    const text = Array.from({ length: 3 * LONG_LINE }, (_, i) => (i % 23 === 22 ? '。' : String.fromCharCode(0x4e00 + ((i * 7919) % 5000)))).join('');
+    for (const unit of ['char', 'token'] as const) {
+      const chunker = new ClusterSemanticChunker({ unit, maxChunkSize: 200, embedder: new StubEmbedder(8, (t) => hashVector(t, 8)) });
+      let read = 0;
+      let firstAt = -1;
+      const streamed: Chunk[] = [];
+      async function* pieces() {
+        for (let i = 0; i < text.length; i += 4096) {
+          read = Math.min(text.length, i + 4096);
+          yield text.slice(i, i + 4096);
+        }
+      }
+      for await (const c of chunker.chunkStream(pieces())) {
+        if (firstAt < 0) firstAt = read;
+        streamed.push(c);
+      }
+      expect(firstAt).toBeGreaterThan(LONG_LINE);
+      expect(firstAt).toBeLessThanOrEqual(2 * LONG_LINE);
+      expect(streamed).toEqual(await chunker.chunk(text));
+      expect(new Set(streamed.map((c) => c.metadata.section)).size).toBeGreaterThanOrEqual(3);
     }
   });
 });

@@ -294,7 +294,7 @@ describe('MarkdownChunker: long lines (issue 38)', () => {
       expect(firstAt).toBeLessThanOrEqual(2 * LONG_LINE);
       expect(streamed).toEqual(chunker.chunk(text));
       // the heading path holds past the cuts, and no chunk spans more than one window
-      expect(streamed.every((c) => c.metadata.headingPath[0] === '标题')).toBe(true);
+      expect(streamed.every((c) => (c.metadata.headingPath as string[])[0] === '标题')).toBe(true);
       expect(Math.max(...streamed.map((c) => c.end - c.start))).toBeLessThanOrEqual(LONG_LINE);
     }
   });
