@@ -15,7 +15,7 @@ import { ContentIds } from '../src/engine/ids.js';
 import { LONG_LINE } from '../src/engine/boundaries/sections.js';
 import { corporaDir } from './helpers/paths.js';
 import { rng } from './helpers/random.js';
-import { collect, splitAt } from './helpers/stream.js';
+import { collect, oneLineChinese, splitAt, streamReading } from './helpers/stream.js';
 import { StubEmbedder, hashVector } from './helpers/stub-embedders.js';
 import type { Work } from '../src/engine/work.js';
 
@@ -341,22 +341,10 @@ describe('ClusterSemanticChunker: options and errors', () => {
 
 describe('ClusterSemanticChunker: text without line breaks (issue 38)', () => {
   it('a line over LONG_LINE code units ends a section inside it: a one-line stream yields its first chunk within 2 x LONG_LINE, equal to chunk()', async () => {
-    const text = Array.from({ length: 3 * LONG_LINE }, (_, i) => (i % 23 === 22 ? '。' : String.fromCharCode(0x4e00 + ((i * 7919) % 5000)))).join('');
+    const text = oneLineChinese(3 * LONG_LINE);
     for (const unit of ['char', 'token'] as const) {
       const chunker = new ClusterSemanticChunker({ unit, maxChunkSize: 200, embedder: new StubEmbedder(8, (t) => hashVector(t, 8)) });
-      let read = 0;
-      let firstAt = -1;
-      const streamed: Chunk[] = [];
-      async function* pieces() {
-        for (let i = 0; i < text.length; i += 4096) {
-          read = Math.min(text.length, i + 4096);
-          yield text.slice(i, i + 4096);
-        }
-      }
-      for await (const c of chunker.chunkStream(pieces())) {
-        if (firstAt < 0) firstAt = read;
-        streamed.push(c);
-      }
+      const { chunks: streamed, firstAt } = await streamReading(text, (source) => chunker.chunkStream(source));
       expect(firstAt).toBeGreaterThan(LONG_LINE);
       expect(firstAt).toBeLessThanOrEqual(2 * LONG_LINE);
       expect(streamed).toEqual(await chunker.chunk(text));

@@ -12,7 +12,7 @@ import { LONG_LINE } from '../src/strategies/markdown/markdown.js';
 import { contentId } from '../src/engine.js';
 import { scanMarkdown } from '../src/strategies/markdown/blocks.js';
 import { corporaDir, markdownDir, sharedFiles } from './helpers/paths.js';
-import { collect, splitAt, webStream, fourKiB } from './helpers/stream.js';
+import { collect, splitAt, webStream, fourKiB, streamReading, oneLineChinese } from './helpers/stream.js';
 
 const line = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom('# Title', '## Part 😀', '### Deep', '#### Deeper', '## Part', '# Café', '  # Indented', '#NotHeading', '## Link [x]') },
@@ -270,26 +270,11 @@ describe('MarkdownChunker.chunkStream equals chunk()', () => {
 });
 
 describe('MarkdownChunker: long lines (issue 38)', () => {
-  /** `n` code units of Chinese on one line, a 。 every 23 characters. */
-  const cjk = (n: number): string => Array.from({ length: n }, (_, i) => (i % 23 === 22 ? '。' : String.fromCharCode(0x4e00 + ((i * 7919) % 5000)))).join('');
-
   it('a one-line paragraph streams: first chunk before 2 x LONG_LINE code units are read, chunks equal chunk(), none crosses a window', async () => {
-    const text = '# 标题\n\n' + cjk(3 * LONG_LINE);
+    const text = '# 标题\n\n' + oneLineChinese(3 * LONG_LINE);
     for (const unit of ['char', 'word', 'token'] as const) {
       const chunker = new MarkdownChunker({ unit, chunkSize: 128 });
-      let read = 0;
-      let firstAt = -1;
-      const streamed: Chunk[] = [];
-      async function* pieces() {
-        for (let i = 0; i < text.length; i += 4096) {
-          read = Math.min(text.length, i + 4096);
-          yield text.slice(i, i + 4096);
-        }
-      }
-      for await (const c of chunker.chunkStream(pieces())) {
-        if (firstAt < 0) firstAt = read;
-        streamed.push(c);
-      }
+      const { chunks: streamed, firstAt } = await streamReading(text, (source) => chunker.chunkStream(source));
       expect(firstAt).toBeGreaterThan(LONG_LINE);
       expect(firstAt).toBeLessThanOrEqual(2 * LONG_LINE);
       expect(streamed).toEqual(chunker.chunk(text));
