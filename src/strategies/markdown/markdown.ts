@@ -94,6 +94,8 @@ interface MarkdownState {
   stack: Heading[];
   definitions: Set<string>;
   footnotes: Set<string>;
+  /** The held text starts at a long-line break: its first line is the rest of a cut line. */
+  continued?: boolean;
 }
 
 /**
@@ -268,11 +270,12 @@ export class MarkdownPlan implements StreamPlan<MarkdownState> {
       if (b < 0) {
         const r = this.#plan(rest, offset + base, state, final);
         for (const c of r.chunks) chunks.push(base === 0 ? c : { ...c, start: c.start + base, end: c.end + base });
-        return { chunks, keep: base + r.keep, state: r.state };
+        // the held text still starts at the break when nothing after it was decided
+        return { chunks, keep: base + r.keep, state: r.keep > 0 || !state.continued ? r.state : { ...r.state, continued: true } };
       }
       const r = this.#plan(rest.slice(0, b), offset + base, state, true);
       for (const c of r.chunks) chunks.push(base === 0 ? c : { ...c, start: c.start + base, end: c.end + base });
-      state = r.state;
+      state = { ...r.state, continued: true };
       base += b;
     }
   }
@@ -447,7 +450,9 @@ export const LONG_LINE = 1 << 16;
 const BLOCK_START = /^(?:[\s#>\-+*=_|<\[`~:!\\$]|\d{1,9}[.)])/;
 
 /**
- * The first long-line break of `text`, or −1: at a line that starts a top-level paragraph
+ * The first long-line break of `text`, or −1: at the rest of a line cut before (`text`
+ * starts at a break, `state.continued`) when it is still longer than {@link LONG_LINE}
+ * code units, whatever it starts with; else at a line that starts a top-level paragraph
  * where nothing is open before it (a resume point of the block scanner), its first
  * character not one that may start another block, and that runs on past
  * {@link LONG_LINE} code units, the last safe cut of the unit in its second half of those
@@ -463,6 +468,7 @@ function longLineBreak(text: string, documentStart: boolean, state: MarkdownStat
     lineEnd.lastIndex = ls;
     const m = lineEnd.exec(text);
     const le = m ? m.index : text.length;
+    if (le - ls > LONG_LINE && ls === 0 && state.continued) return cutLongLine(text, 0, safeCut);
     if (le - ls > LONG_LINE && !BLOCK_START.test(text.slice(ls, ls + 12))) {
       // the scan decides at a line's first characters whether it starts a block where nothing is open
       if (!resume || (!all && resume[resume.length - 1] !== ls)) {
@@ -470,17 +476,20 @@ function longLineBreak(text: string, documentStart: boolean, state: MarkdownStat
         const end = all ? text.length : ls + 16;
         resume = scanMarkdown(text, { end, partial: true, documentStart, definitions: state.definitions, footnotes: state.footnotes }).resumePoints;
       }
-      if (resume[upperBound(resume, ls) - 1] === ls) {
-        const window = text.slice(ls, ls + LONG_LINE);
-        let cut = safeCut(window, LONG_LINE >> 1);
-        if (cut <= LONG_LINE >> 1) cut = charCut(window, 0);
-        return ls + cut;
-      }
+      if (resume[upperBound(resume, ls) - 1] === ls) return cutLongLine(text, ls, safeCut);
     }
     if (!m) break;
     ls = le + (text.charCodeAt(le) === 13 && text.charCodeAt(le + 1) === 10 ? 2 : 1);
   }
   return -1;
+}
+
+/** Where the long line at `ls` is cut: the last safe cut in its second half of {@link LONG_LINE} code units, else a code point boundary. */
+function cutLongLine(text: string, ls: number, safeCut: SafeCut): number {
+  const window = text.slice(ls, ls + LONG_LINE);
+  let cut = safeCut(window, LONG_LINE >> 1);
+  if (cut <= LONG_LINE >> 1) cut = charCut(window, 0);
+  return ls + cut;
 }
 
 /** The stack after heading `h`. */
