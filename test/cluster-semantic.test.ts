@@ -4,6 +4,7 @@
  * call, real documents, a non-monotone tokenizer, options and errors. The GloVe
  * topic-change tests are in test/glove-semantic.test.ts.
  */
+import { countWords } from '../src/engine/size/words.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -11,12 +12,12 @@ import { describe, expect, it } from 'vitest';
 import { ClusterSemanticChunker, EmbeddingError, HashingEmbedder, InvalidInputError, InvalidOptionError, createChunker, getTokenizer, type Chunk, type Tokenizer } from '../src/index.js';
 import { DEFAULT_SECTION_SIZE } from '../src/strategies/cluster-semantic/cluster-semantic.js';
 import { ContentIds } from '../src/engine/ids.js';
+import { LONG_LINE } from '../src/engine/boundaries/sections.js';
 import { corporaDir } from './helpers/paths.js';
 import { rng } from './helpers/random.js';
-import { collect, splitAt } from './helpers/stream.js';
+import { collect, oneLineChinese, splitAt, streamReading } from './helpers/stream.js';
 import { StubEmbedder, hashVector } from './helpers/stub-embedders.js';
 import type { Work } from '../src/engine/work.js';
-import { countWords } from '../src/engine/size/words.js';
 
 const isSpace = (c: string) => /\s/.test(c);
 
@@ -334,6 +335,20 @@ describe('ClusterSemanticChunker: options and errors', () => {
     for (const v of [[0, 0], [NaN, 1]]) {
       const chunks = await new ClusterSemanticChunker({ unit: 'word', pieceSize: 4, maxChunkSize: 12, embedder: new StubEmbedder(2, () => v) }).chunk(text);
       expectInvariants(text, chunks, 12, (t) => (t.match(/\S+/g) ?? []).length);
+    }
+  });
+});
+
+describe('ClusterSemanticChunker: text without line breaks (issue 38)', () => {
+  it('a line over LONG_LINE code units ends a section inside it: a one-line stream yields its first chunk within 2 x LONG_LINE, equal to chunk()', async () => {
+    const text = oneLineChinese(3 * LONG_LINE);
+    for (const unit of ['char', 'token'] as const) {
+      const chunker = new ClusterSemanticChunker({ unit, maxChunkSize: 200, embedder: new StubEmbedder(8, (t) => hashVector(t, 8)) });
+      const { chunks: streamed, firstAt } = await streamReading(text, (source) => chunker.chunkStream(source));
+      expect(firstAt).toBeGreaterThan(LONG_LINE);
+      expect(firstAt).toBeLessThanOrEqual(2 * LONG_LINE);
+      expect(streamed).toEqual(await chunker.chunk(text));
+      expect(new Set(streamed.map((c) => c.metadata.section)).size).toBeGreaterThanOrEqual(3);
     }
   });
 });

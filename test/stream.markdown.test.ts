@@ -8,10 +8,11 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MarkdownChunker, type Chunk, type MarkdownBlock } from '../src/index.js';
+import { LONG_LINE } from '../src/strategies/markdown/markdown.js';
 import { contentId } from '../src/engine.js';
 import { scanMarkdown } from '../src/strategies/markdown/blocks.js';
 import { corporaDir, markdownDir, sharedFiles } from './helpers/paths.js';
-import { collect, splitAt, webStream, fourKiB } from './helpers/stream.js';
+import { collect, splitAt, webStream, fourKiB, streamReading, oneLineChinese } from './helpers/stream.js';
 
 const line = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom('# Title', '## Part 😀', '### Deep', '#### Deeper', '## Part', '# Café', '  # Indented', '#NotHeading', '## Link [x]') },
@@ -265,5 +266,34 @@ describe('MarkdownChunker.chunkStream equals chunk()', () => {
     const text = '# A\n\none\n\n# B\n\ntwo';
     const chunks = new MarkdownChunker({ unit: 'word', chunkSize: 10 }).chunk(text);
     expect(chunks.map((c) => c.id)).toEqual([contentId('# A\n\none'), contentId('# B\n\ntwo')]);
+  });
+});
+
+describe('MarkdownChunker: long lines (issue 38)', () => {
+  it('a one-line paragraph streams: first chunk before 2 x LONG_LINE code units are read, chunks equal chunk(), none crosses a window', async () => {
+    const text = '# 标题\n\n' + oneLineChinese(3 * LONG_LINE);
+    for (const unit of ['char', 'word', 'token'] as const) {
+      const chunker = new MarkdownChunker({ unit, chunkSize: 128 });
+      const { chunks: streamed, firstAt } = await streamReading(text, (source) => chunker.chunkStream(source));
+      expect(firstAt).toBeGreaterThan(LONG_LINE);
+      expect(firstAt).toBeLessThanOrEqual(2 * LONG_LINE);
+      expect(streamed).toEqual(chunker.chunk(text));
+      // the heading path holds past the cuts, and no chunk spans more than one window
+      expect(streamed.every((c) => (c.metadata.headingPath as string[])[0] === '标题')).toBe(true);
+      expect(Math.max(...streamed.map((c) => c.end - c.start))).toBeLessThanOrEqual(LONG_LINE);
+    }
+  });
+
+  it('a long line inside a fenced code block or a list is not cut there', () => {
+    const long = 'x'.repeat(LONG_LINE + 10);
+    const fenced = '```\n' + long + '\n```\n';
+    const chunker = new MarkdownChunker({ unit: 'char', chunkSize: 100_000 });
+    expect(chunker.chunk(fenced).map((c) => [c.start, c.end])).toEqual([[0, fenced.length - 1]]);
+    const listed = '- ' + long;
+    expect(chunker.chunk(listed).map((c) => [c.start, c.end])).toEqual([[0, listed.length]]);
+    // a paragraph line is cut: two chunks, the first ending in the line's second half
+    const para = chunker.chunk(long);
+    expect(para.length).toBe(2);
+    expect(para[0].end).toBe(LONG_LINE);
   });
 });

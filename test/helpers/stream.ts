@@ -38,3 +38,29 @@ export function fourKiB(text: string): string[] {
   for (let i = 0; i < text.length; i += 4096) pieces.push(text.slice(i, i + 4096));
   return pieces;
 }
+
+/**
+ * Streams `text` in 4,096-code-unit pieces through `chunkStream` and returns the chunks
+ * and how many code units had been read when the first chunk came out (−1: none).
+ */
+export async function streamReading(text: string, chunkStream: (source: AsyncIterable<string>) => AsyncIterable<Chunk>): Promise<{ chunks: Chunk[]; firstAt: number }> {
+  let read = 0;
+  let firstAt = -1;
+  const chunks: Chunk[] = [];
+  async function* pieces(): AsyncGenerator<string> {
+    for (let i = 0; i < text.length; i += 4096) {
+      read = Math.min(text.length, i + 4096);
+      yield text.slice(i, i + 4096);
+    }
+  }
+  for await (const c of chunkStream(pieces())) {
+    if (firstAt < 0) firstAt = read;
+    chunks.push(c);
+  }
+  return { chunks, firstAt };
+}
+
+/** `n` code units of Chinese on one line, a 。 every 23 characters. */
+export function oneLineChinese(n: number): string {
+  return Array.from({ length: n }, (_, i) => (i % 23 === 22 ? '。' : String.fromCharCode(0x4e00 + ((i * 7919) % 5000)))).join('');
+}

@@ -5,6 +5,14 @@
  * @module
  */
 import { isBlank } from '../text.js';
+import { charCut, type SafeCut } from '../size/safe-cuts.js';
+
+/**
+ * Longest line (UTF-16 code units) a section scanner reads as one: a longer line ends
+ * the section inside it, so text without line breaks (CJK, Thai, base64) is cut into
+ * sections too and streams within a bounded read.
+ */
+export const LONG_LINE = 1 << 16;
 
 /**
  * Where sections end. Lines are added to the current section one by one (a line's size
@@ -16,7 +24,9 @@ import { isBlank } from '../text.js';
  * Resumable over a growing buffer: a line counts once its line break is seen (and, for
  * `\r`, the character after it). Lines after the full point are measured once and kept
  * until the cut (they are measured again for the next section only from that cache).
- * Linear in the text.
+ * A line longer than {@link LONG_LINE} code units ends the section inside it, at the last
+ * safe cut of the unit (`safeCut`) in its second half of those code units, else at a code
+ * point boundary; the next section starts there. Linear in the text.
  */
 export class SectionScanner {
   #pos = 0; // absolute offset of the next line to scan
@@ -28,6 +38,8 @@ export class SectionScanner {
   constructor(
     readonly size: number,
     readonly measure: (line: string) => number,
+    /** Where the unit lets a long line be cut ({@link charCut} when not given). */
+    readonly safeCut: SafeCut = charCut,
   ) {}
 
   /**
@@ -40,12 +52,19 @@ export class SectionScanner {
     for (;;) {
       const from = this.#pos - bufStart;
       let e = Math.max(from, this.#scanned - bufStart); // a line arriving in many pieces is searched once
-      while (e < buf.length) {
+      const limit = Math.min(buf.length, from + LONG_LINE + 1);
+      while (e < limit) {
         const c = buf.charCodeAt(e);
         if (c === 10 || c === 13) break;
         e++;
       }
       this.#scanned = bufStart + e;
+      if (e - from > LONG_LINE) {
+        const window = buf.slice(from, from + LONG_LINE);
+        let cut = this.safeCut(window, LONG_LINE >> 1);
+        if (cut <= LONG_LINE >> 1) cut = charCut(window, 0);
+        return this.#cut(this.#pos + cut, this.#pos + cut);
+      }
       if (e >= buf.length) return -1; // the last line is not complete (or is the end of the text)
       let br = 1;
       if (buf.charCodeAt(e) === 13) {

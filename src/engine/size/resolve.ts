@@ -19,7 +19,7 @@ export const UNIT_OPTIONS = {
     type: 'enum',
     values: UNIT_KINDS,
     default: 'token',
-    doc: 'unit budgets are measured in: `char` (code points), `word` (whitespace-delimited) or `token`',
+    doc: 'unit budgets are measured in: `char` (code points), `word` (runs between whitespace; Chinese, Japanese, Thai and other scripts without spaces split at Unicode word boundaries) or `token`',
     cli: { flag: '--unit', placeholder: '<unit>' },
   },
   encoding: typed<string>()({

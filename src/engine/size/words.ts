@@ -170,9 +170,17 @@ export function countWords(text: string): number {
 }
 
 /**
+ * Code units each side of a join that {@link wordJoinSize} segments in a run holding an
+ * unspaced script: word boundaries there are decided by a few characters around the join,
+ * and a fallback joins its pieces at every word of such a run (segmenting
+ * {@link WORD_PIECE} each side made word units on a paragraph of Chinese 50 µs per character).
+ */
+const JOIN_WINDOW = 32;
+
+/**
  * What joining at `p` adds to the words of the halves: −1 where `p` falls inside a word
  * (two halves of one word), else 0. Inside a run holding an unspaced script it is
- * counted on the run around `p` (at most {@link WORD_PIECE} code units each side).
+ * counted on the run around `p` (at most {@link JOIN_WINDOW} code units each side).
  */
 export function wordJoinSize(text: string, p: number): number {
   const a = text.charCodeAt(p - 1);
@@ -180,12 +188,12 @@ export function wordJoinSize(text: string, p: number): number {
   if (isSpace(a) || isSpace(b)) return 0;
   let s = p;
   let unspaced = false;
-  while (s > 0 && s > p - WORD_PIECE && !isSpace(text.charCodeAt(s - 1))) {
+  while (s > 0 && s > p - JOIN_WINDOW && !isSpace(text.charCodeAt(s - 1))) {
     s--;
     if (isUnspacedScript(text.charCodeAt(s))) unspaced = true;
   }
   let e = p;
-  while (e < text.length && e < p + WORD_PIECE && !isSpace(text.charCodeAt(e))) {
+  while (e < text.length && e < p + JOIN_WINDOW && !isSpace(text.charCodeAt(e))) {
     if (isUnspacedScript(text.charCodeAt(e))) unspaced = true;
     e++;
   }

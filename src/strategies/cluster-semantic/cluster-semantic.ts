@@ -153,15 +153,16 @@ export class ClusterSemanticChunker extends defineStrategy({
    * (ids, indices, offsets into the whole stream, metadata), section by section: a
    * section's chunks come once the stream holds its cut, i.e. the line that decides it.
    * Memory: one section (about `sectionSize` to 2·`sectionSize` units plus a line) and one
-   * piece of the stream; a text without line breaks (or with `sectionSize: Infinity`) is
-   * held whole. Both throw {@link EmbeddingError} when the embedder returns a matrix of
+   * piece of the stream; a line longer than 65,536 code units ends a section inside it
+   * (at a safe cut of the unit), so text without line breaks streams too; with
+   * `sectionSize: Infinity` the text is held whole. Both throw {@link EmbeddingError} when the embedder returns a matrix of
    * the wrong size (or, one of chunkwise's, fails), `CallbackError` when the embedder (or
    * another option that is a function) throws, `InvalidOptionError` when a user sizer
    * returns something unusable.
    */
   protected planOf(work: Work | undefined): StreamPlan<RunState> {
     return {
-      initial: () => ({ scanner: new SectionScanner(this.sectionSize, (line) => this.measure(line, work)), pieces: 0, section: 0, work }),
+      initial: () => ({ scanner: new SectionScanner(this.sectionSize, (line) => this.measure(line, work), this.resolved.units.safeCut), pieces: 0, section: 0, work }),
       growth: () => 0, // the scanner is resumable: a step per piece costs the new lines only
       step: (text, offset, state, final) => this.#step(text, offset, state, final),
     };

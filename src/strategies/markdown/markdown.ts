@@ -29,6 +29,7 @@ import { RangeSplitter, resolveFallback } from '../../engine/pack/fallback.js';
 import type { SpanSplitter } from '../../engine/splitter.js';
 import { capacitySchema, defineStrategy } from '../../engine/define.js';
 import { BlockLevel, joinSmall } from './levels.js';
+import { charCut, type SafeCut } from '../../engine/size/safe-cuts.js';
 
 export { markdownBlocks, type MarkdownBlock, type MarkdownBlockType } from './blocks.js';
 
@@ -93,6 +94,8 @@ interface MarkdownState {
   stack: Heading[];
   definitions: Set<string>;
   footnotes: Set<string>;
+  /** The held text starts at a long-line break: its first line is the rest of a cut line. */
+  continued?: boolean;
 }
 
 /**
@@ -112,6 +115,10 @@ interface MarkdownState {
  *   matter larger than the budget is a chunk of its own with `metadata.oversized = true`.
  *   Code larger than the budget is cut between lines; a single line larger than the
  *   budget is a chunk of its own, flagged `oversized`.
+ * - A line longer than {@link LONG_LINE} code units that starts a top-level paragraph is
+ *   cut at the last safe cut of the unit in its second half of those: the text before is
+ *   chunked as a document that ends there, the text after as one that begins there
+ *   (heading path and definitions carried).
  * - A table larger than the budget is cut between rows; every part's `embedText` is the
  *   header lines (through the delimiter row) followed by its rows, one per line, as
  *   `Header: value | Header: value`. A single row over the budget is flagged `oversized`.
@@ -194,9 +201,11 @@ export class MarkdownChunker extends defineStrategy({
    * looked up a label with no definition yet is therefore held, with everything after it,
    * until such a definition arrives (its text is then final: the first definition of a
    * label wins) or the stream ends. A front matter fence at the start holds everything
-   * until it closes or its bound of lines passes. Memory otherwise: one section plus one
-   * piece; each step re-scans the held text (steps are tried as the held text grows by
-   * half).
+   * until it closes or its bound of lines passes. A top-level paragraph line longer than
+   * {@link LONG_LINE} code units is cut at a safe cut of the unit, in `chunk` too
+   * (`longLineBreak`), so one-line text (CJK, Thai, base64) streams in windows of that
+   * size. Memory otherwise: one section plus one piece; each step re-scans the held text
+   * (steps are tried as the held text grows by half).
    * Ids: content-addressed, the same as {@link chunk}'s.
    * @param options per-call options: `documentId` enters every chunk id (default `''`).
    * @throws {InvalidInputError} for a source that is not a stream/iterable or a piece that
@@ -246,7 +255,32 @@ export class MarkdownPlan implements StreamPlan<MarkdownState> {
     return { stack: [], definitions: new Set(), footnotes: new Set() };
   }
 
+  /**
+   * Plans `text` in parts split at its long-line breaks ({@link longLineBreak}): the text
+   * before a break is planned as a whole document that ends there, the text after it as
+   * one that begins there (heading stack and definitions carried), in a stream and in a
+   * whole string alike.
+   */
   step(text: string, offset: number, state: MarkdownState, final: boolean): StepResult<MarkdownState> {
+    const chunks: PlannedChunk[] = [];
+    let base = 0;
+    for (;;) {
+      const rest = base === 0 ? text : text.slice(base);
+      const b = longLineBreak(rest, offset + base === 0, state, this.units.units.safeCut ?? charCut);
+      if (b < 0) {
+        const r = this.#plan(rest, offset + base, state, final);
+        for (const c of r.chunks) chunks.push(base === 0 ? c : { ...c, start: c.start + base, end: c.end + base });
+        // the held text still starts at the break when nothing after it was decided
+        return { chunks, keep: base + r.keep, state: r.keep > 0 || !state.continued ? r.state : { ...r.state, continued: true } };
+      }
+      const r = this.#plan(rest.slice(0, b), offset + base, state, true);
+      for (const c of r.chunks) chunks.push(base === 0 ? c : { ...c, start: c.start + base, end: c.end + base });
+      state = { ...r.state, continued: true };
+      base += b;
+    }
+  }
+
+  #plan(text: string, offset: number, state: MarkdownState, final: boolean): StepResult<MarkdownState> {
     // a partial step scans complete lines only
     const end = final ? text.length : Math.max(text.lastIndexOf('\n'), text.lastIndexOf('\r')) + 1;
     if (end === 0) return { chunks: [], keep: 0, state };
@@ -290,7 +324,6 @@ export class MarkdownPlan implements StreamPlan<MarkdownState> {
     }
     this.#splitter = this.#splitterOf = undefined; // (they hold the text)
     this.ops += scan.steps + stats.steps + stats.exact + measure.calls;
-    if (final) return { chunks, keep: 0, state };
     let stack = state.stack;
     for (let i = 0; i < k; i++) for (const b of sections[i].blocks) if (b.type === 'heading') stack = push(stack, b);
     return { chunks, keep, state: { stack, definitions: scan.definitions, footnotes: scan.footnotes } };
@@ -404,6 +437,59 @@ const MIN_CHUNK: Readonly<Record<string, number>> = { token: 15, char: 60, word:
  */
 function defaultMinChunkSize(unit: string, chunkSize: number): number {
   return Math.min(MIN_CHUNK[unit] ?? MIN_CHUNK.custom, Math.floor(chunkSize / 4));
+}
+
+/**
+ * Longest line (UTF-16 code units) planned as one: a top-level paragraph line longer than
+ * this is cut ({@link longLineBreak}), so a stream of one-line text (Chinese, Thai,
+ * base64, a minified file) emits chunks within a bounded read and memory.
+ */
+export const LONG_LINE = 1 << 16;
+
+/** First characters of a line that may start a block other than a paragraph (or continue one). */
+const BLOCK_START = /^(?:[\s#>\-+*=_|<\[`~:!\\$]|\d{1,9}[.)])/;
+
+/**
+ * The first long-line break of `text`, or −1: at the rest of a line cut before (`text`
+ * starts at a break, `state.continued`) when it is still longer than {@link LONG_LINE}
+ * code units, whatever it starts with; else at a line that starts a top-level paragraph
+ * where nothing is open before it (a resume point of the block scanner), its first
+ * character not one that may start another block, and that runs on past
+ * {@link LONG_LINE} code units, the last safe cut of the unit in its second half of those
+ * (else the last code point boundary). It reads the text up to that point only, so a
+ * stream finds the same breaks as the whole string; a line still shorter than the bound
+ * in the held text has none yet.
+ */
+function longLineBreak(text: string, documentStart: boolean, state: MarkdownState, safeCut: SafeCut): number {
+  let resume: number[] | undefined;
+  let all = false;
+  const lineEnd = /[\r\n]/g;
+  for (let ls = 0; ls < text.length; ) {
+    lineEnd.lastIndex = ls;
+    const m = lineEnd.exec(text);
+    const le = m ? m.index : text.length;
+    if (le - ls > LONG_LINE && ls === 0 && state.continued) return cutLongLine(text, 0, safeCut);
+    if (le - ls > LONG_LINE && !BLOCK_START.test(text.slice(ls, ls + 12))) {
+      // the scan decides at a line's first characters whether it starts a block where nothing is open
+      if (!resume || (!all && resume[resume.length - 1] !== ls)) {
+        all = resume !== undefined; // one scan to the candidate, then (it failed) one of the whole text
+        const end = all ? text.length : ls + 16;
+        resume = scanMarkdown(text, { end, partial: true, documentStart, definitions: state.definitions, footnotes: state.footnotes }).resumePoints;
+      }
+      if (resume[upperBound(resume, ls) - 1] === ls) return cutLongLine(text, ls, safeCut);
+    }
+    if (!m) break;
+    ls = le + (text.charCodeAt(le) === 13 && text.charCodeAt(le + 1) === 10 ? 2 : 1);
+  }
+  return -1;
+}
+
+/** Where the long line at `ls` is cut: the last safe cut in its second half of {@link LONG_LINE} code units, else a code point boundary. */
+function cutLongLine(text: string, ls: number, safeCut: SafeCut): number {
+  const window = text.slice(ls, ls + LONG_LINE);
+  let cut = safeCut(window, LONG_LINE >> 1);
+  if (cut <= LONG_LINE >> 1) cut = charCut(window, 0);
+  return ls + cut;
 }
 
 /** The stack after heading `h`. */
