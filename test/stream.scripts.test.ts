@@ -1,5 +1,5 @@
 /**
- * Streams bounded on every script (issue 38): 64 MB of generated text with no line
+ * Streams bounded on every script (issue 38): 8 MB by default (64 MB on request) of generated text with no line
  * breaks — Chinese and Japanese without spaces, Thai without spaces between words,
  * base64-like text with no whitespace or punctuation at all, and English prose on one
  * line — through every streaming strategy (fixed, sliding, sentence, markdown,
@@ -11,7 +11,10 @@
  * non-whitespace character.
  *
  * `CHUNKWISE_PROBE_ENTRY` points the children at another build's entry module (to show
- * the test fails on a build without bounded cuts); `CHUNKWISE_PROBE_MB` changes the size.
+ * the test fails on a build without bounded cuts); `CHUNKWISE_PROBE_MB` changes the size:
+ * CI runs 8 MB (a build that reads everything first fails there too: its first chunk comes
+ * after 8 MB); the issue's 64 MB is `CHUNKWISE_PROBE_MB=64` (about an hour on 2 cores, the
+ * figures are in docs/streaming.md).
  */
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
@@ -21,7 +24,7 @@ import { repoRoot } from './helpers/paths.js';
 
 const run = promisify(execFile);
 
-const MB = Number(process.env.CHUNKWISE_PROBE_MB ?? 64);
+const MB = Number(process.env.CHUNKWISE_PROBE_MB ?? 8);
 const ENTRY = process.env.CHUNKWISE_PROBE_ENTRY ?? join(repoRoot, 'dist', 'src', 'index.js');
 
 interface Probe {
