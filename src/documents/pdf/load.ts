@@ -156,11 +156,19 @@ export async function extractPdf(bytes: Uint8Array, options: ExtractPdfOptions =
   const source = options.source ?? '<bytes>';
   const maxPages = limit(options.maxPages, 'maxPages', PDF_LIMITS.maxPages);
   const maxItems = limit(options.maxItemsPerPage, 'maxItemsPerPage', PDF_LIMITS.maxItemsPerPage);
+  // pdf.js takes over the buffer it is given (it transfers it to its worker): it gets a copy.
+  // This function returns before any await, so that while the pages are read nothing here
+  // keeps the caller's bytes alive (a caller that lets them go does not hold the file twice)
+  return extractCopy(bytes.slice(), source, maxPages, maxItems, options);
+}
+
+/** {@link extractPdf} on `data`, a copy of the caller's bytes that pdf.js takes over. */
+async function extractCopy(data: Uint8Array, source: string, maxPages: number, maxItems: number, options: ExtractPdfOptions): Promise<PdfDocumentText> {
   const pdfjs = (options.pdfjs as PdfJs | undefined) ?? (await loadPdfJs());
   let doc: PdfJsDocument;
   try {
     doc = await pdfjs.getDocument({
-      data: bytes.slice(),
+      data,
       password: options.password,
       isEvalSupported: false,
       disableFontFace: true,
