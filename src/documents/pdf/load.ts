@@ -186,6 +186,7 @@ async function extractCopy(data: Uint8Array, source: string, maxPages: number, m
     throw new DocumentError(source, 'invalid', `not a PDF pdf.js can read (${firstLine(error)})`);
   }
   let n = 0;
+  let destroyed = false;
   try {
     const count = doc.numPages;
     if (!Number.isInteger(count) || count < 1) throw new DocumentError(source, 'invalid', `the PDF's page tree holds no pages (page count ${count})`);
@@ -213,6 +214,9 @@ async function extractCopy(data: Uint8Array, source: string, maxPages: number, m
     if (!text) {
       throw new DocumentError(source, 'no-text', `the PDF has no text layer (${count} page${count === 1 ? '' : 's'} of images?): it needs OCR first`);
     }
+    // every page is read: pdf.js's copy of the file and the pages it caches go before the text is written
+    destroyed = true;
+    await doc.destroy();
     for (const p of window.finish()) writer.add(layOutPage(p.page, p.furniture));
     return writer.finish();
   } catch (error) {
@@ -220,7 +224,7 @@ async function extractCopy(data: Uint8Array, source: string, maxPages: number, m
     // pdf.js's own errors (a page tree that loops, a broken object) and anything a malformed page makes of the layout
     throw new DocumentError(source, 'invalid', `${n > 0 ? `page ${n}: ` : ''}the PDF is malformed (${firstLine(error) || (error as Error)?.name || 'unknown error'})`);
   } finally {
-    await doc.destroy();
+    if (!destroyed) await doc.destroy();
   }
 }
 
