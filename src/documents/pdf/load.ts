@@ -156,11 +156,19 @@ export async function extractPdf(bytes: Uint8Array, options: ExtractPdfOptions =
   const source = options.source ?? '<bytes>';
   const maxPages = limit(options.maxPages, 'maxPages', PDF_LIMITS.maxPages);
   const maxItems = limit(options.maxItemsPerPage, 'maxItemsPerPage', PDF_LIMITS.maxItemsPerPage);
+  // pdf.js takes over the buffer it is given (it transfers it to its worker): it gets a copy.
+  // This function returns before any await, so that while the pages are read nothing here
+  // keeps the caller's bytes alive (a caller that lets them go does not hold the file twice)
+  return extractCopy(bytes.slice(), source, maxPages, maxItems, options);
+}
+
+/** {@link extractPdf} on `data`, a copy of the caller's bytes that pdf.js takes over. */
+async function extractCopy(data: Uint8Array, source: string, maxPages: number, maxItems: number, options: ExtractPdfOptions): Promise<PdfDocumentText> {
   const pdfjs = (options.pdfjs as PdfJs | undefined) ?? (await loadPdfJs());
   let doc: PdfJsDocument;
   try {
     doc = await pdfjs.getDocument({
-      data: bytes.slice(),
+      data,
       password: options.password,
       isEvalSupported: false,
       disableFontFace: true,
@@ -178,6 +186,7 @@ export async function extractPdf(bytes: Uint8Array, options: ExtractPdfOptions =
     throw new DocumentError(source, 'invalid', `not a PDF pdf.js can read (${firstLine(error)})`);
   }
   let n = 0;
+  let destroyed = false;
   try {
     const count = doc.numPages;
     if (!Number.isInteger(count) || count < 1) throw new DocumentError(source, 'invalid', `the PDF's page tree holds no pages (page count ${count})`);
@@ -205,6 +214,9 @@ export async function extractPdf(bytes: Uint8Array, options: ExtractPdfOptions =
     if (!text) {
       throw new DocumentError(source, 'no-text', `the PDF has no text layer (${count} page${count === 1 ? '' : 's'} of images?): it needs OCR first`);
     }
+    // every page is read: pdf.js's copy of the file and the pages it caches go before the text is written
+    destroyed = true;
+    await doc.destroy();
     for (const p of window.finish()) writer.add(layOutPage(p.page, p.furniture));
     return writer.finish();
   } catch (error) {
@@ -212,7 +224,7 @@ export async function extractPdf(bytes: Uint8Array, options: ExtractPdfOptions =
     // pdf.js's own errors (a page tree that loops, a broken object) and anything a malformed page makes of the layout
     throw new DocumentError(source, 'invalid', `${n > 0 ? `page ${n}: ` : ''}the PDF is malformed (${firstLine(error) || (error as Error)?.name || 'unknown error'})`);
   } finally {
-    await doc.destroy();
+    if (!destroyed) await doc.destroy();
   }
 }
 

@@ -35,7 +35,10 @@ export class DocumentTextWriter {
   /** The last body line of the pages read. */
   #last: PageLine | undefined;
   #pageNumber = 0;
+  /** The text of the page being written, in pieces (lines and separators). */
   #parts: string[] = [];
+  /** The text of the pages written, one string a page: a page's lines are let go once it is written. */
+  #pageTexts: string[] = [];
   #length = 0;
   readonly #pages: PdfPage[] = [];
   readonly #runs: PdfTextRun[] = [];
@@ -75,8 +78,8 @@ export class DocumentTextWriter {
     if (this.#section) this.#sections.push(this.#section);
     const rank = rankStyles([[...this.#styles]]);
     this.#headings.forEach((h, k) => (h.level = rank.indexOf(this.#headingStyles[k].style) + this.#headingStyles[k].depth));
-    const text = this.#parts.join('');
-    this.#parts = [];
+    const text = this.#pageTexts.join('');
+    this.#pageTexts = [];
     return { text, pages: this.#pages, runs: this.#runs, lines: this.#lines, headings: this.#headings, furniture: this.#furniture, sections: this.#sections };
   }
 
@@ -182,6 +185,8 @@ export class DocumentTextWriter {
       const s = this.#emitLine(l, page, next ? '\n' : this.#sepBefore());
       this.#furniture.push({ start: s, end: this.#length, page, kind: 'footer', text: l.text });
     }
+    this.#pageTexts.push(this.#parts.join(''));
+    this.#parts = [];
     const first = this.#lines[firstLine];
     const last = this.#lines[this.#lines.length - 1];
     this.#pages.push({ number: page, width: p.laid.width, height: p.laid.height, start: first?.start ?? this.#length, end: this.#lines.length > firstLine ? last.end : this.#length });
